@@ -1,0 +1,48 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// `tack` is the hot-path front end: shims, `current`, `which`, the prompt hook. It must start
+// about as fast as a C program, so on Linux it is linked fully static and never imports
+// Foundation (see README, "Why two binaries"). Everything else runs in `tack-cli`.
+let staticFront: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
+
+let package = Package(
+    name: "tack",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "tack", targets: ["tack"]),
+        .executable(name: "tack-cli", targets: ["tack-cli"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CYaml", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        .systemLibrary(
+            name: "CGit2", pkgConfig: "libgit2",
+            providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]),
+        .target(name: "YAML", dependencies: ["CYaml"]),
+        .target(name: "Git", dependencies: ["CGit2"]),
+        .target(
+            name: "TackCore",
+            dependencies: ["YAML", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "TackFront", dependencies: ["TackCore"]),
+        .target(
+            name: "TackCLI",
+            dependencies: [
+                "TackCore", "TackFront", "Git",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "tack", dependencies: ["TackFront"], linkerSettings: staticFront),
+        .executableTarget(name: "tack-cli", dependencies: ["TackCLI"]),
+        .executableTarget(
+            name: "tack-fuzz", dependencies: ["TackCore", "YAML"],
+            path: "Fuzz", swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"]),
+        .testTarget(name: "TackCLITests", dependencies: ["TackCore", "TackFront"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

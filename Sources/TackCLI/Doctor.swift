@@ -1,0 +1,81 @@
+import ArgumentParser
+import Git
+import TackCore
+import TackFront
+import YAML
+
+struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check tack's installation and this directory, and say how to fix what is wrong.",
+        discussion: """
+            Checks the libraries tack is linked with, that $TACK_HOME is writable, and that \
+            every manifest and version file pinning tools here reads cleanly. Exits 1 when \
+            anything is wrong.
+            """
+    )
+
+    func run() throws {
+        let settings = try processSettings()
+        let report = DoctorCheck.run(settings: settings)
+        for line in report.lines { Output.out(line + "\n") }
+        if report.problems > 0 {
+            Output.out("\(report.problems) problem\(report.problems == 1 ? "" : "s") found\n")
+            throw ExitCode(1)
+        }
+        Output.out("no problems found\n")
+    }
+}
+
+/// The checks behind `tack doctor`, separate from printing them.
+enum DoctorCheck {
+    struct Report {
+        var lines: [String] = []
+        var problems = 0
+        mutating func ok(_ s: String) { lines.append("ok       \(s)") }
+        mutating func problem(_ s: String) {
+            lines.append("problem  \(s)")
+            problems += 1
+        }
+    }
+
+    static func run(settings: Settings) -> Report {
+        var r = Report()
+        r.ok("tack \(TackVersion.current)")
+        r.ok("libyaml \(YAMLParser.libraryVersion)")
+        r.ok("libgit2 \(Git.libraryVersion)")
+        checkHome(settings, &r)
+        do {
+            let resolution = try Resolver(settings).resolve()
+            let files = Set(resolution.pins.map { $0.request.origin }.filter { $0.kind != .environment }.map(\.file))
+            r.ok("\(resolution.pins.count) tool\(resolution.pins.count == 1 ? "" : "s") pinned here, from \(files.count) file\(files.count == 1 ? "" : "s")")
+            for t in resolution.current(settings: settings) where t.version != nil && !t.installed {
+                r.problem("\(t.tool) \(t.version!) is not installed (set by \(t.origin.describe(home: settings.home))) — run `tack install`")
+            }
+        } catch {
+            r.problem("\(error.message)")
+        }
+        return r
+    }
+
+    static func checkHome(_ settings: Settings, _ r: inout Report) {
+        guard let home = settings.tackHome else {
+            r.problem("neither TACK_HOME nor HOME is set — set TACK_HOME to a directory tack may write")
+            return
+        }
+        let fs = settings.fs
+        if fs.isDirectory(home) {
+            if fs.isWritableDirectory(home) { r.ok("TACK_HOME \(home) is writable") }
+            else { r.problem("TACK_HOME \(home) is not writable — fix its permissions or set TACK_HOME elsewhere") }
+            return
+        }
+        if fs.info(home) != nil {
+            r.problem("TACK_HOME \(home) is not a directory — remove it or set TACK_HOME elsewhere")
+            return
+        }
+        // Not created yet: fine if the nearest existing parent is writable.
+        var parent = Paths.dirname(home)
+        while !fs.isDirectory(parent) && parent != "/" { parent = Paths.dirname(parent) }
+        if fs.isWritableDirectory(parent) { r.ok("TACK_HOME \(home) will be created on first install") }
+        else { r.problem("TACK_HOME \(home) cannot be created: \(parent) is not writable — set TACK_HOME elsewhere") }
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import TackCore
+import TackFront
+
+/// The root command of `tack-cli`, which `tack` execs for everything it does not answer itself.
+public struct Tack: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "tack",
+        abstract: "Pin developer tools to a directory.",
+        discussion: """
+            A project lists its tools in tack.yml; tack resolves them into tack.lock, installs \
+            exactly those versions and runs them per directory.
+            """,
+        version: "tack \(TackVersion.current)",
+        subcommands: [Current.self, Doctor.self]
+    )
+
+    public init() {}
+}
+
+/// The process's settings, or a clear error when the working directory is gone.
+func processSettings() throws -> Settings {
+    guard let settings = CurrentProcess.settings() else {
+        Output.error("cannot read the current directory; has it been removed?")
+        throw ExitCode(1)
+    }
+    return settings
+}

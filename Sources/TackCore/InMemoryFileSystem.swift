@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file system in memory, for tests: no disk, no clean-up, and a clock tests control.
+public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
+    private enum Entry {
+        case file([UInt8], mtime: Int64)
+        case directory(mtime: Int64)
+    }
+    private var entries: [String: Entry] = ["/": .directory(mtime: 0)]
+    private var clock: Int64 = 1_000_000_000
+    private var readOnly: Set<String> = []
+    private let lock = PThreadMutex()
+
+    public init(files: [String: String] = [:]) {
+        for (path, text) in files.sorted(by: { $0.key < $1.key }) {
+            try! writeAtomically(path, Array(text.utf8))
+        }
+    }
+
+    /// Makes writes into `directory` fail with a permission error.
+    public func makeReadOnly(_ directory: String) { lock.locked { _ = readOnly.insert(directory) } }
+
+    public func info(_ path: String) -> FileInfo? {
+        lock.locked {
+            switch entries[Paths.normalize(path)] {
+            case .file(let bytes, let m): return FileInfo(kind: .file, size: bytes.count, mtime: m)
+            case .directory(let m): return FileInfo(kind: .directory, size: 0, mtime: m)
+            case nil: return nil
+            }
+        }
+    }
+
+    public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+        let entry = lock.locked { entries[Paths.normalize(path)] }
+        switch entry {
+        case .file(let bytes, _):
+            guard bytes.count <= limit else { throw FileSystemError(path, .tooLarge(bytes.count)) }
+            return bytes
+        case .directory: throw FileSystemError(path, .notAFile)
+        case nil: throw FileSystemError(path, .notFound)
+        }
+    }
+
+    public func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+        let p = Paths.normalize(path)
+        let parent = Paths.dirname(p)
+        try createDirectory(parent)
+        try lock.locked { () throws(FileSystemError) in
+            if readOnly.contains(parent) { throw FileSystemError(path, .permission) }
+            if case .directory = entries[p] { throw FileSystemError(path, .notAFile) }
+            clock += 1
+            entries[p] = .file(bytes, mtime: clock)
+        }
+    }
+
+    public func createDirectory(_ path: String) throws(FileSystemError) {
+        let p = Paths.normalize(path)
+        if p != "/" { try createDirectory(Paths.dirname(p)) }
+        try lock.locked { () throws(FileSystemError) in
+            switch entries[p] {
+            case .directory: return
+            case .file: throw FileSystemError(path, .other("a file is in the way"))
+            case nil:
+                if readOnly.contains(Paths.dirname(p)) { throw FileSystemError(path, .permission) }
+                clock += 1
+                entries[p] = .directory(mtime: clock)
+            }
+        }
+    }
+
+    public func list(_ path: String) throws(FileSystemError) -> [String] {
+        let p = Paths.normalize(path)
+        return try lock.locked { () throws(FileSystemError) -> [String] in
+            guard case .directory = entries[p] else { throw FileSystemError(path, .notFound) }
+            let prefix = p == "/" ? "/" : p + "/"
+            return entries.keys.filter { $0.hasPrefix(prefix) && $0 != p && !$0.dropFirst(prefix.count).contains("/") }
+                .map { String($0.dropFirst(prefix.count)) }.sorted()
+        }
+    }
+
+    public func remove(_ path: String) throws(FileSystemError) {
+        let p = Paths.normalize(path)
+        lock.locked {
+            entries = entries.filter { $0.key != p && !$0.key.hasPrefix(p + "/") }
+        }
+    }
+
+    public func isWritableDirectory(_ path: String) -> Bool {
+        isDirectory(path) && !lock.locked { readOnly.contains(Paths.normalize(path)) }
+    }
+
+    /// Sets a file's modification time, as `touch -d` would.
+    public func setModificationTime(_ path: String, _ mtime: Int64) {
+        lock.locked {
+            if case .file(let b, _) = entries[Paths.normalize(path)] { entries[Paths.normalize(path)] = .file(b, mtime: mtime) }
+        }
+    }
+}
+
+/// A mutex that works without Foundation and on every platform tack supports.
+public final class PThreadMutex: @unchecked Sendable {
+    private let m: UnsafeMutablePointer<pthread_mutex_t>
+    public init() {
+        m = .allocate(capacity: 1)
+        m.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(m, nil)
+    }
+    deinit {
+        pthread_mutex_destroy(m)
+        m.deallocate()
+    }
+    public func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(m)
+        defer { pthread_mutex_unlock(m) }
+        return try body()
+    }
+}

@@ -1,0 +1,199 @@
+import YAML
+
+/// `tack.lock`: the exact versions and source identities a project installs.
+///
+/// The writer is deterministic: the same lock gives the same bytes (keys sorted at every level,
+/// every value double-quoted, one layout), so diffs in review show only what changed.
+public struct Lockfile: Sendable, Equatable {
+    /// The schema this tack writes and reads. A lock with a newer one is refused, not guessed at.
+    public static let schemaVersion = 1
+    public static let fileName = "tack.lock"
+
+    public var tools: [String: LockedTool]
+
+    public init(tools: [String: LockedTool] = [:]) { self.tools = tools }
+
+    // MARK: Writing
+
+    public func serialized() -> [UInt8] {
+        var out = "# tack.lock: written by tack from tack.yml. Commit it; do not edit it by hand.\n"
+        out += "# `tack lock` resolves it again, `tack update` moves to the newest allowed versions.\n"
+        out += "version: \(Lockfile.schemaVersion)\n"
+        if tools.isEmpty {
+            out += "tools: {}\n"
+            return Array(out.utf8)
+        }
+        out += "tools:\n"
+        for name in tools.keys.sorted() {
+            let tool = tools[name]!
+            out += "  \(LockWriter.key(name)):\n"
+            var entries = tool.fields
+            entries["backend"] = .string(tool.backend)
+            entries["requested"] = .string(tool.requested)
+            entries["source"] = .string(tool.source)
+            entries["version"] = .string(tool.version.text)
+            for key in entries.keys.sorted() {
+                out += "    \(LockWriter.key(key)):"
+                switch entries[key]! {
+                case .string(let s): out += " \(LockWriter.quote(s))\n"
+                case .list(let items): out += " [" + items.map(LockWriter.quote).joined(separator: ", ") + "]\n"
+                case .map(let m):
+                    if m.isEmpty { out += " {}\n"; continue }
+                    out += "\n"
+                    for k in m.keys.sorted() { out += "      \(LockWriter.key(k)): \(LockWriter.quote(m[k]!))\n" }
+                }
+            }
+        }
+        return Array(out.utf8)
+    }
+
+    // MARK: Reading
+
+    public static func load(_ path: String, fs: any FileSystem) throws(TackError) -> Lockfile {
+        let bytes: [UInt8]
+        do { bytes = try fs.read(path) } catch { throw TackError(error.description) }
+        return try parse(bytes, path: path)
+    }
+
+    public static func parse(_ bytes: [UInt8], path: String) throws(TackError) -> Lockfile {
+        func fail(_ m: Mark, _ message: String) -> TackError { TackError.at(path, m.line, m.column, message) }
+        let root: Node?
+        do { root = try YAMLParser.parse(bytes) } catch { throw fail(error.mark, error.message) }
+        guard let root, case .mapping(let top, let topMark) = root else {
+            throw fail(root?.mark ?? Mark(line: 1, column: 1), "tack.lock is empty or damaged; run `tack lock` to write it again")
+        }
+        guard let versionNode = top.first(where: { $0.key.value == "version" }) else {
+            throw fail(topMark, "tack.lock has no `version:`; run `tack lock` to write it again")
+        }
+        guard case .scalar(let v) = versionNode.value, let schema = Int(v.value), schema >= 1 else {
+            throw fail(versionNode.value.mark, "`version` must be a whole number")
+        }
+        guard schema <= schemaVersion else {
+            throw fail(versionNode.value.mark, "tack.lock uses format \(schema), but this tack reads format \(schemaVersion) at most; upgrade tack")
+        }
+        var lock = Lockfile()
+        for (key, value) in top {
+            switch key.value {
+            case "version": continue
+            case "tools":
+                let entries: [(key: Scalar, value: Node)]
+                switch value {
+                case .mapping(let pairs, _): entries = pairs
+                default: throw fail(value.mark, "`tools` must be a mapping, found \(value.kindName)")
+                }
+                for (name, entry) in entries {
+                    guard ToolName.isValid(name.value) else { throw fail(name.mark, ToolName.problem(name.value)) }
+                    lock.tools[name.value] = try parseTool(name, entry, fail)
+                }
+            default:
+                throw fail(key.mark, "unknown key `\(key.value)` in tack.lock")
+            }
+        }
+        return lock
+    }
+
+    static func parseTool(_ name: Scalar, _ node: Node, _ fail: (Mark, String) -> TackError) throws(TackError) -> LockedTool {
+        guard case .mapping(let pairs, let mark) = node else {
+            throw fail(node.mark, "the entry for \(name.value) must be a mapping, found \(node.kindName)")
+        }
+        var fields: [String: LockValue] = [:]
+        var marks: [String: Mark] = [:]
+        for (k, v) in pairs {
+            marks[k.value] = v.mark
+            switch v {
+            case .scalar(let s): fields[k.value] = .string(s.value)
+            case .sequence(let items, _):
+                var list: [String] = []
+                for item in items {
+                    guard case .scalar(let s) = item else { throw fail(item.mark, "expected a string in `\(k.value)`, found \(item.kindName)") }
+                    list.append(s.value)
+                }
+                fields[k.value] = .list(list)
+            case .mapping(let entries, _):
+                var map: [String: String] = [:]
+                for (mk, mv) in entries {
+                    guard case .scalar(let s) = mv else { throw fail(mv.mark, "expected a string for `\(mk.value)`, found \(mv.kindName)") }
+                    map[mk.value] = s.value
+                }
+                fields[k.value] = .map(map)
+            }
+        }
+        func take(_ key: String) throws(TackError) -> String {
+            guard let value = fields.removeValue(forKey: key) else {
+                throw fail(mark, "the entry for \(name.value) has no `\(key)`; run `tack lock` to write it again")
+            }
+            guard case .string(let s) = value else { throw fail(marks[key]!, "`\(key)` must be a string") }
+            return s
+        }
+        let versionText = try take("version")
+        let backend = try take("backend")
+        let source = try take("source")
+        let requested = try take("requested")
+        guard let version = Version(versionText), !versionText.contains("/") else {
+            throw fail(marks["version"]!, "\(quoted(versionText)) is not a version")
+        }
+        return LockedTool(name: name.value, version: version, requested: requested, backend: backend, source: source, fields: fields)
+    }
+}
+
+/// One resolved tool in tack.lock.
+public struct LockedTool: Sendable, Equatable {
+    public var name: String
+    public var version: Version
+    /// The requirement as the manifest wrote it, so a changed requirement is noticed.
+    public var requested: String
+    public var backend: String
+    /// The source's identity (a URL, a package name).
+    public var source: String
+    /// What the backend records: tag and commit, checksums per platform, hashes, products.
+    public var fields: [String: LockValue]
+
+    public init(name: String, version: Version, requested: String, backend: String, source: String, fields: [String: LockValue] = [:]) {
+        self.name = name
+        self.version = version
+        self.requested = requested
+        self.backend = backend
+        self.source = source
+        self.fields = fields
+    }
+
+    public static func == (a: LockedTool, b: LockedTool) -> Bool {
+        a.name == b.name && a.version.text == b.version.text && a.requested == b.requested
+            && a.backend == b.backend && a.source == b.source && a.fields == b.fields
+    }
+}
+
+public enum LockValue: Sendable, Equatable {
+    case string(String)
+    case list([String])
+    case map([String: String])
+}
+
+enum LockWriter {
+    static func key(_ k: String) -> String {
+        let plain = !k.isEmpty && k.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+            && !(k.first!.isNumber && k.allSatisfy { $0.isNumber || $0 == "." })
+        return plain ? k : quote(k)
+    }
+
+    /// A YAML double-quoted scalar: safe for any string, read back byte for byte.
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if c.value < 0x20 || c.value == 0x7F || (c.value >= 0x80 && c.value < 0xA0) || c.value == 0xFEFF {
+                    let hex = String(c.value, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(c)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

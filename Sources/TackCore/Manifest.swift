@@ -1,0 +1,364 @@
+import YAML
+
+/// A decoded tack.yml (or tack.local.yml, or the global manifest).
+public struct Manifest: Sendable, Equatable {
+    public struct EnvEntry: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public var line: Int
+    }
+    public struct Bootstrap: Sendable, Equatable {
+        public var packages: [String: [String]] = [:]
+        public var run: [String] = []
+    }
+
+    public var path: String
+    /// Tools in the order the file lists them.
+    public var tools: [ToolRequest]
+    /// Tools whose entry is a bare requirement (`swiftlint: 0.57.0`), which in tack.local.yml
+    /// changes only the version of the entry it overrides.
+    public var bareEntries: Set<String>
+    public var env: [EnvEntry]
+    public var bootstrap: Bootstrap?
+
+    public static let topLevelKeys = ["tools", "env", "bootstrap"]
+    public static let sourceKeys = ["git", "github", "url", "pip", "gem", "asdf", "path"]
+    public static let toolKeys = sourceKeys + [
+        "version", "ref", "products", "bin", "build", "checksum", "platforms",
+        "python", "index_url", "find_links", "extras", "source",
+    ]
+    public static let packageManagers = ["apt", "dnf", "pacman", "apk", "brew"]
+
+    public init(path: String, tools: [ToolRequest] = [], bareEntries: Set<String> = [], env: [EnvEntry] = [], bootstrap: Bootstrap? = nil) {
+        self.path = path
+        self.tools = tools
+        self.bareEntries = bareEntries
+        self.env = env
+        self.bootstrap = bootstrap
+    }
+
+    /// Whether running this manifest's tools would apply settings that need `tack trust`.
+    public var needsTrust: Bool { !env.isEmpty || !(bootstrap?.run.isEmpty ?? true) }
+
+    public static func load(_ path: String, kind: Origin.Kind, fs: any FileSystem) throws(TackError) -> Manifest {
+        let bytes: [UInt8]
+        do { bytes = try fs.read(path) } catch { throw TackError(error.description) }
+        return try decode(bytes, path: path, kind: kind)
+    }
+
+    public static func decode(_ bytes: [UInt8], path: String, kind: Origin.Kind) throws(TackError) -> Manifest {
+        let root: Node?
+        do { root = try YAMLParser.parse(bytes) } catch {
+            throw TackError.at(path, error.mark.line, error.mark.column, error.message)
+        }
+        var d = ManifestDecoder(path: path, kind: kind)
+        guard let root, !(root.isNullScalar) else {
+            throw TackError.at(path, 1, 1, "the file is empty; expected `tools:` with one tool per line, for example `  swiftlint: 0.57.0`")
+        }
+        return try d.decode(root)
+    }
+}
+
+extension Node {
+    var isNullScalar: Bool { if case .scalar(let s) = self { return s.isNull } else { return false } }
+}
+
+struct ManifestDecoder {
+    let path: String
+    let kind: Origin.Kind
+
+    func fail(_ mark: Mark, _ message: String) -> TackError {
+        TackError.at(path, mark.line, mark.column, message)
+    }
+
+    func mapping(_ node: Node, _ what: String) throws(TackError) -> [(key: Scalar, value: Node)] {
+        switch node {
+        case .mapping(let pairs, _): return pairs
+        case .scalar(let s) where s.isNull: return []
+        default: throw fail(node.mark, "\(what) must be a mapping, found \(node.kindName)")
+        }
+    }
+
+    func string(_ node: Node, _ what: String) throws(TackError) -> String {
+        guard case .scalar(let s) = node, !s.isNull else {
+            throw fail(node.mark, "\(what) must be a string, found \(node.kindName)")
+        }
+        return s.value
+    }
+
+    /// A string or a list of strings (`products: ink-cli` or `products: [ink-cli]`).
+    func strings(_ node: Node, _ what: String) throws(TackError) -> [String] {
+        switch node {
+        case .scalar(let s) where !s.isNull: return [s.value]
+        case .sequence(let items, _):
+            var out: [String] = []
+            for item in items { out.append(try string(item, "each entry of \(what)")) }
+            return out
+        default: throw fail(node.mark, "\(what) must be a string or a list of strings, found \(node.kindName)")
+        }
+    }
+
+    func unknownKey(_ key: Scalar, in valid: [String], context: String) -> TackError {
+        var message = "unknown key `\(key.value)`\(context)"
+        if let near = Suggest.nearest(key.value, in: valid) { message += "; did you mean `\(near)`?" }
+        else { message += " (expected one of: \(valid.joined(separator: ", ")))" }
+        return fail(key.mark, message)
+    }
+
+    mutating func decode(_ root: Node) throws(TackError) -> Manifest {
+        guard case .mapping(let pairs, _) = root else {
+            throw fail(root.mark, "expected a mapping with `tools:` at the top of the file, found \(root.kindName)")
+        }
+        var manifest = Manifest(path: path)
+        for (key, value) in pairs {
+            switch key.value {
+            case "tools":
+                for (name, entry) in try mapping(value, "`tools`") {
+                    let tool = try decodeTool(name, entry)
+                    manifest.tools.append(tool)
+                    if case .scalar = entry { manifest.bareEntries.insert(tool.name) }
+                }
+            case "env":
+                for (name, v) in try mapping(value, "`env`") {
+                    guard EnvName.isValid(name.value) else {
+                        throw fail(name.mark, "`\(name.value)` is not a valid environment variable name (letters, digits and `_`, not starting with a digit)")
+                    }
+                    guard case .scalar(let s) = v, !s.isNull || !s.plain else {
+                        throw fail(v.mark, "the value of `\(name.value)` must be a string, found \(v.kindName)")
+                    }
+                    manifest.env.append(.init(name: name.value, value: s.isNull ? "" : s.value, line: name.mark.line))
+                }
+            case "bootstrap":
+                manifest.bootstrap = try decodeBootstrap(value)
+            default:
+                throw unknownKey(key, in: Manifest.topLevelKeys, context: " at the top level")
+            }
+        }
+        return manifest
+    }
+
+    func requirement(_ text: String, at mark: Mark, tool: String) throws(TackError) -> Requirement {
+        do { return try Requirement.parse(text) } catch {
+            switch error {
+            case .unsafe, .empty:
+                throw fail(mark, "expected a version requirement for \(tool), found \(quoted(text)): \(error)")
+            case .invalid:
+                throw fail(mark, "expected a version requirement, found \(quoted(text))")
+            }
+        }
+    }
+
+    func decodeTool(_ key: Scalar, _ node: Node) throws(TackError) -> ToolRequest {
+        let name = key.value
+        guard ToolName.isValid(name) else { throw fail(key.mark, ToolName.problem(name)) }
+        let origin = Origin(kind: kind, file: path, line: key.mark.line, column: key.mark.column)
+        switch node {
+        case .scalar(let s):
+            if s.isNull {
+                throw fail(key.mark, "`\(name)` needs a version: write `\(name): latest` for the newest, or a version like `\(name): 1.2.3`")
+            }
+            return ToolRequest(name: name, requirement: try requirement(s.value, at: s.mark, tool: name), origin: origin)
+        case .sequence:
+            throw fail(node.mark, "`\(name)` must be a version or a mapping (like `{ git: URL, version: 1.2 }`), found a list")
+        case .mapping(let pairs, _):
+            var source: ToolSource = .registry
+            var sourceKey: Scalar?
+            var req: Requirement?
+            var reqKey: Scalar?
+            var opts = ToolOptions()
+            var used: [String: Scalar] = [:]
+            for (k, v) in pairs {
+                used[k.value] = k
+                func setRequirement(_ r: Requirement) throws(TackError) {
+                    if let other = reqKey {
+                        throw fail(k.mark, "`\(k.value)` and `\(other.value)` (line \(other.mark.line)) both say which version of \(name) to use; keep one")
+                    }
+                    req = r
+                    reqKey = k
+                }
+                func setSource(_ s: ToolSource) throws(TackError) {
+                    if let other = sourceKey {
+                        throw fail(k.mark, "\(name) has two sources, `\(other.value)` (line \(other.mark.line)) and `\(k.value)`; keep one")
+                    }
+                    source = s
+                    sourceKey = k
+                }
+                switch k.value {
+                case "version":
+                    let text = try string(v, "`version`")
+                    let r = try requirement(text, at: v.mark, tool: name)
+                    if case .path = r { throw fail(v.mark, "write `path:` as its own key, not inside `version`") }
+                    try setRequirement(r)
+                case "ref":
+                    let text = try string(v, "`ref`")
+                    do { try setRequirement(.ref(try Requirement.parseRef(text))) } catch let e as Requirement.ParseError {
+                        throw fail(v.mark, "expected a git branch, tag or commit, found \(quoted(text)): \(e)")
+                    } catch { throw error as! TackError }
+                case "path":
+                    let text = try string(v, "`path`")
+                    if text.contains(where: \.isControl) { throw fail(v.mark, "`path` contains a control character") }
+                    try setRequirement(.path(text))
+                case "git":
+                    try setSource(.git(try url(v, "`git`")))
+                case "github":
+                    let repo = try string(v, "`github`")
+                    guard GitHub.isValidRepository(repo) else {
+                        throw fail(v.mark, "expected `owner/repo` after `github:`, found \(quoted(repo))")
+                    }
+                    try setSource(.git("https://github.com/\(repo).git"))
+                case "url": try setSource(.url(try url(v, "`url`")))
+                case "pip": try setSource(.pip(try packageName(v, "`pip`")))
+                case "gem": try setSource(.gem(try packageName(v, "`gem`")))
+                case "asdf": try setSource(.asdf(try url(v, "`asdf`")))
+                case "products": opts.products = try strings(v, "`products`")
+                case "bin": opts.bin = try strings(v, "`bin`")
+                case "build": opts.build = try string(v, "`build`")
+                case "checksum": opts.checksum = try string(v, "`checksum`")
+                case "platforms":
+                    for (platform, entry) in try mapping(v, "`platforms`") {
+                        var fields: [String: String] = [:]
+                        for (fk, fv) in try mapping(entry, "`platforms.\(platform.value)`") {
+                            guard ["url", "bin", "checksum"].contains(fk.value) else {
+                                throw unknownKey(fk, in: ["url", "bin", "checksum"], context: " in `platforms.\(platform.value)`")
+                            }
+                            fields[fk.value] = try string(fv, "`\(fk.value)`")
+                        }
+                        opts.platforms[platform.value] = fields
+                    }
+                case "python": opts.python = try string(v, "`python`")
+                case "index_url": opts.indexURL = try url(v, "`index_url`")
+                case "find_links": opts.findLinks = try string(v, "`find_links`")
+                case "extras": opts.extras = try strings(v, "`extras`")
+                case "source": opts.gemSource = try url(v, "`source`")
+                default:
+                    throw unknownKey(k, in: Manifest.toolKeys, context: " in \(name)")
+                }
+            }
+            try checkCombinations(name, source, used)
+            return ToolRequest(name: name, requirement: req ?? .latest, source: source, options: opts, origin: origin)
+        }
+    }
+
+    /// Options that belong to one backend are errors on another.
+    func checkCombinations(_ name: String, _ source: ToolSource, _ used: [String: Scalar]) throws(TackError) {
+        let owners: [(keys: [String], backend: String, fits: Bool)] = [
+            (["ref", "products", "build"], "git", { if case .git = source { return true }; if case .registry = source { return true }; return false }()),
+            (["checksum", "platforms"], "url", { if case .url = source { return true }; if case .registry = source { return true }; return false }()),
+            (["python", "index_url", "find_links", "extras"], "pip", { if case .pip = source { return true }; return false }()),
+            (["source"], "gem", { if case .gem = source { return true }; return false }()),
+        ]
+        for (keys, backend, fits) in owners where !fits {
+            for key in keys {
+                if let k = used[key] {
+                    throw fail(k.mark, "`\(key)` applies to \(backend) tools, but \(name) comes from \(source.backend == "registry" ? "the registry" : source.backend)")
+                }
+            }
+        }
+    }
+
+    func url(_ node: Node, _ what: String) throws(TackError) -> String {
+        let text = try string(node, what)
+        if text.isEmpty || text.contains(where: { $0.isWhitespace || $0.isControl }) {
+            throw fail(node.mark, "\(what) must be a URL or path without spaces, found \(quoted(text))")
+        }
+        return text
+    }
+
+    func packageName(_ node: Node, _ what: String) throws(TackError) -> String {
+        let text = try string(node, what)
+        let ok = !text.isEmpty && !text.hasPrefix("-") && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-[],".contains($0)) }
+        guard ok else { throw fail(node.mark, "\(what) must be a package name, found \(quoted(text))") }
+        return text
+    }
+
+    func decodeBootstrap(_ node: Node) throws(TackError) -> Manifest.Bootstrap {
+        var b = Manifest.Bootstrap()
+        for (k, v) in try mapping(node, "`bootstrap`") {
+            switch k.value {
+            case "packages":
+                for (manager, list) in try mapping(v, "`bootstrap.packages`") {
+                    guard Manifest.packageManagers.contains(manager.value) else {
+                        throw unknownKey(manager, in: Manifest.packageManagers, context: " in `bootstrap.packages`")
+                    }
+                    let names = try strings(list, "`bootstrap.packages.\(manager.value)`")
+                    for (i, p) in names.enumerated() where !SystemPackageName.isValid(p) {
+                        let mark: Mark = { if case .sequence(let items, _) = list { return items[i].mark }; return list.mark }()
+                        throw fail(mark, "\(quoted(p)) is not a valid package name")
+                    }
+                    b.packages[manager.value] = names
+                }
+            case "run":
+                b.run = try strings(v, "`bootstrap.run`")
+            default:
+                throw unknownKey(k, in: ["packages", "run"], context: " in `bootstrap`")
+            }
+        }
+        return b
+    }
+}
+
+func quoted(_ s: String) -> String {
+    var out = "\""
+    for c in s.unicodeScalars {
+        switch c {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        default:
+            if c.value < 0x20 || c.value == 0x7F { out += "\\u{\(String(c.value, radix: 16))}" } else { out.unicodeScalars.append(c) }
+        }
+    }
+    return out + "\""
+}
+
+enum EnvName {
+    static func isValid(_ s: String) -> Bool {
+        guard let f = s.utf8.first, !(f >= 0x30 && f <= 0x39) else { return false }
+        return s.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+    }
+}
+
+enum SystemPackageName {
+    static func isValid(_ s: String) -> Bool {
+        guard let f = s.first, f.isASCII, f.isLetter || f.isNumber else { return false }
+        return s.count <= 200 && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".+_@:/=-".contains($0)) }
+    }
+}
+
+public enum GitHub {
+    public static func isValidRepository(_ s: String) -> Bool {
+        let parts = s.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        return parts.allSatisfy { p in
+            !p.isEmpty && p != "." && p != ".." && p.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+        }
+    }
+}
+
+/// Spelling suggestions for unknown keys.
+public enum Suggest {
+    public static func nearest(_ word: String, in candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        guard let (best, d) = scored, d <= max(1, min(best.count, word.count) / 3 + 1) else { return nil }
+        return best
+    }
+
+    /// Levenshtein distance with adjacent transpositions.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let x = Array(a), y = Array(b)
+        if x.isEmpty { return y.count }
+        if y.isEmpty { return x.count }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
+        for i in 0...x.count { d[i][0] = i }
+        for j in 0...y.count { d[0][j] = j }
+        for i in 1...x.count {
+            for j in 1...y.count {
+                let cost = x[i - 1] == y[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[x.count][y.count]
+    }
+}

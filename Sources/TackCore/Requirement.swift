@@ -1,0 +1,200 @@
+/// What a pin asks for. See PRODUCT.md, "Requirement syntax".
+public enum Requirement: Sendable, Hashable, CustomStringConvertible {
+    /// `1.2.3` or `1.2`: the newest version starting with these parts.
+    case prefix(Version)
+    /// `~> 1.2`, `^1.2`, `>= 1.0, < 2`: every comparator must hold.
+    case range([Comparator], text: String)
+    /// `latest`: the newest release (no pre-releases).
+    case latest
+    /// `system`: whatever is on PATH, outside tack.
+    case system
+    /// `ref: <branch|tag|sha>` (git tools).
+    case ref(String)
+    /// `path: <dir>`: a local checkout, outside tack's store.
+    case path(String)
+
+    public struct Comparator: Sendable, Hashable {
+        public enum Op: String, Sendable, Hashable { case eq = "=", ne = "!=", lt = "<", le = "<=", gt = ">", ge = ">=" }
+        public var op: Op
+        public var version: Version
+        public func matches(_ v: Version) -> Bool {
+            switch op {
+            case .eq: return v == version
+            case .ne: return v != version
+            case .lt: return v < version
+            case .le: return v <= version
+            case .gt: return v > version
+            case .ge: return v >= version
+            }
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .prefix(let v): return v.text
+        case .range(_, let text): return text
+        case .latest: return "latest"
+        case .system: return "system"
+        case .ref(let r): return "ref:\(r)"
+        case .path(let p): return "path:\(p)"
+        }
+    }
+
+    /// The exact version this requirement names, when it names one without needing a list of
+    /// versions: a full `1.2.3` (three or more numbers), a pre-release, or `= 1.2.3`.
+    public var exactVersion: Version? {
+        switch self {
+        case .prefix(let v) where v.release.count >= 3 || v.isPrerelease: return v
+        case .range(let cs, _) where cs.count == 1 && cs[0].op == .eq: return cs[0].version
+        default: return nil
+        }
+    }
+
+    /// Whether `v` satisfies this requirement. Pre-releases only match a requirement that
+    /// itself names a pre-release, as Bundler and Cargo do.
+    public func matches(_ v: Version) -> Bool {
+        switch self {
+        case .prefix(let p):
+            if v.isPrerelease && !p.isPrerelease { return false }
+            return v.hasPrefix(p)
+        case .range(let cs, _):
+            if v.isPrerelease && !cs.contains(where: { $0.version.isPrerelease }) { return false }
+            return cs.allSatisfy { $0.matches(v) }
+        case .latest:
+            return !v.isPrerelease
+        case .system, .ref, .path:
+            return false
+        }
+    }
+
+    /// The newest of `candidates` that satisfies this requirement.
+    public func best(of candidates: some Sequence<Version>) -> Version? {
+        candidates.filter(matches).max()
+    }
+
+    // MARK: Parsing
+
+    public enum ParseError: Error, Sendable, Equatable {
+        case empty
+        case unsafe(Character)
+        case invalid(String)
+    }
+
+    /// Parses the version-requirement syntax of tack.yml and the compatible files.
+    /// `ref:` and `path:` are accepted in the asdf spelling (`ref:v1.2`, `path:~/src/x`);
+    /// in tack.yml they are keys of a tool's mapping instead.
+    public static func parse(_ raw: String) throws(ParseError) -> Requirement {
+        let s = raw.trimmingSpaces
+        guard !s.isEmpty else { throw .empty }
+        if s.hasPrefix("ref:") { return .ref(try parseRef(String(s.dropFirst(4)).trimmingSpaces)) }
+        if s.hasPrefix("path:") {
+            let p = String(s.dropFirst(5)).trimmingSpaces
+            guard !p.isEmpty else { throw .invalid("`path:` needs a directory") }
+            if let bad = p.first(where: { $0.isControl }) { throw .unsafe(bad) }
+            return .path(p)
+        }
+        if let bad = s.first(where: { Requirement.forbidden($0) }) { throw .unsafe(bad) }
+        if s.contains("..") { throw .invalid("`..` is not part of any version") }
+        switch s {
+        case "latest": return .latest
+        case "system": return .system
+        default: break
+        }
+        if s.hasPrefix("~>") {
+            let v = try version(s.dropFirst(2), in: s)
+            let rel = v.release
+            guard !rel.isEmpty else { throw .invalid("`~>` needs a version that starts with a number") }
+            // ~> 1.2 means >= 1.2, < 2; ~> 1.2.3 means >= 1.2.3, < 1.3; ~> 1 means >= 1, < 2.
+            var upper = Array(rel.prefix(max(rel.count - 1, 1)))
+            upper[upper.count - 1] = increment(upper[upper.count - 1])
+            return .range([.init(op: .ge, version: v), .init(op: .lt, version: Version(upper.joined(separator: "."))!)], text: s)
+        }
+        if s.hasPrefix("^") {
+            let v = try version(s.dropFirst(), in: s)
+            let rel = v.release
+            guard !rel.isEmpty else { throw .invalid("`^` needs a version that starts with a number") }
+            // Cargo: the first non-zero number may not change (^0.2.3 means < 0.3.0).
+            let i = rel.firstIndex { $0 != "0" } ?? (rel.count - 1)
+            var upper = Array(rel.prefix(i + 1))
+            upper[i] = increment(upper[i])
+            return .range([.init(op: .ge, version: v), .init(op: .lt, version: Version(upper.joined(separator: "."))!)], text: s)
+        }
+        let first = s.first!
+        if "<>=!".contains(first) {
+            var comparators: [Comparator] = []
+            for clause in s.split(separator: ",", omittingEmptySubsequences: false) {
+                let c = Substring(String(clause).trimmingSpaces)
+                guard !c.isEmpty else { throw .invalid("an empty clause between commas") }
+                let ops: [(String, Comparator.Op)] = [(">=", .ge), ("<=", .le), ("!=", .ne), ("==", .eq), (">", .gt), ("<", .lt), ("=", .eq)]
+                guard let (token, op) = ops.first(where: { c.hasPrefix($0.0) }) else {
+                    throw .invalid("`\(c)` needs an operator (>=, >, <=, <, =, !=) before the version")
+                }
+                comparators.append(.init(op: op, version: try version(c.dropFirst(token.count), in: s)))
+            }
+            return .range(comparators, text: s)
+        }
+        return .prefix(try version(Substring(s), in: s))
+    }
+
+    static func version(_ text: Substring, in whole: String) throws(ParseError) -> Version {
+        let t = String(text).trimmingSpaces
+        guard !t.isEmpty else { throw .invalid("an operator without a version") }
+        guard let v = Version(t) else {
+            throw .invalid("`\(t)` is not a version (versions look like 1.2.3, v1.2 or 20240101)")
+        }
+        return v
+    }
+
+    static func parseRef(_ r: String) throws(ParseError) -> String {
+        guard !r.isEmpty else { throw .invalid("`ref:` needs a branch, tag or commit") }
+        if let bad = r.first(where: { $0.isControl || " \t;&|`$<>\\\"'*?[]{}()~^:".contains($0) }) { throw .unsafe(bad) }
+        if r.contains("..") || r.hasPrefix("-") || r.hasPrefix("/") || r.hasSuffix("/") || r.hasSuffix(".lock") {
+            throw .invalid("`\(r)` is not a valid git ref")
+        }
+        return r
+    }
+
+    /// Characters that never belong in a version requirement: path separators, control
+    /// characters and shell metacharacters.
+    static func forbidden(_ c: Character) -> Bool {
+        c.isControl || "/\\;&|`$'\"*?[]{}()#\n\r\t@:".contains(c)
+    }
+
+    static func increment(_ digits: String) -> String {
+        var out = Array(digits.utf8)
+        var i = out.count - 1
+        while i >= 0 {
+            if out[i] == UInt8(ascii: "9") { out[i] = UInt8(ascii: "0"); i -= 1 } else { out[i] += 1; break }
+        }
+        let s = String(decoding: out, as: UTF8.self)
+        return i < 0 ? "1" + s : s
+    }
+}
+
+extension Requirement.ParseError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .empty: return "an empty version requirement"
+        case .unsafe(let c):
+            let shown = c.isControl ? "a control character" : "`\(c)`"
+            return "\(shown) is not allowed in a version requirement"
+        case .invalid(let why): return why
+        }
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(String.UnicodeScalarView(scalars[start...end]))
+    }
+}
+
+extension Character {
+    /// C0 and C1 control characters, DEL included: never part of a name, version or path here.
+    var isControl: Bool {
+        unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }
+    }
+}

@@ -1,0 +1,199 @@
+/// What a directory pins, tool by tool, and where each pin came from.
+///
+/// Precedence (PRODUCT.md): `TACK_<TOOL>_VERSION`; else the nearest directory walking up that
+/// pins the tool, where inside one directory tack.local.yml beats tack.yml beats the compatible
+/// files; else the global manifest.
+public struct Resolution: Sendable {
+    public struct Pin: Sendable {
+        public var request: ToolRequest
+        /// The directory whose tack.lock records this pin's exact version.
+        public var lockDirectory: String?
+        /// The pin this one overrides the version of (an environment variable's underlying pin).
+        public var overridden: ToolRequest?
+    }
+
+    /// Pins sorted by tool name.
+    public var pins: [Pin]
+    /// The project's root: the nearest directory with a tack.yml (or, failing that, with any
+    /// file that pins a tool). Nil outside any project.
+    public var projectRoot: String?
+    /// Manifests read, nearest first (tack.local.yml before tack.yml), then the global one.
+    public var manifests: [Manifest]
+    /// Every file looked for, and what was found (nil: absent), so a snapshot of this
+    /// resolution can tell when it has gone stale.
+    public var probes: [(path: String, info: FileInfo?)]
+
+    public func pin(_ tool: String) -> Pin? { pins.first { $0.request.name == tool } }
+}
+
+public struct Resolver: Sendable {
+    public let settings: Settings
+    public init(_ settings: Settings) { self.settings = settings }
+
+    static let manifestName = "tack.yml"
+    static let localManifestName = "tack.local.yml"
+
+    public func resolve() throws(TackError) -> Resolution {
+        let fs = settings.fs
+        var pinned: [String: Resolution.Pin] = [:]
+        var manifests: [Manifest] = []
+        var probes: [(String, FileInfo?)] = []
+        var projectRoot: String?
+        var firstPinningDirectory: String?
+
+        func probe(_ path: String) -> FileInfo? {
+            let info = fs.info(path)
+            probes.append((path, info))
+            return info?.kind == .file ? info : nil
+        }
+
+        var dir = settings.cwd
+        while true {
+            var here: [String: ToolRequest] = [:]
+            var order: [String] = []
+            func add(_ r: ToolRequest) {
+                if here[r.name] == nil { order.append(r.name) }
+                here[r.name] = r
+            }
+            // Lowest precedence first; later files overwrite.
+            for file in CompatibleFile.allCases.reversed() {
+                let path = Paths.join(dir, file.rawValue)
+                if probe(path) != nil {
+                    for r in try file.read(path, fs: fs) { add(r) }
+                }
+            }
+            let manifestPath = Paths.join(dir, Resolver.manifestName)
+            var base: Manifest?
+            if probe(manifestPath) != nil {
+                let m = try Manifest.load(manifestPath, kind: .manifest, fs: fs)
+                base = m
+                for r in m.tools { add(r) }
+            }
+            let localPath = Paths.join(dir, Resolver.localManifestName)
+            var local: Manifest?
+            if probe(localPath) != nil {
+                let m = try Manifest.load(localPath, kind: .localManifest, fs: fs)
+                local = m
+                for var r in m.tools {
+                    // A bare version in tack.local.yml changes only the version of the
+                    // entry it overrides; a mapping replaces the entry.
+                    if m.bareEntries.contains(r.name), let b = here[r.name] {
+                        r.source = b.source
+                        r.options = b.options
+                    }
+                    add(r)
+                }
+            }
+            if let local { manifests.append(local) }
+            if let base { manifests.append(base) }
+            if projectRoot == nil, base != nil || local != nil { projectRoot = dir }
+            if firstPinningDirectory == nil, !order.isEmpty { firstPinningDirectory = dir }
+            for name in order where pinned[name] == nil {
+                pinned[name] = .init(request: here[name]!, lockDirectory: dir, overridden: nil)
+            }
+            if dir == "/" { break }
+            dir = Paths.dirname(dir)
+        }
+
+        if let global = settings.globalManifest, probe(global) != nil {
+            let m = try Manifest.load(global, kind: .globalManifest, fs: fs)
+            manifests.append(m)
+            for r in m.tools where pinned[r.name] == nil {
+                pinned[r.name] = .init(request: r, lockDirectory: Paths.dirname(global), overridden: nil)
+            }
+        }
+
+        try applyEnvironmentOverrides(&pinned)
+        let root = projectRoot ?? firstPinningDirectory
+        // Project pins are locked in the project root's tack.lock.
+        if let root {
+            for (name, pin) in pinned where pin.request.origin.kind != .globalManifest {
+                if let d = pin.lockDirectory, d == root || d.hasPrefix(root == "/" ? "/" : root + "/") {
+                    pinned[name]!.lockDirectory = root
+                }
+            }
+        }
+        return Resolution(
+            pins: pinned.keys.sorted().map { pinned[$0]! }, projectRoot: root,
+            manifests: manifests, probes: probes)
+    }
+
+    func applyEnvironmentOverrides(_ pinned: inout [String: Resolution.Pin]) throws(TackError) {
+        var byVariable: [String: String] = [:]
+        for name in pinned.keys { byVariable[ToolName.environmentVariable(name)] = name }
+        for (key, value) in settings.environment.sorted(by: { $0.key < $1.key })
+        where key.hasPrefix("TACK_") && key.hasSuffix("_VERSION") && key.count > 13 && !value.isEmpty {
+            let requirement: Requirement
+            do { requirement = try Requirement.parse(value) } catch {
+                throw TackError("\(key)=\(quoted(value)) in the environment is not a version requirement: \(error)")
+            }
+            if case .path = requirement {
+                throw TackError("\(key) cannot name a path; pin `path:` in tack.yml instead")
+            }
+            let origin = Origin(kind: .environment, file: key, line: 0, column: 0)
+            if let name = byVariable[key] {
+                let underlying = pinned[name]!.request
+                var r = underlying
+                r.requirement = requirement
+                r.origin = origin
+                pinned[name] = .init(request: r, lockDirectory: nil, overridden: underlying)
+            } else {
+                let name = String(key.dropFirst(5).dropLast(8)).lowercased().map { $0 == "_" ? "-" : $0 }
+                let tool = String(name)
+                guard ToolName.isValid(tool) else { continue }
+                pinned[tool] = .init(request: ToolRequest(name: tool, requirement: requirement, origin: origin), lockDirectory: nil, overridden: nil)
+            }
+        }
+    }
+}
+
+/// What `tack current` reports for one pin.
+public struct CurrentTool: Sendable, Equatable {
+    public var tool: String
+    public var requested: String
+    public var version: String?
+    public var backend: String
+    public var source: String
+    public var line: Int?
+    public var installed: Bool
+    public var origin: Origin
+}
+
+extension Resolution {
+    /// The exact version each pin would run: from the lock, an exact pin, or the newest
+    /// installed version the requirement allows; nil where nothing is resolved yet.
+    public func current(settings: Settings) -> [CurrentTool] {
+        var locks: [String: Lockfile?] = [:]
+        let store = settings.store
+        return pins.map { pin in
+            let r = pin.request
+            var version: Version?
+            var backend = r.source.backend
+            if let dir = pin.lockDirectory {
+                if locks[dir] == nil {
+                    locks[dir] = .some(try? Lockfile.load(Paths.join(dir, Lockfile.fileName), fs: settings.fs))
+                }
+                if let lock = locks[dir]!, let entry = lock.tools[r.name],
+                   entry.requested == r.requirement.description,
+                   r.source.identity == nil || r.source.identity == entry.source
+                {
+                    version = entry.version
+                    backend = entry.backend
+                }
+            }
+            if version == nil {
+                switch r.requirement {
+                case .system, .path, .ref: break
+                default:
+                    version = r.requirement.exactVersion
+                        ?? store.flatMap { r.requirement.best(of: $0.installedVersions(r.name)) }
+                }
+            }
+            let installed = version.map { v in store?.isInstalled(r.name, v) ?? false } ?? false
+            let isFile = r.origin.kind != .environment && r.origin.kind != .commandLine
+            return CurrentTool(
+                tool: r.name, requested: r.requirement.description, version: version?.text, backend: backend,
+                source: r.origin.file, line: isFile ? r.origin.line : nil, installed: installed, origin: r.origin)
+        }
+    }
+}

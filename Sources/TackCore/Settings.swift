@@ -1,0 +1,84 @@
+/// The world a command runs in: environment, working directory, file system. Passed in, never
+/// global, so tests give each run its own.
+public struct Settings: Sendable {
+    public var environment: [String: String]
+    public var cwd: String
+    public var fs: any FileSystem
+
+    public init(environment: [String: String], cwd: String, fs: any FileSystem) {
+        self.environment = environment
+        self.cwd = Paths.normalize(cwd)
+        self.fs = fs
+    }
+
+    func nonEmpty(_ key: String) -> String? {
+        guard let v = environment[key], !v.isEmpty else { return nil }
+        return v
+    }
+
+    public var home: String? { nonEmpty("HOME").map(Paths.normalize) }
+
+    func absolute(_ path: String) -> String { Paths.join(cwd, path) }
+
+    /// `$TACK_HOME`, else `$XDG_DATA_HOME/tack`, else `~/.local/share/tack`.
+    public var tackHome: String? {
+        if let h = nonEmpty("TACK_HOME") { return absolute(h) }
+        if let x = nonEmpty("XDG_DATA_HOME") { return Paths.join(absolute(x), "tack") }
+        return home.map { Paths.join($0, ".local/share/tack") }
+    }
+
+    /// `$XDG_CONFIG_HOME/tack/tack.yml`, else `~/.config/tack/tack.yml`.
+    public var globalManifest: String? {
+        if let x = nonEmpty("XDG_CONFIG_HOME") { return Paths.join(absolute(x), "tack/tack.yml") }
+        return home.map { Paths.join($0, ".config/tack/tack.yml") }
+    }
+
+    public var store: Store? { tackHome.map { Store(root: $0, fs: fs) } }
+
+    public var isFrozen: Bool { ["1", "true", "yes"].contains(environment["TACK_FROZEN"]?.lowercased() ?? "") }
+    public var isOffline: Bool { ["1", "true", "yes"].contains(environment["TACK_OFFLINE"]?.lowercased() ?? "") }
+
+    public func requireStore() throws(TackError) -> Store {
+        guard let store else { throw TackError("neither TACK_HOME nor HOME is set, so tack has nowhere to keep tools; set TACK_HOME") }
+        return store
+    }
+}
+
+/// The layout of `$TACK_HOME`. Every path built here comes from a validated tool name and a
+/// parsed version, so none can leave the store.
+public struct Store: Sendable {
+    public let root: String
+    public let fs: any FileSystem
+
+    public init(root: String, fs: any FileSystem) {
+        self.root = root
+        self.fs = fs
+    }
+
+    public var installs: String { root + "/installs" }
+    public var shims: String { root + "/shims" }
+    public var cache: String { root + "/cache" }
+    public var state: String { root + "/state" }
+
+    public func toolDirectory(_ name: String) -> String {
+        precondition(ToolName.isValid(name), "tool names are validated where they enter")
+        return installs + "/" + name
+    }
+
+    public func installDirectory(_ name: String, _ version: Version) -> String {
+        toolDirectory(name) + "/" + version.text
+    }
+
+    public func isInstalled(_ name: String, _ version: Version) -> Bool {
+        fs.isDirectory(installDirectory(name, version))
+    }
+
+    /// Installed versions of a tool, oldest first. Temporary directories (starting with `.`)
+    /// of installs in progress are never listed.
+    public func installedVersions(_ name: String) -> [Version] {
+        guard let names = try? fs.list(toolDirectory(name)) else { return [] }
+        return names.filter { !$0.hasPrefix(".") }.compactMap { n in
+            Version(n).flatMap { $0.text == n && fs.isDirectory(toolDirectory(name) + "/" + n) ? $0 : nil }
+        }.sorted()
+    }
+}

@@ -1,0 +1,120 @@
+/// A tool version, compared the way users expect of tool versions rather than strict semver:
+/// `v1.2` = `1.2` = `1.2.0`, `1.10 > 1.9`, `2.0.0-rc1 < 2.0.0`, `20240101` works.
+///
+/// The text is split at `.`, `-`, `_` and `+` and between digits and letters. Numbers compare
+/// as numbers (of any length), words compare as text, a number ranks above a word (so a word
+/// marks a pre-release: `1.0-beta < 1.0`), and missing trailing parts count as 0, as RubyGems does.
+public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public enum Part: Sendable, Hashable {
+        case number(String)  // digits without leading zeros ("0" for zero)
+        case word(String)
+    }
+
+    /// The version as written, without a leading `v`.
+    public let text: String
+    public let parts: [Part]
+
+    public init?(_ raw: String) {
+        var s = Substring(raw)
+        if let f = s.first, f == "v" || f == "V" { s = s.dropFirst() }
+        guard let first = s.first, first.isASCII, first.isNumber, s.count <= 128 else { return nil }
+        var parts: [Part] = []
+        var current = ""
+        var currentIsDigit = false
+        func flush() {
+            guard !current.isEmpty else { return }
+            if currentIsDigit {
+                let trimmed = current.drop { $0 == "0" }
+                parts.append(.number(trimmed.isEmpty ? "0" : String(trimmed)))
+            } else {
+                parts.append(.word(current.lowercased()))
+            }
+            current = ""
+        }
+        var previousWasSeparator = false
+        for c in s {
+            guard c.isASCII else { return nil }
+            if c == "." || c == "-" || c == "_" || c == "+" {
+                if previousWasSeparator { return nil }
+                flush()
+                previousWasSeparator = true
+                continue
+            }
+            guard c.isLetter || c.isNumber else { return nil }
+            previousWasSeparator = false
+            let digit = c.isNumber
+            if !current.isEmpty && digit != currentIsDigit { flush() }
+            currentIsDigit = digit
+            current.append(c)
+        }
+        if previousWasSeparator { return nil }
+        flush()
+        self.text = String(s)
+        self.parts = parts
+    }
+
+    public var description: String { text }
+
+    /// True when any part is a word: `2.0.0-rc1`, `1.0b2`.
+    public var isPrerelease: Bool {
+        parts.contains { if case .word = $0 { return true } else { return false } }
+    }
+
+    /// The leading numbers, up to the first word.
+    public var release: [String] {
+        var out: [String] = []
+        for p in parts {
+            guard case .number(let n) = p else { break }
+            out.append(n)
+        }
+        return out
+    }
+
+    /// Parts with trailing zeros removed: equal versions have equal canonical parts.
+    var canonical: ArraySlice<Part> {
+        var end = parts.count
+        while end > 0, parts[end - 1] == .number("0") { end -= 1 }
+        return parts[..<end]
+    }
+
+    public static func == (a: Version, b: Version) -> Bool { a.canonical == b.canonical }
+    public func hash(into h: inout Hasher) {
+        for p in canonical { h.combine(p) }
+    }
+
+    public static func < (a: Version, b: Version) -> Bool { compare(a.parts, b.parts) < 0 }
+
+    static func compare(_ a: [Part], _ b: [Part]) -> Int {
+        let n = max(a.count, b.count)
+        for i in 0..<n {
+            let x = i < a.count ? a[i] : .number("0")
+            let y = i < b.count ? b[i] : .number("0")
+            let c = compare(x, y)
+            if c != 0 { return c }
+        }
+        return 0
+    }
+
+    static func compare(_ x: Part, _ y: Part) -> Int {
+        switch (x, y) {
+        case (.number(let a), .number(let b)):
+            if a.count != b.count { return a.count < b.count ? -1 : 1 }
+            return a == b ? 0 : (a < b ? -1 : 1)
+        case (.word(let a), .word(let b)):
+            return a == b ? 0 : (a < b ? -1 : 1)
+        case (.number, .word): return 1
+        case (.word, .number): return -1
+        }
+    }
+
+    /// True when `self` starts with every part of `prefix` (`1.2.7` has prefix `1.2`, `1.20` does not).
+    public func hasPrefix(_ prefix: Version) -> Bool {
+        let p = prefix.canonical
+        if p.isEmpty { return true }
+        guard parts.count >= p.count else {
+            // `1.2` has prefix `1.2.0`: missing trailing parts are zeros.
+            return Version.compare(Array(parts), Array(p)) == 0
+        }
+        return Array(parts.prefix(p.count)) == Array(p)
+    }
+}

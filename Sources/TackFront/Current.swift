@@ -1,0 +1,79 @@
+import TackCore
+
+/// `tack current [tool] [--json]`: shared by the fast front end and `tack-cli`, so both print
+/// the same thing.
+public enum CurrentCommand {
+    /// Returns the exit status.
+    public static func run(tool: String?, json: Bool, settings: Settings) -> Int32 {
+        if let tool, !ToolName.isValid(tool) {
+            Output.error(ToolName.problem(tool))
+            return 2
+        }
+        let resolution: Resolution
+        do { resolution = try Resolver(settings).resolve() } catch {
+            Output.error(error.message)
+            return 1
+        }
+        var tools = resolution.current(settings: settings)
+        if let tool {
+            tools = tools.filter { $0.tool == tool }
+            if tools.isEmpty {
+                Output.error("\(tool) is not pinned for \(Paths.abbreviate(settings.cwd, home: settings.home)) (no tack.yml, version file, global manifest or \(ToolName.environmentVariable(tool)) pins it) — pin it with `tack use \(tool)@VERSION`")
+                return 1
+            }
+        }
+        if json {
+            Output.out(renderJSON(tools) + "\n")
+            return 0
+        }
+        if tools.isEmpty {
+            Output.error("no tools are pinned for \(Paths.abbreviate(settings.cwd, home: settings.home)) — add one with `tack use TOOL@VERSION`")
+            return 0
+        }
+        Output.out(renderText(tools, single: tool != nil, home: settings.home))
+        return 0
+    }
+
+    public static func renderJSON(_ tools: [CurrentTool]) -> String {
+        JSON.array(tools.map { t in
+            .object([
+                ("tool", .string(t.tool)),
+                ("requested", .string(t.requested)),
+                ("version", t.version.map(JSON.string) ?? .null),
+                ("backend", .string(t.backend)),
+                ("source", .string(t.source)),
+                ("line", t.line.map(JSON.int) ?? .null),
+                ("installed", .bool(t.installed)),
+            ])
+        }).serialized()
+    }
+
+    /// `0.57.0 (set by ~/app/tack.yml:2)` for one tool; a table for all.
+    public static func renderText(_ tools: [CurrentTool], single: Bool, home: String?) -> String {
+        func describe(_ t: CurrentTool) -> (String, String) {
+            let setBy = "(set by \(t.origin.describe(home: home)))"
+            guard let v = t.version else {
+                switch t.requested {
+                case "system": return ("system", setBy)
+                default:
+                    if t.requested.hasPrefix("path:") { return (t.requested, setBy) }
+                    return (t.requested, "\(setBy) — not resolved yet; run `tack install`")
+                }
+            }
+            return (v, t.installed ? setBy : "\(setBy) — not installed; run `tack install`")
+        }
+        if single, let t = tools.first {
+            let (v, rest) = describe(t)
+            return "\(v) \(rest)\n"
+        }
+        let nameWidth = tools.map(\.tool.count).max() ?? 0
+        let rows = tools.map { ($0.tool, describe($0)) }
+        let versionWidth = rows.map(\.1.0.count).max() ?? 0
+        var out = ""
+        for (name, (v, rest)) in rows {
+            out += name + String(repeating: " ", count: nameWidth - name.count + 2)
+            out += v + String(repeating: " ", count: versionWidth - v.count + 2) + rest + "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TackCore
+
+/// The `tack` executable. It answers the hot commands itself, without Foundation, and hands
+/// everything else (with `--help` for every command) to `tack-cli` by exec.
+public enum Front {
+    public static func main(_ arguments: [String]) -> Never {
+        let args = Array(arguments.dropFirst())
+        if let status = fastPath(args) { exit(status) }
+        execFullCLI(arguments)
+    }
+
+    /// Handles the forms the front end knows exactly; nil means "let tack-cli do it".
+    static func fastPath(_ args: [String]) -> Int32? {
+        guard let command = args.first else { return nil }
+        switch command {
+        case "--version":
+            guard args.count == 1 else { return nil }
+            Output.out("tack \(TackVersion.current)\n")
+            return 0
+        case "current":
+            var tool: String?
+            var json = false
+            for a in args.dropFirst() {
+                if a == "--json" { json = true } else if !a.hasPrefix("-") && tool == nil { tool = a } else { return nil }
+            }
+            guard let settings = CurrentProcess.settings() else {
+                Output.error("cannot read the current directory; has it been removed?")
+                return 1
+            }
+            return CurrentCommand.run(tool: tool, json: json, settings: settings)
+        default:
+            return nil
+        }
+    }
+
+    /// Where tack-cli lives: beside this binary (a build directory), or in
+    /// `../libexec/tack/` (an installation by bootstrap.sh).
+    public static func fullCLICandidates() -> [String] {
+        guard let exe = CurrentProcess.executablePath() else { return [] }
+        let dir = Paths.dirname(exe)
+        return [dir + "/tack-cli", Paths.normalize(dir + "/../libexec/tack/tack-cli")]
+    }
+
+    static func execFullCLI(_ arguments: [String]) -> Never {
+        let candidates = fullCLICandidates()
+        for path in candidates where access(path, X_OK) == 0 {
+            var argv: [UnsafeMutablePointer<CChar>?] = (["tack"] + arguments.dropFirst()).map { strdup($0) }
+            argv.append(nil)
+            execv(path, argv)
+            Output.error("cannot run \(path): \(String(cString: strerror(errno)))")
+            exit(126)
+        }
+        Output.error("tack-cli is missing (looked for \(candidates.joined(separator: " and "))) — reinstall tack with ./bootstrap.sh")
+        exit(127)
+    }
+}

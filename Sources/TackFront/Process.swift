@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TackCore
+
+/// The running process, read without Foundation.
+public enum CurrentProcess {
+    public static func environment() -> [String: String] {
+        var env: [String: String] = [:]
+        #if canImport(Darwin)
+        guard var p = _NSGetEnviron()?.pointee else { return env }
+        #else
+        var p = environ
+        #endif
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") {
+                let key = String(s[..<eq])
+                if env[key] == nil { env[key] = String(s[s.index(after: eq)...]) }
+            }
+            p += 1
+        }
+        return env
+    }
+
+    /// The working directory; `$PWD` when it names the same directory (it keeps the symlinks
+    /// the user typed, as shells do).
+    public static func workingDirectory() -> String? {
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buf, buf.count) != nil else { return nil }
+        let real = String(cString: buf)
+        if let pwd = getenv("PWD").map({ String(cString: $0) }), pwd.hasPrefix("/"), pwd != real {
+            var a = stat(), b = stat()
+            if stat(pwd, &a) == 0, stat(real, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino { return pwd }
+        }
+        return real
+    }
+
+    public static func settings() -> Settings? {
+        guard let cwd = workingDirectory() else { return nil }
+        return Settings(environment: environment(), cwd: cwd, fs: LocalFileSystem())
+    }
+
+    /// The absolute path of this executable.
+    public static func executablePath() -> String? {
+        #if canImport(Darwin)
+        var size: UInt32 = 4096
+        var buf = [CChar](repeating: 0, count: Int(size))
+        guard _NSGetExecutablePath(&buf, &size) == 0 else { return nil }
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard realpath(buf, &resolved) != nil else { return String(cString: buf) }
+        return String(cString: resolved)
+        #else
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        guard n > 0 else { return nil }
+        buf[n] = 0
+        return String(cString: buf)
+        #endif
+    }
+
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+}
+
+/// Unbuffered output straight to the file descriptors.
+public enum Output {
+    public static func out(_ s: String) { write(1, s) }
+    public static func err(_ s: String) { write(2, s) }
+
+    static func write(_ fd: Int32, _ s: String) {
+        var bytes = Array(s.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { buf in
+                #if canImport(Darwin)
+                Darwin.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                #else
+                Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                #endif
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += n
+        }
+    }
+
+    /// `tack: <message>` on stderr.
+    public static func error(_ message: String) { err("tack: \(message)\n") }
+}

@@ -1,0 +1,3 @@
+import TackCLI
+
+Tack.main()

@@ -1,0 +1,3 @@
+import TackFront
+
+Front.main(CommandLine.arguments)
