@@ -107,7 +107,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
             // `owner/repo@1.2.3`, `owner/repo` (the newest), or a git URL with `@version`.
             var repo = spec
             var version = "latest"
-            if let at = spec.lastIndex(of: "@"), !spec[spec.index(after: at)...].contains("/"), spec[..<at].contains("/") {
+            if let at = spec.lastIndex(of: "@"), spec[..<at].contains("/") {
                 repo = String(spec[..<at])
                 version = String(spec[spec.index(after: at)...])
             }

@@ -1,0 +1,123 @@
+import Testing
+@testable import TackCore
+
+func resolve(_ files: [String: String], cwd: String, env: [String: String] = [:]) throws -> Resolution {
+    let fs = InMemoryFileSystem(files: files)
+    try fs.createDirectory(cwd)
+    var environment = ["HOME": "/home/me"]
+    environment.merge(env) { $1 }
+    return try Resolver(Settings(environment: environment, cwd: cwd, fs: fs)).resolve()
+}
+
+func summary(_ r: Resolution) -> [String] {
+    r.pins.map { "\($0.request.name) \($0.request.requirement) \($0.request.origin.kind.rawValue)" }
+}
+
+@Suite struct ResolverTests {
+    @Test func nearestDirectoryWinsToolByTool() throws {
+        let r = try resolve([
+            "/app/tack.yml": "tools:\n  swiftlint: 0.57.0\n  jq: 1.7.1\n",
+            "/app/sub/tack.yml": "tools:\n  swiftlint: 0.55.0\n",
+        ], cwd: "/app/sub/deeper")
+        #expect(summary(r) == ["jq 1.7.1 tack.yml", "swiftlint 0.55.0 tack.yml"])
+        #expect(r.pin("swiftlint")?.request.origin.file == "/app/sub/tack.yml")
+        #expect(r.pin("jq")?.request.origin.file == "/app/tack.yml")
+        #expect(r.projectRoot == "/app/sub")
+    }
+
+    @Test func manifestBeatsCompatibleFilesInTheSameDirectory() throws {
+        let r = try resolve([
+            "/app/tack.yml": "tools:\n  ruby: 3.3.0\n",
+            "/app/.ruby-version": "3.2.0\n",
+            "/app/.tool-versions": "ruby 3.1.0\nnodejs 20.1.0\n",
+            "/app/.nvmrc": "18\n",
+        ], cwd: "/app")
+        #expect(summary(r) == ["node 20.1.0 .tool-versions", "ruby 3.3.0 tack.yml"])
+    }
+
+    @Test func compatibleFileInANearerDirectoryBeatsAFartherManifest() throws {
+        let r = try resolve([
+            "/app/tack.yml": "tools:\n  ruby: 3.3.0\n",
+            "/app/legacy/.ruby-version": "2.7.8\n",
+        ], cwd: "/app/legacy")
+        #expect(summary(r) == ["ruby 2.7.8 .ruby-version"])
+        // The lock of the project root (where tack.yml is) records it.
+        #expect(r.pin("ruby")?.lockDirectory == "/app")
+    }
+
+    @Test func localManifestOverridesEntryByEntry() throws {
+        let r = try resolve([
+            "/app/tack.yml": "tools:\n  ink: { git: https://x/ink.git, version: 0.6.0, products: [ink-cli] }\n  jq: 1.7.1\n  yq: 4\n",
+            "/app/tack.local.yml": "tools:\n  ink: 0.5.0\n  yq: { pip: yq, version: 3 }\n",
+        ], cwd: "/app")
+        #expect(summary(r) == ["ink 0.5.0 tack.local.yml", "jq 1.7.1 tack.yml", "yq 3 tack.local.yml"])
+        // A bare version keeps the source of the entry it overrides.
+        #expect(r.pin("ink")?.request.source == .git("https://x/ink.git"))
+        #expect(r.pin("ink")?.request.options.products == ["ink-cli"])
+        #expect(r.pin("yq")?.request.source == .pip("yq"))
+    }
+
+    @Test func environmentOverrideWins() throws {
+        let r = try resolve(["/app/tack.yml": "tools:\n  swift-format: 600.0.0\n"], cwd: "/app",
+                            env: ["TACK_SWIFT_FORMAT_VERSION": "510.1.0", "TACK_JQ_VERSION": "1.6", "TACK_EMPTY_VERSION": ""])
+        #expect(summary(r) == ["jq 1.6 environment", "swift-format 510.1.0 environment"])
+        #expect(r.pin("swift-format")?.request.origin.file == "TACK_SWIFT_FORMAT_VERSION")
+        #expect(r.pin("swift-format")?.overridden?.origin.file == "/app/tack.yml")
+    }
+
+    @Test func badEnvironmentOverride() {
+        #expect(throws: TackError("TACK_JQ_VERSION=\"../../etc\" in the environment is not a version requirement: `/` is not allowed in a version requirement")) {
+            try resolve([:], cwd: "/app", env: ["TACK_JQ_VERSION": "../../etc"])
+        }
+    }
+
+    @Test func globalManifestIsLowest() throws {
+        let files = [
+            "/home/me/.config/tack/tack.yml": "tools:\n  jq: 1.6\n  shellcheck: 0.10.0\n",
+            "/app/tack.yml": "tools:\n  jq: 1.7.1\n",
+        ]
+        let r = try resolve(files, cwd: "/app")
+        #expect(summary(r) == ["jq 1.7.1 tack.yml", "shellcheck 0.10.0 global tack.yml"])
+        let x = try resolve(files, cwd: "/app", env: ["XDG_CONFIG_HOME": "/elsewhere"])
+        #expect(summary(x) == ["jq 1.7.1 tack.yml"])
+    }
+
+    @Test func pinnedNowhere() throws {
+        let r = try resolve([:], cwd: "/tmp/x")
+        #expect(r.pins.isEmpty)
+        #expect(r.projectRoot == nil)
+    }
+
+    @Test func brokenNearerManifestIsAnError() {
+        #expect(throws: TackError("/app/sub/tack.yml:1:1: unknown key `tool` at the top level; did you mean `tools`?")) {
+            try resolve(["/app/tack.yml": "tools:\n  jq: 1.7\n", "/app/sub/tack.yml": "tool:\n  jq: 1\n"], cwd: "/app/sub")
+        }
+    }
+
+    @Test func probesRecordWhatWasLookedFor() throws {
+        let r = try resolve(["/app/tack.yml": "tools:\n  jq: 1.7.1\n"], cwd: "/app")
+        #expect(r.probes.contains { $0.path == "/app/tack.yml" && $0.info != nil })
+        #expect(r.probes.contains { $0.path == "/tack.yml" && $0.info == nil })
+        #expect(r.probes.contains { $0.path == "/home/me/.config/tack/tack.yml" })
+    }
+
+    @Test func currentUsesLockThenExactPinThenInstalled() throws {
+        let fs = InMemoryFileSystem(files: [
+            "/app/tack.yml": "tools:\n  swiftlint: \"~> 0.54\"\n  jq: 1.7.1\n  yq: \"4\"\n  go: \"1.22\"\n",
+            "/app/tack.lock": String(decoding: Lockfile(tools: [
+                "swiftlint": LockedTool(name: "swiftlint", version: Version("0.54.1")!, requested: "~> 0.54", backend: "git", source: "https://github.com/realm/SwiftLint.git"),
+                "go": LockedTool(name: "go", version: Version("1.22.5")!, requested: "1.21", backend: "url", source: "u"),
+            ]).serialized(), as: UTF8.self),
+        ])
+        try fs.createDirectory("/tack/installs/swiftlint/0.54.1")
+        try fs.createDirectory("/tack/installs/yq/4.40.5")
+        try fs.createDirectory("/tack/installs/yq/4.44.1")
+        try fs.createDirectory("/tack/installs/yq/.4.45.0.tmp")
+        try fs.createDirectory("/tack/installs/yq/5.0.0")
+        let settings = Settings(environment: ["HOME": "/home/me", "TACK_HOME": "/tack"], cwd: "/app", fs: fs)
+        let current = try Resolver(settings).resolve().current(settings: settings)
+        let rows = current.map { "\($0.tool) \($0.version ?? "null") \($0.backend) \($0.installed)" }
+        // go's lock entry was for another requirement: stale, so not used.
+        #expect(rows == ["go null registry false", "jq 1.7.1 registry false", "swiftlint 0.54.1 git true", "yq 4.44.1 registry true"])
+    }
+}
