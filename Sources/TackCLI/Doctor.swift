@@ -48,7 +48,7 @@ enum DoctorCheck {
             let resolution = try Resolver(settings).resolve()
             let files = Set(resolution.pins.map { $0.request.origin }.filter { $0.kind != .environment }.map(\.file))
             r.ok("\(resolution.pins.count) tool\(resolution.pins.count == 1 ? "" : "s") pinned here, from \(files.count) file\(files.count == 1 ? "" : "s")")
-            for t in resolution.current(settings: settings) where t.version != nil && !t.installed {
+            for t in try resolution.current(settings: settings) where t.version != nil && !t.installed {
                 r.problem("\(t.tool) \(t.version!) is not installed (set by \(t.origin.describe(home: settings.home))) — run `tack install`")
             }
         } catch {

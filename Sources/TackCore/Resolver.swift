@@ -162,16 +162,18 @@ public struct CurrentTool: Sendable, Equatable {
 extension Resolution {
     /// The exact version each pin would run: from the lock, an exact pin, or the newest
     /// installed version the requirement allows; nil where nothing is resolved yet.
-    public func current(settings: Settings) -> [CurrentTool] {
+    public func current(settings: Settings) throws(TackError) -> [CurrentTool] {
         var locks: [String: Lockfile?] = [:]
         let store = settings.store
-        return pins.map { pin in
+        var out: [CurrentTool] = []
+        for pin in pins {
             let r = pin.request
             var version: Version?
             var backend = r.source.backend
             if let dir = pin.lockDirectory {
                 if locks[dir] == nil {
-                    locks[dir] = .some(try? Lockfile.load(Paths.join(dir, Lockfile.fileName), fs: settings.fs))
+                    let path = Paths.join(dir, Lockfile.fileName)
+                    locks[dir] = .some(settings.fs.info(path) == nil ? nil : try Lockfile.load(path, fs: settings.fs))
                 }
                 if let lock = locks[dir]!, let entry = lock.tools[r.name],
                    entry.requested == r.requirement.description,
@@ -191,9 +193,10 @@ extension Resolution {
             }
             let installed = version.map { v in store?.isInstalled(r.name, v) ?? false } ?? false
             let isFile = r.origin.kind != .environment && r.origin.kind != .commandLine
-            return CurrentTool(
+            out.append(CurrentTool(
                 tool: r.name, requested: r.requirement.description, version: version?.text, backend: backend,
-                source: r.origin.file, line: isFile ? r.origin.line : nil, installed: installed, origin: r.origin)
+                source: r.origin.file, line: isFile ? r.origin.line : nil, installed: installed, origin: r.origin))
         }
+        return out
     }
 }

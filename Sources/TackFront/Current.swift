@@ -9,12 +9,11 @@ public enum CurrentCommand {
             Output.error(ToolName.problem(tool))
             return 2
         }
-        let resolution: Resolution
-        do { resolution = try Resolver(settings).resolve() } catch {
+        var tools: [CurrentTool]
+        do { tools = try Resolver(settings).resolve().current(settings: settings) } catch {
             Output.error(error.message)
             return 1
         }
-        var tools = resolution.current(settings: settings)
         if let tool {
             tools = tools.filter { $0.tool == tool }
             if tools.isEmpty {

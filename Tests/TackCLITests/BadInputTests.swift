@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// Every bad input fails with exactly one line on stderr (file, line, column where there is
+/// one), a non-zero exit, nothing on stdout, and nothing written anywhere.
+@Suite struct BadInputTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var files: [String: String]
+        var args: [String] = ["current"]
+        var env: [String: String] = [:]
+        /// The error after `tack: `, with `$ROOT` for the sandbox.
+        var error: String
+        var status: Int32 = 1
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "misspelt top-level key", files: ["p/tack.yml": "tols:\n  jq: 1.7\n"],
+             error: "$ROOT/p/tack.yml:1:1: unknown key `tols` at the top level; did you mean `tools`?"),
+        Case(name: "bad requirement", files: ["p/tack.yml": "tools:\n  jq: 1.7\n  swiftformat: \"~>> 1.2\"\n"],
+             error: "$ROOT/p/tack.yml:3:16: expected a version requirement, found \"~>> 1.2\""),
+        Case(name: "path as a version", files: ["p/tack.yml": "tools:\n  jq: ../../etc/passwd\n"],
+             error: "$ROOT/p/tack.yml:2:7: expected a version requirement for jq, found \"../../etc/passwd\": `/` is not allowed in a version requirement"),
+        Case(name: "shell metacharacters", files: ["p/tack.yml": "tools:\n  jq: \"$(reboot)\"\n"],
+             error: "$ROOT/p/tack.yml:2:7: expected a version requirement for jq, found \"$(reboot)\": `$` is not allowed in a version requirement"),
+        Case(name: "duplicate key", files: ["p/tack.yml": "tools:\n  jq: 1.7\n  jq: 1.6\n"],
+             error: "$ROOT/p/tack.yml:3:3: duplicate key `jq` (first set at line 2)"),
+        Case(name: "tab indentation", files: ["p/tack.yml": "tools:\n\tjq: 1.7\n"],
+             error: "$ROOT/p/tack.yml:2:1: a tab character; YAML indents with spaces only"),
+        Case(name: "empty manifest", files: ["p/tack.yml": ""],
+             error: "$ROOT/p/tack.yml:1:1: the file is empty; expected `tools:` with one tool per line, for example `  swiftlint: 0.57.0`"),
+        Case(name: "tool name with a slash", files: ["p/tack.yml": "tools:\n  a/b: 1.0\n"],
+             error: "$ROOT/p/tack.yml:2:3: `a/b` is not a valid tool name (lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit)"),
+        Case(name: "wrong type", files: ["p/tack.yml": "tools:\n  ink: { git: x.git, products: { a: b } }\n"],
+             error: "$ROOT/p/tack.yml:2:32: `products` must be a string or a list of strings, found a mapping"),
+        Case(name: "unknown tool key", files: ["p/tack.yml": "tools:\n  ink: { git: x.git, prodcuts: [a] }\n"],
+             error: "$ROOT/p/tack.yml:2:22: unknown key `prodcuts` in ink; did you mean `products`?"),
+        Case(name: "two sources", files: ["p/tack.yml": "tools:\n  ink: { git: x.git, pip: ink }\n"],
+             error: "$ROOT/p/tack.yml:2:22: ink has two sources, `git` (line 2) and `pip`; keep one"),
+        Case(name: "broken quoting", files: ["p/tack.yml": "tools:\n  jq: \"1.7\n"],
+             error: "$ROOT/p/tack.yml:3:1: found unexpected end of stream while scanning a quoted scalar"),
+        Case(name: "ruby-version escaping the store", files: ["p/.ruby-version": "../../../tmp/evil\n"],
+             error: "$ROOT/p/.ruby-version:1:1: expected a version of ruby, found \"../../../tmp/evil\": `/` is not allowed in a version requirement"),
+        Case(name: "empty ruby-version", files: ["p/.ruby-version": "\n"],
+             error: "$ROOT/p/.ruby-version:1: the file is empty; write the ruby version in it, like `3.3.0`"),
+        Case(name: "nvm alias", files: ["p/.nvmrc": "lts/*\n"],
+             error: "$ROOT/p/.nvmrc:1:1: node version \"lts/*\" is an alias (like `lts/*` or `node`); aliases are not supported yet — write a version number like `20.11.1`"),
+        Case(name: "tool-versions without version", files: ["p/.tool-versions": "ruby 3.3.0\nnodejs\n"],
+             error: "$ROOT/p/.tool-versions:2:1: `nodejs` has no version; write `nodejs 1.2.3`"),
+        Case(name: "Mintfile without owner", files: ["p/Mintfile": "SwiftLint@0.54.0\n"],
+             error: "$ROOT/p/Mintfile:1:1: expected `owner/repo@version`, found \"SwiftLint@0.54.0\""),
+        Case(name: "lock from a newer tack", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.lock": "version: 9\ntools: {}\n"],
+             error: "$ROOT/p/tack.lock:1:10: tack.lock uses format 9, but this tack reads format 1 at most; upgrade tack"),
+        Case(name: "damaged lock", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.lock": "version: 1\ntools:\n  jq: { version: \"1.7.1\" }\n"],
+             error: "$ROOT/p/tack.lock:3:7: the entry for jq has no `backend`; run `tack lock` to write it again"),
+        Case(name: "bad environment override", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n"], env: ["TACK_JQ_VERSION": "1.7;id"],
+             error: "TACK_JQ_VERSION=\"1.7;id\" in the environment is not a version requirement: `;` is not allowed in a version requirement"),
+        Case(name: "broken global manifest", files: ["home/.config/tack/tack.yml": "tools:\n  jq: [1]\n"],
+             error: "$ROOT/home/.config/tack/tack.yml:2:7: `jq` must be a version or a mapping (like `{ git: URL, version: 1.2 }`), found a list"),
+        Case(name: "invalid tool argument", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n"], args: ["current", "../jq"],
+             error: "`../jq` is not a valid tool name (lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit)", status: 2),
+        Case(name: "broken local manifest", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.local.yml": "tools:\n  jq: { version: 1.6, version: 1.5 }\n"],
+             error: "$ROOT/p/tack.local.yml:2:23: duplicate key `version` (first set at line 2)"),
+        Case(name: "unknown env-section value type", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\nenv:\n  FOO: { a: 1 }\n"],
+             error: "$ROOT/p/tack.yml:4:8: the value of `FOO` must be a string, found a mapping"),
+    ]
+
+    @Test(arguments: cases)
+    func fails(_ c: Case) throws {
+        let s = try Sandbox()
+        for (path, text) in c.files { try s.write(path, text) }
+        try s.mkdir("p/sub")
+        let before = s.snapshot()
+        let r = try s.tack(c.args, in: "p/sub", env: c.env)
+        #expect(r.status == c.status)
+        #expect(r.stdout == "")
+        #expect(r.stderr == "tack: " + c.error.replacingOccurrences(of: "$ROOT", with: s.root) + "\n")
+        #expect(s.snapshot() == before, "nothing written")
+    }
+
+    @Test func tenMegabyteManifest() throws {
+        let s = try Sandbox()
+        try s.write("p/tack.yml", Data(repeating: 0x20, count: 10 << 20))
+        let before = s.snapshot()
+        let r = try s.tack(["current"], in: "p")
+        #expect(r.status == 1)
+        #expect(r.stderr == "tack: \(s.root)/p/tack.yml: the file is 10.0 MiB; tack reads files of at most 1.0 MiB\n")
+        #expect(s.snapshot() == before)
+    }
+
+    @Test func byteOrderMarkIsFine() throws {
+        let s = try Sandbox()
+        try s.write("p/tack.yml", Data([0xEF, 0xBB, 0xBF]) + Data("tools:\n  jq: 1.7.1\n".utf8))
+        let r = try s.tack(["current", "jq"], in: "p")
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("1.7.1 (set by \(s.root)/p/tack.yml:2)"))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// A sandbox for running the built `tack` as a user would: its own HOME, TACK_HOME and
+/// project directories under a fresh temporary directory, removed afterwards.
+final class Sandbox {
+    let root: String
+    var environment: [String: String]
+
+    init() throws {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/tack-test-XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else { throw CocoaError(.fileWriteUnknown) }
+        root = URL(fileURLWithPath: String(cString: template)).resolvingSymlinksInPath().path
+        try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: true)
+        environment = [
+            "HOME": root + "/home",
+            "TACK_HOME": root + "/tack-home",
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ]
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    /// Writes `text` to `path` (relative to the sandbox), creating directories.
+    func write(_ path: String, _ text: String) throws {
+        try write(path, Data(text.utf8))
+    }
+
+    func write(_ path: String, _ data: Data) throws {
+        let full = root + "/" + path
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: full))
+    }
+
+    func mkdir(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: root + "/" + path, withIntermediateDirectories: true)
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `tack args` in `directory` (relative to the sandbox).
+    func tack(_ args: [String], in directory: String = "", env extra: [String: String] = [:]) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Self.binary())
+        p.arguments = args
+        p.currentDirectoryURL = URL(fileURLWithPath: root + "/" + directory)
+        var env = environment
+        env["PWD"] = root + "/" + directory
+        env.merge(extra) { $1 }
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Every path under the sandbox with its contents, to prove a command wrote nothing.
+    func snapshot() -> [String: Data] {
+        var out: [String: Data] = [:]
+        guard let e = FileManager.default.enumerator(atPath: root) else { return out }
+        while let rel = e.nextObject() as? String {
+            let full = root + "/" + rel
+            var isDir: ObjCBool = false
+            FileManager.default.fileExists(atPath: full, isDirectory: &isDir)
+            out[rel] = isDir.boolValue ? Data("<dir>".utf8) : (FileManager.default.contents(atPath: full) ?? Data())
+        }
+        return out
+    }
+
+    /// The built `tack`, beside this test bundle in the build directory.
+    static func binary() throws -> String {
+        if let explicit = ProcessInfo.processInfo.environment["TACK_TEST_BINARY"] { return explicit }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        #if os(Linux)
+        dir = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).deletingLastPathComponent()
+        #endif
+        for _ in 0..<5 {
+            let candidate = dir.appendingPathComponent("tack").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        throw TestBinaryMissing()
+    }
+    struct TestBinaryMissing: Error, CustomStringConvertible {
+        var description: String { "the built tack binary was not found beside the test bundle; run `swift build` first" }
+    }
+}
