@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "tack-cli", dependencies: ["TackCLI"]),
         .executableTarget(
             name: "tack-fuzz", dependencies: ["TackCore", "YAML"],
-            path: "Fuzz", swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+            path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"]),
         .testTarget(name: "TackCLITests", dependencies: ["TackCore", "TackFront"]),
     ],

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Sets up tack on this machine: system libraries, a release build, and an installation into
+# $PREFIX (default ~/.local). Safe to run again: it only does what is missing.
+set -euo pipefail
+
+usage() {
+    cat <<'USAGE'
+Usage: ./bootstrap.sh [--prefix DIR] [--dev] [--no-install] [--help]
+
+Installs the system libraries tack links with (libgit2, libyaml, pkg-config) through apt-get,
+dnf or Homebrew, checks for a Swift 6 toolchain, builds tack in release mode, and installs it:
+
+  $PREFIX/bin/tack                  the command (fast front end)
+  $PREFIX/libexec/tack/tack-cli     the rest of tack, run by `tack`
+  $PREFIX/share/tack/templates      the `tack new` templates
+
+Options:
+  --prefix DIR    install under DIR (default: $PREFIX, else ~/.local)
+  --dev           also install what tack's own tests and benchmarks use
+                  (shellcheck, hyperfine, bash, zsh, fish, rbenv, direnv, ruby)
+  --no-install    build, but do not install into the prefix
+  -h, --help      show this help
+
+Running it again changes nothing that is already in place.
+USAGE
+}
+
+prefix="${PREFIX:-$HOME/.local}"
+dev=0
+install=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || { echo "bootstrap.sh: --prefix needs a directory" >&2; exit 2; }; prefix="$2"; shift 2 ;;
+        --prefix=*) prefix="${1#--prefix=}"; shift ;;
+        --dev) dev=1; shift ;;
+        --no-install) install=0; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "bootstrap.sh: unknown option '$1' (see ./bootstrap.sh --help)" >&2; exit 2 ;;
+    esac
+done
+
+say() { printf '==> %s\n' "$*"; }
+die() { printf 'bootstrap.sh: %s\n' "$*" >&2; exit 1; }
+
+cd "$(dirname "$0")"
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+    else die "installing system packages needs root, and sudo is not available: run as root, or install: $*"
+    fi
+}
+
+install_packages() {
+    local missing=()
+    if command -v apt-get >/dev/null 2>&1; then
+        local pkgs=(libgit2-dev libyaml-dev pkg-config)
+        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv ruby)
+        for p in "${pkgs[@]}"; do
+            dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+        done
+        if [ ${#missing[@]} -gt 0 ]; then
+            say "installing with apt-get: ${missing[*]}"
+            as_root apt-get update -q
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+        fi
+    elif command -v dnf >/dev/null 2>&1; then
+        local pkgs=(libgit2-devel libyaml-devel pkgconf-pkg-config)
+        [ "$dev" -eq 1 ] && pkgs+=(ShellCheck hyperfine bash zsh fish rbenv direnv ruby)
+        for p in "${pkgs[@]}"; do rpm -q "$p" >/dev/null 2>&1 || missing+=("$p"); done
+        if [ ${#missing[@]} -gt 0 ]; then
+            say "installing with dnf: ${missing[*]}"
+            as_root dnf install -y "${missing[@]}"
+        fi
+    elif command -v brew >/dev/null 2>&1; then
+        local pkgs=(libgit2 libyaml pkg-config)
+        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine zsh fish rbenv direnv)
+        for p in "${pkgs[@]}"; do brew list --versions "$p" >/dev/null 2>&1 || missing+=("$p"); done
+        if [ ${#missing[@]} -gt 0 ]; then
+            say "installing with Homebrew: ${missing[*]}"
+            brew install "${missing[@]}"
+        fi
+    else
+        die "no supported package manager (apt-get, dnf, brew) found: install libgit2, libyaml and pkg-config yourself, then run this again"
+    fi
+    [ ${#missing[@]} -eq 0 ] && say "system packages: already installed"
+    return 0
+}
+
+find_swift() {
+    if ! command -v swift >/dev/null 2>&1; then
+        for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+            if [ -x "$dir/swift" ]; then
+                say "using the Swift toolchain in $dir (not on PATH)"
+                PATH="$dir:$PATH"
+                break
+            fi
+        done
+    fi
+    command -v swift >/dev/null 2>&1 || die "no Swift toolchain found. Install Swift 6 from https://www.swift.org/install/ (on macOS, Xcode 16 or later), put its usr/bin on PATH, and run ./bootstrap.sh again"
+    local version major
+    version="$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9.]*\).*/\1/p' | head -n 1)"
+    major="${version%%.*}"
+    if [ -z "$major" ] || [ "$major" -lt 6 ]; then
+        die "tack needs Swift 6 or later, but $(command -v swift) is Swift ${version:-of an unknown version}. Install Swift 6 from https://www.swift.org/install/ and put it first on PATH"
+    fi
+    say "Swift $version at $(command -v swift)"
+}
+
+copy_if_changed() { # src dest mode
+    if [ -f "$2" ] && cmp -s "$1" "$2"; then return 0; fi
+    mkdir -p "$(dirname "$2")"
+    install -m "$3" "$1" "$2.tmp.$$"
+    mv -f "$2.tmp.$$" "$2"
+    say "installed $2"
+}
+
+install_packages
+find_swift
+
+say "building tack (release)"
+swift build -c release --product tack
+swift build -c release --product tack-cli
+bin_dir="$(swift build -c release --show-bin-path)"
+
+if [ "$install" -eq 0 ]; then
+    say "built $bin_dir/tack (not installed: --no-install)"
+    exit 0
+fi
+
+copy_if_changed "$bin_dir/tack" "$prefix/bin/tack" 755
+copy_if_changed "$bin_dir/tack-cli" "$prefix/libexec/tack/tack-cli" 755
+if [ -d templates ] && [ -n "$(ls -A templates)" ]; then
+    mkdir -p "$prefix/share/tack"
+    rm -rf "$prefix/share/tack/templates.tmp.$$"
+    cp -R templates "$prefix/share/tack/templates.tmp.$$"
+    rm -rf "$prefix/share/tack/templates"
+    mv "$prefix/share/tack/templates.tmp.$$" "$prefix/share/tack/templates"
+fi
+
+"$prefix/bin/tack" --version >/dev/null || die "the installed $prefix/bin/tack does not run"
+say "tack $("$prefix/bin/tack" --version | sed 's/^tack //') is installed in $prefix/bin"
+case ":$PATH:" in
+    *":$prefix/bin:"*) say "next: cd into a project and run \`tack current\`" ;;
+    *)
+        say "add tack to your PATH, in ~/.bashrc or ~/.zshrc:"
+        # shellcheck disable=SC2016  # $PATH is meant literally: the user's shell expands it.
+        printf '    export PATH="%s/bin:$PATH"\n' "$prefix"
+        ;;
+esac
