@@ -42,7 +42,7 @@ let package = Package(
             name: "tack-fuzz", dependencies: ["TackCore", "YAML"],
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"]),
-        .testTarget(name: "TackCLITests", dependencies: ["TackCore", "TackFront"]),
+        .testTarget(name: "TackCLITests", dependencies: ["TackCore", "TackFront", "Git"]),
     ],
     swiftLanguageModes: [.v6]
 )
