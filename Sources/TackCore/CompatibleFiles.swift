@@ -9,17 +9,8 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
     case swiftVersion = ".swift-version"
     case mintfile = "Mintfile"
 
-    public var kind: Origin.Kind {
-        switch self {
-        case .toolVersions: return .toolVersions
-        case .rubyVersion: return .rubyVersion
-        case .pythonVersion: return .pythonVersion
-        case .nodeVersion: return .nodeVersion
-        case .nvmrc: return .nvmrc
-        case .swiftVersion: return .swiftVersion
-        case .mintfile: return .mintfile
-        }
-    }
+    /// The origin kinds share these files' names.
+    public var kind: Origin.Kind { Origin.Kind(rawValue: rawValue)! }
 
     /// asdf's plugin names that differ from tack's registry names.
     static let asdfAliases = ["nodejs": "node", "golang": "go"]

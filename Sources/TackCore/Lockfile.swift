@@ -177,23 +177,5 @@ enum LockWriter {
     }
 
     /// A YAML double-quoted scalar: safe for any string, read back byte for byte.
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if c.value < 0x20 || c.value == 0x7F || (c.value >= 0x80 && c.value < 0xA0) || c.value == 0xFEFF {
-                    let hex = String(c.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(c)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { quoted(s) }
 }

@@ -297,16 +297,24 @@ struct ManifestDecoder {
     }
 }
 
-func quoted(_ s: String) -> String {
+/// A string in double quotes with JSON escapes: valid JSON, valid YAML, and unambiguous in an
+/// error message (control characters show as `\u0007`).
+public func quoted(_ s: String) -> String {
     var out = "\""
     for c in s.unicodeScalars {
         switch c {
         case "\"": out += "\\\""
         case "\\": out += "\\\\"
         case "\n": out += "\\n"
+        case "\r": out += "\\r"
         case "\t": out += "\\t"
         default:
-            if c.value < 0x20 || c.value == 0x7F { out += "\\u{\(String(c.value, radix: 16))}" } else { out.unicodeScalars.append(c) }
+            if c.value < 0x20 || (c.value >= 0x7F && c.value < 0xA0) || c.value == 0xFEFF {
+                let hex = String(c.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(c)
+            }
         }
     }
     return out + "\""

@@ -1,3 +1,5 @@
+import TackCore
+
 /// A small JSON value and writer, for `--json` output without Foundation. Keys keep the order
 /// they are given in, so output is stable for scripts and tests.
 public indirect enum JSON: Sendable, Equatable {
@@ -41,24 +43,5 @@ public indirect enum JSON: Sendable, Equatable {
         }
     }
 
-    static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if c.value < 0x20 {
-                    let hex = String(c.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(c)
-                }
-            }
-        }
-        out += "\""
-    }
+    static func quote(_ s: String, into out: inout String) { out += quoted(s) }
 }

@@ -81,7 +81,7 @@ func manifestError(_ text: String) -> String? {
         ("tools:\n  swiftformat: \"~>> 1.2\"\n", "/p/tack.yml:2:16: expected a version requirement, found \"~>> 1.2\""),
         ("tools:\n  jq: ../../../tmp/evil\n", "/p/tack.yml:2:7: expected a version requirement for jq, found \"../../../tmp/evil\": `/` is not allowed in a version requirement"),
         ("tools:\n  jq: \"1.7; rm -rf ~\"\n", "/p/tack.yml:2:7: expected a version requirement for jq, found \"1.7; rm -rf ~\": `;` is not allowed in a version requirement"),
-        ("tools:\n  jq: \"1.7\\u0007\"\n", "/p/tack.yml:2:7: expected a version requirement for jq, found \"1.7\\u{7}\": a control character is not allowed in a version requirement"),
+        ("tools:\n  jq: \"1.7\\u0007\"\n", "/p/tack.yml:2:7: expected a version requirement for jq, found \"1.7\\u0007\": a control character is not allowed in a version requirement"),
         ("tools:\n  ../evil: 1.0\n", "/p/tack.yml:2:3: `../evil` is not a valid tool name (lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit)"),
         ("tools:\n  SwiftLint: 1.0\n", "/p/tack.yml:2:3: `SwiftLint` is not a valid tool name (lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit)"),
         ("tools:\n  jq:\n", "/p/tack.yml:2:3: `jq` needs a version: write `jq: latest` for the newest, or a version like `jq: 1.2.3`"),
