@@ -30,10 +30,11 @@ let package = Package(
             name: "TackCore",
             dependencies: ["YAML", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "TackFront", dependencies: ["TackCore"]),
+        .target(name: "Backends", dependencies: ["TackCore", "Git"]),
         .target(
             name: "TackCLI",
             dependencies: [
-                "TackCore", "TackFront", "Git",
+                "TackCore", "TackFront", "Git", "Backends",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "tack", dependencies: ["TackFront"], linkerSettings: staticFront),
@@ -42,7 +43,7 @@ let package = Package(
             name: "tack-fuzz", dependencies: ["TackCore", "YAML"],
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"]),
-        .testTarget(name: "TackCLITests", dependencies: ["TackCore", "TackFront", "Git"]),
+        .testTarget(name: "TackCLITests", dependencies: ["TackCore", "TackFront", "Git", "Backends"]),
     ],
     swiftLanguageModes: [.v6]
 )

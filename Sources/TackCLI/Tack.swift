@@ -3,7 +3,7 @@ import TackCore
 import TackFront
 
 /// The root command of `tack-cli`, which `tack` execs for everything it does not answer itself.
-public struct Tack: ParsableCommand {
+public struct Tack: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "tack",
         abstract: "Pin developer tools to a directory.",
@@ -12,10 +12,28 @@ public struct Tack: ParsableCommand {
             exactly those versions and runs them per directory.
             """,
         version: "tack \(TackVersion.current)",
-        subcommands: [Current.self, Doctor.self]
+        subcommands: [
+            Install.self, Use.self, Lock.self, Update.self, Outdated.self, Current.self, Ls.self, LsRemote.self,
+            Uninstall.self, Prune.self, Doctor.self,
+        ]
     )
 
     public init() {}
+
+    /// Parses the arguments and runs the command, awaiting async ones. (Called explicitly:
+    /// from top-level code Swift picks ParsableCommand's synchronous `main()`.)
+    public static func runFromCommandLine() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// The process's settings, or a clear error when the working directory is gone.

@@ -136,3 +136,11 @@ public enum ToolName {
         "TACK_" + String(name.uppercased().map { $0 == "-" || $0 == "." ? "_" : $0 }) + "_VERSION"
     }
 }
+
+extension ToolName {
+    /// A binary's file name: no path separators, not `.` or `..`, no control characters.
+    public static func isValidBinaryName(_ s: String) -> Bool {
+        !s.isEmpty && s != "." && s != ".." && !s.hasPrefix("-") && s.count <= 255
+            && !s.contains("/") && !s.contains(where: { $0.isControl })
+    }
+}

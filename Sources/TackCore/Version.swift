@@ -109,8 +109,8 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// True when `self` starts with every part of `prefix` (`1.2.7` has prefix `1.2`, `1.20` does not).
     public func hasPrefix(_ prefix: Version) -> Bool {
-        let p = prefix.canonical
-        if p.isEmpty { return true }
+        // The parts as written: `1.1.0` is the prefix of 1.1.0 (and 1.1.0.1), not of 1.1.5.
+        let p = prefix.parts[...]
         guard parts.count >= p.count else {
             // `1.2` has prefix `1.2.0`: missing trailing parts are zeros.
             return Version.compare(Array(parts), Array(p)) == 0

@@ -33,6 +33,12 @@ public enum Front {
                 return 1
             }
             return CurrentCommand.run(tool: tool, json: json, settings: settings)
+        case "install":
+            // A no-op install is answered here; anything to do goes to tack-cli.
+            guard args.dropFirst().allSatisfy({ $0 == "--frozen" }), let settings = CurrentProcess.settings(),
+                  let resolution = try? Resolver(settings).resolve(), UpToDate.check(resolution, settings: settings)
+            else { return nil }
+            return 0
         default:
             return nil
         }

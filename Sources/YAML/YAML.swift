@@ -50,10 +50,13 @@ public struct Scalar: Sendable, Hashable {
     /// True for plain (unquoted) scalars, where `~`, `null` and the empty string mean "nothing".
     public var plain: Bool
     public var mark: Mark
-    public init(value: String, plain: Bool, mark: Mark) {
+    /// Where the scalar ends (just past its closing quote, if quoted).
+    public var end: Mark
+    public init(value: String, plain: Bool, mark: Mark, end: Mark? = nil) {
         self.value = value
         self.plain = plain
         self.mark = mark
+        self.end = end ?? mark
     }
     public var isNull: Bool { plain && (value.isEmpty || value == "~" || value == "null" || value == "Null" || value == "NULL") }
 }
@@ -156,7 +159,8 @@ private struct Builder {
                 decoding: UnsafeBufferPointer(start: e.data.scalar.value, count: Int(e.data.scalar.length)),
                 as: UTF8.self)
             let plain = e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
-            try add(.scalar(Scalar(value: value, plain: plain, mark: mark)))
+            let end = Mark(line: Int(e.end_mark.line) + 1, column: Int(e.end_mark.column) + 1)
+            try add(.scalar(Scalar(value: value, plain: plain, mark: mark, end: end)))
         case YAML_SEQUENCE_START_EVENT:
             if e.data.sequence_start.anchor != nil {
                 throw YAMLError(mark, "YAML anchors (`&name`) are not supported in tack files")

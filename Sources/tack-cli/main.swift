@@ -1,3 +1,3 @@
 import TackCLI
 
-Tack.main()
+await Tack.runFromCommandLine()

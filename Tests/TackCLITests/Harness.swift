@@ -63,6 +63,31 @@ final class Sandbox {
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
+    /// Starts `tack args` without waiting, in its own process group (so a test can kill it and
+    /// everything it started); output goes to `log`.
+    func spawn(_ args: [String], in directory: String = "", log: String) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        p.arguments = [try Self.binary()] + args
+        p.currentDirectoryURL = URL(fileURLWithPath: root + "/" + directory)
+        var env = environment
+        env["PWD"] = root + "/" + directory
+        p.environment = env
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        p.standardOutput = handle
+        p.standardError = handle
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    func read(_ path: String) -> String? {
+        FileManager.default.contents(atPath: root + "/" + path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: root + "/" + path) }
+
     /// Every path under the sandbox with its contents, to prove a command wrote nothing.
     func snapshot() -> [String: Data] {
         var out: [String: Data] = [:]

@@ -1,0 +1,47 @@
+import Foundation
+import TackCore
+
+/// Runs programs with Foundation's Process: argument arrays, output captured to a file (no
+/// pipe to fill up), the executable found on the given PATH.
+public struct FoundationProcessRunner: ProcessRunner {
+    public init() {}
+
+    public func run(_ executable: String, _ arguments: [String], directory: String, environment: [String: String]) async throws(TackError) -> ProcessOutput {
+        let path = try Self.locate(executable, path: environment["PATH"] ?? "/usr/bin:/bin")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tack-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        do {
+            let handle = try FileHandle(forWritingTo: log)
+            defer { try? handle.close() }
+            process.standardOutput = handle
+            process.standardError = handle
+            let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                do { try process.run() } catch {
+                    process.terminationHandler = nil
+                    continuation.resume(throwing: error)
+                }
+            }
+            let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            return ProcessOutput(status: status, output: output)
+        } catch {
+            throw TackError("cannot run \(path): \(error.localizedDescription)")
+        }
+    }
+
+    static func locate(_ executable: String, path: String) throws(TackError) -> String {
+        if executable.contains("/") { return executable }
+        for dir in path.split(separator: ":") where !dir.isEmpty {
+            let candidate = "\(dir)/\(executable)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw TackError("`\(executable)` is not on PATH")
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Git
+import TackCore
+
+/// Tools from git repositories: tags listed with libgit2 without cloning; the resolved tag
+/// fetched and checked out; a Swift package's products built with `swift build`, or a
+/// `build:` command run, and the binaries copied into the install.
+public struct GitBackend: Backend {
+    public let name = "git"
+    let runner: any ProcessRunner
+    let environment: [String: String]
+
+    public init(runner: any ProcessRunner, environment: [String: String]) {
+        self.runner = runner
+        self.environment = environment
+    }
+
+    public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
+
+    public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
+        let url = source(of: request)
+        let tags: [RemoteTag]
+        do { tags = try Git.listTags(url) } catch { throw TackError("cannot list the tags of \(url): \(error.message)") }
+        var byVersion: [Version: AvailableVersion] = [:]
+        for tag in tags {
+            guard let v = Version(tag.name) else { continue }
+            // `1.2.0` and `v1.2.0` name one version; prefer the tag written without `v`.
+            if let existing = byVersion[v], case .string(let t)? = existing.fields["tag"], !t.hasPrefix("v") { continue }
+            byVersion[v] = AvailableVersion(version: v, fields: ["tag": .string(tag.name), "commit": .string(tag.commit)])
+        }
+        return byVersion.values.sorted { $0.version < $1.version }
+    }
+
+    public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
+        let url = source(of: job.request)
+        let tool = "\(job.locked.name) \(job.locked.version)"
+        guard case .string(let tag)? = job.locked.fields["tag"] else {
+            throw TackError("tack.lock has no tag for \(tool); run `tack lock` again")
+        }
+        job.report(.fetching)
+        let src = job.scratch + "/src"
+        let commit: String
+        do { commit = try Git.checkout(url, ref: tag, into: src) } catch {
+            throw TackError("cannot fetch tag \(tag) of \(url): \(error.message)")
+        }
+        if case .string(let locked)? = job.locked.fields["commit"], locked != commit {
+            throw TackError("tag \(tag) of \(url) now points to \(commit), but tack.lock says \(locked) — nothing was installed; if the move is expected, run `tack update \(job.locked.name)`")
+        }
+        try FileManager.default.createDirectoryOrFail(job.directory + "/bin")
+        if let build = job.request.options.build {
+            return try await runBuildCommand(build, job: job, src: src, tool: tool)
+        }
+        guard FileManager.default.fileExists(atPath: src + "/Package.swift") else {
+            throw TackError("\(url) at \(tag) is not a Swift package (no Package.swift); give \(job.locked.name) a `build:` command and `bin:` paths")
+        }
+        return try await buildSwiftPackage(job: job, src: src, tool: tool)
+    }
+
+    func buildSwiftPackage(job: InstallJob, src: String, tool: String) async throws(TackError) -> InstallOutcome {
+        job.report(.building)
+        var products = job.request.options.products
+        let buildDir = job.scratch + "/build"
+        if products.isEmpty {
+            let out = try await runner.run("swift", ["package", "--package-path", src, "--scratch-path", buildDir, "describe", "--type", "json"], directory: src, environment: environment)
+            guard out.status == 0 else { throw TackError("cannot read the Swift package of \(tool) (swift package describe exited \(out.status)):\n\(out.tail())") }
+            products = Self.executableProducts(out.output)
+            guard !products.isEmpty else { throw TackError("the Swift package of \(tool) has no executable products") }
+        }
+        for product in products {
+            guard ToolName.isValidBinaryName(product) else { throw TackError("`\(product)` is not a valid product name") }
+            let out = try await runner.run("swift", ["build", "-c", "release", "--product", product, "--package-path", src, "--scratch-path", buildDir], directory: src, environment: environment)
+            guard out.status == 0 else {
+                throw TackError("building \(product) of \(tool) failed (swift build exited \(out.status)):\n\(out.tail())")
+            }
+        }
+        let binPath = try await runner.run("swift", ["build", "-c", "release", "--package-path", src, "--scratch-path", buildDir, "--show-bin-path"], directory: src, environment: environment)
+        let bin = binPath.output.split(separator: "\n").last.map(String.init) ?? ""
+        job.report(.copying)
+        var binaries: [String] = []
+        let fm = FileManager.default
+        for product in products {
+            try fm.copyOrFail(bin + "/" + product, to: job.directory + "/bin/" + product)
+            binaries.append("bin/" + product)
+        }
+        // Resource bundles sit beside the executable that loads them.
+        for entry in (try? fm.contentsOfDirectory(atPath: bin)) ?? [] where entry.hasSuffix(".resources") || entry.hasSuffix(".bundle") {
+            try fm.copyOrFail(bin + "/" + entry, to: job.directory + "/bin/" + entry)
+        }
+        let version = try await runner.run("swift", ["--version"], directory: src, environment: environment)
+        let toolchain = version.output.split(separator: "\n").first { $0.contains("Swift version") }.map(String.init) ?? "unknown"
+        return InstallOutcome(binaries: binaries, metadata: ["swift": toolchain.trimmingCharacters(in: .whitespaces)])
+    }
+
+    func runBuildCommand(_ build: String, job: InstallJob, src: String, tool: String) async throws(TackError) -> InstallOutcome {
+        job.report(.building)
+        var env = environment
+        env["PREFIX"] = job.directory
+        env["TACK_INSTALL_DIR"] = job.directory
+        let out = try await runner.run("/bin/sh", ["-c", build], directory: src, environment: env)
+        guard out.status == 0 else { throw TackError("the build command of \(tool) failed (exit \(out.status)):\n\(out.tail())") }
+        job.report(.copying)
+        guard !job.request.options.bin.isEmpty else {
+            throw TackError("\(job.locked.name) has a `build:` command but no `bin:` paths naming what it builds")
+        }
+        var binaries: [String] = []
+        for path in job.request.options.bin {
+            let rendered = path.replacingOccurrences(of: "{version}", with: job.locked.version.text)
+            guard Self.isSafeRelativePath(rendered) else {
+                throw TackError("`bin: \(path)` of \(job.locked.name) must be a path inside the checkout")
+            }
+            let name = (rendered as NSString).lastPathComponent
+            guard FileManager.default.isExecutableFile(atPath: src + "/" + rendered) else {
+                throw TackError("the build of \(tool) did not produce \(rendered) (named by `bin:`)")
+            }
+            try FileManager.default.copyOrFail(src + "/" + rendered, to: job.directory + "/bin/" + name)
+            binaries.append("bin/" + name)
+        }
+        return InstallOutcome(binaries: binaries)
+    }
+
+    static func isSafeRelativePath(_ p: String) -> Bool {
+        !p.isEmpty && !p.hasPrefix("/") && !p.split(separator: "/").contains("..") && !p.contains("\0")
+    }
+
+    /// The executable products in `swift package describe --type json` output.
+    static func executableProducts(_ json: String) -> [String] {
+        guard let start = json.firstIndex(of: "{"),
+              let object = try? JSONSerialization.jsonObject(with: Data(json[start...].utf8)) as? [String: Any],
+              let products = object["products"] as? [[String: Any]] else { return [] }
+        return products.compactMap { p in
+            guard let type = p["type"] as? [String: Any], type["executable"] != nil else { return nil }
+            return p["name"] as? String
+        }.sorted()
+    }
+}
+
+extension FileManager {
+    func createDirectoryOrFail(_ path: String) throws(TackError) {
+        do { try createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+            throw TackError("cannot create \(path): \(error.localizedDescription)")
+        }
+    }
+
+    func copyOrFail(_ from: String, to: String) throws(TackError) {
+        do {
+            if fileExists(atPath: to) { try removeItem(atPath: to) }
+            try copyItem(atPath: from, toPath: to)
+        } catch { throw TackError("cannot copy \(from) to \(to): \(error.localizedDescription)") }
+    }
+}

@@ -1,0 +1,144 @@
+import CGit2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A tag on a remote, as `git ls-remote --tags` shows it.
+public struct RemoteTag: Sendable, Hashable {
+    public var name: String
+    /// The commit the tag points at (annotated tags peeled).
+    public var commit: String
+}
+
+extension Git {
+    /// Applies `url.<base>.insteadOf` from the user's git configuration, longest match first,
+    /// as git does. libgit2 applies it only to remotes it creates on a repository, so tack does
+    /// it itself for every URL it reaches.
+    public static func rewrite(_ url: String) -> String {
+        guard let config = try? GitConfig.user() else { return url }
+        return config.rewrite(url)
+    }
+
+    /// Lists a remote's tags without cloning it.
+    public static func listTags(_ url: String) throws(GitError) -> [RemoteTag] {
+        try ensureInitialised()
+        let actual = rewrite(url)
+        var remote: OpaquePointer?
+        guard git_remote_create_detached(&remote, actual) == 0, let remote else {
+            throw GitError.last("reaching \(url)")
+        }
+        defer { git_remote_free(remote) }
+        var callbacks = git_remote_callbacks()
+        git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION))
+        guard git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil) == 0 else {
+            throw GitError.last("listing the tags of \(url)")
+        }
+        defer { git_remote_disconnect(remote) }
+        var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+        var count = 0
+        guard git_remote_ls(&heads, &count, remote) == 0, let heads else {
+            throw GitError.last("listing the tags of \(url)")
+        }
+        var direct: [String: String] = [:]
+        var peeled: [String: String] = [:]
+        for i in 0..<count {
+            guard let head = heads[i]?.pointee else { continue }
+            let name = String(cString: head.name)
+            guard name.hasPrefix("refs/tags/") else { continue }
+            var oid = head.oid
+            let sha = oidString(&oid)
+            if name.hasSuffix("^{}") {
+                peeled[String(name.dropFirst(10).dropLast(3))] = sha
+            } else {
+                direct[String(name.dropFirst(10))] = sha
+            }
+        }
+        return direct.keys.sorted().map { RemoteTag(name: $0, commit: peeled[$0] ?? direct[$0]!) }
+    }
+
+    /// Fetches one ref (a tag, a branch, or a commit SHA) of `url` into a new repository at
+    /// `directory` and checks it out. Returns the commit checked out.
+    public static func checkout(_ url: String, ref: String, into directory: String) throws(GitError) -> String {
+        try ensureInitialised()
+        var repo: OpaquePointer?
+        guard git_repository_init(&repo, directory, 0) == 0, let repo else {
+            throw GitError.last("creating a repository in \(directory)")
+        }
+        defer { git_repository_free(repo) }
+        var remote: OpaquePointer?
+        guard git_remote_create_anonymous(&remote, repo, rewrite(url)) == 0, let remote else {
+            throw GitError.last("reaching \(url)")
+        }
+        defer { git_remote_free(remote) }
+        let isSHA = ref.count == 40 && ref.allSatisfy(\.isHexDigit)
+        let refspec: String
+        if isSHA { refspec = ref }
+        else if ref.hasPrefix("refs/") { refspec = "+\(ref):\(ref)" }
+        else { refspec = "+refs/tags/\(ref):refs/tags/\(ref)" }
+        var options = git_fetch_options()
+        git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
+        options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        let fetched: Int32 = withStrArray([refspec]) { specs in git_remote_fetch(remote, specs, &options, nil) }
+        if fetched != 0 {
+            // Not a tag: try it as a branch.
+            guard !isSHA, !ref.hasPrefix("refs/") else { throw GitError.last("fetching \(ref) from \(url)") }
+            let branch = "+refs/heads/\(ref):refs/heads/\(ref)"
+            let again: Int32 = withStrArray([branch]) { specs in git_remote_fetch(remote, specs, &options, nil) }
+            guard again == 0 else { throw GitError(message: "\(url) has no tag or branch `\(ref)`") }
+            return try checkoutCommit(repo, spec: "refs/heads/\(ref)", url: url)
+        }
+        return try checkoutCommit(repo, spec: isSHA ? ref : (ref.hasPrefix("refs/") ? ref : "refs/tags/\(ref)"), url: url)
+    }
+
+    static func checkoutCommit(_ repo: OpaquePointer, spec: String, url: String) throws(GitError) -> String {
+        var object: OpaquePointer?
+        guard git_revparse_single(&object, repo, spec + "^{commit}") == 0, let object else {
+            throw GitError.last("finding \(spec) in \(url)")
+        }
+        defer { git_object_free(object) }
+        var checkout = git_checkout_options()
+        git_checkout_options_init(&checkout, UInt32(GIT_CHECKOUT_OPTIONS_VERSION))
+        checkout.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue
+        guard git_checkout_tree(repo, object, &checkout) == 0 else { throw GitError.last("checking out \(spec)") }
+        guard let oid = git_object_id(object) else { throw GitError.last("reading \(spec)") }
+        guard git_repository_set_head_detached(repo, oid) == 0 else { throw GitError.last("checking out \(spec)") }
+        var copy = oid.pointee
+        return oidString(&copy)
+    }
+
+    static func oidString(_ oid: inout git_oid) -> String {
+        var buf = [CChar](repeating: 0, count: 41)
+        git_oid_tostr(&buf, buf.count, &oid)
+        return String(cString: buf)
+    }
+
+    static func withStrArray<T>(_ strings: [String], _ body: (UnsafePointer<git_strarray>) -> T) -> T {
+        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeMutableBufferPointer { buf in
+            var array = git_strarray(strings: buf.baseAddress, count: buf.count)
+            return body(&array)
+        }
+    }
+}
+
+extension GitConfig {
+    /// `url.<base>.insteadOf` rewriting, longest prefix first.
+    public func rewrite(_ url: String) -> String {
+        var best: (prefix: String, base: String)?
+        var iterator: OpaquePointer?
+        guard git_config_iterator_glob_new(&iterator, handle, "^url\\..*\\.insteadof$") == 0, let iterator else { return url }
+        defer { git_config_iterator_free(iterator) }
+        var entry: UnsafeMutablePointer<git_config_entry>?
+        while git_config_next(&entry, iterator) == 0, let e = entry {
+            let name = String(cString: e.pointee.name)  // url.<base>.insteadof
+            let prefix = String(cString: e.pointee.value)
+            let base = String(name.dropFirst(4).dropLast(10))
+            if url.hasPrefix(prefix), prefix.count > (best?.prefix.count ?? -1) { best = (prefix, base) }
+        }
+        guard let best else { return url }
+        return best.base + url.dropFirst(best.prefix.count)
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import TackCore
+
+struct Lock: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Resolve what is pinned here and write tack.lock, without installing.",
+        discussion: """
+            Entries that still match tack.yml are kept; new or changed pins are resolved to the \
+            newest version their requirement allows. `tack update` moves kept entries too.
+            """
+    )
+
+    func run() async throws {
+        let project = try Project.current()
+        if project.settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids writing tack.lock")) }
+        var sync = Sync(project: project)
+        sync.install = false
+        let status = await sync.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct Update: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Re-resolve tools to the newest versions their requirements allow, and install them.",
+        discussion: """
+            Examples:
+              tack update               every tool pinned here
+              tack update swiftlint     one tool; the others keep their locked versions
+            """
+    )
+
+    @Argument(help: "Update only these tools.")
+    var tools: [String] = []
+
+    func validate() throws {
+        for t in tools where !ToolName.isValid(t) { throw ValidationError(ToolName.problem(t)) }
+    }
+
+    func run() async throws {
+        let project = try Project.current()
+        if project.settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids changing tack.lock")) }
+        for t in tools where project.resolution.pin(t) == nil {
+            throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)@VERSION`"))
+        }
+        var sync = Sync(project: project)
+        sync.update = tools.isEmpty ? .all : .only(Set(tools))
+        if !tools.isEmpty { sync.only = Set(tools) }
+        let status = await sync.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

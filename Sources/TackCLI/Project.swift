@@ -1,0 +1,166 @@
+import ArgumentParser
+import Backends
+import Foundation
+import TackCore
+import TackFront
+
+/// What the install-side commands share: the process's settings, what the directory pins,
+/// the store, the backends, and the lock files those pins belong to.
+struct Project {
+    let settings: Settings
+    let resolution: Resolution
+    let store: Store
+    let registry: BackendRegistry
+
+    init(settings: Settings) throws(TackError) {
+        self.settings = settings
+        self.resolution = try Resolver(settings).resolve()
+        self.store = try settings.requireStore()
+        self.registry = Project.registry(settings)
+    }
+
+    /// The project of the process's working directory, or a printed error.
+    static func current() throws -> Project {
+        let settings = try processSettings()
+        do { return try Project(settings: settings) } catch { throw fail(error) }
+    }
+
+    static func registry(_ settings: Settings) -> BackendRegistry {
+        BackendRegistry([GitBackend(runner: FoundationProcessRunner(), environment: settings.environment)])
+    }
+
+    var home: String? { settings.home }
+    var planner: LockPlanner { LockPlanner(registry: registry) }
+
+    /// Pins grouped by the lock file that records them; environment overrides (which no lock
+    /// records) under nil.
+    var groups: [(lockPath: String?, requests: [ToolRequest])] {
+        var byDir: [String: [ToolRequest]] = [:]
+        var loose: [ToolRequest] = []
+        for pin in resolution.pins where LockPlanner.isLockable(pin.request) {
+            if let dir = pin.lockDirectory { byDir[dir, default: []].append(pin.request) } else { loose.append(pin.request) }
+        }
+        var out: [(String?, [ToolRequest])] = byDir.keys.sorted().map { (Paths.join($0, Lockfile.fileName), byDir[$0]!) }
+        if !loose.isEmpty { out.append((nil, loose)) }
+        return out
+    }
+
+    func loadLock(_ path: String) throws(TackError) -> Lockfile {
+        settings.fs.info(path) == nil ? Lockfile() : try Lockfile.load(path, fs: settings.fs)
+    }
+
+    /// Writes a lock only when its bytes change, so an unchanged lock keeps its mtime.
+    @discardableResult
+    func writeLock(_ lock: Lockfile, to path: String) throws(TackError) -> Bool {
+        let bytes = lock.serialized()
+        if let old = try? settings.fs.read(path), old == bytes { return false }
+        do { try settings.fs.writeAtomically(path, bytes) } catch { throw TackError("cannot write \(path): \(error)") }
+        return true
+    }
+
+    /// Remembers a project root, so `tack prune` keeps what it pins.
+    func remember(_ root: String) {
+        let path = store.state + "/projects"
+        var lines = ((try? settings.fs.read(path)).map { String(decoding: $0, as: UTF8.self) } ?? "")
+            .split(separator: "\n").map(String.init)
+        guard !lines.contains(root) else { return }
+        lines.append(root)
+        try? settings.fs.createDirectory(store.state)
+        try? settings.fs.writeAtomically(path, Array((lines.sorted().joined(separator: "\n") + "\n").utf8))
+    }
+
+    func knownProjects() -> [String] {
+        ((try? settings.fs.read(store.state + "/projects")).map { String(decoding: $0, as: UTF8.self) } ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
+    func installedProvider() -> @Sendable (String) -> [LockedTool] {
+        let store = self.store
+        return { store.installedEntries($0) }
+    }
+}
+
+/// `tool` or `tool@requirement` on the command line.
+struct ToolArgument: ExpressibleByArgument {
+    var name: String
+    var requirement: Requirement?
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        name = String(parts[0])
+        if parts.count == 2 {
+            guard let r = try? Requirement.parse(String(parts[1])) else { return nil }
+            requirement = r
+        }
+    }
+
+    static func parse(_ text: String) throws -> ToolArgument {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        guard ToolName.isValid(name) else { throw ValidationError(ToolName.problem(name)) }
+        var arg = ToolArgument(argument: name)!
+        if parts.count == 2 {
+            do { arg.requirement = try Requirement.parse(String(parts[1])) } catch {
+                throw ValidationError("`\(parts[1])` in `\(text)` is not a version requirement: \(error)")
+            }
+        }
+        return arg
+    }
+}
+
+/// Prints install progress: on a terminal one live line per tool, otherwise plain lines.
+final class ProgressReporter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let live: Bool
+    private var rows: [String] = []
+    private var text: [String: String] = [:]
+    private let color: Bool
+
+    init(settings: Settings) {
+        live = CurrentProcess.isTerminal(2) && settings.environment["TERM"] != "dumb"
+        color = live && settings.environment["NO_COLOR"] == nil
+    }
+
+    func handle(_ event: Installer.Event) {
+        lock.lock()
+        defer { lock.unlock() }
+        let key: String, line: String
+        switch event {
+        case .phase(let tool, let version, let phase):
+            key = tool
+            line = "\(tool) \(version): \(phase.label)…"
+        case .finished(let tool, let version, let status):
+            key = tool
+            // Nothing happened to an installed tool: say nothing, as a no-op install should.
+            if status == .alreadyInstalled && text[tool] == nil { return }
+            line = status == .installed ? "\(tool) \(version): \(paint("installed", 32))" : "\(tool) \(version): already installed"
+        case .failed(let tool, let version, let error):
+            key = tool
+            let first = error.message.split(separator: "\n").first.map(String.init) ?? ""
+            line = "\(tool) \(version): \(paint("failed", 31)) — \(first)"
+        }
+        guard live else {
+            Output.err(line.replacingOccurrences(of: "…", with: "") + "\n")
+            return
+        }
+        if text[key] == nil { rows.append(key); Output.err("\n") }
+        text[key] = line
+        // Redraw every row in place.
+        var out = "\u{1B}[\(rows.count)A"
+        for row in rows { out += "\r\u{1B}[2K" + (text[row] ?? "") + "\n" }
+        Output.err(out)
+    }
+
+    private func paint(_ s: String, _ code: Int) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+}
+
+/// Fails a command with the error's message on stderr.
+func fail(_ error: TackError, status: Int32 = 1) -> ExitCode {
+    Output.error(error.message)
+    return ExitCode(status)
+}
+
+var defaultJobs: Int {
+    if let s = ProcessInfo.processInfo.environment["TACK_JOBS"], let n = Int(s), n > 0 { return n }
+    return max(1, ProcessInfo.processInfo.activeProcessorCount)
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import TackCore
+import TackFront
+
+/// Locking and installing, shared by `install`, `use`, `lock` and `update`.
+struct Sync {
+    let project: Project
+    var frozen = false
+    var offline = false
+    var update: LockPlanner.Update = .none
+    /// Install only these tools (all pinned tools when nil).
+    var only: Set<String>?
+    var install = true
+    var rebuild = false
+    var jobs = defaultJobs
+
+    init(project: Project) {
+        self.project = project
+        frozen = project.settings.isFrozen
+        offline = project.settings.isOffline
+    }
+
+    /// Returns the exit status; every problem has been printed.
+    func run() async -> Int32 {
+        var problems = 0
+        var items: [Installer.Item] = []
+        for (lockPath, requests) in project.groups {
+            var lock = Lockfile()
+            if let lockPath {
+                do { lock = try project.loadLock(lockPath) } catch {
+                    Output.error(error.message)
+                    problems += 1
+                    continue
+                }
+            }
+            var resolved: Lockfile
+            if frozen, let lockPath {
+                let diffs = LockPlanner.differences(requests, lock, registry: project.registry, lockPath: lockPath, home: project.home)
+                if !diffs.isEmpty {
+                    let where_ = Paths.abbreviate(lockPath, home: project.home)
+                    Output.error("\(where_) does not match what is pinned, and --frozen (or TACK_FROZEN) forbids changing it — nothing was installed:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n") + "\nrun `tack lock` and commit tack.lock")
+                    problems += 1
+                    continue
+                }
+                resolved = lock
+            } else {
+                let (planned, changes, failures) = await project.planner.plan(
+                    requests, existing: lock, update: update, installed: project.installedProvider(), offline: offline)
+                for name in failures.keys.sorted() {
+                    Output.error(failures[name]!.message)
+                    problems += 1
+                }
+                resolved = planned
+                // A lock is written only when everything resolved: a failure loses nothing.
+                if let lockPath, failures.isEmpty {
+                    do {
+                        if try project.writeLock(planned, to: lockPath) {
+                            for c in changes { Output.err(describe(c) + "\n") }
+                        }
+                    } catch {
+                        Output.error(error.message)
+                        problems += 1
+                    }
+                }
+            }
+            for request in requests where only == nil || only!.contains(request.name) {
+                if let entry = resolved.tools[request.name] { items.append(.init(request: request, locked: entry)) }
+            }
+        }
+        if let root = project.resolution.projectRoot { project.remember(root) }
+        guard install, !items.isEmpty else { return problems > 0 ? 1 : 0 }
+
+        let installer = Installer(store: project.store, registry: project.registry)
+        let reporter = ProgressReporter(settings: project.settings)
+        let results = await installer.install(items, jobs: jobs, rebuild: rebuild) { reporter.handle($0) }
+        let installed = results.values.filter { (try? $0.get()) == .installed }.count
+        let failed = results.filter { if case .failure = $0.value { return true } else { return false } }
+        for name in failed.keys.sorted() {
+            if case .failure(let e) = failed[name]! { Output.error(e.message) }
+        }
+        let already = results.count - installed - failed.count
+        var summary = "\(installed) installed"
+        if already > 0 { summary += ", \(already) already installed" }
+        if !failed.isEmpty { summary += ", \(failed.count) failed" }
+        if installed > 0 || !failed.isEmpty { Output.err(summary + "\n") }
+        return problems > 0 || !failed.isEmpty ? 1 : 0
+    }
+
+    func describe(_ c: LockPlanner.Change) -> String {
+        switch (c.from, c.to) {
+        case (nil, let to?): return "locked \(c.tool) \(to)"
+        case (let from?, nil): return "removed \(c.tool) \(from) from tack.lock"
+        case (let from?, let to?): return from == to ? "relocked \(c.tool) \(to)" : "updated \(c.tool) \(from) → \(to)"
+        default: return ""
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import TackCore
+import TackFront
+
+struct Uninstall: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove one installed version of a tool.",
+        discussion: "Example: tack uninstall swiftlint@0.54.1"
+    )
+
+    @Argument(help: "tool@version")
+    var target: String
+
+    func run() throws {
+        let parts = target.split(separator: "@", maxSplits: 1).map(String.init)
+        guard parts.count == 2, ToolName.isValid(parts[0]), let version = Version(parts[1]), version.text == parts[1] else {
+            throw fail(TackError("expected tool@version, like swiftlint@0.54.1, found \(quoted(target))"), status: 2)
+        }
+        let settings = try processSettings()
+        let store: Store
+        do { store = try settings.requireStore() } catch { throw fail(error) }
+        do { try Remover(store: store).remove(parts[0], version) } catch { throw fail(error) }
+        Output.err("uninstalled \(parts[0]) \(version)\n")
+    }
+}
+
+/// Removes installs atomically: renamed out of sight first (under the install lock), then deleted.
+struct Remover {
+    let store: Store
+    func remove(_ tool: String, _ version: Version) throws(TackError) {
+        let dir = store.installDirectory(tool, version)
+        guard store.fs.isDirectory(dir) else {
+            let others = store.installedVersions(tool).map(\.text)
+            throw TackError("\(tool) \(version) is not installed" + (others.isEmpty ? "" : " (installed: \(others.joined(separator: ", ")))"))
+        }
+        do { try store.fs.createDirectory(store.state + "/locks") } catch { throw TackError("cannot write to \(store.root): \(error)") }
+        let lock = try FileLock(path: store.state + "/locks/\(tool)@\(version.text).lock")
+        lock.lock()
+        defer { lock.unlock() }
+        let trash = store.toolDirectory(tool) + "/.old-\(version.text)-removing"
+        try? store.fs.remove(trash)
+        guard PosixRename.rename(dir, trash) else { throw TackError("cannot remove \(dir): permission denied or busy") }
+        try? store.fs.remove(trash)
+        if store.installedVersions(tool).isEmpty, ((try? store.fs.list(store.toolDirectory(tool))) ?? []).isEmpty {
+            try? store.fs.remove(store.toolDirectory(tool))
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import TackCore
+import TackFront
+
+struct Use: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pin a tool in tack.yml (or the global manifest), lock it and install it.",
+        discussion: """
+            Changes the version of an existing entry in place, or adds one; comments and layout \
+            are kept. If the tool cannot be resolved or installed, tack.yml and tack.lock are put \
+            back as they were.
+
+            Examples:
+              tack use swiftlint@0.57.0
+              tack use ink@0.6.0 --git https://github.com/JohnSundell/Ink.git --product ink-cli
+              tack use jq@1.7.1 --global
+            """
+    )
+
+    @Argument(help: "tool@requirement, like swiftlint@0.57.0 or swiftformat@'~> 0.54'.")
+    var target: String
+
+    @Flag(help: "Pin in the global manifest (~/.config/tack/tack.yml) instead of the project's tack.yml.")
+    var global = false
+
+    @Option(help: "For a new entry: the git repository the tool comes from.")
+    var git: String?
+
+    @Option(help: "For a new entry: a GitHub repository, owner/repo.")
+    var github: String?
+
+    @Option(name: .customLong("product"), help: "For a new git entry: an executable product to build (repeatable).")
+    var products: [String] = []
+
+    func run() async throws {
+        let arg = try ToolArgument.parse(target)
+        guard let requirement = arg.requirement else {
+            throw ValidationError("say which version: \(arg.name)@VERSION (or @latest)")
+        }
+        let settings = try processSettings()
+        if settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids changing tack.yml and tack.lock")) }
+        let path: String
+        let kind: Origin.Kind
+        if global {
+            guard let g = settings.globalManifest else { throw fail(TackError("HOME is not set, so there is no global manifest")) }
+            path = g
+            kind = .globalManifest
+        } else {
+            kind = .manifest
+            let resolution: Resolution
+            do { resolution = try Resolver(settings).resolve() } catch { throw fail(error) }
+            path = resolution.manifests.first { $0.path.hasSuffix("/tack.yml") && $0.path != settings.globalManifest }?.path
+                ?? Paths.join(settings.cwd, "tack.yml")
+        }
+        var entry: String?
+        if git != nil || github != nil {
+            guard (git == nil) != (github == nil) else { throw ValidationError("give --git or --github, not both") }
+            var fields = git.map { ["git: \(ManifestEditor.yamlValue($0))"] } ?? ["github: \(ManifestEditor.yamlValue(github!))"]
+            fields.append("version: \(ManifestEditor.yamlValue(requirement.description))")
+            if !products.isEmpty { fields.append("products: [\(products.map(ManifestEditor.yamlValue).joined(separator: ", "))]") }
+            entry = "{ \(fields.joined(separator: ", ")) }"
+        }
+
+        let fs = settings.fs
+        let original: [UInt8]? = fs.info(path) == nil ? nil : try fsRead(fs, path)
+        let lockPath = Paths.join(Paths.dirname(path), Lockfile.fileName)
+        let originalLock: [UInt8]? = fs.info(lockPath) == nil ? nil : try fsRead(fs, lockPath)
+        let edited: [UInt8]
+        do { edited = try ManifestEditor.pin(arg.name, requirement, entry: entry, in: original ?? [], path: path, kind: kind) } catch { throw fail(error) }
+        do {
+            try fs.createDirectory(Paths.dirname(path))
+            try fs.writeAtomically(path, edited)
+        } catch { throw fail(TackError("cannot write \(path): \(error)")) }
+
+        func restore() {
+            if let original { try? fs.writeAtomically(path, original) } else { try? fs.remove(path) }
+            if let originalLock { try? fs.writeAtomically(lockPath, originalLock) } else { try? fs.remove(lockPath) }
+        }
+        let project: Project
+        do { project = try Project(settings: settings) } catch {
+            restore()
+            throw fail(error)
+        }
+        guard let pin = project.resolution.pin(arg.name), pin.request.origin.file == path else {
+            // Written, but something nearer wins (tack.local.yml, a nearer file, the environment).
+            let winner = project.resolution.pin(arg.name).map { $0.request.origin.describe(home: settings.home) } ?? "nothing"
+            Output.err("pinned \(arg.name) \(requirement) in \(Paths.abbreviate(path, home: settings.home)), but \(winner) takes precedence here\n")
+            return
+        }
+        var sync = Sync(project: project)
+        sync.only = [arg.name]
+        let status = await sync.run()
+        if status != 0 {
+            restore()
+            Output.err("\(Paths.abbreviate(path, home: settings.home)) and its tack.lock were left as they were\n")
+            throw ExitCode(status)
+        }
+        Output.err("pinned \(arg.name) \(requirement) in \(Paths.abbreviate(path, home: settings.home))\n")
+    }
+
+    func fsRead(_ fs: any FileSystem, _ path: String) throws -> [UInt8] {
+        do { return try fs.read(path) } catch { throw fail(TackError(error.description)) }
+    }
+}

@@ -1,0 +1,92 @@
+/// One version a backend can install, with what the lock must record to install it again
+/// exactly (a tag and its commit, checksums).
+public struct AvailableVersion: Sendable, Equatable {
+    public var version: Version
+    public var fields: [String: LockValue]
+    public init(version: Version, fields: [String: LockValue] = [:]) {
+        self.version = version
+        self.fields = fields
+    }
+}
+
+/// What a backend is asked to do: fill `directory` (a fresh temporary directory that becomes
+/// the install when complete) with the tool described by `locked`.
+public struct InstallJob: Sendable {
+    public var request: ToolRequest
+    public var locked: LockedTool
+    public var directory: String
+    /// A scratch directory for sources and builds, removed afterwards.
+    public var scratch: String
+    public var cache: String
+    public var report: @Sendable (InstallPhase) -> Void
+
+    public init(request: ToolRequest, locked: LockedTool, directory: String, scratch: String, cache: String, report: @escaping @Sendable (InstallPhase) -> Void) {
+        self.request = request
+        self.locked = locked
+        self.directory = directory
+        self.scratch = scratch
+        self.cache = cache
+        self.report = report
+    }
+}
+
+public enum InstallPhase: Sendable, Equatable {
+    case waiting
+    case fetching
+    case building
+    case copying
+    case custom(String)
+
+    public var label: String {
+        switch self {
+        case .waiting: return "waiting for another tack"
+        case .fetching: return "fetching"
+        case .building: return "building"
+        case .copying: return "copying"
+        case .custom(let s): return s
+        }
+    }
+}
+
+/// What an install produced, beyond the files: recorded in the install's metadata.
+public struct InstallOutcome: Sendable, Equatable {
+    /// Executables, relative to the install directory (`bin/ink-cli`).
+    public var binaries: [String]
+    /// Facts about this machine's build (the Swift toolchain a tool was built with).
+    public var metadata: [String: String]
+    public init(binaries: [String], metadata: [String: String] = [:]) {
+        self.binaries = binaries
+        self.metadata = metadata
+    }
+}
+
+/// A way of getting tools: list versions, install one version, say what goes in the lock.
+/// Adding a backend is one type conforming to this and one line in the registry.
+public protocol Backend: Sendable {
+    /// The name recorded in tack.lock (`git`, `url`, ...).
+    var name: String { get }
+    /// The identity of the request's source, as tack.lock records it.
+    func source(of request: ToolRequest) -> String
+    /// Every version available, with what the lock records for each.
+    func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion]
+    /// Installs `job.locked` into `job.directory`, verifying what the lock records.
+    func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome
+}
+
+/// Maps a request's source to the backend that handles it.
+public struct BackendRegistry: Sendable {
+    public var backends: [String: any Backend]
+    public init(_ backends: [any Backend]) {
+        self.backends = Dictionary(uniqueKeysWithValues: backends.map { ($0.name, $0) })
+    }
+
+    public func backend(for request: ToolRequest) throws(TackError) -> any Backend {
+        if case .registry = request.source {
+            throw TackError("\(request.name) has no source, and the built-in registry does not know it yet (set by \(request.origin.describe(home: nil))) — give it one, like `\(request.name): { git: https://github.com/OWNER/REPO.git, version: \(request.requirement) }`")
+        }
+        guard let b = backends[request.source.backend] else {
+            throw TackError("\(request.name) uses the \(request.source.backend) backend, which this tack does not have yet (set by \(request.origin.describe(home: nil)))")
+        }
+        return b
+    }
+}

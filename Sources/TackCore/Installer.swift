@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Installs locked tools into the store, transactionally: each install is built in a
+/// temporary directory beside its final place and renamed into place only when complete,
+/// under a per-tool-version file lock that the OS releases if the holder dies. Two tack
+/// processes installing the same tool produce one install, and both succeed.
+public struct Installer: Sendable {
+    public struct Item: Sendable {
+        public var request: ToolRequest
+        public var locked: LockedTool
+        public init(request: ToolRequest, locked: LockedTool) {
+            self.request = request
+            self.locked = locked
+        }
+    }
+
+    public enum Status: Sendable, Equatable { case installed, alreadyInstalled }
+
+    public enum Event: Sendable {
+        case phase(tool: String, version: String, InstallPhase)
+        case finished(tool: String, version: String, Status)
+        case failed(tool: String, version: String, TackError)
+    }
+
+    public static let metadataFile = ".tack-install.lock"
+
+    public let store: Store
+    public let registry: BackendRegistry
+    public init(store: Store, registry: BackendRegistry) {
+        self.store = store
+        self.registry = registry
+    }
+
+    /// Installs every item, `jobs` at a time; one failing does not stop the others.
+    public func install(_ items: [Item], jobs: Int, rebuild: Bool = false, report: @escaping @Sendable (Event) -> Void) async -> [String: Result<Status, TackError>] {
+        var results: [String: Result<Status, TackError>] = [:]
+        await withTaskGroup(of: (String, Result<Status, TackError>).self) { group in
+            var pending = items[...]
+            func startNext() {
+                guard let item = pending.popFirst() else { return }
+                group.addTask {
+                    let v = item.locked.version.text
+                    do throws(TackError) {
+                        let status = try await installOne(item, rebuild: rebuild) { report(.phase(tool: item.locked.name, version: v, $0)) }
+                        report(.finished(tool: item.locked.name, version: v, status))
+                        return (item.locked.name, .success(status))
+                    } catch {
+                        report(.failed(tool: item.locked.name, version: v, error))
+                        return (item.locked.name, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<max(1, jobs) { startNext() }
+            for await (name, result) in group {
+                results[name] = result
+                startNext()
+            }
+        }
+        return results
+    }
+
+    public func installOne(_ item: Item, rebuild: Bool, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> Status {
+        let name = item.locked.name
+        let version = item.locked.version
+        let final = store.installDirectory(name, version)
+        if !rebuild && isComplete(final) { return .alreadyInstalled }
+        let backend = try registry.backend(for: item.request)
+        let toolDir = store.toolDirectory(name)
+        do {
+            try store.fs.createDirectory(toolDir)
+            try store.fs.createDirectory(store.state + "/locks")
+        } catch { throw TackError("cannot write to \(store.root): \(error) — check TACK_HOME") }
+
+        let lock = try FileLock(path: store.state + "/locks/\(name)@\(version.text).lock")
+        if !lock.tryLock() {
+            report(.waiting)
+            lock.lock()
+        }
+        defer { lock.unlock() }
+        // Another process may have finished it while we waited.
+        if !rebuild && isComplete(final) { return .alreadyInstalled }
+
+        // What a killed install left behind; we hold the lock, so nobody is using it.
+        let pid = getpid()
+        for leftover in (try? store.fs.list(toolDir)) ?? [] where leftover.hasPrefix(".tmp-\(version.text)-") || leftover.hasPrefix(".old-\(version.text)-") {
+            try? store.fs.remove(toolDir + "/" + leftover)
+        }
+        let temp = toolDir + "/.tmp-\(version.text)-\(pid)"
+        let scratch = temp + "/.scratch"
+        do {
+            try store.fs.createDirectory(scratch)
+            try store.fs.createDirectory(store.cache)
+        } catch { throw TackError("cannot write to \(store.root): \(error) — check TACK_HOME") }
+
+        do throws(TackError) {
+            let job = InstallJob(request: item.request, locked: item.locked, directory: temp, scratch: scratch, cache: store.cache, report: report)
+            let outcome = try await backend.install(job)
+            try? store.fs.remove(scratch)
+            var record = item.locked
+            record.fields["binaries"] = .list(outcome.binaries.sorted())
+            if !outcome.metadata.isEmpty { record.fields["built"] = .map(outcome.metadata) }
+            do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [name: record]).serialized()) }
+            catch { throw TackError("cannot write to \(temp): \(error)") }
+            if store.fs.isDirectory(final) {
+                let old = toolDir + "/.old-\(version.text)-\(pid)"
+                guard rename(final, old) == 0 else { throw TackError("cannot replace \(final): \(String(cString: strerror(errno)))") }
+                guard rename(temp, final) == 0 else {
+                    _ = rename(old, final)
+                    throw TackError("cannot move the new build into \(final): \(String(cString: strerror(errno)))")
+                }
+                try? store.fs.remove(old)
+            } else {
+                guard rename(temp, final) == 0 else { throw TackError("cannot move the install into \(final): \(String(cString: strerror(errno)))") }
+            }
+            _ = fsyncDirectory(toolDir)
+            return .installed
+        } catch {
+            try? store.fs.remove(temp)
+            // A tool directory this failure left empty goes too (rmdir: only if empty).
+            _ = rmdir(toolDir)
+            throw error
+        }
+    }
+
+    /// An install is complete when its directory holds the metadata written last.
+    func isComplete(_ dir: String) -> Bool { store.fs.isFile(dir + "/" + Installer.metadataFile) }
+
+    func fsyncDirectory(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0
+    }
+}
+
+extension Store {
+    /// The lock entry an install was made from, with its binaries and build facts.
+    public func installedEntry(_ name: String, _ version: Version) -> LockedTool? {
+        let path = installDirectory(name, version) + "/" + Installer.metadataFile
+        return (try? Lockfile.load(path, fs: fs))?.tools[name]
+    }
+
+    /// Every complete install of a tool, oldest first.
+    public func installedEntries(_ name: String) -> [LockedTool] {
+        installedVersions(name).compactMap { installedEntry(name, $0) }
+    }
+
+    /// Every tool with at least one version directory.
+    public func installedTools() -> [String] {
+        ((try? fs.list(installs)) ?? []).filter(ToolName.isValid)
+    }
+}
+
+/// An exclusive `flock` on a file: released by the OS when the process dies, so a killed
+/// install never blocks the next one.
+public final class FileLock: @unchecked Sendable {
+    let fd: Int32
+    public init(path: String) throws(TackError) {
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TackError("cannot open \(path): \(String(cString: strerror(errno)))") }
+    }
+    deinit { close(fd) }
+    public func tryLock() -> Bool { flock(fd, LOCK_EX | LOCK_NB) == 0 }
+    public func lock() { while flock(fd, LOCK_EX) != 0 && errno == EINTR {} }
+    public func unlock() { _ = flock(fd, LOCK_UN) }
+}

@@ -1,0 +1,131 @@
+/// Turns pins into lock entries, as Bundler does: an entry that still matches its pin (same
+/// requirement text, same source) is kept unless the tool is being updated; anything else is
+/// resolved to the newest version the requirement allows.
+public struct LockPlanner: Sendable {
+    public enum Update: Sendable, Equatable {
+        case none
+        case all
+        case only(Set<String>)
+        func includes(_ tool: String) -> Bool {
+            switch self {
+            case .none: return false
+            case .all: return true
+            case .only(let s): return s.contains(tool)
+            }
+        }
+    }
+
+    public struct Change: Sendable, Equatable {
+        public var tool: String
+        public var from: String?
+        public var to: String?
+    }
+
+    public let registry: BackendRegistry
+    public init(registry: BackendRegistry) { self.registry = registry }
+
+    /// Whether a lock entry still describes this pin.
+    public static func entry(_ entry: LockedTool, matches request: ToolRequest, backend: any Backend) -> Bool {
+        entry.requested == request.requirement.description && entry.backend == backend.name
+            && entry.source == backend.source(of: request)
+    }
+
+    /// Requests tack can lock and install (not `system`, which is outside tack).
+    public static func isLockable(_ r: ToolRequest) -> Bool {
+        if case .system = r.requirement { return false }
+        return true
+    }
+
+    /// Resolves one request to a lock entry, without a lock to keep.
+    public func resolve(_ request: ToolRequest, installed: [LockedTool] = [], offline: Bool = false) async throws(TackError) -> LockedTool {
+        let backend = try registry.backend(for: request)
+        switch request.requirement {
+        case .ref, .path:
+            throw TackError("\(request.name): `\(request.requirement)` pins are not supported by tack yet (set by \(request.origin.describe(home: nil))) — pin a version instead")
+        case .system:
+            throw TackError("\(request.name) is pinned to `system`, which tack does not install")
+        default: break
+        }
+        if offline {
+            let usable = installed.filter { request.requirement.matches($0.version) && $0.source == backend.source(of: request) && $0.backend == backend.name }
+            guard let best = usable.max(by: { $0.version < $1.version }) else {
+                throw TackError("TACK_OFFLINE is set, and no installed version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) — unset TACK_OFFLINE to fetch it")
+            }
+            var entry = best
+            entry.requested = request.requirement.description
+            return entry
+        }
+        let available = try await backend.versions(of: request)
+        let candidates = available.filter { request.requirement.matches($0.version) }
+        guard let best = candidates.max(by: { $0.version < $1.version }) else {
+            let newest = available.map(\.version).filter { !$0.isPrerelease }.max()
+            let hint = newest.map { "; the newest is \($0)" } ?? (available.isEmpty ? "; it has no versions at all" : "")
+            throw TackError("no version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) at \(backend.source(of: request))\(hint)")
+        }
+        return LockedTool(
+            name: request.name, version: best.version, requested: request.requirement.description,
+            backend: backend.name, source: backend.source(of: request), fields: best.fields)
+    }
+
+    /// The lock for `requests`, keeping what `existing` still says where it can.
+    public func plan(
+        _ requests: [ToolRequest], existing: Lockfile, update: Update,
+        installed: @escaping @Sendable (String) -> [LockedTool] = { _ in [] }, offline: Bool = false
+    ) async -> (lock: Lockfile, changes: [Change], failures: [String: TackError]) {
+        var lock = Lockfile()
+        var failures: [String: TackError] = [:]
+        await withTaskGroup(of: (String, Result<LockedTool, TackError>).self) { group in
+            for request in requests where LockPlanner.isLockable(request) {
+                group.addTask {
+                    do throws(TackError) {
+                        let backend = try registry.backend(for: request)
+                        if let entry = existing.tools[request.name], !update.includes(request.name),
+                           LockPlanner.entry(entry, matches: request, backend: backend) {
+                            return (request.name, .success(entry))
+                        }
+                        return (request.name, .success(try await resolve(request, installed: installed(request.name), offline: offline)))
+                    } catch { return (request.name, .failure(error)) }
+                }
+            }
+            for await (name, result) in group {
+                switch result {
+                case .success(let entry): lock.tools[name] = entry
+                case .failure(let e):
+                    failures[name] = e
+                    // Keep the old entry where resolving failed: a failed update loses nothing.
+                    if let old = existing.tools[name] { lock.tools[name] = old }
+                }
+            }
+        }
+        var changes: [Change] = []
+        for name in Set(lock.tools.keys).union(existing.tools.keys).sorted() {
+            let old = existing.tools[name], new = lock.tools[name]
+            if old != new { changes.append(Change(tool: name, from: old?.version.text, to: new?.version.text)) }
+        }
+        return (lock, changes, failures)
+    }
+
+    /// Every way `lock` fails to describe `requests`, one line each, for `--frozen`.
+    public static func differences(_ requests: [ToolRequest], _ lock: Lockfile, registry: BackendRegistry, lockPath: String, home: String?) -> [String] {
+        var out: [String] = []
+        let pinned = Dictionary(requests.filter(isLockable).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for name in pinned.keys.sorted() {
+            let r = pinned[name]!
+            let set = "(set by \(r.origin.describe(home: home)))"
+            guard let entry = lock.tools[name] else {
+                out.append("\(name) \(r.requirement) is pinned \(set) but not in tack.lock")
+                continue
+            }
+            if entry.requested != r.requirement.description {
+                out.append("\(name): the requirement is \(r.requirement) \(set), but tack.lock was resolved for \(entry.requested)")
+            }
+            if let backend = try? registry.backend(for: r), entry.backend != backend.name || entry.source != backend.source(of: r) {
+                out.append("\(name): the source is \(backend.name) \(backend.source(of: r)) \(set), but tack.lock has \(entry.backend) \(entry.source)")
+            }
+        }
+        for name in lock.tools.keys.sorted() where pinned[name] == nil {
+            out.append("\(name) is in tack.lock but no longer pinned")
+        }
+        return out
+    }
+}

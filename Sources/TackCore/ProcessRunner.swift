@@ -1,0 +1,20 @@
+/// The result of running a program to completion.
+public struct ProcessOutput: Sendable, Equatable {
+    public var status: Int32
+    /// stdout and stderr, interleaved as the program wrote them.
+    public var output: String
+    public init(status: Int32, output: String) {
+        self.status = status
+        self.output = output
+    }
+
+    /// The last `n` lines, for error messages.
+    public func tail(_ n: Int = 40) -> String {
+        output.split(separator: "\n", omittingEmptySubsequences: false).suffix(n).joined(separator: "\n")
+    }
+}
+
+/// Runs programs with argument arrays (never a shell string), so tests can substitute one.
+public protocol ProcessRunner: Sendable {
+    func run(_ executable: String, _ arguments: [String], directory: String, environment: [String: String]) async throws(TackError) -> ProcessOutput
+}

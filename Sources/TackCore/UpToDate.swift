@@ -1,0 +1,27 @@
+/// Whether `tack install` has nothing to do: every lockable pin has a lock entry that still
+/// matches it, the locks hold nothing else, and every locked version is completely installed.
+/// Cheap enough for the front end, which answers a no-op install without starting tack-cli.
+public enum UpToDate {
+    public static func check(_ resolution: Resolution, settings: Settings) -> Bool {
+        guard let store = settings.store else { return false }
+        var locks: [String: Lockfile] = [:]
+        var pinnedPerLock: [String: Set<String>] = [:]
+        for pin in resolution.pins {
+            let r = pin.request
+            if case .system = r.requirement { continue }
+            // Environment overrides and registry tools need the full resolver.
+            guard let dir = pin.lockDirectory, let identity = r.source.identity else { return false }
+            if locks[dir] == nil {
+                guard let lock = try? Lockfile.load(Paths.join(dir, Lockfile.fileName), fs: settings.fs) else { return false }
+                locks[dir] = lock
+            }
+            guard let entry = locks[dir]!.tools[r.name], entry.requested == r.requirement.description,
+                  entry.backend == r.source.backend, entry.source == identity,
+                  settings.fs.isFile(store.installDirectory(r.name, entry.version) + "/" + Installer.metadataFile)
+            else { return false }
+            pinnedPerLock[dir, default: []].insert(r.name)
+        }
+        for (dir, lock) in locks where Set(lock.tools.keys) != pinnedPerLock[dir] { return false }
+        return true
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// Git repositories made in the test with the git command line (only the tests use it; tack
+/// itself uses libgit2).
+struct GitFixture {
+    let path: String
+    let environment: [String: String]
+
+    /// A repository whose `build:` script writes a `hello` executable that prints its version.
+    /// `log` (an absolute path), when given, gets a line for every build, to count them.
+    static func tool(in sandbox: Sandbox, name: String = "hello-repo", tags: [String], sleep: Double = 0, log: String? = nil) throws -> GitFixture {
+        let path = sandbox.root + "/" + name
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var env = sandbox.environment
+        env["GIT_AUTHOR_NAME"] = "Test"; env["GIT_AUTHOR_EMAIL"] = "test@example.org"
+        env["GIT_COMMITTER_NAME"] = "Test"; env["GIT_COMMITTER_EMAIL"] = "test@example.org"
+        env["GIT_CONFIG_NOSYSTEM"] = "1"
+        let repo = GitFixture(path: path, environment: env)
+        try repo.git("init", "-q", "-b", "main")
+        var script = "set -e\n"
+        if let log { script += "echo built >> '\(log)'\n" }
+        if sleep > 0 { script += "sleep \(sleep)\n" }
+        script += "mkdir -p out\nprintf '#!/bin/sh\\necho hello %s\\n' \"$(cat VERSION)\" > out/hello\nchmod +x out/hello\n"
+        try script.write(toFile: path + "/build.sh", atomically: true, encoding: .utf8)
+        try repo.git("add", "build.sh")
+        for tag in tags { try repo.commitAndTag(tag) }
+        return repo
+    }
+
+    func commitAndTag(_ tag: String, annotated: Bool = false) throws {
+        try "\(tag)\n".write(toFile: path + "/VERSION", atomically: true, encoding: .utf8)
+        try git("add", "VERSION")
+        try git("commit", "-q", "-m", "release \(tag)")
+        if annotated { try git("tag", "-a", tag, "-m", tag) } else { try git("tag", tag) }
+    }
+
+    /// Moves an existing tag to a new commit, as a force-pushed release would.
+    func moveTag(_ tag: String) throws {
+        try "moved \(tag)\n".write(toFile: path + "/VERSION", atomically: true, encoding: .utf8)
+        try git("commit", "-qam", "moved")
+        try git("tag", "-f", tag)
+    }
+
+    func commit(of ref: String) throws -> String {
+        try git("rev-parse", ref + "^{commit}").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @discardableResult
+    func git(_ args: String...) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["git", "-C", path] + args
+        p.environment = environment
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard p.terminationStatus == 0 else { throw GitFailed(message: "git \(args.joined(separator: " ")): \(text)") }
+        return text
+    }
+
+    struct GitFailed: Error { var message: String }
+
+    /// The manifest entry for this repository: `sh build.sh` makes `out/hello`, which prints
+    /// the version it was built from.
+    func entry(_ version: String) -> String {
+        "{ git: \"\(path)\", version: \"\(version)\", build: sh build.sh, bin: [out/hello] }"
+    }
+}
