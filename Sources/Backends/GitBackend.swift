@@ -87,8 +87,7 @@ public struct GitBackend: Backend {
             try fm.copyOrFail(bin + "/" + entry, to: job.directory + "/bin/" + entry)
         }
         let version = try await runner.run("swift", ["--version"], directory: src, environment: environment)
-        let toolchain = version.output.split(separator: "\n").first { $0.contains("Swift version") }.map(String.init) ?? "unknown"
-        return InstallOutcome(binaries: binaries, metadata: ["swift": toolchain.trimmingCharacters(in: .whitespaces)])
+        return InstallOutcome(binaries: binaries, metadata: ["swift": Self.toolchainLine(version.output)])
     }
 
     func runBuildCommand(_ build: String, job: InstallJob, src: String, tool: String) async throws(TackError) -> InstallOutcome {
@@ -116,6 +115,12 @@ public struct GitBackend: Backend {
             binaries.append("bin/" + name)
         }
         return InstallOutcome(binaries: binaries)
+    }
+
+    /// `Swift version 6.3.1 (swift-6.3.1-RELEASE)` from `swift --version`.
+    public static func toolchainLine(_ output: String) -> String {
+        let line = output.split(separator: "\n").first { $0.contains("Swift version") }.map(String.init) ?? "unknown"
+        return line.trimmingCharacters(in: .whitespaces)
     }
 
     static func isSafeRelativePath(_ p: String) -> Bool {

@@ -4,7 +4,7 @@ import TackCore
 import TackFront
 import YAML
 
-struct Doctor: ParsableCommand {
+struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check tack's installation and this directory, and say how to fix what is wrong.",
         discussion: """
@@ -14,9 +14,10 @@ struct Doctor: ParsableCommand {
             """
     )
 
-    func run() throws {
+    func run() async throws {
         let settings = try processSettings()
-        let report = DoctorCheck.run(settings: settings)
+        var report = DoctorCheck.run(settings: settings)
+        await DoctorCheck.checkToolchain(settings, &report)
         for line in report.lines { Output.out(line + "\n") }
         if report.problems > 0 {
             Output.out("\(report.problems) problem\(report.problems == 1 ? "" : "s") found\n")
@@ -55,6 +56,22 @@ enum DoctorCheck {
             r.problem("\(error.message)")
         }
         return r
+    }
+
+    /// Builds made with another Swift toolchain than the one on PATH.
+    static func checkToolchain(_ settings: Settings, _ r: inout Report) async {
+        guard let store = settings.store, store.fs.isDirectory(store.installs) else { return }
+        guard let toolchain = await Toolchain.current(settings) else {
+            if !store.staleBuilds(toolchain: "").isEmpty {
+                r.problem("no Swift toolchain on PATH, and some tools were built with one — put Swift on PATH")
+            }
+            return
+        }
+        for entry in store.staleBuilds(toolchain: toolchain) {
+            var built = "another toolchain"
+            if case .map(let m)? = entry.fields["built"], let s = m["swift"] { built = s }
+            r.problem("\(entry.name) \(entry.version) was built with \(built), but the toolchain is now \(toolchain) — run `tack install --rebuild` in a project that pins it")
+        }
     }
 
     static func checkHome(_ settings: Settings, _ r: inout Report) {

@@ -164,3 +164,12 @@ var defaultJobs: Int {
     if let s = ProcessInfo.processInfo.environment["TACK_JOBS"], let n = Int(s), n > 0 { return n }
     return max(1, ProcessInfo.processInfo.activeProcessorCount)
 }
+
+/// The Swift toolchain on PATH, as tack records it in a build's metadata.
+enum Toolchain {
+    static func current(_ settings: Settings) async -> String? {
+        guard let out = try? await FoundationProcessRunner().run("swift", ["--version"], directory: settings.cwd, environment: settings.environment),
+              out.status == 0 else { return nil }
+        return GitBackend.toolchainLine(out.output)
+    }
+}

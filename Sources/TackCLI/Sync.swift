@@ -23,6 +23,15 @@ struct Sync {
     /// Returns the exit status; every problem has been printed.
     func run() async -> Int32 {
         var problems = 0
+        // With --rebuild: the installs built with another Swift toolchain than the current one.
+        var staleBuilds: Set<String> = []
+        if rebuild {
+            guard let toolchain = await Toolchain.current(project.settings) else {
+                Output.error("--rebuild needs a Swift toolchain, and `swift --version` did not run — put Swift on PATH")
+                return 1
+            }
+            staleBuilds = Set(project.store.staleBuilds(toolchain: toolchain).map { "\($0.name)@\($0.version.text)" })
+        }
         var items: [Installer.Item] = []
         for (lockPath, requests) in project.groups {
             var lock = Lockfile()
@@ -64,7 +73,9 @@ struct Sync {
                 }
             }
             for request in requests where only == nil || only!.contains(request.name) {
-                if let entry = resolved.tools[request.name] { items.append(.init(request: request, locked: entry)) }
+                if let entry = resolved.tools[request.name] {
+                    items.append(.init(request: request, locked: entry, rebuild: staleBuilds.contains("\(entry.name)@\(entry.version.text)")))
+                }
             }
         }
         if let root = project.resolution.projectRoot { project.remember(root) }
@@ -72,7 +83,7 @@ struct Sync {
 
         let installer = Installer(store: project.store, registry: project.registry)
         let reporter = ProgressReporter(settings: project.settings)
-        let results = await installer.install(items, jobs: jobs, rebuild: rebuild) { reporter.handle($0) }
+        let results = await installer.install(items, jobs: jobs) { reporter.handle($0) }
         let installed = results.values.filter { (try? $0.get()) == .installed }.count
         let failed = results.filter { if case .failure = $0.value { return true } else { return false } }
         for name in failed.keys.sorted() {

@@ -12,9 +12,12 @@ public struct Installer: Sendable {
     public struct Item: Sendable {
         public var request: ToolRequest
         public var locked: LockedTool
-        public init(request: ToolRequest, locked: LockedTool) {
+        /// Build it again even when installed.
+        public var rebuild: Bool
+        public init(request: ToolRequest, locked: LockedTool, rebuild: Bool = false) {
             self.request = request
             self.locked = locked
+            self.rebuild = rebuild
         }
     }
 
@@ -36,7 +39,7 @@ public struct Installer: Sendable {
     }
 
     /// Installs every item, `jobs` at a time; one failing does not stop the others.
-    public func install(_ items: [Item], jobs: Int, rebuild: Bool = false, report: @escaping @Sendable (Event) -> Void) async -> [String: Result<Status, TackError>] {
+    public func install(_ items: [Item], jobs: Int, report: @escaping @Sendable (Event) -> Void) async -> [String: Result<Status, TackError>] {
         var results: [String: Result<Status, TackError>] = [:]
         await withTaskGroup(of: (String, Result<Status, TackError>).self) { group in
             var pending = items[...]
@@ -45,7 +48,7 @@ public struct Installer: Sendable {
                 group.addTask {
                     let v = item.locked.version.text
                     do throws(TackError) {
-                        let status = try await installOne(item, rebuild: rebuild) { report(.phase(tool: item.locked.name, version: v, $0)) }
+                        let status = try await installOne(item, rebuild: item.rebuild) { report(.phase(tool: item.locked.name, version: v, $0)) }
                         report(.finished(tool: item.locked.name, version: v, status))
                         return (item.locked.name, .success(status))
                     } catch {
@@ -147,6 +150,14 @@ extension Store {
     /// Every complete install of a tool, oldest first.
     public func installedEntries(_ name: String) -> [LockedTool] {
         installedVersions(name).compactMap { installedEntry(name, $0) }
+    }
+
+    /// Installs built with a Swift toolchain other than `toolchain` (`Swift version 6.3.1 (…)`).
+    public func staleBuilds(toolchain: String) -> [LockedTool] {
+        installedTools().flatMap { installedEntries($0) }.filter { entry in
+            if case .map(let built)? = entry.fields["built"], let swift = built["swift"] { return swift != toolchain }
+            return false
+        }
     }
 
     /// Every tool with at least one version directory.

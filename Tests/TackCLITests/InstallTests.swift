@@ -194,3 +194,27 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+@Suite struct ToolchainChangeTests {
+    @Test func doctorNamesStaleBuildsAndRebuildRedoesThem() throws {
+        let s = try Sandbox()
+        let log = s.root + "/builds.log"
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: log)
+        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        #expect(try s.tack(["doctor"], in: "app").status == 0)
+        // Pretend it was built by an older toolchain.
+        let metadata = "tack-home/installs/hello/1.0.0/.tack-install.lock"
+        let text = try #require(s.read(metadata))
+        try s.write(metadata, text.replacingOccurrences(of: "    commit:", with: "    built:\n      swift: \"Swift version 5.10 (swift-5.10-RELEASE)\"\n    commit:"))
+        let doctor = try s.tack(["doctor"], in: "app")
+        #expect(doctor.status == 1)
+        #expect(doctor.stdout.contains("problem  hello 1.0.0 was built with Swift version 5.10 (swift-5.10-RELEASE), but the toolchain is now Swift version "))
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        #expect(s.read("builds.log") == "built\n", "a plain install does not rebuild")
+        let r = try s.tack(["install", "--rebuild"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("builds.log") == "built\nbuilt\n")
+        #expect(try s.tack(["doctor"], in: "app").status == 0)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// tack building real Swift packages with `swift build` (slow: a release build each).
+@Suite(.serialized) struct SwiftBuildTests {
+    @Test func buildsAnExecutableProductWithItsResources() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, name: "greet", tags: [])
+        try s.write("greet/Package.swift", """
+            // swift-tools-version: 5.9
+            import PackageDescription
+            let package = Package(
+                name: "greet",
+                products: [.executable(name: "greet", targets: ["greet"])],
+                targets: [.executableTarget(name: "greet", resources: [.copy("greeting.txt")])]
+            )
+            """)
+        try s.write("greet/Sources/greet/greeting.txt", "hello from a resource\n")
+        try s.write("greet/Sources/greet/main.swift", """
+            import Foundation
+            let url = Bundle.module.url(forResource: "greeting", withExtension: "txt")!
+            print(try! String(contentsOf: url, encoding: .utf8), terminator: "")
+            """)
+        try repo.git("add", ".")
+        try repo.commitAndTag("1.0.0")
+        // No `products:`: tack asks the package for its executable products.
+        try s.write("app/tack.yml", "tools:\n  greet: { git: \"\(repo.path)\", version: 1.0.0 }\n")
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        let bin = s.root + "/tack-home/installs/greet/1.0.0/bin"
+        #expect(FileManager.default.isExecutableFile(atPath: bin + "/greet"))
+        #expect(FileManager.default.fileExists(atPath: bin + "/greet_greet.resources") || FileManager.default.fileExists(atPath: bin + "/greet_greet.bundle"))
+        // The build tree is gone: the install holds only what runs.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/installs/greet/1.0.0").sorted() == [".tack-install.lock", "bin"])
+        // Run from elsewhere: the resource bundle travels with the executable.
+        let out = try run(bin + "/greet", in: "/")
+        #expect(out == "hello from a resource\n")
+        let metadata = s.read("tack-home/installs/greet/1.0.0/.tack-install.lock") ?? ""
+        #expect(metadata.contains("swift: \"Swift version "))
+        #expect(metadata.contains("binaries: [\"bin/greet\"]"))
+    }
+
+    /// The README's first example: real code no one here wrote, from the machine's git mirror
+    /// of github.com (`url.<base>.insteadOf` in /etc/gitconfig, which tack honours).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/opt/swift-packages/JohnSundell/Ink.git") || ProcessInfo.processInfo.environment["TACK_NETWORK_TESTS"] == "1"))
+    func inkFromGitHub() throws {
+        let s = try Sandbox()
+        try s.mkdir("app")
+        let r = try s.tack(["use", "ink@0.6.0", "--git", "https://github.com/JohnSundell/Ink.git", "--product", "ink-cli"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("app/tack.yml") == "tools:\n  ink: { git: \"https://github.com/JohnSundell/Ink.git\", version: 0.6.0, products: [ink-cli] }\n")
+        #expect(s.read("app/tack.lock")?.contains("tag: \"0.6.0\"") == true)
+        try s.write("app/doc.md", "# Hello\n\n*tack*\n")
+        let html = try run(s.root + "/tack-home/installs/ink/0.6.0/bin/ink-cli", ["doc.md"], in: s.root + "/app")
+        #expect(html == "<h1>Hello</h1><p><em>tack</em></p>\n")
+    }
+
+    func run(_ path: String, _ args: [String] = [], in dir: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        p.currentDirectoryURL = URL(fileURLWithPath: dir)
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
