@@ -63,12 +63,12 @@ final class Sandbox {
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
-    /// Starts `tack args` without waiting, in its own process group (so a test can kill it and
-    /// everything it started); output goes to `log`.
+    /// Starts `tack args` without waiting; output goes to `log`. Foundation's Process puts
+    /// the child in a process group of its own, so `kill(-pid, …)` reaches everything it started.
     func spawn(_ args: [String], in directory: String = "", log: String) throws -> Process {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        p.arguments = [try Self.binary()] + args
+        p.executableURL = URL(fileURLWithPath: try Self.binary())
+        p.arguments = args
         p.currentDirectoryURL = URL(fileURLWithPath: root + "/" + directory)
         var env = environment
         env["PWD"] = root + "/" + directory
@@ -118,4 +118,18 @@ final class Sandbox {
     struct TestBinaryMissing: Error, CustomStringConvertible {
         var description: String { "the built tack binary was not found beside the test bundle; run `swift build` first" }
     }
+}
+
+/// Runs a program and returns its standard output.
+func runProgram(_ path: String, _ args: [String] = [], in dir: String = "/") throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = args
+    p.currentDirectoryURL = URL(fileURLWithPath: dir)
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
 }

@@ -48,7 +48,7 @@ import Testing
         #expect(r.stderr.contains("locked hello 1.1.0"))
         #expect(r.stderr.contains("hello 1.1.0: installed"))
         let hello = s.root + "/tack-home/installs/hello/1.1.0/bin/hello"
-        #expect(try runOutput(hello) == "hello 1.1.0\n")
+        #expect(try runProgram(hello) == "hello 1.1.0\n")
         let again = try s.tack(["install"], in: "app")
         #expect(again.status == 0 && again.stdout == "" && again.stderr == "")
         let ls = try s.tack(["ls", "--json"], in: "app")
@@ -183,16 +183,6 @@ import Testing
         #expect(s.read("app/tack.lock") == lock)
     }
 
-    func runOutput(_ path: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
 @Suite struct ToolchainChangeTests {

@@ -33,7 +33,7 @@ import Testing
         // The build tree is gone: the install holds only what runs.
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/installs/greet/1.0.0").sorted() == [".tack-install.lock", "bin"])
         // Run from elsewhere: the resource bundle travels with the executable.
-        let out = try run(bin + "/greet", in: "/")
+        let out = try runProgram(bin + "/greet", in: "/")
         #expect(out == "hello from a resource\n")
         let metadata = s.read("tack-home/installs/greet/1.0.0/.tack-install.lock") ?? ""
         #expect(metadata.contains("swift: \"Swift version "))
@@ -51,20 +51,8 @@ import Testing
         #expect(s.read("app/tack.yml") == "tools:\n  ink: { git: \"https://github.com/JohnSundell/Ink.git\", version: 0.6.0, products: [ink-cli] }\n")
         #expect(s.read("app/tack.lock")?.contains("tag: \"0.6.0\"") == true)
         try s.write("app/doc.md", "# Hello\n\n*tack*\n")
-        let html = try run(s.root + "/tack-home/installs/ink/0.6.0/bin/ink-cli", ["doc.md"], in: s.root + "/app")
+        let html = try runProgram(s.root + "/tack-home/installs/ink/0.6.0/bin/ink-cli", ["doc.md"], in: s.root + "/app")
         #expect(html == "<h1>Hello</h1><p><em>tack</em></p>\n")
     }
 
-    func run(_ path: String, _ args: [String] = [], in dir: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        p.currentDirectoryURL = URL(fileURLWithPath: dir)
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
 }
