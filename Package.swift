@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -24,13 +25,19 @@ let package = Package(
         .systemLibrary(
             name: "CGit2", pkgConfig: "libgit2",
             providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]),
+        .systemLibrary(
+            name: "CArchive", pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
         .target(name: "YAML", dependencies: ["CYaml"]),
+        .target(name: "Archive", dependencies: ["CArchive"]),
         .target(name: "Git", dependencies: ["CGit2"]),
         .target(
             name: "TackCore",
             dependencies: ["YAML", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "TackFront", dependencies: ["TackCore"]),
-        .target(name: "Backends", dependencies: ["TackCore", "Git"]),
+        .target(
+            name: "Backends",
+            dependencies: ["TackCore", "Git", "Archive", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "TackCLI",
             dependencies: [
@@ -43,7 +50,9 @@ let package = Package(
             name: "tack-fuzz", dependencies: ["TackCore", "YAML"],
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"]),
-        .testTarget(name: "TackCLITests", dependencies: ["TackCore", "TackFront", "Git", "Backends"]),
+        .testTarget(
+            name: "TackCLITests", dependencies: ["TackCore", "TackFront", "Git", "Backends", "Archive"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ usage() {
     cat <<'USAGE'
 Usage: ./bootstrap.sh [--prefix DIR] [--dev] [--no-install] [--help]
 
-Installs the system libraries tack links with (libgit2, libyaml, pkg-config) through apt-get,
+Installs the system libraries tack links with (libgit2, libyaml, libarchive, pkg-config) through apt-get,
 dnf or Homebrew, checks for a Swift 6 toolchain, builds tack in release mode, and installs it:
 
   $PREFIX/bin/tack                  the command (fast front end)
@@ -54,7 +54,7 @@ as_root() {
 install_packages() {
     local missing=()
     if command -v apt-get >/dev/null 2>&1; then
-        local pkgs=(libgit2-dev libyaml-dev pkg-config)
+        local pkgs=(libgit2-dev libyaml-dev libarchive-dev pkg-config)
         [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv ruby)
         for p in "${pkgs[@]}"; do
             dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -65,7 +65,7 @@ install_packages() {
             as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
         fi
     elif command -v dnf >/dev/null 2>&1; then
-        local pkgs=(libgit2-devel libyaml-devel pkgconf-pkg-config)
+        local pkgs=(libgit2-devel libyaml-devel libarchive-devel pkgconf-pkg-config)
         [ "$dev" -eq 1 ] && pkgs+=(ShellCheck hyperfine bash zsh fish rbenv direnv ruby)
         for p in "${pkgs[@]}"; do rpm -q "$p" >/dev/null 2>&1 || missing+=("$p"); done
         if [ ${#missing[@]} -gt 0 ]; then
@@ -73,7 +73,7 @@ install_packages() {
             as_root dnf install -y "${missing[@]}"
         fi
     elif command -v brew >/dev/null 2>&1; then
-        local pkgs=(libgit2 libyaml pkg-config)
+        local pkgs=(libgit2 libyaml libarchive pkg-config)
         [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine zsh fish rbenv direnv)
         for p in "${pkgs[@]}"; do brew list --versions "$p" >/dev/null 2>&1 || missing+=("$p"); done
         if [ ${#missing[@]} -gt 0 ]; then

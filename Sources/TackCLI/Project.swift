@@ -26,7 +26,10 @@ struct Project {
     }
 
     static func registry(_ settings: Settings) -> BackendRegistry {
-        BackendRegistry([GitBackend(runner: FoundationProcessRunner(), environment: settings.environment)])
+        BackendRegistry([
+            GitBackend(runner: FoundationProcessRunner(), environment: settings.environment),
+            URLBackend(http: URLSessionHTTPClient()),
+        ])
     }
 
     var home: String? { settings.home }

@@ -33,6 +33,9 @@ struct Sync {
             staleBuilds = Set(project.store.staleBuilds(toolchain: toolchain).map { "\($0.name)@\($0.version.text)" })
         }
         var items: [Installer.Item] = []
+        // Which lock each tool's entry lives in, and that lock as planned.
+        var lockOf: [String: String] = [:]
+        var plannedLocks: [String: Lockfile] = [:]
         for (lockPath, requests) in project.groups {
             var lock = Lockfile()
             if let lockPath {
@@ -72,7 +75,9 @@ struct Sync {
                     }
                 }
             }
+            if let lockPath { plannedLocks[lockPath] = resolved }
             for request in requests where only == nil || only!.contains(request.name) {
+                if let lockPath { lockOf[request.name] = lockPath }
                 if let entry = resolved.tools[request.name] {
                     items.append(.init(request: request, locked: entry, rebuild: staleBuilds.contains("\(entry.name)@\(entry.version.text)")))
                 }
@@ -81,10 +86,31 @@ struct Sync {
         if let root = project.resolution.projectRoot { project.remember(root) }
         guard install, !items.isEmpty else { return problems > 0 ? 1 : 0 }
 
-        let installer = Installer(store: project.store, registry: project.registry)
+        var installer = Installer(store: project.store, registry: project.registry)
+        installer.offline = offline
+        installer.frozen = frozen
         let reporter = ProgressReporter(settings: project.settings)
         let results = await installer.install(items, jobs: jobs) { reporter.handle($0) }
-        let installed = results.values.filter { (try? $0.get()) == .installed }.count
+        // What installs taught the lock (a checksum first seen on this platform).
+        var learned: Set<String> = []
+        for name in results.keys.sorted() {
+            guard case .success(let done) = results[name]!, let path = lockOf[name], var lock = plannedLocks[path] else { continue }
+            for note in done.notes { Output.err(note + "\n") }
+            guard !frozen, var entry = lock.tools[name] else { continue }
+            for (k, v) in done.lockFields { entry.fields[k] = v }
+            if entry != lock.tools[name] {
+                lock.tools[name] = entry
+                plannedLocks[path] = lock
+                learned.insert(path)
+            }
+        }
+        for path in learned.sorted() {
+            do { try project.writeLock(plannedLocks[path]!, to: path) } catch {
+                Output.error(error.message)
+                problems += 1
+            }
+        }
+        let installed = results.values.filter { (try? $0.get())?.status == .installed }.count
         let failed = results.filter { if case .failure = $0.value { return true } else { return false } }
         for name in failed.keys.sorted() {
             if case .failure(let e) = failed[name]! { Output.error(e.message) }

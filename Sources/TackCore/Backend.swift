@@ -13,6 +13,10 @@ public struct AvailableVersion: Sendable, Equatable {
 /// the install when complete) with the tool described by `locked`.
 public struct InstallJob: Sendable {
     public var request: ToolRequest
+    /// TACK_OFFLINE: use only what is cached.
+    public var offline = false
+    /// --frozen: the lock will not be written, so nothing new can be recorded in it.
+    public var frozen = false
     public var locked: LockedTool
     public var directory: String
     /// A scratch directory for sources and builds, removed afterwards.
@@ -35,6 +39,8 @@ public enum InstallPhase: Sendable, Equatable {
     case fetching
     case building
     case copying
+    case downloading(received: Int64, total: Int64?)
+    case extracting
     case custom(String)
 
     public var label: String {
@@ -43,6 +49,10 @@ public enum InstallPhase: Sendable, Equatable {
         case .fetching: return "fetching"
         case .building: return "building"
         case .copying: return "copying"
+        case .extracting: return "extracting"
+        case .downloading(let r, let t):
+            if let t, t > 0 { return "downloading \(formatSize(Int(r))) of \(formatSize(Int(t)))" }
+            return "downloading \(formatSize(Int(r)))"
         case .custom(let s): return s
         }
     }
@@ -54,9 +64,16 @@ public struct InstallOutcome: Sendable, Equatable {
     public var binaries: [String]
     /// Facts about this machine's build (the Swift toolchain a tool was built with).
     public var metadata: [String: String]
-    public init(binaries: [String], metadata: [String: String] = [:]) {
+    /// What the lock should learn (a checksum first seen on this platform), merged into the
+    /// lock entry after the install.
+    public var lockFields: [String: LockValue]
+    /// Things the user should know (a checksum recorded for the first time, a setuid bit removed).
+    public var notes: [String]
+    public init(binaries: [String], metadata: [String: String] = [:], lockFields: [String: LockValue] = [:], notes: [String] = []) {
         self.binaries = binaries
         self.metadata = metadata
+        self.lockFields = lockFields
+        self.notes = notes
     }
 }
 

@@ -23,6 +23,13 @@ public struct Installer: Sendable {
 
     public enum Status: Sendable, Equatable { case installed, alreadyInstalled }
 
+    /// A finished install: what happened, what the lock should learn, what the user should know.
+    public struct Done: Sendable, Equatable {
+        public var status: Status
+        public var lockFields: [String: LockValue] = [:]
+        public var notes: [String] = []
+    }
+
     public enum Event: Sendable {
         case phase(tool: String, version: String, InstallPhase)
         case finished(tool: String, version: String, Status)
@@ -33,24 +40,26 @@ public struct Installer: Sendable {
 
     public let store: Store
     public let registry: BackendRegistry
+    public var offline = false
+    public var frozen = false
     public init(store: Store, registry: BackendRegistry) {
         self.store = store
         self.registry = registry
     }
 
     /// Installs every item, `jobs` at a time; one failing does not stop the others.
-    public func install(_ items: [Item], jobs: Int, report: @escaping @Sendable (Event) -> Void) async -> [String: Result<Status, TackError>] {
-        var results: [String: Result<Status, TackError>] = [:]
-        await withTaskGroup(of: (String, Result<Status, TackError>).self) { group in
+    public func install(_ items: [Item], jobs: Int, report: @escaping @Sendable (Event) -> Void) async -> [String: Result<Done, TackError>] {
+        var results: [String: Result<Done, TackError>] = [:]
+        await withTaskGroup(of: (String, Result<Done, TackError>).self) { group in
             var pending = items[...]
             func startNext() {
                 guard let item = pending.popFirst() else { return }
                 group.addTask {
                     let v = item.locked.version.text
                     do throws(TackError) {
-                        let status = try await installOne(item, rebuild: item.rebuild) { report(.phase(tool: item.locked.name, version: v, $0)) }
-                        report(.finished(tool: item.locked.name, version: v, status))
-                        return (item.locked.name, .success(status))
+                        let done = try await installOne(item, rebuild: item.rebuild) { report(.phase(tool: item.locked.name, version: v, $0)) }
+                        report(.finished(tool: item.locked.name, version: v, done.status))
+                        return (item.locked.name, .success(done))
                     } catch {
                         report(.failed(tool: item.locked.name, version: v, error))
                         return (item.locked.name, .failure(error))
@@ -66,11 +75,11 @@ public struct Installer: Sendable {
         return results
     }
 
-    public func installOne(_ item: Item, rebuild: Bool, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> Status {
+    public func installOne(_ item: Item, rebuild: Bool, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> Done {
         let name = item.locked.name
         let version = item.locked.version
         let final = store.installDirectory(name, version)
-        if !rebuild && isComplete(final) { return .alreadyInstalled }
+        if !rebuild && isComplete(final) { return Done(status: .alreadyInstalled) }
         let backend = try registry.backend(for: item.request)
         let toolDir = store.toolDirectory(name)
         do {
@@ -85,7 +94,7 @@ public struct Installer: Sendable {
         }
         defer { lock.unlock() }
         // Another process may have finished it while we waited.
-        if !rebuild && isComplete(final) { return .alreadyInstalled }
+        if !rebuild && isComplete(final) { return Done(status: .alreadyInstalled) }
 
         // What a killed install left behind; we hold the lock, so nobody is using it.
         let pid = getpid()
@@ -100,10 +109,13 @@ public struct Installer: Sendable {
         } catch { throw TackError("cannot write to \(store.root): \(error) — check TACK_HOME") }
 
         do throws(TackError) {
-            let job = InstallJob(request: item.request, locked: item.locked, directory: temp, scratch: scratch, cache: store.cache, report: report)
+            var job = InstallJob(request: item.request, locked: item.locked, directory: temp, scratch: scratch, cache: store.cache, report: report)
+            job.offline = offline
+            job.frozen = frozen
             let outcome = try await backend.install(job)
             try? store.fs.remove(scratch)
             var record = item.locked
+            for (k, v) in outcome.lockFields { record.fields[k] = v }
             record.fields["binaries"] = .list(outcome.binaries.sorted())
             if !outcome.metadata.isEmpty { record.fields["built"] = .map(outcome.metadata) }
             do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [name: record]).serialized()) }
@@ -120,7 +132,7 @@ public struct Installer: Sendable {
                 guard rename(temp, final) == 0 else { throw TackError("cannot move the install into \(final): \(String(cString: strerror(errno)))") }
             }
             _ = fsyncDirectory(toolDir)
-            return .installed
+            return Done(status: .installed, lockFields: outcome.lockFields, notes: outcome.notes)
         } catch {
             try? store.fs.remove(temp)
             // A tool directory this failure left empty goes too (rmdir: only if empty).

@@ -25,7 +25,7 @@ public struct Manifest: Sendable, Equatable {
     public static let sourceKeys = ["git", "github", "url", "pip", "gem", "asdf", "path"]
     public static let toolKeys = sourceKeys + [
         "version", "ref", "products", "bin", "build", "checksum", "platforms",
-        "python", "index_url", "find_links", "extras", "source",
+        "python", "index_url", "find_links", "extras", "source", "versions",
     ]
     public static let packageManagers = ["apt", "dnf", "pacman", "apk", "brew"]
 
@@ -225,6 +225,18 @@ struct ManifestDecoder {
                         }
                         opts.platforms[platform.value] = fields
                     }
+                case "versions":
+                    var index: [String: String] = [:]
+                    for (fk, fv) in try mapping(v, "`versions`") {
+                        guard ["url", "regex"].contains(fk.value) else {
+                            throw unknownKey(fk, in: ["url", "regex"], context: " in `versions`")
+                        }
+                        index[fk.value] = try string(fv, "`versions.\(fk.value)`")
+                    }
+                    guard index["url"] != nil, index["regex"] != nil else {
+                        throw fail(v.mark, "`versions` needs `url` (a page listing versions) and `regex` (whose first group is a version)")
+                    }
+                    opts.versionIndex = index
                 case "python": opts.python = try string(v, "`python`")
                 case "index_url": opts.indexURL = try url(v, "`index_url`")
                 case "find_links": opts.findLinks = try string(v, "`find_links`")
@@ -243,7 +255,7 @@ struct ManifestDecoder {
     func checkCombinations(_ name: String, _ source: ToolSource, _ used: [String: Scalar]) throws(TackError) {
         let owners: [(keys: [String], backend: String, fits: Bool)] = [
             (["ref", "products", "build"], "git", { if case .git = source { return true }; if case .registry = source { return true }; return false }()),
-            (["checksum", "platforms"], "url", { if case .url = source { return true }; if case .registry = source { return true }; return false }()),
+            (["checksum", "platforms", "versions"], "url", { if case .url = source { return true }; if case .registry = source { return true }; return false }()),
             (["python", "index_url", "find_links", "extras"], "pip", { if case .pip = source { return true }; return false }()),
             (["source"], "gem", { if case .gem = source { return true }; return false }()),
         ]

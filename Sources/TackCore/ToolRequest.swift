@@ -97,6 +97,8 @@ public struct ToolOptions: Sendable, Hashable {
     public var findLinks: String?
     public var extras: [String] = []
     public var gemSource: String?
+    /// `versions: { url:, regex: }`: where a url tool's versions are listed.
+    public var versionIndex: [String: String]?
     public init() {}
 }
 

@@ -1,0 +1,188 @@
+import CArchive
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Extracts tar (gz, xz, bz2, zstd) and zip archives with libarchive, refusing the whole
+/// archive when any entry would land outside the target directory: absolute paths, `..`,
+/// links whose target leaves the directory, hard links to anything outside the archive,
+/// entries written through a link, and device files. Every entry is checked before the
+/// first byte is written. Setuid and setgid bits are removed and reported.
+public enum SafeExtractor {
+    public struct Report: Sendable, Equatable {
+        /// Entries whose setuid or setgid bit was removed.
+        public var strippedSpecialBits: [String] = []
+        public var entries = 0
+    }
+
+    struct Entry {
+        enum Kind { case file, directory, symlink(String), hardlink(String) }
+        var path: String
+        var kind: Kind
+        var mode: UInt32
+    }
+
+    public static func extract(_ archivePath: String, into root: String) throws(ArchiveError) -> Report {
+        let entries = try list(archivePath)
+        try validate(entries)
+        return try write(archivePath, into: root)
+    }
+
+    /// Reads every header, without extracting.
+    static func list(_ archivePath: String) throws(ArchiveError) -> [Entry] {
+        let a = try openReader(archivePath)
+        defer { archive_read_free(a) }
+        var out: [Entry] = []
+        var entry: OpaquePointer?
+        while true {
+            let r = archive_read_next_header(a, &entry)
+            if r == ARCHIVE_EOF { break }
+            guard r == ARCHIVE_OK || r == ARCHIVE_WARN, let entry else { throw readError(a, archivePath) }
+            guard let rawPath = archive_entry_pathname(entry) else { throw ArchiveError("an entry without a name") }
+            let path = String(cString: rawPath)
+            let type = UInt32(archive_entry_filetype(entry))  // AE_IFREG and friends are C casts Swift cannot import
+            let mode = UInt32(archive_entry_mode(entry))
+            let kind: Entry.Kind
+            if let hard = archive_entry_hardlink(entry) {
+                kind = .hardlink(String(cString: hard))
+            } else if type == 0o100000 {
+                kind = .file
+            } else if type == 0o040000 {
+                kind = .directory
+            } else if type == 0o120000 {
+                kind = .symlink(archive_entry_symlink(entry).map { String(cString: $0) } ?? "")
+            } else {
+                throw ArchiveError("`\(path)` is a device, pipe or socket; tack installs only files, directories and links")
+            }
+            out.append(Entry(path: path, kind: kind, mode: mode))
+        }
+        return out
+    }
+
+    /// The archive's path as components, with `.` removed; nil if it is absolute or has `..`.
+    static func components(_ path: String) -> [Substring]? {
+        if path.hasPrefix("/") { return nil }
+        let parts = path.split(separator: "/").filter { $0 != "." }
+        if parts.contains("..") { return nil }
+        return parts
+    }
+
+    static func validate(_ entries: [Entry]) throws(ArchiveError) {
+        var symlinks: Set<String> = []
+        var seen: Set<String> = []
+        for e in entries {
+            if case .symlink = e.kind, let c = components(e.path) { symlinks.insert(c.joined(separator: "/")) }
+        }
+        for e in entries {
+            guard let parts = components(e.path), !parts.isEmpty else {
+                if e.path.hasPrefix("/") { throw ArchiveError("`\(e.path)` is an absolute path") }
+                if components(e.path) == nil { throw ArchiveError("`\(e.path)` leaves the install directory (`..`)") }
+                continue  // "./" itself
+            }
+            let key = parts.joined(separator: "/")
+            // Never write through a link: no parent of an entry may be a symlink.
+            for i in 1..<parts.count where symlinks.contains(parts[..<i].joined(separator: "/")) {
+                throw ArchiveError("`\(e.path)` would be written through the link `\(parts[..<i].joined(separator: "/"))`")
+            }
+            switch e.kind {
+            case .symlink(let target):
+                if target.isEmpty || target.hasPrefix("/") { throw ArchiveError("the link `\(e.path)` points to the absolute path `\(target)`") }
+                // Resolve lexically from the link's directory; `..` may not leave the root nor
+                // back out of another link (whose real place is elsewhere).
+                var stack = Array(parts.dropLast())
+                for c in target.split(separator: "/") where c != "." {
+                    if c == ".." {
+                        guard let last = stack.popLast() else { throw ArchiveError("the link `\(e.path)` points outside the install directory (`\(target)`)") }
+                        if symlinks.contains((stack + [last]).joined(separator: "/")) {
+                            throw ArchiveError("the link `\(e.path)` goes through another link with `..` (`\(target)`)")
+                        }
+                    } else {
+                        stack.append(c)
+                    }
+                }
+            case .hardlink(let target):
+                guard let t = components(target), !t.isEmpty else { throw ArchiveError("the hard link `\(e.path)` points outside the archive (`\(target)`)") }
+                guard seen.contains(t.joined(separator: "/")) else { throw ArchiveError("the hard link `\(e.path)` points to `\(target)`, which is not in the archive before it") }
+            case .file, .directory:
+                break
+            }
+            seen.insert(key)
+        }
+    }
+
+    static func write(_ archivePath: String, into root: String) throws(ArchiveError) -> Report {
+        let a = try openReader(archivePath)
+        defer { archive_read_free(a) }
+        guard let disk = archive_write_disk_new() else { throw ArchiveError("out of memory") }
+        defer { archive_write_free(disk) }
+        let flags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT
+        archive_write_disk_set_options(disk, flags)
+        var report = Report()
+        var entry: OpaquePointer?
+        while true {
+            let r = archive_read_next_header(a, &entry)
+            if r == ARCHIVE_EOF { break }
+            guard r == ARCHIVE_OK || r == ARCHIVE_WARN, let entry else { throw readError(a, archivePath) }
+            let path = String(cString: archive_entry_pathname(entry))
+            guard let parts = components(path), !parts.isEmpty else { continue }
+            let mode = archive_entry_mode(entry)
+            if mode & 0o6000 != 0 {
+                archive_entry_set_mode(entry, mode & ~0o7000)
+                report.strippedSpecialBits.append(path)
+            }
+            archive_entry_set_pathname(entry, root + "/" + parts.joined(separator: "/"))
+            if let hard = archive_entry_hardlink(entry), let t = components(String(cString: hard)) {
+                archive_entry_set_hardlink(entry, root + "/" + t.joined(separator: "/"))
+            }
+            archive_entry_set_uid(entry, Int64(getuid()))
+            archive_entry_set_gid(entry, Int64(getgid()))
+            guard archive_write_header(disk, entry) == ARCHIVE_OK else { throw writeError(disk, path) }
+            if archive_entry_size(entry) > 0 {
+                var buffer: UnsafeRawPointer?
+                var size = 0
+                var offset: Int64 = 0
+                while true {
+                    let rr = archive_read_data_block(a, &buffer, &size, &offset)
+                    if rr == ARCHIVE_EOF { break }
+                    guard rr == ARCHIVE_OK else { throw readError(a, archivePath) }
+                    guard archive_write_data_block(disk, buffer, size, offset) == ARCHIVE_OK else { throw writeError(disk, path) }
+                }
+            }
+            guard archive_write_finish_entry(disk) == ARCHIVE_OK else { throw writeError(disk, path) }
+            report.entries += 1
+        }
+        return report
+    }
+
+    static func openReader(_ path: String) throws(ArchiveError) -> OpaquePointer {
+        guard let a = archive_read_new() else { throw ArchiveError("out of memory") }
+        archive_read_support_filter_all(a)
+        archive_read_support_format_tar(a)
+        archive_read_support_format_gnutar(a)
+        archive_read_support_format_zip(a)
+        guard archive_read_open_filename(a, path, 65536) == ARCHIVE_OK else {
+            let e = readError(a, path)
+            archive_read_free(a)
+            throw e
+        }
+        return a
+    }
+
+    static func readError(_ a: OpaquePointer, _ path: String) -> ArchiveError {
+        let why = archive_error_string(a).map { String(cString: $0) } ?? "unreadable"
+        return ArchiveError("not a readable archive: \(why)")
+    }
+
+    static func writeError(_ a: OpaquePointer, _ path: String) -> ArchiveError {
+        let why = archive_error_string(a).map { String(cString: $0) } ?? "cannot write"
+        return ArchiveError("cannot extract `\(path)`: \(why)")
+    }
+}

@@ -1,0 +1,188 @@
+import Archive
+import Foundation
+import TackCore
+
+/// Tools shipped as release archives or bare binaries on a URL: the URL template rendered for
+/// this platform, the download streamed and its SHA-256 checked against the lock (or recorded
+/// there the first time), the archive extracted safely, the binaries linked into `bin/`.
+public struct URLBackend: Backend {
+    public let name = "url"
+    let http: any HTTPClient
+    let platform: Platform
+    /// Delays between attempts after a transient failure (server error, timeout, cut connection).
+    let retryDelays: [Double]
+
+    public init(http: any HTTPClient, platform: Platform = .current, retryDelays: [Double] = [0.25, 0.5, 1, 2]) {
+        self.http = http
+        self.platform = platform
+        self.retryDelays = retryDelays
+    }
+
+    public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
+
+    /// The URL, `bin:` paths and checksum for this platform: `platforms.<os-arch>` overrides
+    /// the tool's own fields.
+    func target(_ request: ToolRequest, _ version: Version) -> (url: String, bin: [String], checksum: String?) {
+        let override = request.options.platforms[platform.description] ?? [:]
+        let url = platform.render(override["url"] ?? source(of: request), version: version.text)
+        let bins = (override["bin"].map { [$0] } ?? request.options.bin).map { platform.render($0, version: version.text) }
+        return (url, bins, override["checksum"] ?? request.options.checksum)
+    }
+
+    public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
+        guard let index = request.options.versionIndex, let url = index["url"], let pattern = index["regex"] else {
+            // No index: an exact pin is the one version tack can know of.
+            if let v = request.requirement.exactVersion { return [AvailableVersion(version: v)] }
+            throw TackError("\(request.name) is a url tool without a `versions:` index, so tack cannot list its versions — pin an exact version like 1.2.3, or add `versions: { url: …, regex: … }` (set by \(request.origin.describe(home: nil)))")
+        }
+        let body: [UInt8]
+        do { body = try await withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url) } } catch {
+            throw TackError("cannot list the versions of \(request.name) from \(url): \(error.message)")
+        }
+        let regex: Regex<AnyRegexOutput>
+        do { regex = try Regex(pattern) } catch { throw TackError("`versions.regex` of \(request.name) is not a valid regular expression: \(error)") }
+        var seen: Set<Version> = []
+        for match in String(decoding: body, as: UTF8.self).matches(of: regex) {
+            guard match.output.count > 1, let text = match.output[1].substring, let v = Version(String(text)) else { continue }
+            seen.insert(v)
+        }
+        return seen.sorted().map { AvailableVersion(version: $0) }
+    }
+
+    public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
+        let tool = "\(job.locked.name) \(job.locked.version)"
+        let (url, bins, manifestChecksum) = target(job.request, job.locked.version)
+        var locked: [String: String] = [:]
+        if case .map(let m)? = job.locked.fields["sha256"] { locked = m }
+        let platformKey = platform.description
+        let expected = locked[platformKey] ?? manifestChecksum?.lowercased()
+        if let expected, !Self.isSHA256(expected) {
+            throw TackError("the checksum for \(tool) (\(platformKey)) is not a SHA-256: \(quoted(expected))")
+        }
+
+        // The download cache is keyed by checksum; a cached file is never partial.
+        let downloads = job.cache + "/downloads"
+        try FileManager.default.createDirectoryOrFail(downloads)
+        var file: String
+        var notes: [String] = []
+        if let expected, FileManager.default.fileExists(atPath: downloads + "/" + expected) {
+            file = downloads + "/" + expected
+        } else {
+            if job.offline {
+                throw TackError("TACK_OFFLINE is set, and \(url) is not in the download cache — unset TACK_OFFLINE to download \(tool)")
+            }
+            let partial = downloads + "/.partial-\(getpid())-\(UUID().uuidString)"
+            defer { try? FileManager.default.removeItem(atPath: partial) }
+            let report = job.report
+            let sum: String
+            do {
+                sum = try await withRetries { () async throws(HTTPFailure) -> String in
+                    try await http.download(url, to: partial) { received, total in report(.downloading(received: received, total: total)) }
+                }
+            } catch {
+                throw TackError("cannot download \(tool) from \(url): \(error.message)")
+            }
+            if let expected, sum != expected {
+                let from = locked[platformKey] != nil ? "tack.lock says" : "the manifest's checksum is"
+                throw TackError("checksum mismatch for \(tool) (\(platformKey)): \(from) \(expected), download is \(sum) — nothing was installed")
+            }
+            if expected == nil {
+                notes.append(job.frozen
+                    ? "\(tool): no checksum for \(platformKey) in tack.lock; the download's is \(sum) (not recorded: --frozen)"
+                    : "\(tool): recorded the checksum of its \(platformKey) download in tack.lock: \(sum)")
+            }
+            file = downloads + "/" + sum
+            if rename(partial, file) != 0 && !FileManager.default.fileExists(atPath: file) {
+                throw TackError("cannot move the download of \(tool) into \(downloads): \(String(cString: strerror(errno)))")
+            }
+            locked[platformKey] = sum
+        }
+
+        job.report(.extracting)
+        let binaries: [String]
+        if Self.isArchive(url) {
+            let files = job.directory + "/files"
+            try FileManager.default.createDirectoryOrFail(files)
+            do {
+                let result = try SafeExtractor.extract(file, into: files)
+                for path in result.strippedSpecialBits {
+                    notes.append("\(tool): removed the setuid/setgid bit from \(path) (tack never installs setuid files)")
+                }
+            } catch {
+                throw TackError("\(url) \(Self.describeBadArchive(file)): \(error.message) — nothing was installed")
+            }
+            binaries = try linkBinaries(bins, job: job, files: files, tool: tool)
+        } else {
+            let name = bins.first.map { ($0 as NSString).lastPathComponent } ?? job.locked.name
+            guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` is not a valid binary name") }
+            try FileManager.default.createDirectoryOrFail(job.directory + "/bin")
+            try FileManager.default.copyOrFail(file, to: job.directory + "/bin/" + name)
+            chmod(job.directory + "/bin/" + name, 0o755)
+            binaries = ["bin/" + name]
+        }
+        return InstallOutcome(binaries: binaries, lockFields: ["sha256": .map(locked)], notes: notes)
+    }
+
+    /// `bin/<name>` links to the archive's executables named by `bin:`, or to the one
+    /// executable named after the tool.
+    func linkBinaries(_ bins: [String], job: InstallJob, files: String, tool: String) throws(TackError) -> [String] {
+        let fm = FileManager.default
+        var paths = bins
+        if paths.isEmpty {
+            let found = (fm.enumerator(atPath: files)?.allObjects as? [String] ?? []).filter {
+                ($0 as NSString).lastPathComponent == job.locked.name && fm.isExecutableFile(atPath: files + "/" + $0)
+            }.sorted { $0.count < $1.count }
+            guard let first = found.first else {
+                throw TackError("the archive of \(tool) has no executable named \(job.locked.name); name its binaries with `bin:`")
+            }
+            paths = [first]
+        }
+        try fm.createDirectoryOrFail(job.directory + "/bin")
+        var out: [String] = []
+        for path in paths {
+            guard GitBackend.isSafeRelativePath(path) else { throw TackError("`bin: \(path)` of \(job.locked.name) must be a path inside the archive") }
+            let full = files + "/" + path
+            // The link must resolve inside the install (the archive's own links were checked).
+            let real = (full as NSString).resolvingSymlinksInPath
+            guard real.hasPrefix((files as NSString).resolvingSymlinksInPath + "/"), fm.isExecutableFile(atPath: full) else {
+                throw TackError("the archive of \(tool) has no executable \(path) (named by `bin:`)")
+            }
+            let name = (path as NSString).lastPathComponent
+            do { try fm.createSymbolicLink(atPath: job.directory + "/bin/" + name, withDestinationPath: "../files/" + path) } catch {
+                throw TackError("cannot link bin/\(name): \(error.localizedDescription)")
+            }
+            out.append("bin/" + name)
+        }
+        return out
+    }
+
+    func withRetries<T>(_ body: () async throws(HTTPFailure) -> T) async throws(HTTPFailure) -> T {
+        var attempt = 0
+        while true {
+            do { return try await body() } catch {
+                guard error.isTransient, attempt < retryDelays.count else { throw error }
+                try? await Task.sleep(nanoseconds: UInt64(retryDelays[attempt] * 1_000_000_000))
+                attempt += 1
+            }
+        }
+    }
+
+    static func isSHA256(_ s: String) -> Bool { s.count == 64 && s.allSatisfy(\.isHexDigit) }
+
+    static let archiveSuffixes = [".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz", ".tar.zst", ".tar", ".zip"]
+
+    static func isArchive(_ url: String) -> Bool {
+        let path = (URL(string: url)?.path ?? url).lowercased()
+        return archiveSuffixes.contains { path.hasSuffix($0) }
+    }
+
+    /// "is not a valid archive" with a hint when the server sent a web page instead.
+    static func describeBadArchive(_ file: String) -> String {
+        let head = (FileHandle(forReadingAtPath: file)?.readData(ofLength: 512)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let trimmed = head.drop { $0.isWhitespace }.lowercased()
+        if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") || trimmed.hasPrefix("<") {
+            return "sent a web page, not an archive"
+        }
+        return "is not an archive tack can safely extract"
+    }
+}

@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TackCore
+
+/// HTTP through URLSession (libcurl on Linux): the body streamed into a file and hashed as it
+/// arrives, a body shorter than its Content-Length reported as truncated.
+public struct URLSessionHTTPClient: HTTPClient {
+    let timeout: TimeInterval
+
+    public init(timeout: TimeInterval = 30) { self.timeout = timeout }
+
+    public func download(_ url: String, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
+        guard let u = URL(string: url), let scheme = u.scheme?.lowercased() else {
+            throw HTTPFailure(status: 400, message: "`\(url)` is not a URL")
+        }
+        if scheme == "file" { return try copyFile(u.path, to: destination) }
+        guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not `\(url)`") }
+        guard FileManager.default.createFile(atPath: destination, contents: nil), let out = FileHandle(forWritingAtPath: destination) else {
+            throw HTTPFailure(status: 0, message: "cannot write \(destination)")
+        }
+        defer { try? out.close() }
+        let delegate = StreamingDelegate(out: out, progress: progress)
+        let config = URLSessionConfiguration.ephemeral
+        config.timeoutIntervalForRequest = timeout
+        let session = URLSession(configuration: config, delegate: delegate, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        var request = URLRequest(url: u)
+        request.setValue("tack/\(TackVersion.current)", forHTTPHeaderField: "User-Agent")
+        let result: Result<String, HTTPFailure> = await withCheckedContinuation { continuation in
+            delegate.finish = { continuation.resume(returning: $0) }
+            session.dataTask(with: request).resume()
+        }
+        return try result.get()
+    }
+
+    public func get(_ url: String) async throws(HTTPFailure) -> [UInt8] {
+        let path = NSTemporaryDirectory() + "tack-get-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try await download(url, to: path) { _, _ in }
+        return (FileManager.default.contents(atPath: path).map { [UInt8]($0) }) ?? []
+    }
+
+    func copyFile(_ path: String, to destination: String) throws(HTTPFailure) -> String {
+        guard let input = FileHandle(forReadingAtPath: path) else { throw HTTPFailure(status: 404, message: "\(path) does not exist") }
+        defer { try? input.close() }
+        FileManager.default.createFile(atPath: destination, contents: nil)
+        guard let out = FileHandle(forWritingAtPath: destination) else { throw HTTPFailure(status: 0, message: "cannot write \(destination)") }
+        defer { try? out.close() }
+        var hasher = SHA256()
+        while let chunk = try? input.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+            out.write(chunk)
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    let out: FileHandle
+    let progress: @Sendable (Int64, Int64?) -> Void
+    var finish: ((Result<String, HTTPFailure>) -> Void)?
+    var hasher = SHA256()
+    var received: Int64 = 0
+    var expected: Int64?
+    var failure: HTTPFailure?
+
+    init(out: FileHandle, progress: @escaping @Sendable (Int64, Int64?) -> Void) {
+        self.out = out
+        self.progress = progress
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            failure = HTTPFailure(status: http.statusCode, message: "\(response.url?.absoluteString ?? "the server") answered \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))")
+            completionHandler(.cancel)
+            return
+        }
+        expected = response.expectedContentLength > 0 ? response.expectedContentLength : nil
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        hasher.update(data: data)
+        out.write(data)
+        received += Int64(data.count)
+        progress(received, expected)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let url = task.originalRequest?.url?.absoluteString ?? "the download"
+        let result: Result<String, HTTPFailure>
+        if let failure {
+            result = .failure(failure)
+        } else if let error {
+            result = .failure(HTTPFailure(status: nil, message: "downloading \(url) failed: \(error.localizedDescription)"))
+        } else if let expected, received != expected {
+            result = .failure(HTTPFailure(status: nil, message: "the download of \(url) was cut short: \(received) of \(expected) bytes"))
+        } else {
+            result = .success(hasher.finalize().map { String(format: "%02x", $0) }.joined())
+        }
+        finish?(result)
+        finish = nil
+    }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The machine tools are installed for: `linux-x86_64`, `darwin-arm64`, …
+public struct Platform: Sendable, Hashable, CustomStringConvertible {
+    /// `linux` or `darwin`.
+    public var os: String
+    /// `x86_64` or `arm64`.
+    public var arch: String
+    public init(os: String, arch: String) {
+        self.os = os
+        self.arch = arch
+    }
+    public var description: String { "\(os)-\(arch)" }
+
+    public static let supported = [
+        Platform(os: "linux", arch: "x86_64"), Platform(os: "linux", arch: "arm64"),
+        Platform(os: "darwin", arch: "x86_64"), Platform(os: "darwin", arch: "arm64"),
+    ]
+
+    public static var current: Platform {
+        var u = utsname()
+        uname(&u)
+        func field<T>(_ value: T) -> String {
+            withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        let os = field(u.sysname).lowercased()
+        let machine = field(u.machine)
+        return Platform(os: os == "darwin" ? "darwin" : "linux", arch: machine == "aarch64" || machine == "arm64" ? "arm64" : machine)
+    }
+
+    /// `{version}`, `{os}` and `{arch}` replaced.
+    public func render(_ template: String, version: String) -> String {
+        template.replacing("{version}", with: version).replacing("{os}", with: os).replacing("{arch}", with: arch)
+    }
+}
+
+extension String {
+    func replacing(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = self[...]
+        while let r = rest.range(of: target) {
+            out += rest[..<r.lowerBound]
+            out += replacement
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+}
+
+extension Substring {
+    func range(of target: String) -> Range<Substring.Index>? {
+        guard let first = target.first else { return nil }
+        var i = startIndex
+        while i < endIndex {
+            if self[i] == first, self[i...].hasPrefix(target) {
+                return i..<index(i, offsetBy: target.count)
+            }
+            i = index(after: i)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Test fixtures for tack's url backend (used only by the tests).
+
+  fixtures.py serve DIR       serve DIR on 127.0.0.1 (a free port, printed first), with paths:
+                              /files/NAME            the file
+                              /flaky/N/NAME          500 for the first N requests, then the file
+                              /truncated/NAME        the full Content-Length, half the body
+                              /html/NAME             200 with a web page instead of the file
+                              /slow/NAME             the file, in small pieces over ~2 seconds
+                              anything else          404
+                              /count/PATH            how many times PATH was requested
+  fixtures.py archive KIND OUT VERSION [HOSTILE]
+                              KIND: tar.gz, tar.xz, zip, or binary; HOSTILE: dotdot, absolute,
+                              symlink-escape, hardlink-outside, device, setuid
+"""
+import http.server, io, os, socketserver, stat, sys, tarfile, threading, time, zipfile
+
+def serve(root):
+    counts = {}
+    lock = threading.Lock()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def send_bytes(self, body, length=None):
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body) if length is None else length))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            with lock:
+                counts[self.path] = counts.get(self.path, 0) + 1
+                seen = counts[self.path]
+            parts = self.path.strip("/").split("/")
+            def data(name):
+                p = os.path.join(root, name)
+                return open(p, "rb").read() if os.path.isfile(p) else None
+            if parts[0] == "count":
+                self.send_bytes(str(counts.get("/" + "/".join(parts[1:]), 0)).encode())
+            elif parts[0] == "files" and len(parts) == 2 and data(parts[1]) is not None:
+                self.send_bytes(data(parts[1]))
+            elif parts[0] == "flaky" and len(parts) == 3 and data(parts[2]) is not None:
+                if seen <= int(parts[1]):
+                    self.send_response(500)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                else:
+                    self.send_bytes(data(parts[2]))
+            elif parts[0] == "truncated" and len(parts) == 2 and data(parts[1]) is not None:
+                body = data(parts[1])
+                self.send_bytes(body[: len(body) // 2], length=len(body))
+                self.close_connection = True
+            elif parts[0] == "html" and len(parts) == 2:
+                self.send_bytes(b"<!DOCTYPE html><html><body>Not the file you wanted</body></html>")
+            elif parts[0] == "slow" and len(parts) == 2 and data(parts[1]) is not None:
+                body = data(parts[1])
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                step = max(1, len(body) // 20)
+                for i in range(0, len(body), step):
+                    self.wfile.write(body[i:i + step])
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            else:
+                self.send_response(404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+        allow_reuse_address = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    print(server.server_address[1], flush=True)
+    # Stop when the test closes our stdin (or dies).
+    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    server.serve_forever()
+
+def tool_script(version):
+    return ("#!/bin/sh\necho \"shellcheck %s\"\n" % version).encode()
+
+def add(tar, name, data=b"", mode=0o644, type=tarfile.REGTYPE, linkname=""):
+    info = tarfile.TarInfo(name)
+    info.type = type
+    info.mode = mode
+    info.linkname = linkname
+    info.size = len(data) if type == tarfile.REGTYPE else 0
+    if type == tarfile.CHRTYPE:
+        info.devmajor, info.devminor = 1, 3
+    tar.addfile(info, io.BytesIO(data) if type == tarfile.REGTYPE else None)
+
+def archive(kind, out, version, hostile=None):
+    top = "shellcheck-v%s" % version
+    if kind == "binary":
+        open(out, "wb").write(tool_script(version))
+        return
+    if kind == "zip":
+        with zipfile.ZipFile(out, "w") as z:
+            info = zipfile.ZipInfo(top + "/shellcheck")
+            info.external_attr = (stat.S_IFREG | 0o755) << 16
+            z.writestr(info, tool_script(version))
+            z.writestr(top + "/README.txt", "read me\n")
+        return
+    mode = {"tar.gz": "w:gz", "tar.xz": "w:xz"}[kind]
+    with tarfile.open(out, mode, format=tarfile.GNU_FORMAT) as tar:
+        add(tar, top, type=tarfile.DIRTYPE, mode=0o755)
+        add(tar, top + "/shellcheck", tool_script(version), mode=0o755)
+        add(tar, top + "/README.txt", b"read me\n")
+        if hostile == "dotdot":
+            add(tar, top + "/../../../../../../tmp/tack-evil-dotdot", b"evil\n")
+        elif hostile == "absolute":
+            add(tar, "/tmp/tack-evil-absolute", b"evil\n")
+        elif hostile == "symlink-escape":
+            add(tar, top + "/link", type=tarfile.SYMTYPE, linkname="/tmp")
+            add(tar, top + "/link/tack-evil-symlink", b"evil\n")
+        elif hostile == "symlink-dotdot":
+            add(tar, top + "/up", type=tarfile.SYMTYPE, linkname="../../../../../../../tmp")
+            add(tar, top + "/up/tack-evil-symlink2", b"evil\n")
+        elif hostile == "hardlink-outside":
+            add(tar, top + "/passwd", type=tarfile.LNKTYPE, linkname="/etc/passwd")
+        elif hostile == "device":
+            add(tar, top + "/null", type=tarfile.CHRTYPE, mode=0o666)
+        elif hostile == "setuid":
+            add(tar, top + "/suid", tool_script(version), mode=0o4755)
+
+if __name__ == "__main__":
+    if sys.argv[1] == "serve":
+        serve(sys.argv[2])
+    elif sys.argv[1] == "archive":
+        archive(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] if len(sys.argv) > 5 else None)
+    else:
+        sys.exit(__doc__)
