@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "tack-fuzz", dependencies: ["TackCore", "YAML"],
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
-        .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"]),
+        .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"], exclude: ["Fixtures"]),
         .testTarget(
             name: "TackCLITests", dependencies: ["TackCore", "TackFront", "Git", "Backends", "Archive"],
             exclude: ["Fixtures"]),

@@ -33,14 +33,13 @@ public struct Lockfile: Sendable, Equatable {
             entries["source"] = .string(tool.source)
             entries["version"] = .string(tool.version.text)
             for key in entries.keys.sorted() {
-                out += "    \(LockWriter.key(key)):"
                 switch entries[key]! {
-                case .string(let s): out += " \(LockWriter.quote(s))\n"
-                case .list(let items): out += " [" + items.map(LockWriter.quote).joined(separator: ", ") + "]\n"
+                case .string(let s): out += LockWriter.pair("    ", key, " " + LockWriter.quote(s))
+                case .list(let items): out += LockWriter.pair("    ", key, " [" + items.map(LockWriter.quote).joined(separator: ", ") + "]")
                 case .map(let m):
-                    if m.isEmpty { out += " {}\n"; continue }
-                    out += "\n"
-                    for k in m.keys.sorted() { out += "      \(LockWriter.key(k)): \(LockWriter.quote(m[k]!))\n" }
+                    if m.isEmpty { out += LockWriter.pair("    ", key, " {}"); continue }
+                    out += LockWriter.pair("    ", key, "")
+                    for k in m.keys.sorted() { out += LockWriter.pair("      ", k, " " + LockWriter.quote(m[k]!)) }
                 }
             }
         }
@@ -170,6 +169,14 @@ public enum LockValue: Sendable, Equatable {
 }
 
 enum LockWriter {
+    /// `key: value`, or YAML's explicit `? key` form for keys longer than the 1024 characters
+    /// YAML allows an implicit key (found by fuzzing: such a lock did not read back).
+    static func pair(_ indent: String, _ k: String, _ value: String) -> String {
+        let written = key(k)
+        if written.utf8.count < 1000 { return "\(indent)\(written):\(value)\n" }
+        return "\(indent)? \(written)\n\(indent):\(value)\n"
+    }
+
     static func key(_ k: String) -> String {
         let plain = !k.isEmpty && k.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
             && !(k.first!.isNumber && k.allSatisfy { $0.isNumber || $0 == "." })

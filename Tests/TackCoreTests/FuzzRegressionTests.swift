@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+@testable import TackCore
+
+/// Inputs the fuzzer (Fuzz/run) found, kept so they stay fixed.
+@Suite struct FuzzRegressionTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// A lock with a field key over 1024 characters was written with an implicit key, which
+    /// YAML does not allow, so it did not read back.
+    @Test func lockWithAVeryLongKeyRoundTrips() throws {
+        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("lock-long-key.crash"))
+        let lock = try Lockfile.parse(Array(data.dropFirst()), path: "/f/tack.lock")
+        let again = try Lockfile.parse(lock.serialized(), path: "/f/tack.lock")
+        #expect(again == lock)
+        #expect(again.serialized() == lock.serialized())
+    }
+
+    @Test func longKeysOfEveryKindRoundTrip() throws {
+        let long = String(repeating: "k", count: 2000)
+        let lock = Lockfile(tools: ["t": LockedTool(name: "t", version: Version("1")!, requested: "1", backend: "b", source: "s",
+                                                    fields: [long: .string("v"), "m": .map([long: "v"]), long + "x": .list([long])])])
+        #expect(try Lockfile.parse(lock.serialized(), path: "/l") == lock)
+    }
+}
