@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "TackFront", dependencies: ["TackCore"]),
         .target(
             name: "Backends",
-            dependencies: ["TackCore", "Git", "Archive", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["TackCore", "Git", "Archive", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.embedInCode("Resources/registry.yml")]),
         .target(
             name: "TackCLI",
             dependencies: [

@@ -25,13 +25,15 @@ public struct URLBackend: Backend {
     func target(_ request: ToolRequest, _ version: Version) -> (url: String, bin: [String], checksum: String?) {
         let override = request.options.platforms[platform.description] ?? [:]
         let url = platform.render(override["url"] ?? source(of: request), version: version.text)
-        let bins = (override["bin"].map { [$0] } ?? request.options.bin).map { platform.render($0, version: version.text) }
+        // A platform's `bin` is one string: paths separated by spaces.
+        let bins = (override["bin"].map { $0.split(separator: " ").map(String.init) } ?? request.options.bin).map { platform.render($0, version: version.text) }
         return (url, bins, override["checksum"] ?? request.options.checksum)
     }
 
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
+        // An exact pin needs no index: the URL names the version (a wrong one fails at download).
+        if let v = request.requirement.exactVersion, case .prefix = request.requirement { return [AvailableVersion(version: v)] }
         guard let index = request.options.versionIndex, let url = index["url"], let pattern = index["regex"] else {
-            // No index: an exact pin is the one version tack can know of.
             if let v = request.requirement.exactVersion { return [AvailableVersion(version: v)] }
             throw TackError("\(request.name) is a url tool without a `versions:` index, so tack cannot list its versions — pin an exact version like 1.2.3, or add `versions: { url: …, regex: … }` (set by \(request.origin.describe(home: nil)))")
         }
@@ -52,6 +54,9 @@ public struct URLBackend: Backend {
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let tool = "\(job.locked.name) \(job.locked.version)"
         let (url, bins, manifestChecksum) = target(job.request, job.locked.version)
+        if url == "unsupported" {
+            throw TackError("\(job.locked.name) publishes no binary for \(platform) — pin it with `git:` (its repository) to build it here")
+        }
         var locked: [String: String] = [:]
         if case .map(let m)? = job.locked.fields["sha256"] { locked = m }
         let platformKey = platform.description
@@ -113,7 +118,7 @@ public struct URLBackend: Backend {
             }
             binaries = try linkBinaries(bins, job: job, files: files, tool: tool)
         } else {
-            let name = bins.first.map { ($0 as NSString).lastPathComponent } ?? job.locked.name
+            let name = bins.first.map { Self.splitBin($0).name } ?? job.locked.name
             guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` is not a valid binary name") }
             try FileManager.default.createDirectoryOrFail(job.directory + "/bin")
             try FileManager.default.copyOrFail(file, to: job.directory + "/bin/" + name)
@@ -139,15 +144,16 @@ public struct URLBackend: Backend {
         }
         try fm.createDirectoryOrFail(job.directory + "/bin")
         var out: [String] = []
-        for path in paths {
+        for spec in paths {
+            let (path, name) = Self.splitBin(spec)
             guard GitBackend.isSafeRelativePath(path) else { throw TackError("`bin: \(path)` of \(job.locked.name) must be a path inside the archive") }
+            guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` (in `bin: \(spec)`) is not a valid command name") }
             let full = files + "/" + path
             // The link must resolve inside the install (the archive's own links were checked).
             let real = (full as NSString).resolvingSymlinksInPath
             guard real.hasPrefix((files as NSString).resolvingSymlinksInPath + "/"), fm.isExecutableFile(atPath: full) else {
                 throw TackError("the archive of \(tool) has no executable \(path) (named by `bin:`)")
             }
-            let name = (path as NSString).lastPathComponent
             do { try fm.createSymbolicLink(atPath: job.directory + "/bin/" + name, withDestinationPath: "../files/" + path) } catch {
                 throw TackError("cannot link bin/\(name): \(error.localizedDescription)")
             }
@@ -165,6 +171,14 @@ public struct URLBackend: Backend {
                 attempt += 1
             }
         }
+    }
+
+    /// `path/to/tool=name`: the file and the command name it is installed as.
+    static func splitBin(_ spec: String) -> (path: String, name: String) {
+        if let eq = spec.lastIndex(of: "=") {
+            return (String(spec[..<eq]), String(spec[spec.index(after: eq)...]))
+        }
+        return (spec, (spec as NSString).lastPathComponent)
     }
 
     static func isSHA256(_ s: String) -> Bool { s.count == 64 && s.allSatisfy(\.isHexDigit) }

@@ -142,3 +142,15 @@ extension GitConfig {
         return best.base + url.dropFirst(best.prefix.count)
     }
 }
+
+extension Git {
+    /// Clones `url` (its default branch) into `directory`, honouring `insteadOf`.
+    public static func clone(_ url: String, into directory: String) throws(GitError) {
+        try ensureInitialised()
+        var repo: OpaquePointer?
+        guard git_clone(&repo, rewrite(url), directory, nil) == 0, let repo else {
+            throw GitError.last("cloning \(url)")
+        }
+        git_repository_free(repo)
+    }
+}

@@ -14,8 +14,10 @@ struct Project {
 
     init(settings: Settings) throws(TackError) {
         self.settings = settings
-        self.resolution = try Resolver(settings).resolve()
         self.store = try settings.requireStore()
+        var resolution = try Resolver(settings).resolve()
+        resolution.apply(try Registries.load(store: store))
+        self.resolution = resolution
         self.registry = Project.registry(settings)
     }
 

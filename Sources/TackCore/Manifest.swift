@@ -63,7 +63,7 @@ extension Node {
     var isNullScalar: Bool { if case .scalar(let s) = self { return s.isNull } else { return false } }
 }
 
-struct ManifestDecoder {
+public struct ManifestDecoder {
     let path: String
     let kind: Origin.Kind
 

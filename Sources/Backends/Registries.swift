@@ -1,0 +1,70 @@
+import Foundation
+import Git
+import TackCore
+
+/// The built-in registry (Resources/registry.yml, compiled into tack) and the user's registries
+/// under `$TACK_HOME/registries/<name>` (git repositories with a `registry.yml` at the top).
+public enum Registries {
+    public static var builtIn: [UInt8] { PackageResources.registry_yml }
+
+    /// The built-in registry, then the user's in name order; later entries win.
+    public static func load(store: Store) throws(TackError) -> ToolRegistry {
+        var registry = ToolRegistry()
+        try registry.add(builtIn, path: "tack's built-in registry")
+        for name in userRegistries(store: store) {
+            let path = directory(store, name) + "/registry.yml"
+            guard let bytes = try? store.fs.read(path) else { continue }
+            try registry.add(bytes, path: path)
+        }
+        return registry
+    }
+
+    public static func userRegistries(store: Store) -> [String] {
+        ((try? store.fs.list(store.root + "/registries")) ?? []).filter { !$0.hasPrefix(".") }
+    }
+
+    static func directory(_ store: Store, _ name: String) -> String { store.root + "/registries/" + name }
+
+    /// The registry's directory name: the repository's name, lowercased (`acme/tools.git` → `tools`).
+    public static func name(for url: String) -> String {
+        var last = url.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? "registry"
+        if last.hasSuffix(".git") { last.removeLast(4) }
+        let cleaned = last.lowercased().filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+        return ToolName.isValid(cleaned) ? cleaned : "registry"
+    }
+
+    /// Clones `url` into `$TACK_HOME/registries/<name>` (or replaces it, for update): cloned
+    /// beside, checked, then renamed into place, so a failed update keeps the old registry.
+    public static func fetch(_ url: String, name: String, store: Store) throws(TackError) {
+        let final = directory(store, name)
+        let temp = store.root + "/registries/.tmp-\(name)-\(getpid())"
+        try? FileManager.default.removeItem(atPath: temp)
+        do { try store.fs.createDirectory(store.root + "/registries") } catch { throw TackError("cannot write to \(store.root): \(error)") }
+        do { try Git.clone(url, into: temp) } catch {
+            try? FileManager.default.removeItem(atPath: temp)
+            throw TackError("cannot clone the registry \(url): \(error.message)")
+        }
+        do throws(TackError) {
+            guard let bytes = try? store.fs.read(temp + "/registry.yml") else {
+                throw TackError("\(url) has no registry.yml at its top; a registry is a git repository with one")
+            }
+            var check = ToolRegistry()
+            try check.add(bytes, path: url + ":registry.yml")
+            try? Data(url.utf8).write(to: URL(fileURLWithPath: temp + "/.tack-registry-url"))
+        } catch {
+            try? FileManager.default.removeItem(atPath: temp)
+            throw error
+        }
+        let old = final + ".old-\(getpid())"
+        if FileManager.default.fileExists(atPath: final) { _ = PosixRename.rename(final, old) }
+        guard PosixRename.rename(temp, final) else {
+            _ = PosixRename.rename(old, final)
+            throw TackError("cannot move the registry into \(final)")
+        }
+        try? FileManager.default.removeItem(atPath: old)
+    }
+
+    public static func url(of name: String, store: Store) -> String? {
+        (try? String(contentsOfFile: directory(store, name) + "/.tack-registry-url", encoding: .utf8))
+    }
+}

@@ -1,0 +1,70 @@
+import YAML
+
+/// Short names mapped to a source: the built-in registry and the user's own registries
+/// (git repositories with a `registry.yml` at the top, added with `tack registry add`).
+/// Entries are tool entries as in tack.yml, without a version.
+public struct ToolRegistry: Sendable {
+    public private(set) var entries: [String: ToolRequest] = [:]
+
+    public init() {}
+
+    /// Parses a registry file; its entries replace earlier ones of the same name.
+    public mutating func add(_ bytes: [UInt8], path: String) throws(TackError) {
+        let root: Node?
+        do { root = try YAMLParser.parse(bytes) } catch { throw TackError.at(path, error.mark.line, error.mark.column, error.message) }
+        guard let root else { return }
+        guard case .mapping(let pairs, _) = root else {
+            throw TackError.at(path, root.mark.line, root.mark.column, "a registry is a mapping of tool names to entries")
+        }
+        let decoder = ManifestDecoder(path: path, kind: .manifest)
+        for (key, value) in pairs {
+            guard case .mapping(let fields, _) = value else {
+                throw TackError.at(path, value.mark.line, value.mark.column, "the registry entry for `\(key.value)` must be a mapping")
+            }
+            if let v = fields.first(where: { ["version", "ref", "path"].contains($0.key.value) }) {
+                throw TackError.at(path, v.key.mark.line, v.key.mark.column, "a registry entry names a source, not a version; remove `\(v.key.value)`")
+            }
+            let entry = try decoder.decodeTool(key, value)
+            if case .registry = entry.source {
+                throw TackError.at(path, key.mark.line, key.mark.column, "the registry entry for `\(key.value)` needs a source (git, github, url, pip, gem or asdf)")
+            }
+            entries[key.value] = entry
+        }
+    }
+
+    /// The request with the registry's source and options, the request's own options winning
+    /// field by field. Requests with a source of their own are returned as they are.
+    public func apply(_ request: ToolRequest) -> ToolRequest {
+        guard case .registry = request.source, let entry = entries[request.name] else { return request }
+        var merged = request
+        merged.source = entry.source
+        merged.options = entry.options.overlaid(by: request.options)
+        return merged
+    }
+}
+
+extension ToolOptions {
+    /// These options with every field `other` sets replacing ours.
+    func overlaid(by other: ToolOptions) -> ToolOptions {
+        var o = self
+        if !other.products.isEmpty { o.products = other.products }
+        if !other.bin.isEmpty { o.bin = other.bin }
+        if other.build != nil { o.build = other.build }
+        if other.checksum != nil { o.checksum = other.checksum }
+        for (platform, fields) in other.platforms { o.platforms[platform, default: [:]].merge(fields) { $1 } }
+        if other.python != nil { o.python = other.python }
+        if other.indexURL != nil { o.indexURL = other.indexURL }
+        if other.findLinks != nil { o.findLinks = other.findLinks }
+        if !other.extras.isEmpty { o.extras = other.extras }
+        if other.gemSource != nil { o.gemSource = other.gemSource }
+        if other.versionIndex != nil { o.versionIndex = other.versionIndex }
+        return o
+    }
+}
+
+extension Resolution {
+    /// Every pin without a source of its own, given the registry's.
+    public mutating func apply(_ registry: ToolRegistry) {
+        for i in pins.indices { pins[i].request = registry.apply(pins[i].request) }
+    }
+}
