@@ -86,9 +86,11 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
     public static func parse(_ raw: String) throws(ParseError) -> Requirement {
         let s = raw.trimmingSpaces
         guard !s.isEmpty else { throw .empty }
-        if s.hasPrefix("ref:") { return .ref(try parseRef(String(s.dropFirst(4)).trimmingSpaces)) }
-        if s.hasPrefix("path:") {
-            let p = String(s.dropFirst(5)).trimmingSpaces
+        // Prefixes compared as bytes: a combining mark after the colon joins it into one
+        // Character, and Character-wise `hasPrefix` would then miss `path:` (found by fuzzing).
+        if let rest = s.droppingPrefix("ref:") { return .ref(try parseRef(rest.trimmingSpaces)) }
+        if let rest = s.droppingPrefix("path:") {
+            let p = rest.trimmingSpaces
             guard !p.isEmpty else { throw .invalid("`path:` needs a directory") }
             if let bad = p.first(where: { $0.isControl }) { throw .unsafe(bad) }
             return .path(p)
@@ -189,6 +191,14 @@ extension StringProtocol {
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
         return String(String.UnicodeScalarView(scalars[start...end]))
+    }
+}
+
+extension String {
+    /// The rest after `prefix`, compared byte for byte; nil when it does not start with it.
+    func droppingPrefix(_ prefix: String) -> String? {
+        guard utf8.starts(with: prefix.utf8) else { return nil }
+        return String(decoding: utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
     }
 }
 

@@ -16,6 +16,17 @@ import Testing
         #expect(again.serialized() == lock.serialized())
     }
 
+    /// `path:` followed by a combining mark: the mark joined the colon into one Character, so
+    /// the printed requirement did not parse back as a path.
+    @Test func pathStartingWithACombiningMarkRoundTrips() throws {
+        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("requirement-combining-mark.crash"))
+        let text = String(decoding: data.dropFirst(), as: UTF8.self)
+        let r = try Requirement.parse(text)
+        #expect(try Requirement.parse(r.description) == r)
+        #expect(try Requirement.parse("path:\u{345}x") == .path("\u{345}x"))
+        #expect(try Requirement.parse("ref:\u{345}x") == .ref("\u{345}x"))
+    }
+
     @Test func longKeysOfEveryKindRoundTrip() throws {
         let long = String(repeating: "k", count: 2000)
         let lock = Lockfile(tools: ["t": LockedTool(name: "t", version: Version("1")!, requested: "1", backend: "b", source: "s",
