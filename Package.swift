@@ -33,12 +33,12 @@ let package = Package(
         .target(name: "Git", dependencies: ["CGit2"]),
         .target(
             name: "TackCore",
-            dependencies: ["YAML", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["YAML", .product(name: "SystemPackage", package: "swift-system")],
+            resources: [.embedInCode("Resources/registry.yml")]),
         .target(name: "TackFront", dependencies: ["TackCore"]),
         .target(
             name: "Backends",
-            dependencies: ["TackCore", "Git", "Archive", .product(name: "Crypto", package: "swift-crypto")],
-            resources: [.embedInCode("Resources/registry.yml")]),
+            dependencies: ["TackCore", "Git", "Archive", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "TackCLI",
             dependencies: [

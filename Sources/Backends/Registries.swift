@@ -5,23 +5,9 @@ import TackCore
 /// The built-in registry (Resources/registry.yml, compiled into tack) and the user's registries
 /// under `$TACK_HOME/registries/<name>` (git repositories with a `registry.yml` at the top).
 public enum Registries {
-    public static var builtIn: [UInt8] { PackageResources.registry_yml }
+    public static var builtIn: [UInt8] { ToolRegistry.builtInBytes }
 
-    /// The built-in registry, then the user's in name order; later entries win.
-    public static func load(store: Store) throws(TackError) -> ToolRegistry {
-        var registry = ToolRegistry()
-        try registry.add(builtIn, path: "tack's built-in registry")
-        for name in userRegistries(store: store) {
-            let path = directory(store, name) + "/registry.yml"
-            guard let bytes = try? store.fs.read(path) else { continue }
-            try registry.add(bytes, path: path)
-        }
-        return registry
-    }
-
-    public static func userRegistries(store: Store) -> [String] {
-        ((try? store.fs.list(store.root + "/registries")) ?? []).filter { !$0.hasPrefix(".") }
-    }
+    public static func userRegistries(store: Store) -> [String] { ToolRegistry.userRegistries(store: store) }
 
     static func directory(_ store: Store, _ name: String) -> String { store.root + "/registries/" + name }
 

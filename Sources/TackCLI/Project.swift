@@ -15,9 +15,7 @@ struct Project {
     init(settings: Settings) throws(TackError) {
         self.settings = settings
         self.store = try settings.requireStore()
-        var resolution = try Resolver(settings).resolve()
-        resolution.apply(try Registries.load(store: store))
-        self.resolution = resolution
+        self.resolution = try Resolver(settings).resolve()
         self.registry = Project.registry(settings)
     }
 

@@ -104,6 +104,11 @@ public struct Resolver: Sendable {
         }
 
         try applyEnvironmentOverrides(&pinned)
+        // Short names take their source from the registries (parsed only when needed).
+        if pinned.values.contains(where: { if case .registry = $0.request.source { return true } else { return false } }) {
+            let registry = try ToolRegistry.load(store: settings.store)
+            for (name, pin) in pinned { pinned[name]!.request = registry.apply(pin.request) }
+        }
         let root = projectRoot ?? firstPinningDirectory
         // Project pins are locked in the project root's tack.lock.
         if let root {

@@ -43,6 +43,29 @@ public struct ToolRegistry: Sendable {
     }
 }
 
+extension ToolRegistry {
+    /// tack's built-in registry (Resources/registry.yml, compiled in).
+    public static var builtInBytes: [UInt8] { PackageResources.registry_yml }
+
+    /// The built-in registry, then the user's registries under `$TACK_HOME/registries` in name
+    /// order; later entries win.
+    public static func load(store: Store?) throws(TackError) -> ToolRegistry {
+        var registry = ToolRegistry()
+        try registry.add(builtInBytes, path: "tack's built-in registry")
+        guard let store else { return registry }
+        for name in userRegistries(store: store) {
+            let path = store.root + "/registries/" + name + "/registry.yml"
+            guard let bytes = try? store.fs.read(path) else { continue }
+            try registry.add(bytes, path: path)
+        }
+        return registry
+    }
+
+    public static func userRegistries(store: Store) -> [String] {
+        ((try? store.fs.list(store.root + "/registries")) ?? []).filter { !$0.hasPrefix(".") && ToolName.isValid($0) }
+    }
+}
+
 extension ToolOptions {
     /// These options with every field `other` sets replacing ours.
     func overlaid(by other: ToolOptions) -> ToolOptions {
@@ -59,12 +82,5 @@ extension ToolOptions {
         if other.gemSource != nil { o.gemSource = other.gemSource }
         if other.versionIndex != nil { o.versionIndex = other.versionIndex }
         return o
-    }
-}
-
-extension Resolution {
-    /// Every pin without a source of its own, given the registry's.
-    public mutating func apply(_ registry: ToolRegistry) {
-        for i in pins.indices { pins[i].request = registry.apply(pins[i].request) }
     }
 }

@@ -9,16 +9,14 @@ public enum UpToDate {
         for pin in resolution.pins {
             let r = pin.request
             if case .system = r.requirement { continue }
-            // Environment overrides need the full resolver. A registry tool's source is the
-            // registry's, which the lock entry recorded when it was resolved.
-            guard let dir = pin.lockDirectory else { return false }
-            let identity = r.source.identity
+            // Environment overrides, and tools no registry knows, need the full resolver.
+            guard let dir = pin.lockDirectory, let identity = r.source.identity else { return false }
             if locks[dir] == nil {
                 guard let lock = try? Lockfile.load(Paths.join(dir, Lockfile.fileName), fs: settings.fs) else { return false }
                 locks[dir] = lock
             }
             guard let entry = locks[dir]!.tools[r.name], entry.requested == r.requirement.description,
-                  identity == nil || (entry.backend == r.source.backend && entry.source == identity),
+                  entry.backend == r.source.backend, entry.source == identity,
                   settings.fs.isFile(store.installDirectory(r.name, entry.version) + "/" + Installer.metadataFile)
             else { return false }
             pinnedPerLock[dir, default: []].insert(r.name)

@@ -50,7 +50,7 @@ import Testing
         let r = try s.tack(["current", "swift-format"], in: "app", env: ["TACK_SWIFT_FORMAT_VERSION": "510.1.0"])
         #expect(r.stdout == "510.1.0 (set by TACK_SWIFT_FORMAT_VERSION) — not installed; run `tack install`\n")
         let json = try s.tack(["current", "--json"], in: "app", env: ["TACK_SWIFT_FORMAT_VERSION": "510.1.0"])
-        #expect(json.stdout == #"[{"tool":"swift-format","requested":"510.1.0","version":"510.1.0","backend":"registry","source":"TACK_SWIFT_FORMAT_VERSION","line":null,"installed":false}]"# + "\n")
+        #expect(json.stdout == #"[{"tool":"swift-format","requested":"510.1.0","version":"510.1.0","backend":"git","source":"TACK_SWIFT_FORMAT_VERSION","line":null,"installed":false}]"# + "\n")
     }
 
     @Test func globalManifest() throws {
@@ -83,21 +83,21 @@ import Testing
 
     @Test func installedAndLocked() throws {
         let s = try Sandbox()
-        try s.write("app/tack.yml", "tools:\n  swiftlint: \"~> 0.54\"\n")
+        try s.write("app/tack.yml", "tools:\n  mylint: \"~> 0.54\"\n")
         try s.write("app/tack.lock", """
             version: 1
             tools:
-              swiftlint:
+              mylint:
                 backend: "git"
                 requested: "~> 0.54"
                 source: "https://github.com/realm/SwiftLint.git"
                 version: "0.54.1"
 
             """)
-        try s.mkdir("tack-home/installs/swiftlint/0.54.1/bin")
+        try s.mkdir("tack-home/installs/mylint/0.54.1/bin")
         let r = try s.tack(["current", "--json"], in: "app")
-        #expect(r.stdout == #"[{"tool":"swiftlint","requested":"~> 0.54","version":"0.54.1","backend":"git","source":"\#(s.root)/app/tack.yml","line":2,"installed":true}]"# + "\n")
-        #expect(try s.tack(["current", "swiftlint"], in: "app").stdout == "0.54.1 (set by \(s.root)/app/tack.yml:2)\n")
+        #expect(r.stdout == #"[{"tool":"mylint","requested":"~> 0.54","version":"0.54.1","backend":"git","source":"\#(s.root)/app/tack.yml","line":2,"installed":true}]"# + "\n")
+        #expect(try s.tack(["current", "mylint"], in: "app").stdout == "0.54.1 (set by \(s.root)/app/tack.yml:2)\n")
     }
 
     @Test func homeIsAbbreviated() throws {

@@ -103,21 +103,21 @@ func summary(_ r: Resolution) -> [String] {
 
     @Test func currentUsesLockThenExactPinThenInstalled() throws {
         let fs = InMemoryFileSystem(files: [
-            "/app/tack.yml": "tools:\n  swiftlint: \"~> 0.54\"\n  jq: 1.7.1\n  yq: \"4\"\n  go: \"1.22\"\n",
+            "/app/tack.yml": "tools:\n  mylint: \"~> 0.54\"\n  myjq: 1.7.1\n  myyq: \"4\"\n  mygo: \"1.22\"\n",
             "/app/tack.lock": String(decoding: Lockfile(tools: [
-                "swiftlint": LockedTool(name: "swiftlint", version: Version("0.54.1")!, requested: "~> 0.54", backend: "git", source: "https://github.com/realm/SwiftLint.git"),
-                "go": LockedTool(name: "go", version: Version("1.22.5")!, requested: "1.21", backend: "url", source: "u"),
+                "mylint": LockedTool(name: "mylint", version: Version("0.54.1")!, requested: "~> 0.54", backend: "git", source: "https://github.com/realm/SwiftLint.git"),
+                "mygo": LockedTool(name: "mygo", version: Version("1.22.5")!, requested: "1.21", backend: "url", source: "u"),
             ]).serialized(), as: UTF8.self),
         ])
-        try fs.createDirectory("/tack/installs/swiftlint/0.54.1")
-        try fs.createDirectory("/tack/installs/yq/4.40.5")
-        try fs.createDirectory("/tack/installs/yq/4.44.1")
-        try fs.createDirectory("/tack/installs/yq/.4.45.0.tmp")
-        try fs.createDirectory("/tack/installs/yq/5.0.0")
+        try fs.createDirectory("/tack/installs/mylint/0.54.1")
+        try fs.createDirectory("/tack/installs/myyq/4.40.5")
+        try fs.createDirectory("/tack/installs/myyq/4.44.1")
+        try fs.createDirectory("/tack/installs/myyq/.4.45.0.tmp")
+        try fs.createDirectory("/tack/installs/myyq/5.0.0")
         let settings = Settings(environment: ["HOME": "/home/me", "TACK_HOME": "/tack"], cwd: "/app", fs: fs)
         let current = try Resolver(settings).resolve().current(settings: settings)
         let rows = current.map { "\($0.tool) \($0.version ?? "null") \($0.backend) \($0.installed)" }
         // go's lock entry was for another requirement: stale, so not used.
-        #expect(rows == ["go null registry false", "jq 1.7.1 registry false", "swiftlint 0.54.1 git true", "yq 4.44.1 registry true"])
+        #expect(rows == ["mygo null registry false", "myjq 1.7.1 registry false", "mylint 0.54.1 git true", "myyq 4.44.1 registry true"])
     }
 }
