@@ -31,27 +31,50 @@ public struct GitBackend: Backend {
         return byVersion.values.sorted { $0.version < $1.version }
     }
 
+    public func resolve(ref: String, of request: ToolRequest) async throws(TackError) -> AvailableVersion {
+        let url = source(of: request)
+        if ref.count == 40, ref.allSatisfy(\.isHexDigit) {
+            return AvailableVersion(version: RefVersion.version(commit: ref.lowercased()), fields: ["ref": .string(ref), "commit": .string(ref.lowercased())])
+        }
+        let refs: [RemoteTag]
+        do { refs = try Git.listRefs(url) } catch { throw TackError("cannot list the branches and tags of \(url): \(error.message)") }
+        guard let match = refs.first(where: { $0.name == "refs/tags/\(ref)" }) ?? refs.first(where: { $0.name == "refs/heads/\(ref)" }) else {
+            throw TackError("\(url) has no branch or tag `\(ref)` (set by \(request.origin.describe(home: nil)))")
+        }
+        return AvailableVersion(version: RefVersion.version(commit: match.commit), fields: ["ref": .string(ref), "commit": .string(match.commit)])
+    }
+
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let url = source(of: job.request)
         let tool = "\(job.locked.name) \(job.locked.version)"
-        guard case .string(let tag)? = job.locked.fields["tag"] else {
-            throw TackError("tack.lock has no tag for \(tool); run `tack lock` again")
-        }
         job.report(.fetching)
         let src = job.scratch + "/src"
-        let commit: String
-        do { commit = try Git.checkout(url, ref: tag, into: src) } catch {
-            throw TackError("cannot fetch tag \(tag) of \(url): \(error.message)")
-        }
-        if case .string(let locked)? = job.locked.fields["commit"], locked != commit {
-            throw TackError("tag \(tag) of \(url) now points to \(commit), but tack.lock says \(locked) — nothing was installed; if the move is expected, run `tack update \(job.locked.name)`")
+        if case .string(let ref)? = job.locked.fields["ref"] {
+            // A `ref:` pin installs exactly the commit the lock recorded, wherever the ref is now.
+            guard case .string(let locked)? = job.locked.fields["commit"] else {
+                throw TackError("tack.lock has no commit for \(tool); run `tack lock` again")
+            }
+            do { _ = try Git.checkout(url, ref: locked, into: src) } catch {
+                throw TackError("cannot fetch commit \(locked) (\(ref)) of \(url): \(error.message) — if \(ref) was rewritten, run `tack update \(job.locked.name)`")
+            }
+        } else {
+            guard case .string(let tag)? = job.locked.fields["tag"] else {
+                throw TackError("tack.lock has no tag for \(tool); run `tack lock` again")
+            }
+            let commit: String
+            do { commit = try Git.checkout(url, ref: tag, into: src) } catch {
+                throw TackError("cannot fetch tag \(tag) of \(url): \(error.message)")
+            }
+            if case .string(let locked)? = job.locked.fields["commit"], locked != commit {
+                throw TackError("tag \(tag) of \(url) now points to \(commit), but tack.lock says \(locked) — nothing was installed; if the move is expected, run `tack update \(job.locked.name)`")
+            }
         }
         try FileManager.default.createDirectoryOrFail(job.directory + "/bin")
         if let build = job.request.options.build {
             return try await runBuildCommand(build, job: job, src: src, tool: tool)
         }
         guard FileManager.default.fileExists(atPath: src + "/Package.swift") else {
-            throw TackError("\(url) at \(tag) is not a Swift package (no Package.swift); give \(job.locked.name) a `build:` command and `bin:` paths")
+            throw TackError("\(url) at \(job.locked.version) is not a Swift package (no Package.swift); give \(job.locked.name) a `build:` command and `bin:` paths")
         }
         return try await buildSwiftPackage(job: job, src: src, tool: tool)
     }

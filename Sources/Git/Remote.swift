@@ -23,6 +23,12 @@ extension Git {
 
     /// Lists a remote's tags without cloning it.
     public static func listTags(_ url: String) throws(GitError) -> [RemoteTag] {
+        try listRefs(url).compactMap { $0.name.hasPrefix("refs/tags/") ? RemoteTag(name: String($0.name.dropFirst(10)), commit: $0.commit) : nil }
+    }
+
+    /// Lists a remote's branches and tags (`refs/heads/…`, `refs/tags/…`) with the commit each
+    /// points to (annotated tags peeled), without cloning it.
+    public static func listRefs(_ url: String) throws(GitError) -> [RemoteTag] {
         try ensureInitialised()
         let actual = rewrite(url)
         var remote: OpaquePointer?
@@ -46,13 +52,13 @@ extension Git {
         for i in 0..<count {
             guard let head = heads[i]?.pointee else { continue }
             let name = String(cString: head.name)
-            guard name.hasPrefix("refs/tags/") else { continue }
+            guard name.hasPrefix("refs/tags/") || name.hasPrefix("refs/heads/") else { continue }
             var oid = head.oid
             let sha = oidString(&oid)
             if name.hasSuffix("^{}") {
-                peeled[String(name.dropFirst(10).dropLast(3))] = sha
+                peeled[String(name.dropLast(3))] = sha
             } else {
-                direct[String(name.dropFirst(10))] = sha
+                direct[name] = sha
             }
         }
         return direct.keys.sorted().map { RemoteTag(name: $0, commit: peeled[$0] ?? direct[$0]!) }
@@ -73,13 +79,18 @@ extension Git {
         }
         defer { git_remote_free(remote) }
         let isSHA = ref.count == 40 && ref.allSatisfy(\.isHexDigit)
-        let refspec: String
-        if isSHA { refspec = ref }
-        else if ref.hasPrefix("refs/") { refspec = "+\(ref):\(ref)" }
-        else { refspec = "+refs/tags/\(ref):refs/tags/\(ref)" }
         var options = git_fetch_options()
         git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
         options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        if isSHA {
+            // Servers need not serve a bare commit; every branch and tag is reachable to all.
+            let specs = ["+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"]
+            guard withStrArray(specs, { git_remote_fetch(remote, $0, &options, nil) }) == 0 else {
+                throw GitError.last("fetching \(url)")
+            }
+            return try checkoutCommit(repo, spec: ref, url: url)
+        }
+        let refspec = ref.hasPrefix("refs/") ? "+\(ref):\(ref)" : "+refs/tags/\(ref):refs/tags/\(ref)"
         let fetched: Int32 = withStrArray([refspec]) { specs in git_remote_fetch(remote, specs, &options, nil) }
         if fetched != 0 {
             // Not a tag: try it as a branch.

@@ -88,6 +88,22 @@ public protocol Backend: Sendable {
     func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion]
     /// Installs `job.locked` into `job.directory`, verifying what the lock records.
     func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome
+    /// The commit a `ref:` pin (branch, tag or commit) names now, as a version to lock.
+    func resolve(ref: String, of request: ToolRequest) async throws(TackError) -> AvailableVersion
+}
+
+extension Backend {
+    public func resolve(ref: String, of request: ToolRequest) async throws(TackError) -> AvailableVersion {
+        throw TackError("\(request.name) comes from the \(name) backend, which has no refs; `ref:` pins are for git tools (set by \(request.origin.describe(home: nil)))")
+    }
+}
+
+/// Versions for `ref:` pins, as Go does for commits: `0.0.0-ref.<first 12 of the SHA>`. They
+/// name the commit, sort below every release, and are valid store directory names.
+public enum RefVersion {
+    public static func version(commit: String) -> Version {
+        Version("0.0.0-ref." + commit.prefix(12))!
+    }
 }
 
 /// Maps a request's source to the backend that handles it.

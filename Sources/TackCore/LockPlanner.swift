@@ -30,20 +30,29 @@ public struct LockPlanner: Sendable {
             && entry.source == backend.source(of: request)
     }
 
-    /// Requests tack can lock and install (not `system`, which is outside tack).
+    /// Requests tack can lock and install: not `system` (whatever is on PATH) nor `path:`
+    /// (a directory of the user's), which tack runs but never installs.
     public static func isLockable(_ r: ToolRequest) -> Bool {
-        if case .system = r.requirement { return false }
-        return true
+        switch r.requirement {
+        case .system, .path: return false
+        default: return true
+        }
     }
 
     /// Resolves one request to a lock entry, without a lock to keep.
     public func resolve(_ request: ToolRequest, installed: [LockedTool] = [], offline: Bool = false) async throws(TackError) -> LockedTool {
         let backend = try registry.backend(for: request)
         switch request.requirement {
-        case .ref, .path:
-            throw TackError("\(request.name): `\(request.requirement)` pins are not supported by tack yet (set by \(request.origin.describe(home: nil))) — pin a version instead")
-        case .system:
-            throw TackError("\(request.name) is pinned to `system`, which tack does not install")
+        case .ref(let ref):
+            if offline {
+                throw TackError("TACK_OFFLINE is set, and tack.lock has no commit for \(request.name) \(request.requirement) (set by \(request.origin.describe(home: nil))) — unset TACK_OFFLINE to resolve it")
+            }
+            let found = try await backend.resolve(ref: ref, of: request)
+            return LockedTool(
+                name: request.name, version: found.version, requested: request.requirement.description,
+                backend: backend.name, source: backend.source(of: request), fields: found.fields)
+        case .path, .system:
+            throw TackError("\(request.name) is pinned to `\(request.requirement)`, which tack runs but does not install")
         default: break
         }
         if offline {

@@ -48,6 +48,12 @@ public enum ManifestEditor {
                     if entry != nil {
                         throw TackError("\(path):\(existing.key.mark.line): \(tool) already has an entry; change its source by hand")
                     }
+                    if case .ref(let ref) = requirement {
+                        if let v = fields.first(where: { $0.key.value == "ref" }), case .scalar(let s) = v.value {
+                            return text.replace(from: s.mark, to: s.end, with: s.plain ? yamlValue(ref) : quoted(ref))
+                        }
+                        throw TackError("\(path):\(existing.key.mark.line): \(tool) is not pinned by `ref:`; edit it by hand to pin a ref")
+                    }
                     if let v = fields.first(where: { $0.key.value == "version" }), case .scalar(let s) = v.value {
                         let r = requirement.description
                         return text.replace(from: s.mark, to: s.end, with: s.plain ? yamlValue(r) : quoted(r))

@@ -208,3 +208,46 @@ import Testing
         #expect(try s.tack(["doctor"], in: "app").status == 0)
     }
 }
+
+@Suite struct RefAndPathPinTests {
+    @Test func refPinsLockACommitAndUpdateMovesIt() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        let main1 = try repo.commit(of: "main")
+        try s.write("app/tack.yml", "tools:\n  hello: { git: \"\(repo.path)\", ref: main, build: sh build.sh, bin: [out/hello] }\n  tagged: { git: \"\(repo.path)\", ref: \"1.0.0\", build: sh build.sh, bin: [out/hello] }\n  bysha: { git: \"\(repo.path)\", ref: \"\(main1)\", build: sh build.sh, bin: [out/hello] }\n")
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        let v1 = "0.0.0-ref." + main1.prefix(12)
+        let lock = try #require(s.read("app/tack.lock"))
+        #expect(lock.contains("    commit: \"\(main1)\"\n"))
+        #expect(lock.contains("    ref: \"main\"\n"))
+        #expect(lock.contains("    version: \"\(v1)\"\n"))
+        #expect(try s.tack(["current", "hello"], in: "app").stdout == "\(v1) (set by \(s.root)/app/tack.yml:2)\n")
+        #expect(try runProgram(s.root + "/tack-home/installs/hello/\(v1)/bin/hello") == "hello 1.0.0\n")
+        // The branch moves on: install keeps the locked commit; update follows the branch.
+        try repo.commitAndTag("1.1.0")
+        let main2 = try repo.commit(of: "main")
+        #expect(try s.tack(["uninstall", "hello@\(v1)"], in: "app").status == 0)
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        #expect(try runProgram(s.root + "/tack-home/installs/hello/\(v1)/bin/hello") == "hello 1.0.0\n")
+        let u = try s.tack(["update", "hello"], in: "app")
+        #expect(u.status == 0, "\(u.stderr)")
+        let v2 = "0.0.0-ref." + main2.prefix(12)
+        #expect(u.stderr.contains("updated hello \(v1) → \(v2)"))
+        #expect(try runProgram(s.root + "/tack-home/installs/hello/\(v2)/bin/hello") == "hello 1.1.0\n")
+        let missing = try s.tack(["use", "hello@ref:nosuchbranch"], in: "app")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("\(repo.path) has no branch or tag `nosuchbranch`"))
+    }
+
+    @Test func pathPinsAreHonouredButNeverInstalled() throws {
+        let s = try Sandbox()
+        try s.mkdir("src/mytool/bin")
+        try s.write("app/tack.yml", "tools:\n  mytool: { path: \(s.root)/src/mytool }\n")
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("app/tack.lock")?.contains("mytool") != true)
+        #expect(try s.tack(["current", "mytool"], in: "app").stdout == "path:\(s.root)/src/mytool (set by \(s.root)/app/tack.yml:2)\n")
+        #expect(try s.tack(["ls", "--json"], in: "app").stdout == "[]\n")
+    }
+}
