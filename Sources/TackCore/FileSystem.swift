@@ -208,6 +208,12 @@ public enum Paths {
         return normalize(base == "/" ? "/" + name : base + "/" + name)
     }
 
+    /// `name` inside the normalised directory `dir`, without normalising again: the resolver
+    /// builds dozens of these per run, on the hot path.
+    public static func child(_ dir: String, _ name: String) -> String {
+        dir == "/" ? "/" + name : dir + "/" + name
+    }
+
     /// Removes `.`, `..` and repeated slashes lexically.
     public static func normalize(_ path: String) -> String {
         var out: [Substring] = []

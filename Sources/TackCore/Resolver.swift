@@ -57,19 +57,19 @@ public struct Resolver: Sendable {
             }
             // Lowest precedence first; later files overwrite.
             for file in CompatibleFile.allCases.reversed() {
-                let path = Paths.join(dir, file.rawValue)
+                let path = Paths.child(dir, file.rawValue)
                 if probe(path) != nil {
                     for r in try file.read(path, fs: fs) { add(r) }
                 }
             }
-            let manifestPath = Paths.join(dir, Resolver.manifestName)
+            let manifestPath = Paths.child(dir, Resolver.manifestName)
             var base: Manifest?
             if probe(manifestPath) != nil {
                 let m = try Manifest.load(manifestPath, kind: .manifest, fs: fs)
                 base = m
                 for r in m.tools { add(r) }
             }
-            let localPath = Paths.join(dir, Resolver.localManifestName)
+            let localPath = Paths.child(dir, Resolver.localManifestName)
             var local: Manifest?
             if probe(localPath) != nil {
                 let m = try Manifest.load(localPath, kind: .localManifest, fs: fs)
@@ -177,7 +177,7 @@ extension Resolution {
             var backend = r.source.backend
             if let dir = pin.lockDirectory {
                 if locks[dir] == nil {
-                    let path = Paths.join(dir, Lockfile.fileName)
+                    let path = Paths.child(dir, Lockfile.fileName)
                     locks[dir] = .some(settings.fs.info(path) == nil ? nil : try Lockfile.load(path, fs: settings.fs))
                 }
                 if let lock = locks[dir]!, let entry = lock.tools[r.name],

@@ -12,7 +12,7 @@ public enum UpToDate {
             // Environment overrides, and tools no registry knows, need the full resolver.
             guard let dir = pin.lockDirectory, let identity = r.source.identity else { return false }
             if locks[dir] == nil {
-                guard let lock = try? Lockfile.load(Paths.join(dir, Lockfile.fileName), fs: settings.fs) else { return false }
+                guard let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: settings.fs) else { return false }
                 locks[dir] = lock
             }
             guard let entry = locks[dir]!.tools[r.name], entry.requested == r.requirement.description,
