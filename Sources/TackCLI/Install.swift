@@ -36,6 +36,10 @@ struct Install: AsyncParsableCommand {
 
     func run() async throws {
         let project = try Project.current()
+        if project.resolution.pins.isEmpty {
+            Output.err("no tools are pinned for \(Paths.abbreviate(project.settings.cwd, home: project.home)) — add one with `tack use TOOL@VERSION`\n")
+            return
+        }
         for t in tools where project.resolution.pin(t) == nil {
             throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)@VERSION`"))
         }

@@ -36,7 +36,8 @@ public enum Front {
         case "install":
             // A no-op install is answered here; anything to do goes to tack-cli.
             guard args.dropFirst().allSatisfy({ $0 == "--frozen" }), let settings = CurrentProcess.settings(),
-                  let resolution = try? Resolver(settings).resolve(), UpToDate.check(resolution, settings: settings)
+                  let resolution = try? Resolver(settings).resolve(), !resolution.pins.isEmpty,
+                  UpToDate.check(resolution, settings: settings)
             else { return nil }
             return 0
         default:

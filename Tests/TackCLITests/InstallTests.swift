@@ -251,3 +251,14 @@ import Testing
         #expect(try s.tack(["ls", "--json"], in: "app").stdout == "[]\n")
     }
 }
+
+@Suite struct EmptyProjectTests {
+    @Test func installWithNothingPinnedSaysSo() throws {
+        let s = try Sandbox()
+        try s.mkdir("empty")
+        let r = try s.tack(["install"], in: "empty")
+        #expect(r.status == 0)
+        #expect(r.stderr == "no tools are pinned for \(s.root)/empty — add one with `tack use TOOL@VERSION`\n")
+        #expect(!s.exists("empty/tack.lock"))
+    }
+}
