@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which executable a command name runs here: the pinned tool that provides it, else the
+/// next one on PATH outside tack's shims (as rbenv's `which`).
+public enum Which {
+    public enum Answer: Sendable, Equatable {
+        /// The executable, and the pin it comes from (nil: found on PATH, outside tack).
+        case found(String, tool: String?)
+        case notInstalled(tool: String, version: String, setBy: String)
+        case notFound(elsewhere: [String])
+    }
+
+    public static func find(_ command: String, resolution: Resolution, current: [CurrentTool], settings: Settings) -> Answer {
+        let fs = settings.fs
+        let store = settings.store
+        func executable(_ path: String) -> Bool { fs.isFile(path) && access(path, X_OK) == 0 }
+        for (pin, tool) in zip(resolution.pins, current) {
+            switch pin.request.requirement {
+            case .system:
+                continue
+            case .path(let dir):
+                let base = dir.hasPrefix("~/") ? (settings.home ?? "") + dir.dropFirst(1) : dir
+                let root = Paths.join(Paths.dirname(pin.request.origin.file), base)
+                for candidate in [root + "/bin/" + command, root + "/" + command] where executable(candidate) {
+                    return .found(candidate, tool: tool.tool)
+                }
+            default:
+                guard let v = tool.version.flatMap(Version.init), let store else { continue }
+                let candidate = store.installDirectory(tool.tool, v) + "/bin/" + command
+                if executable(candidate) { return .found(candidate, tool: tool.tool) }
+                if !tool.installed && tool.tool == command {
+                    return .notInstalled(tool: tool.tool, version: v.text, setBy: tool.origin.describe(home: settings.home))
+                }
+            }
+        }
+        if let path = searchPath(command, settings: settings) { return .found(path, tool: nil) }
+        // Not pinned here and not on PATH: say which installed tools have it.
+        var elsewhere: [String] = []
+        if let store {
+            for t in store.installedTools() {
+                for v in store.installedVersions(t) where executable(store.installDirectory(t, v) + "/bin/" + command) {
+                    elsewhere.append("\(t) \(v)")
+                }
+            }
+        }
+        return .notFound(elsewhere: elsewhere)
+    }
+
+    /// The first `command` on PATH, skipping tack's shims directory wherever it appears.
+    public static func searchPath(_ command: String, settings: Settings) -> String? {
+        let shims = settings.store?.shims
+        for dir in (settings.environment["PATH"] ?? "").split(separator: ":") where !dir.isEmpty {
+            let d = Paths.normalize(dir.hasPrefix("/") ? String(dir) : Paths.join(settings.cwd, String(dir)))
+            if d == shims { continue }
+            let candidate = Paths.child(d, command)
+            if settings.fs.isFile(candidate) && access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}

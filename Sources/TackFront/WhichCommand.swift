@@ -1,0 +1,33 @@
+import TackCore
+
+/// `tack which COMMAND`: shared by the fast front end and `tack-cli`.
+public enum WhichCommand {
+    public static func run(_ command: String, settings: Settings) -> Int32 {
+        guard ToolName.isValidBinaryName(command) else {
+            Output.error("`\(command)` is not a command name")
+            return 2
+        }
+        let resolution: Resolution
+        let current: [CurrentTool]
+        do {
+            resolution = try Resolver(settings).resolve()
+            current = try resolution.current(settings: settings)
+        } catch {
+            Output.error(error.message)
+            return 1
+        }
+        switch Which.find(command, resolution: resolution, current: current, settings: settings) {
+        case .found(let path, _):
+            Output.out(path + "\n")
+            return 0
+        case .notInstalled(let tool, let version, let setBy):
+            Output.error("\(tool) \(version) is not installed (set by \(setBy)) — run `tack install`")
+            return 1
+        case .notFound(let elsewhere):
+            var message = "\(command): command not found"
+            if !elsewhere.isEmpty { message += "; it exists in these installed tools: \(elsewhere.joined(separator: ", ")) — pin one with `tack use`" }
+            Output.error(message)
+            return 127
+        }
+    }
+}
