@@ -1,0 +1,112 @@
+import ArgumentParser
+import Backends
+import Foundation
+import TackCore
+import TackFront
+
+struct Exec: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a command with the pinned tools first on PATH and the project's env set.",
+        discussion: """
+            Installs what is missing first (unless --frozen, TACK_FROZEN or TACK_OFFLINE forbids \
+            it), puts each pinned tool's bin directory first on PATH, exports the `env` of trusted \
+            manifests, and replaces itself with the command: exit status, signals, stdin, stdout \
+            and stderr pass through untouched.
+
+            Examples:
+              tack exec -- swiftlint --version
+              tack exec swiftlint@0.55.0 -- swiftlint lint
+            """
+    )
+
+    @Argument(parsing: .captureForPassthrough, help: "[tool@version...] -- command [args...]")
+    var words: [String] = []
+
+    @Flag(help: "Do not install or change anything; fail if a pinned tool is missing.")
+    var frozen = false
+
+    func run() async throws {
+        var overrides: [ToolArgument] = []
+        var command: [String]
+        if let dash = words.firstIndex(of: "--") {
+            for w in words[..<dash] { overrides.append(try ToolArgument.parse(w)) }
+            command = Array(words[(dash + 1)...])
+        } else {
+            command = words
+        }
+        if command.first == "--frozen" { command.removeFirst() }  // `tack exec --frozen cmd`
+        guard let program = command.first else {
+            throw ValidationError("say what to run: tack exec [tool@version...] -- COMMAND [ARGS...]")
+        }
+        var settings = try processSettings()
+        // `tool@version` on the command line wins, as TACK_<TOOL>_VERSION would.
+        for o in overrides {
+            guard let r = o.requirement else { throw ValidationError("say which version: \(o.name)@VERSION") }
+            settings.environment[ToolName.environmentVariable(o.name)] = r.description
+        }
+        var project: Project
+        do { project = try Project(settings: settings) } catch { throw fail(error) }
+        var current: [CurrentTool]
+        do { current = try project.resolution.current(settings: settings) } catch { throw fail(error) }
+
+        // Install what is missing, unless that is forbidden.
+        let missing = current.filter { t in
+            guard let pin = project.resolution.pin(t.tool), LockPlanner.isLockable(pin.request) else { return false }
+            return !t.installed
+        }
+        if !missing.isEmpty {
+            if frozen || settings.isFrozen || settings.isOffline {
+                let first = missing[0]
+                let what = first.version.map { "\(first.tool) \($0)" } ?? "\(first.tool) \(first.requested)"
+                throw fail(TackError("\(what) is not installed (set by \(first.origin.describe(home: settings.home))) — run `tack install`"))
+            }
+            var sync = Sync(project: project)
+            sync.only = Set(missing.map(\.tool))
+            let status = await sync.run()
+            if status != 0 { throw ExitCode(status) }
+            do {
+                project = try Project(settings: settings)
+                current = try project.resolution.current(settings: settings)
+            } catch { throw fail(error) }
+        }
+
+        var env = settings.environment
+        var path: [String] = []
+        for (pin, t) in zip(project.resolution.pins, current) {
+            switch pin.request.requirement {
+            case .system: continue
+            case .path(let dir):
+                let base = dir.hasPrefix("~/") ? (settings.home ?? "") + dir.dropFirst(1) : dir
+                let root = Paths.join(Paths.dirname(pin.request.origin.file), base)
+                path.append(settings.fs.isDirectory(root + "/bin") ? root + "/bin" : root)
+            default:
+                if let v = t.version.flatMap(Version.init), t.installed { path.append(project.store.installDirectory(t.tool, v) + "/bin") }
+            }
+        }
+        // env of trusted manifests; nearer manifests win.
+        let trust = TrustStore(store: project.store)
+        for manifest in project.resolution.manifests.reversed() where !manifest.env.isEmpty {
+            let bytes = (try? settings.fs.read(manifest.path)) ?? []
+            if trust.isTrusted(manifest.path, hash: Hashing.sha256(bytes)) {
+                for e in manifest.env { env[e.name] = e.value }
+            } else {
+                Output.error("\(Paths.abbreviate(manifest.path, home: settings.home)) sets env but is not trusted, so its env was not applied — run `tack trust` to allow it")
+            }
+        }
+        env["PATH"] = (path + [env["PATH"] ?? ""]).filter { !$0.isEmpty }.joined(separator: ":")
+        var lookup = settings
+        lookup.environment = env
+        let executable: String
+        if program.contains("/") {
+            executable = program
+        } else if let found = TackCore.Which.searchPath(program, settings: lookup) {
+            executable = found
+        } else {
+            throw fail(TackError("\(program): command not found"), status: 127)
+        }
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        execve(executable, argv, envp)
+        throw fail(TackError("cannot run \(executable): \(String(cString: strerror(errno)))"), status: 126)
+    }
+}

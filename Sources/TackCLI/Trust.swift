@@ -1,0 +1,60 @@
+import ArgumentParser
+import Backends
+import TackCore
+import TackFront
+
+struct Trust: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Allow a project's manifests to set env and run bootstrap commands.",
+        discussion: """
+            Trusts tack.yml and tack.local.yml of the project (the nearest above DIR), as they \
+            are now: any change to a file needs trust again. Until then its tools still run, \
+            but its `env` is not applied and its `bootstrap.run` commands do not run. Trust is \
+            kept in $TACK_HOME, never in the project.
+
+            Examples:
+              tack trust                trust this project's manifests
+              tack trust --untrust      take it back
+            """
+    )
+
+    @Argument(help: "A directory in the project (default: the current one).")
+    var dir: String?
+
+    @Flag(help: "Take trust back.")
+    var untrust = false
+
+    func run() throws {
+        var settings = try processSettings()
+        if let dir {
+            let abs = Paths.join(settings.cwd, dir)
+            guard settings.fs.isDirectory(abs) else { throw fail(TackError("\(dir) is not a directory")) }
+            settings.cwd = abs
+        }
+        let store: Store
+        let resolution: Resolution
+        do {
+            store = try settings.requireStore()
+            resolution = try Resolver(settings).resolve()
+        } catch { throw fail(error) }
+        guard let root = resolution.projectRoot else {
+            throw fail(TackError("no tack.yml above \(Paths.abbreviate(settings.cwd, home: settings.home)), so there is nothing to trust"))
+        }
+        let files = resolution.manifests.map(\.path).filter { Paths.dirname($0) == root }
+        guard !files.isEmpty else { throw fail(TackError("no tack.yml or tack.local.yml in \(root), so there is nothing to trust")) }
+        let trust = TrustStore(store: store)
+        for file in files {
+            do throws(TackError) {
+                if untrust {
+                    let was = try trust.untrust(file)
+                    Output.err((was ? "no longer trusted: " : "was not trusted: ") + Paths.abbreviate(file, home: settings.home) + "\n")
+                } else {
+                    let bytes: [UInt8]
+                    do { bytes = try settings.fs.read(file) } catch { throw TackError(error.description) }
+                    try trust.trust(file, hash: Hashing.sha256(bytes))
+                    Output.err("trusted: \(Paths.abbreviate(file, home: settings.home))\n")
+                }
+            } catch { throw fail(error) }
+        }
+    }
+}
