@@ -51,8 +51,9 @@ import Testing
         #expect(s.read("app/tack.yml") == "tools:\n  ink: { git: \"https://github.com/JohnSundell/Ink.git\", version: 0.6.0, products: [ink-cli] }\n")
         #expect(s.read("app/tack.lock")?.contains("tag: \"0.6.0\"") == true)
         try s.write("app/doc.md", "# Hello\n\n*tack*\n")
-        let html = try runProgram(s.root + "/tack-home/installs/ink/0.6.0/bin/ink-cli", ["doc.md"], in: s.root + "/app")
-        #expect(html == "<h1>Hello</h1><p><em>tack</em></p>\n")
+        let html = try s.tack(["exec", "--", "ink-cli", "doc.md"], in: "app")
+        #expect(html.status == 0, "\(html.stderr)")
+        #expect(html.stdout == "<h1>Hello</h1><p><em>tack</em></p>\n")
     }
 
 }
