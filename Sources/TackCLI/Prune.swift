@@ -43,5 +43,6 @@ struct Prune: ParsableCommand {
             }
         }
         if removed == 0 { Output.out("nothing to prune\n") }
+        if removed > 0 && !dryRun { reshim(project) }
     }
 }

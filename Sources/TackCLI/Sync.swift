@@ -111,6 +111,7 @@ struct Sync {
             }
         }
         let installed = results.values.filter { (try? $0.get())?.status == .installed }.count
+        if installed > 0 { reshim(project) }
         let failed = results.filter { if case .failure = $0.value { return true } else { return false } }
         for name in failed.keys.sorted() {
             if case .failure(let e) = failed[name]! { Output.error(e.message) }
@@ -124,6 +125,21 @@ struct Sync {
     }
 
     func describe(_ c: LockPlanner.Change) -> String {
+        describeChange(c)
+    }
+}
+
+/// Rebuilds the shims after installs change; a failure is reported, not fatal.
+func reshim(_ project: Project) {
+    guard let front = Front.frontPath() else {
+        Output.error("cannot find the tack binary to point shims at; run `tack reshim` from an installed tack")
+        return
+    }
+    do { try Shims.rebuild(store: project.store, front: front) } catch { Output.error(error.message) }
+}
+
+extension Sync {
+    func describeChange(_ c: LockPlanner.Change) -> String {
         switch (c.from, c.to) {
         case (nil, let to?): return "locked \(c.tool) \(to)"
         case (let from?, nil): return "removed \(c.tool) \(from) from tack.lock"

@@ -50,15 +50,26 @@ public enum Which {
         return .notFound(elsewhere: elsewhere)
     }
 
-    /// The first `command` on PATH, skipping tack's shims directory wherever it appears.
+    /// The first `command` on PATH that is not a shim: tack's shims directory is skipped
+    /// wherever it appears, and so is anything that resolves to the same file as the shim
+    /// (an alias of the directory), so a shim never runs itself.
     public static func searchPath(_ command: String, settings: Settings) -> String? {
         let shims = settings.store?.shims
+        let shimTarget = shims.flatMap { realPath($0 + "/" + command) }
         for dir in (settings.environment["PATH"] ?? "").split(separator: ":") where !dir.isEmpty {
             let d = Paths.normalize(dir.hasPrefix("/") ? String(dir) : Paths.join(settings.cwd, String(dir)))
             if d == shims { continue }
             let candidate = Paths.child(d, command)
-            if settings.fs.isFile(candidate) && access(candidate, X_OK) == 0 { return candidate }
+            guard settings.fs.isFile(candidate) && access(candidate, X_OK) == 0 else { continue }
+            if let shimTarget, realPath(candidate) == shimTarget { continue }
+            return candidate
         }
         return nil
+    }
+
+    static func realPath(_ path: String) -> String? {
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard realpath(path, &buf) != nil else { return nil }
+        return String(cString: buf)
     }
 }

@@ -9,6 +9,11 @@ import TackCore
 /// everything else (with `--help` for every command) to `tack-cli` by exec.
 public enum Front {
     public static func main(_ arguments: [String]) -> Never {
+        // Called through a shim (a link named after a tool's command): run that command.
+        let invokedAs = Paths.basename(arguments.first ?? "tack")
+        if invokedAs != "tack" && invokedAs != "tack-cli" && !invokedAs.isEmpty {
+            ShimCommand.run(invokedAs, arguments: arguments)
+        }
         let args = Array(arguments.dropFirst())
         if let status = fastPath(args) { exit(status) }
         execFullCLI(arguments)
@@ -50,6 +55,18 @@ public enum Front {
         default:
             return nil
         }
+    }
+
+    /// The `tack` front end shims point at: this binary when it is `tack`, else the `tack`
+    /// beside tack-cli (a build directory) or in `../../bin` (an installation).
+    public static func frontPath() -> String? {
+        guard let exe = CurrentProcess.executablePath() else { return nil }
+        if Paths.basename(exe) == "tack" { return exe }
+        let dir = Paths.dirname(exe)
+        for candidate in [dir + "/tack", Paths.normalize(dir + "/../../bin/tack")] where access(candidate, X_OK) == 0 {
+            return candidate
+        }
+        return nil
     }
 
     /// Where tack-cli lives: beside this binary (a build directory), or in

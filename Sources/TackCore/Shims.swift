@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `$TACK_HOME/shims`: one symlink per binary of every installed tool, pointing at the `tack`
+/// front end, which runs the version pinned for the current directory. Each link is made
+/// under a temporary name and renamed into place, so the directory never holds a half-made shim.
+public enum Shims {
+    /// The command names every complete install provides.
+    public static func commands(in store: Store) -> Set<String> {
+        var names: Set<String> = []
+        for tool in store.installedTools() {
+            for entry in store.installedEntries(tool) {
+                guard case .list(let bins)? = entry.fields["binaries"] else { continue }
+                for b in bins { names.insert(Paths.basename(b)) }
+            }
+        }
+        return names.filter { ToolName.isValidBinaryName($0) && $0 != "tack" && $0 != "tack-cli" }
+    }
+
+    /// Makes the shims directory hold exactly one link to `front` per command. Returns the
+    /// commands added and removed.
+    @discardableResult
+    public static func rebuild(store: Store, front: String) throws(TackError) -> (added: [String], removed: [String]) {
+        let dir = store.shims
+        do { try store.fs.createDirectory(dir) } catch { throw TackError("cannot create \(dir): \(error)") }
+        let wanted = commands(in: store)
+        let present = Set(((try? store.fs.list(dir)) ?? []).filter { !$0.hasPrefix(".") })
+        var added: [String] = []
+        for name in wanted.sorted() {
+            let path = dir + "/" + name
+            var buf = [CChar](repeating: 0, count: 4096)
+            let n = readlink(path, &buf, buf.count - 1)
+            if n > 0, String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) == front { continue }
+            let temp = dir + "/.\(name).tmp-\(getpid())"
+            unlink(temp)
+            guard symlink(front, temp) == 0, rename(temp, path) == 0 else {
+                unlink(temp)
+                throw TackError("cannot write the shim \(path): \(String(cString: strerror(errno)))")
+            }
+            if !present.contains(name) { added.append(name) }
+        }
+        let removed = present.subtracting(wanted).sorted()
+        for name in removed { unlink(dir + "/" + name) }
+        return (added, removed)
+    }
+}
