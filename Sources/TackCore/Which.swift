@@ -14,27 +14,24 @@ public enum Which {
         case notFound(elsewhere: [String])
     }
 
-    public static func find(_ command: String, resolution: Resolution, current: [CurrentTool], settings: Settings) -> Answer {
+    /// `rows` are what `tack current` reports here; `pathRoots` the directories of `path:` pins.
+    public static func find(_ command: String, rows: [CurrentTool], pathRoots: [String: String], settings: Settings) -> Answer {
         let fs = settings.fs
         let store = settings.store
         func executable(_ path: String) -> Bool { fs.isFile(path) && access(path, X_OK) == 0 }
-        for (pin, tool) in zip(resolution.pins, current) {
-            switch pin.request.requirement {
-            case .system:
-                continue
-            case .path(let dir):
-                let base = dir.hasPrefix("~/") ? (settings.home ?? "") + dir.dropFirst(1) : dir
-                let root = Paths.join(Paths.dirname(pin.request.origin.file), base)
+        for tool in rows {
+            if tool.requested == "system" { continue }
+            if let root = pathRoots[tool.tool] {
                 for candidate in [root + "/bin/" + command, root + "/" + command] where executable(candidate) {
                     return .found(candidate, tool: tool.tool)
                 }
-            default:
-                guard let v = tool.version.flatMap(Version.init), let store else { continue }
-                let candidate = store.installDirectory(tool.tool, v) + "/bin/" + command
-                if executable(candidate) { return .found(candidate, tool: tool.tool) }
-                if !tool.installed && tool.tool == command {
-                    return .notInstalled(tool: tool.tool, version: v.text, setBy: tool.origin.describe(home: settings.home))
-                }
+                continue
+            }
+            guard let v = tool.version.flatMap(Version.init), let store else { continue }
+            let candidate = store.installDirectory(tool.tool, v) + "/bin/" + command
+            if executable(candidate) { return .found(candidate, tool: tool.tool) }
+            if !tool.installed && tool.tool == command {
+                return .notInstalled(tool: tool.tool, version: v.text, setBy: tool.origin.describe(home: settings.home))
             }
         }
         if let path = searchPath(command, settings: settings) { return .found(path, tool: nil) }

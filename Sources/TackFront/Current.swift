@@ -10,7 +10,7 @@ public enum CurrentCommand {
             return 2
         }
         var tools: [CurrentTool]
-        do { tools = try Resolver(settings).resolve().current(settings: settings) } catch {
+        do { tools = try HotPath.resolve(settings: settings).rows } catch {
             Output.error(error.message)
             return 1
         }

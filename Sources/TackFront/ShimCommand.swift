@@ -13,16 +13,12 @@ public enum ShimCommand {
             Output.error("cannot read the current directory; has it been removed?")
             exit(1)
         }
-        let resolution: Resolution
-        let current: [CurrentTool]
-        do {
-            resolution = try Resolver(settings).resolve()
-            current = try resolution.current(settings: settings)
-        } catch {
+        let hot: (rows: [CurrentTool], pathRoots: [String: String])
+        do { hot = try HotPath.resolve(settings: settings) } catch {
             Output.error(error.message)
             exit(1)
         }
-        switch Which.find(command, resolution: resolution, current: current, settings: settings) {
+        switch Which.find(command, rows: hot.rows, pathRoots: hot.pathRoots, settings: settings) {
         case .found(let path, _):
             var argv: [UnsafeMutablePointer<CChar>?] = ([command] + arguments.dropFirst()).map { strdup($0) }
             argv.append(nil)

@@ -7,16 +7,12 @@ public enum WhichCommand {
             Output.error("`\(command)` is not a command name")
             return 2
         }
-        let resolution: Resolution
-        let current: [CurrentTool]
-        do {
-            resolution = try Resolver(settings).resolve()
-            current = try resolution.current(settings: settings)
-        } catch {
+        let hot: (rows: [CurrentTool], pathRoots: [String: String])
+        do { hot = try HotPath.resolve(settings: settings) } catch {
             Output.error(error.message)
             return 1
         }
-        switch Which.find(command, resolution: resolution, current: current, settings: settings) {
+        switch Which.find(command, rows: hot.rows, pathRoots: hot.pathRoots, settings: settings) {
         case .found(let path, _):
             Output.out(path + "\n")
             return 0

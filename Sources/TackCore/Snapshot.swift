@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a resolution computed for one directory, kept on disk so the hot commands (shims,
+/// `current`, `which`) read one small file instead of resolving again.
+///
+/// It is keyed by every file the resolution looked for, read or depends on (manifests,
+/// version files, locks, the install directories, the registries, tack itself), each with its
+/// existence, modification and change times, size and inode; by the working directory; and by
+/// the environment that steers resolution. If anything differs it is not used: an edit, a
+/// `touch` back to an old time (the change time still moves), a deleted or a new nearer file,
+/// a `TACK_<TOOL>_VERSION`, an install or an uninstall all take effect on the very next run.
+public struct Snapshot: Sendable, Equatable {
+    public static let formatVersion = "tack-snapshot 1"
+
+    public var cwd: String
+    public var environment: String
+    /// (stat key, path); the key is "-" for a path that did not exist.
+    public var probes: [(key: String, path: String)]
+    public var rows: [CurrentTool]
+    /// For `path:` pins, the directory; for `system` pins, nil rows are kept as they are.
+    public var pathRoots: [String: String]
+
+    public static func == (a: Snapshot, b: Snapshot) -> Bool {
+        a.cwd == b.cwd && a.environment == b.environment && a.rows == b.rows && a.pathRoots == b.pathRoots
+            && a.probes.map(\.key) == b.probes.map(\.key) && a.probes.map(\.path) == b.probes.map(\.path)
+    }
+
+    /// The environment variables that steer resolution, as one string.
+    public static func environmentKey(_ env: [String: String]) -> String {
+        env.filter { k, _ in
+            (k.hasPrefix("TACK_") && k.hasSuffix("_VERSION")) || ["HOME", "TACK_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"].contains(k)
+        }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{1}")
+    }
+
+    /// `ino:size:mtime:ctime`, or "-" when the path does not exist.
+    public static func statKey(_ path: String) -> String {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return "-" }
+        #if canImport(Darwin)
+        let m = (Int64(st.st_mtimespec.tv_sec), Int64(st.st_mtimespec.tv_nsec))
+        let c = (Int64(st.st_ctimespec.tv_sec), Int64(st.st_ctimespec.tv_nsec))
+        #else
+        let m = (Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec))
+        let c = (Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec))
+        #endif
+        return "\(st.st_ino):\(st.st_size):\(m.0).\(m.1):\(c.0).\(c.1)"
+    }
+
+    /// The snapshot of a fresh resolution, with every file it depends on.
+    public static func make(settings: Settings, resolution: Resolution, rows: [CurrentTool], executable: String?) -> Snapshot {
+        var paths: [String] = resolution.probes.map(\.path)
+        var roots: [String: String] = [:]
+        if let executable { paths.append(executable) }
+        if let store = settings.store {
+            paths.append(store.root + "/registries")
+            for name in ToolRegistry.userRegistries(store: store) { paths.append(store.root + "/registries/" + name + "/registry.yml") }
+            for (pin, row) in zip(resolution.pins, rows) {
+                paths.append(store.toolDirectory(row.tool))
+                if let v = row.version.flatMap(Version.init) {
+                    paths.append(store.installDirectory(row.tool, v))
+                    paths.append(store.installDirectory(row.tool, v) + "/" + Installer.metadataFile)
+                }
+                if let dir = pin.lockDirectory { paths.append(Paths.child(dir, Lockfile.fileName)) }
+                if case .path(let dir) = pin.request.requirement {
+                    let base = dir.hasPrefix("~/") ? (settings.home ?? "") + dir.dropFirst(1) : dir
+                    roots[row.tool] = Paths.join(Paths.dirname(pin.request.origin.file), base)
+                }
+            }
+        }
+        var seen: Set<String> = []
+        let unique = paths.filter { seen.insert($0).inserted }
+        return Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment),
+                        probes: unique.map { (statKey($0), $0) }, rows: rows, pathRoots: roots)
+    }
+
+    /// Where the snapshot for this directory and environment lives.
+    public static func location(settings: Settings) -> String? {
+        guard let store = settings.store else { return nil }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a file name, not a security boundary
+        for b in (settings.cwd + "\u{0}" + environmentKey(settings.environment)).utf8 {
+            h = (h ^ UInt64(b)) &* 0x100_0000_01b3
+        }
+        return store.state + "/snapshots/" + String(h, radix: 16)
+    }
+
+    /// The snapshot, if one exists for this directory and environment and nothing it depends
+    /// on has changed since it was written.
+    public static func load(settings: Settings) -> Snapshot? {
+        guard let path = location(settings: settings), let bytes = try? settings.fs.read(path, limit: 1 << 20),
+              let s = decode(bytes), s.cwd == settings.cwd, s.environment == environmentKey(settings.environment)
+        else { return nil }
+        for p in s.probes where statKey(p.path) != p.key { return nil }
+        return s
+    }
+
+    /// Writes the snapshot (atomically); failing to is not an error, only slower next time.
+    public func save(settings: Settings) {
+        guard let path = Snapshot.location(settings: settings), let bytes = encode() else { return }
+        try? settings.fs.createDirectory(Paths.dirname(path))
+        try? settings.fs.writeAtomically(path, bytes)
+    }
+
+    // MARK: Format: one record a line, fields separated by tabs.
+
+    func encode() -> [UInt8]? {
+        var lines = [Snapshot.formatVersion, "cwd\t" + cwd, "env\t" + environment]
+        for p in probes { lines.append("probe\t\(p.key)\t\(p.path)") }
+        for r in rows {
+            let o = r.origin
+            lines.append(["row", r.tool, r.requested, r.version ?? "", r.backend, r.source, r.line.map(String.init) ?? "",
+                          r.installed ? "1" : "0", o.kind.rawValue, o.file, String(o.line), String(o.column), pathRoots[r.tool] ?? ""].joined(separator: "\t"))
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        // A value with a tab or newline cannot be stored; such a directory just resolves every time.
+        let fields = [cwd, environment] + probes.map(\.path) + rows.flatMap { [$0.tool, $0.requested, $0.source, $0.origin.file] }
+        if fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) { return nil }
+        return Array(text.utf8)
+    }
+
+    /// Parsed byte by byte: this runs on every shim call, and splitting a String by
+    /// Characters (grapheme clusters) costs more than the whole resolution it replaces.
+    static func decode(_ bytes: [UInt8]) -> Snapshot? {
+        var s = Snapshot(cwd: "", environment: "", probes: [], rows: [], pathRoots: [:])
+        var first = true
+        var start = 0
+        func fields(_ line: ArraySlice<UInt8>) -> [String] {
+            line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        }
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            let line = bytes[start..<end]
+            start = end + 1
+            if first {
+                guard line.elementsEqual(formatVersion.utf8) else { return nil }
+                first = false
+                continue
+            }
+            if line.isEmpty { continue }
+            let f = fields(line)
+            switch f[0] {
+            case "cwd" where f.count == 2: s.cwd = f[1]
+            case "env" where f.count == 2: s.environment = f[1]
+            case "probe" where f.count == 3: s.probes.append((f[1], f[2]))
+            case "row" where f.count == 13:
+                guard let kind = Origin.Kind(rawValue: f[8]), let ol = Int(f[10]), let oc = Int(f[11]) else { return nil }
+                s.rows.append(CurrentTool(tool: f[1], requested: f[2], version: f[3].isEmpty ? nil : f[3], backend: f[4], source: f[5],
+                                          line: Int(f[6]), installed: f[7] == "1", origin: Origin(kind: kind, file: f[9], line: ol, column: oc)))
+                if !f[12].isEmpty { s.pathRoots[f[1]] = f[12] }
+            default: return nil
+            }
+        }
+        return first ? nil : s
+    }
+}
