@@ -33,21 +33,21 @@ public enum Front {
             for a in args.dropFirst() {
                 if a == "--json" { json = true } else if !a.hasPrefix("-") && tool == nil { tool = a } else { return nil }
             }
-            guard let settings = CurrentProcess.settings() else {
+            guard let settings = CurrentProcess.settings(relevantOnly: true) else {
                 Output.error("cannot read the current directory; has it been removed?")
                 return 1
             }
             return CurrentCommand.run(tool: tool, json: json, settings: settings)
         case "which":
             guard args.count == 2, !args[1].hasPrefix("-") else { return nil }
-            guard let settings = CurrentProcess.settings() else {
+            guard let settings = CurrentProcess.settings(relevantOnly: true) else {
                 Output.error("cannot read the current directory; has it been removed?")
                 return 1
             }
             return WhichCommand.run(args[1], settings: settings)
         case "install":
             // A no-op install is answered here; anything to do goes to tack-cli.
-            guard args.dropFirst().allSatisfy({ $0 == "--frozen" }), let settings = CurrentProcess.settings(),
+            guard args.dropFirst().allSatisfy({ $0 == "--frozen" }), let settings = CurrentProcess.settings(relevantOnly: true),
                   let resolution = try? Resolver(settings).resolve(), !resolution.pins.isEmpty,
                   UpToDate.check(resolution, settings: settings)
             else { return nil }

@@ -9,7 +9,11 @@ import TackCore
 
 /// The running process, read without Foundation.
 public enum CurrentProcess {
-    public static func environment() -> [String: String] {
+    /// The process environment. With `relevantOnly`, just the variables tack's resolution reads
+    /// (`TACK_*`, `XDG_*`, HOME, PATH, PWD, NO_COLOR, TERM): the hot commands never pass the
+    /// dictionary on (a shim execs with the real environment), and building it for every
+    /// variable is a large part of their cost.
+    public static func environment(relevantOnly: Bool = false) -> [String: String] {
         var env: [String: String] = [:]
         #if canImport(Darwin)
         guard var p = _NSGetEnviron()?.pointee else { return env }
@@ -17,6 +21,10 @@ public enum CurrentProcess {
         var p = environ
         #endif
         while let entry = p.pointee {
+            if relevantOnly && !isRelevant(entry) {
+                p += 1
+                continue
+            }
             let s = String(cString: entry)
             if let eq = s.firstIndex(of: "=") {
                 let key = String(s[..<eq])
@@ -40,9 +48,20 @@ public enum CurrentProcess {
         return real
     }
 
-    public static func settings() -> Settings? {
+    public static func settings(relevantOnly: Bool = false) -> Settings? {
         guard let cwd = workingDirectory() else { return nil }
-        return Settings(environment: environment(), cwd: cwd, fs: LocalFileSystem())
+        return Settings(environment: environment(relevantOnly: relevantOnly), cwd: cwd, fs: LocalFileSystem())
+    }
+
+    static func isRelevant(_ entry: UnsafeMutablePointer<CChar>) -> Bool {
+        func starts(_ prefix: StaticString) -> Bool {
+            prefix.withUTF8Buffer { p in
+                for i in 0..<p.count where UInt8(bitPattern: entry[i]) != p[i] { return false }
+                return true
+            }
+        }
+        return starts("TACK_") || starts("XDG_") || starts("HOME=") || starts("PATH=") || starts("PWD=")
+            || starts("NO_COLOR=") || starts("TERM=")
     }
 
     /// The absolute path of this executable.

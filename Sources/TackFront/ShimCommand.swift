@@ -9,7 +9,7 @@ import TackCore
 /// outside the shims directory (never a shim again), or say what is wrong.
 public enum ShimCommand {
     public static func run(_ command: String, arguments: [String]) -> Never {
-        guard let settings = CurrentProcess.settings() else {
+        guard let settings = CurrentProcess.settings(relevantOnly: true) else {
             Output.error("cannot read the current directory; has it been removed?")
             exit(1)
         }
