@@ -1,9 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// `tack` is the hot-path front end: shims, `current`, `which`, the prompt hook. It must start
+// `tack` is the hot-path front end: `current`, `which`, `exec`, `hook-env`. It must start
 // about as fast as a C program, so on Linux it is linked fully static and never imports
-// Foundation (see README, "Why two binaries"). Everything else runs in `tack-cli`.
+// Foundation (see README, "Why three binaries"). `tack-shim`, what shims link to and the prompt
+// hook runs, is smaller still. Everything else runs in `tack-cli`.
 let staticFront: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
 
 let package = Package(
@@ -12,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "tack", targets: ["tack"]),
         .executable(name: "tack-cli", targets: ["tack-cli"]),
+        .executable(name: "tack-shim", targets: ["tack-shim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,7 +37,8 @@ let package = Package(
             name: "TackCore",
             dependencies: ["YAML", .product(name: "SystemPackage", package: "swift-system")],
             resources: [.embedInCode("Resources/registry.yml")]),
-        .target(name: "TackFront", dependencies: ["TackCore"]),
+        .target(name: "TackLean"),
+        .target(name: "TackFront", dependencies: ["TackCore", "TackLean"]),
         .target(
             name: "Backends",
             dependencies: ["TackCore", "Git", "Archive", .product(name: "Crypto", package: "swift-crypto")]),
@@ -46,13 +49,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "tack", dependencies: ["TackFront"], linkerSettings: staticFront),
+        .executableTarget(name: "tack-shim", dependencies: ["TackLean"], linkerSettings: staticFront),
         .executableTarget(name: "tack-cli", dependencies: ["TackCLI"]),
         .executableTarget(
             name: "tack-fuzz", dependencies: ["TackCore", "YAML"],
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "TackCLITests", dependencies: ["TackCore", "TackFront", "Git", "Backends", "Archive"],
+            name: "TackCLITests", dependencies: ["TackCore", "TackFront", "TackLean", "Git", "Backends", "Archive"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

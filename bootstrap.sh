@@ -121,6 +121,7 @@ find_swift
 say "building tack (release)"
 swift build -c release --product tack
 swift build -c release --product tack-cli
+swift build -c release --product tack-shim
 bin_dir="$(swift build -c release --show-bin-path)"
 
 if [ "$install" -eq 0 ]; then
@@ -130,6 +131,7 @@ fi
 
 copy_if_changed "$bin_dir/tack" "$prefix/bin/tack" 755
 copy_if_changed "$bin_dir/tack-cli" "$prefix/libexec/tack/tack-cli" 755
+copy_if_changed "$bin_dir/tack-shim" "$prefix/libexec/tack/tack-shim" 755
 if [ -d templates ] && [ -n "$(ls -A templates)" ]; then
     mkdir -p "$prefix/share/tack"
     rm -rf "$prefix/share/tack/templates.tmp.$$"

@@ -71,29 +71,11 @@ struct Exec: AsyncParsableCommand {
         }
 
         var env = settings.environment
-        var path: [String] = []
-        for (pin, t) in zip(project.resolution.pins, current) {
-            switch pin.request.requirement {
-            case .system: continue
-            case .path(let dir):
-                let base = dir.hasPrefix("~/") ? (settings.home ?? "") + dir.dropFirst(1) : dir
-                let root = Paths.join(Paths.dirname(pin.request.origin.file), base)
-                path.append(settings.fs.isDirectory(root + "/bin") ? root + "/bin" : root)
-            default:
-                if let v = t.version.flatMap(Version.init), t.installed { path.append(project.store.installDirectory(t.tool, v) + "/bin") }
-            }
-        }
-        // env of trusted manifests; nearer manifests win.
-        let trust = TrustStore(store: project.store)
-        for manifest in project.resolution.manifests.reversed() where !manifest.env.isEmpty {
-            let bytes = (try? settings.fs.read(manifest.path)) ?? []
-            if trust.isTrusted(manifest.path, hash: Hashing.sha256(bytes)) {
-                for e in manifest.env { env[e.name] = e.value }
-            } else {
-                Output.error("\(Paths.abbreviate(manifest.path, home: settings.home)) sets env but is not trusted, so its env was not applied — run `tack trust` to allow it")
-            }
-        }
-        env["PATH"] = (path + [env["PATH"] ?? ""]).filter { !$0.isEmpty }.joined(separator: ":")
+        let run = RunEnvironment.make(resolution: project.resolution, rows: current, settings: settings)
+        let path = run.binDirectories
+        for v in run.variables { env[v.name] = v.value }
+        for file in run.untrusted { Output.error(RunEnvironment.untrustedWarning(file, home: settings.home)) }
+        if !path.isEmpty { env["PATH"] = (path + [env["PATH"] ?? ""]).filter { !$0.isEmpty }.joined(separator: ":") }
         var lookup = settings
         lookup.environment = env
         let executable: String

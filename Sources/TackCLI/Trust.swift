@@ -51,7 +51,7 @@ struct Trust: ParsableCommand {
                 } else {
                     let bytes: [UInt8]
                     do { bytes = try settings.fs.read(file) } catch { throw TackError(error.description) }
-                    try trust.trust(file, hash: Hashing.sha256(bytes))
+                    try trust.trust(file, hash: SHA256Digest.hex(bytes))
                     Output.err("trusted: \(Paths.abbreviate(file, home: settings.home))\n")
                 }
             } catch { throw fail(error) }

@@ -14,7 +14,7 @@ import Darwin
 /// `touch` back to an old time (the change time still moves), a deleted or a new nearer file,
 /// a `TACK_<TOOL>_VERSION`, an install or an uninstall all take effect on the very next run.
 public struct Snapshot: Sendable, Equatable {
-    public static let formatVersion = "tack-snapshot 1"
+    public static let formatVersion = "tack-snapshot 2"
 
     public var cwd: String
     public var environment: String
@@ -23,9 +23,14 @@ public struct Snapshot: Sendable, Equatable {
     public var rows: [CurrentTool]
     /// For `path:` pins, the directory; for `system` pins, nil rows are kept as they are.
     public var pathRoots: [String: String]
+    /// What running the tools here applies (PATH and env), for shims, `exec` and the hook.
+    public var run: RunEnvironment = RunEnvironment()
+    /// A probed file changed within the file system clock's current tick, so a later change in
+    /// the same tick could leave its times as recorded: such a snapshot is not saved.
+    public var racy = false
 
     public static func == (a: Snapshot, b: Snapshot) -> Bool {
-        a.cwd == b.cwd && a.environment == b.environment && a.rows == b.rows && a.pathRoots == b.pathRoots
+        a.cwd == b.cwd && a.environment == b.environment && a.rows == b.rows && a.pathRoots == b.pathRoots && a.run == b.run
             && a.probes.map(\.key) == b.probes.map(\.key) && a.probes.map(\.path) == b.probes.map(\.path)
     }
 
@@ -36,10 +41,13 @@ public struct Snapshot: Sendable, Equatable {
         }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{1}")
     }
 
-    /// `ino:size:mtime:ctime`, or "-" when the path does not exist.
-    public static func statKey(_ path: String) -> String {
+    /// `ino:size:mtime:ctime`, or "-" when the path does not exist. Symbolic links are
+    /// followed: a manifest that links to a shared file goes stale when that file changes.
+    public static func statKey(_ path: String) -> String { statInfo(path)?.key ?? "-" }
+
+    static func statInfo(_ path: String) -> (key: String, ctime: (Int64, Int64))? {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return "-" }
+        guard stat(path, &st) == 0 else { return nil }
         #if canImport(Darwin)
         let m = (Int64(st.st_mtimespec.tv_sec), Int64(st.st_mtimespec.tv_nsec))
         let c = (Int64(st.st_ctimespec.tv_sec), Int64(st.st_ctimespec.tv_nsec))
@@ -47,7 +55,18 @@ public struct Snapshot: Sendable, Equatable {
         let m = (Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec))
         let c = (Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec))
         #endif
-        return "\(st.st_ino):\(st.st_size):\(m.0).\(m.1):\(c.0).\(c.1)"
+        return ("\(st.st_ino):\(st.st_size):\(m.0).\(m.1):\(c.0).\(c.1)", c)
+    }
+
+    /// The clock file systems stamp times with (coarse: one tick is a few milliseconds).
+    static func fileSystemNow() -> (Int64, Int64) {
+        var ts = timespec()
+        #if canImport(Darwin)
+        clock_gettime(CLOCK_REALTIME, &ts)
+        #else
+        clock_gettime(CLOCK_REALTIME_COARSE, &ts)
+        #endif
+        return (Int64(ts.tv_sec), Int64(ts.tv_nsec))
     }
 
     /// The snapshot of a fresh resolution, with every file it depends on.
@@ -71,10 +90,23 @@ public struct Snapshot: Sendable, Equatable {
                 }
             }
         }
+        let run = RunEnvironment.make(resolution: resolution, rows: rows, settings: settings)
+        if let store = settings.store, resolution.manifests.contains(where: { !$0.env.isEmpty }) {
+            paths.append(TrustStore(store: store).path)
+        }
         var seen: Set<String> = []
         let unique = paths.filter { seen.insert($0).inserted }
-        return Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment),
-                        probes: unique.map { (statKey($0), $0) }, rows: rows, pathRoots: roots)
+        let now = fileSystemNow()
+        var racy = false
+        let probes: [(key: String, path: String)] = unique.map { path in
+            guard let info = statInfo(path) else { return ("-", path) }
+            if info.ctime >= now { racy = true }
+            return (info.key, path)
+        }
+        var s = Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment), probes: probes, rows: rows, pathRoots: roots)
+        s.run = run
+        s.racy = racy
+        return s
     }
 
     /// Where the snapshot for this directory and environment lives.
@@ -99,14 +131,14 @@ public struct Snapshot: Sendable, Equatable {
 
     /// Writes the snapshot (atomically); failing to is not an error, only slower next time.
     public func save(settings: Settings) {
-        guard let path = Snapshot.location(settings: settings), let bytes = encode() else { return }
+        guard !racy, let path = Snapshot.location(settings: settings), let bytes = encode() else { return }
         try? settings.fs.createDirectory(Paths.dirname(path))
         try? settings.fs.writeAtomically(path, bytes)
     }
 
     // MARK: Format: one record a line, fields separated by tabs.
 
-    func encode() -> [UInt8]? {
+    public func encode() -> [UInt8]? {
         var lines = [Snapshot.formatVersion, "cwd\t" + cwd, "env\t" + environment]
         for p in probes { lines.append("probe\t\(p.key)\t\(p.path)") }
         for r in rows {
@@ -114,9 +146,15 @@ public struct Snapshot: Sendable, Equatable {
             lines.append(["row", r.tool, r.requested, r.version ?? "", r.backend, r.source, r.line.map(String.init) ?? "",
                           r.installed ? "1" : "0", o.kind.rawValue, o.file, String(o.line), String(o.column), pathRoots[r.tool] ?? ""].joined(separator: "\t"))
         }
+        for d in run.binDirectories { lines.append("bin\t" + d) }
+        for t in run.missing { lines.append("missing\t" + t) }
+        for v in run.variables { lines.append("setenv\t\(v.name)\t\(v.value)") }
+        for u in run.untrusted { lines.append("untrusted\t" + u) }
+        lines.append("digest\t" + run.digest)
         let text = lines.joined(separator: "\n") + "\n"
         // A value with a tab or newline cannot be stored; such a directory just resolves every time.
-        let fields = [cwd, environment] + probes.map(\.path) + rows.flatMap { [$0.tool, $0.requested, $0.source, $0.origin.file] }
+        var fields = [cwd, environment] + probes.map(\.path) + rows.flatMap { [$0.tool, $0.requested, $0.source, $0.origin.file] }
+        fields += run.binDirectories + run.untrusted + run.variables.flatMap { [$0.name, $0.value] }
         if fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) { return nil }
         return Array(text.utf8)
     }
@@ -150,6 +188,11 @@ public struct Snapshot: Sendable, Equatable {
                 s.rows.append(CurrentTool(tool: f[1], requested: f[2], version: f[3].isEmpty ? nil : f[3], backend: f[4], source: f[5],
                                           line: Int(f[6]), installed: f[7] == "1", origin: Origin(kind: kind, file: f[9], line: ol, column: oc)))
                 if !f[12].isEmpty { s.pathRoots[f[1]] = f[12] }
+            case "bin" where f.count == 2: s.run.binDirectories.append(f[1])
+            case "missing" where f.count == 2: s.run.missing.append(f[1])
+            case "setenv" where f.count == 3: s.run.variables.append(.init(name: f[1], value: f[2]))
+            case "untrusted" where f.count == 2: s.run.untrusted.append(f[1])
+            case "digest" where f.count == 2: continue
             default: return nil
             }
         }

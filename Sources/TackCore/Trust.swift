@@ -5,7 +5,8 @@ public struct TrustStore: Sendable {
     public let store: Store
     public init(store: Store) { self.store = store }
 
-    var path: String { store.state + "/trust" }
+    /// The file trust is kept in.
+    public var path: String { store.state + "/trust" }
 
     /// `sha256  path` lines.
     func entries() -> [(hash: String, path: String)] {

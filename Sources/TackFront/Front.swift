@@ -4,16 +4,30 @@ import Glibc
 import Darwin
 #endif
 import TackCore
+import TackLean
 
 /// The `tack` executable. It answers the hot commands itself, without Foundation, and hands
 /// everything else (with `--help` for every command) to `tack-cli` by exec.
 public enum Front {
-    public static func main(_ arguments: [String]) -> Never {
+    public static func main() -> Never {
+        let argc = Int(CommandLine.argc)
+        let argv = CommandLine.unsafeArgv
         // Called through a shim (a link named after a tool's command): run that command.
-        let invokedAs = Paths.basename(arguments.first ?? "tack")
-        if invokedAs != "tack" && invokedAs != "tack-cli" && !invokedAs.isEmpty {
-            ShimCommand.run(invokedAs, arguments: arguments)
+        if let zeroth = argv[0] {
+            let slash = strrchr(zeroth, Int32(UInt8(ascii: "/")))
+            let name = UnsafePointer(slash.map { $0 + 1 } ?? zeroth)
+            if name[0] != 0 && strcmp(name, "tack") != 0 && strcmp(name, "tack-cli") != 0 && strcmp(name, "tack-shim") != 0 {
+                ShimCommand.run(name, arguments: argv)
+            }
         }
+        if argc >= 2, let first = argv[1] {
+            if strcmp(first, "exec") == 0 {
+                ExecCommand.run(argv, count: argc, start: 2)
+            } else if strcmp(first, "hook-env") == 0, argc == 3, let shell = ShellHook.Shell(rawValue: String(cString: argv[2]!)) {
+                exit(HookEnvCommand.run(shell))
+            }
+        }
+        let arguments = CommandLine.arguments
         let args = Array(arguments.dropFirst())
         if let status = fastPath(args) { exit(status) }
         execFullCLI(arguments)
@@ -67,6 +81,17 @@ public enum Front {
             return candidate
         }
         return nil
+    }
+
+    /// What shims link to and the prompt hook runs: `tack-shim` beside this binary (a build
+    /// directory) or in `../libexec/tack/` (an installation), else the front end itself.
+    public static func shimPath() -> String? {
+        guard let front = frontPath() else { return nil }
+        let dir = Paths.dirname(front)
+        for candidate in [dir + "/tack-shim", Paths.normalize(dir + "/../libexec/tack/tack-shim")] where access(candidate, X_OK) == 0 {
+            return candidate
+        }
+        return front
     }
 
     /// Where tack-cli lives: beside this binary (a build directory), or in

@@ -1,14 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TackCore
+import TackLean
 
 /// What the hot commands need about this directory: from the snapshot when nothing it
 /// depends on has changed, else from a full resolution (which then writes a new snapshot).
 public enum HotPath {
-    public static func resolve(settings: Settings) throws(TackError) -> (rows: [CurrentTool], pathRoots: [String: String]) {
-        if let s = Snapshot.load(settings: settings) { return (s.rows, s.pathRoots) }
+    public static func snapshot(settings: Settings) throws(TackError) -> Snapshot {
+        if let s = Snapshot.load(settings: settings) { return s }
         let resolution = try Resolver(settings).resolve()
         let rows = try resolution.current(settings: settings)
         let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())
         snapshot.save(settings: settings)
-        return (rows, snapshot.pathRoots)
+        return snapshot
+    }
+
+    public static func resolve(settings: Settings) throws(TackError) -> (rows: [CurrentTool], pathRoots: [String: String]) {
+        let s = try snapshot(settings: settings)
+        return (s.rows, s.pathRoots)
+    }
+
+    /// The snapshot in the form the lean hot path reads (nil for the rare directory whose
+    /// paths or env hold a tab or newline, which the snapshot format cannot store).
+    /// Prints the warning for a manifest whose env was left out.
+    static func warnUntrusted(_ file: UnsafePointer<CChar>) {
+        Output.error(RunEnvironment.untrustedWarning(String(cString: file), home: getenv("HOME").map { String(cString: $0) }))
+    }
+
+    static func lean(_ snapshot: Snapshot) -> LeanSnapshot? {
+        guard let bytes = snapshot.encode() else { return nil }
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + 1)
+        bytes.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: bytes.count) }
+        base[bytes.count] = 0
+        return LeanSnapshot.parse(base: base, count: bytes.count, context: nil)
     }
 }

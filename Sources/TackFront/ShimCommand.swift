@@ -4,33 +4,52 @@ import Glibc
 import Darwin
 #endif
 import TackCore
+import TackLean
 
-/// What a shim does: run the command from the tool pinned here, or the next one on PATH
-/// outside the shims directory (never a shim again), or say what is wrong.
+/// What a shim does: run the command from the tool pinned here (with that tool's bin
+/// directories first on PATH and the project's trusted env, as `tack exec`), or the next one on
+/// PATH outside the shims directory (never a shim again, and untouched), or say what is wrong.
 public enum ShimCommand {
-    public static func run(_ command: String, arguments: [String]) -> Never {
+    public static func run(_ command: UnsafePointer<CChar>, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
+        // The hot path: a snapshot that still holds.
+        if let context = LeanContext.current(), let path = context.snapshotPath(),
+           let snapshot = LeanSnapshot.load(path: path, context: context), !snapshot.isMissing(command) {
+            if let exe = LeanRun.findInBins(snapshot, command) {
+                LeanRun.apply(snapshot, warn: HotPath.warnUntrusted)
+                LeanRun.exec(exe, name: command, arguments: arguments)
+            }
+            if let exe = LeanRun.searchPath(command, path: getenv("PATH"), shims: LeanRun.shims(context)) {
+                LeanRun.exec(exe, name: command, arguments: arguments)
+            }
+        }
+        slowPath(command, arguments: arguments)
+    }
+
+    /// Resolves (writing a new snapshot), then runs the command or explains why it cannot.
+    static func slowPath(_ command: UnsafePointer<CChar>, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
         guard let settings = CurrentProcess.settings(relevantOnly: true) else {
             Output.error("cannot read the current directory; has it been removed?")
             exit(1)
         }
-        let hot: (rows: [CurrentTool], pathRoots: [String: String])
-        do { hot = try HotPath.resolve(settings: settings) } catch {
+        let snapshot: Snapshot
+        do { snapshot = try HotPath.snapshot(settings: settings) } catch {
             Output.error(error.message)
             exit(1)
         }
-        switch Which.find(command, rows: hot.rows, pathRoots: hot.pathRoots, settings: settings) {
+        if let lean = HotPath.lean(snapshot), !lean.isMissing(command), let exe = LeanRun.findInBins(lean, command) {
+            LeanRun.apply(lean, warn: HotPath.warnUntrusted)
+            LeanRun.exec(exe, name: command, arguments: arguments)
+        }
+        let name = String(cString: command)
+        switch Which.find(name, rows: snapshot.rows, pathRoots: snapshot.pathRoots, settings: settings) {
         case .found(let path, _):
-            var argv: [UnsafeMutablePointer<CChar>?] = ([command] + arguments.dropFirst()).map { strdup($0) }
-            argv.append(nil)
-            execv(path, argv)
-            Output.error("cannot run \(path): \(String(cString: strerror(errno)))")
-            exit(126)
+            LeanRun.exec(Array(path.utf8) + [0], name: command, arguments: arguments)
         case .notInstalled(let tool, let version, let setBy):
             Output.error("\(tool) \(version) is not installed (set by \(setBy)) — run `tack install`")
             exit(127)
         case .notFound(let elsewhere):
-            var message = "\(command): command not found"
-            if !elsewhere.isEmpty { message += "; the `\(command)` command exists in these installed tools: \(elsewhere.joined(separator: ", ")) — pin one with `tack use`" }
+            var message = "\(name): command not found"
+            if !elsewhere.isEmpty { message += "; the `\(name)` command exists in these installed tools: \(elsewhere.joined(separator: ", ")) — pin one with `tack use`" }
             Output.error(message)
             exit(127)
         }

@@ -1,3 +1,3 @@
 import TackFront
 
-Front.main(CommandLine.arguments)
+Front.main()

@@ -1,0 +1,91 @@
+/// What running a directory's tools changes in the environment: the directories put first on
+/// PATH (in the order commands are looked up), and the `env` of trusted manifests. Shims,
+/// `tack exec` and the shell hook all apply exactly this.
+public struct RunEnvironment: Sendable, Equatable {
+    public struct Variable: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Bin directories of the pinned tools that are installed (or `path:` checkouts), by tool name.
+    public var binDirectories: [String] = []
+    /// Tools pinned here that tack installs but are not installed yet.
+    public var missing: [String] = []
+    /// The `env` of trusted manifests, nearer manifests winning, sorted by name.
+    public var variables: [Variable] = []
+    /// Manifests that set `env` but are not trusted (their env is left out).
+    public var untrusted: [String] = []
+
+    public init(binDirectories: [String] = [], missing: [String] = [], variables: [Variable] = [], untrusted: [String] = []) {
+        self.binDirectories = binDirectories
+        self.missing = missing
+        self.variables = variables
+        self.untrusted = untrusted
+    }
+
+    public var isEmpty: Bool { binDirectories.isEmpty && variables.isEmpty && untrusted.isEmpty && missing.isEmpty }
+
+    /// The environment for a resolution. `rows` are `resolution.current(settings:)`.
+    public static func make(resolution: Resolution, rows: [CurrentTool], settings: Settings) -> RunEnvironment {
+        var out = RunEnvironment()
+        let store = settings.store
+        for (pin, row) in zip(resolution.pins, rows) {
+            switch pin.request.requirement {
+            case .system: continue
+            case .path(let dir):
+                let base = dir.hasPrefix("~/") ? (settings.home ?? "") + dir.dropFirst(1) : dir
+                let root = Paths.join(Paths.dirname(pin.request.origin.file), base)
+                out.binDirectories.append(settings.fs.isDirectory(root + "/bin") ? root + "/bin" : root)
+            default:
+                if let v = row.version.flatMap(Version.init), row.installed, let store {
+                    out.binDirectories.append(store.installDirectory(row.tool, v) + "/bin")
+                } else if LockPlanner.isLockable(pin.request) {
+                    out.missing.append(row.tool)
+                }
+            }
+        }
+        var values: [String: String] = [:]
+        let trust = store.map(TrustStore.init)
+        // Farthest first, so nearer manifests overwrite; the user's own global manifest needs no trust.
+        for manifest in resolution.manifests.reversed() where !manifest.env.isEmpty {
+            let trusted: Bool
+            if manifest.path == settings.globalManifest {
+                trusted = true
+            } else if let trust, let bytes = try? settings.fs.read(manifest.path) {
+                trusted = trust.isTrusted(manifest.path, hash: SHA256Digest.hex(bytes))
+            } else {
+                trusted = false
+            }
+            if trusted {
+                for e in manifest.env { values[e.name] = e.value }
+            } else {
+                out.untrusted.insert(manifest.path, at: 0)
+            }
+        }
+        out.variables = values.sorted { $0.key < $1.key }.map { Variable(name: $0.key, value: $0.value) }
+        return out
+    }
+
+    /// The warning for a manifest whose env was left out.
+    public static func untrustedWarning(_ path: String, home: String?) -> String {
+        "\(Paths.abbreviate(path, home: home)) sets env but is not trusted, so its env was not applied — run `tack trust` to allow it"
+    }
+
+    /// A short fingerprint of everything applied, so the shell hook can tell "nothing changed".
+    public var digest: String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ s: String) {
+            for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            h = (h ^ 0xff) &* 0x100_0000_01b3
+        }
+        for d in binDirectories { add("b"); add(d) }
+        for v in variables { add("v"); add(v.name); add(v.value) }
+        for u in untrusted { add("u"); add(u) }
+        for m in missing { add("m"); add(m) }
+        return String(h, radix: 16)
+    }
+}

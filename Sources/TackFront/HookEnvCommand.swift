@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TackCore
+import TackLean
+
+/// `tack hook-env SHELL`, run by the shell hook at every prompt: prints nothing when nothing
+/// changed (the snapshot still holds and its digest is the one applied), else the commands
+/// that bring PATH and env to what this directory asks for.
+public enum HookEnvCommand {
+    public static func run(_ shell: ShellHook.Shell) -> Int32 {
+        if let context = LeanContext.current(), let path = context.snapshotPath(),
+           let snapshot = LeanSnapshot.load(path: path, context: context), let digest = snapshot.digest {
+            let applied = getenv(ShellHook.digestVariable)
+            let same = digest.withMemoryRebound(to: CChar.self, capacity: 1) { d in
+                applied.map { strcmp(d, $0) == 0 } ?? (String(cString: d) == ShellHook.emptyDigest)
+            }
+            if same { return 0 }
+        }
+        guard let settings = CurrentProcess.settings() else {
+            Output.error("cannot read the current directory; has it been removed?")
+            return 1
+        }
+        var run: RunEnvironment?
+        do { run = try HotPath.snapshot(settings: settings).run } catch { Output.error(error.message) }
+        let update = ShellHook.update(shell, run: run, environment: settings.environment, home: settings.home)
+        for w in update.warnings { Output.error(w) }
+        Output.out(update.script)
+        return 0
+    }
+}

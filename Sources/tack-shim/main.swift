@@ -1,0 +1,3 @@
+import TackLean
+
+Launcher.main()
