@@ -72,7 +72,7 @@ public enum ShellHook {
         var base: [String: String?] = [:]
         for v in previous.variables {
             let now = environment[v.name]
-            base[v.name] = now == v.new ? v.old : now
+            base.updateValue(now == v.new ? v.old : now, forKey: v.name)
         }
 
         var next = Diff()
@@ -88,8 +88,9 @@ public enum ShellHook {
             target["PATH"] = .some((run.binDirectories + pathEntries).joined(separator: ":"))
         }
         let applied = !run.isEmpty
-        target[digestVariable] = applied ? .some(run.digest) : .none
-        target[diffVariable] = applied ? .some(next.encode()) : .none
+        // (updateValue: assigning nil through the subscript would remove the key.)
+        target.updateValue(applied ? run.digest : nil, forKey: digestVariable)
+        target.updateValue(applied ? next.encode() : nil, forKey: diffVariable)
 
         var lines: [String] = []
         for name in target.keys.sorted() {

@@ -45,7 +45,7 @@ public struct Snapshot: Sendable, Equatable {
     /// followed: a manifest that links to a shared file goes stale when that file changes.
     public static func statKey(_ path: String) -> String { statInfo(path)?.key ?? "-" }
 
-    static func statInfo(_ path: String) -> (key: String, ctime: (Int64, Int64))? {
+    static func statInfo(_ path: String) -> (key: String, ctime: (Int64, Int64), size: Int, mtime: Int64)? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         #if canImport(Darwin)
@@ -55,7 +55,7 @@ public struct Snapshot: Sendable, Equatable {
         let m = (Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec))
         let c = (Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec))
         #endif
-        return ("\(st.st_ino):\(st.st_size):\(m.0).\(m.1):\(c.0).\(c.1)", c)
+        return ("\(st.st_ino):\(st.st_size):\(m.0).\(m.1):\(c.0).\(c.1)", c, Int(st.st_size), m.0 &* 1_000_000_000 &+ m.1)
     }
 
     /// The clock file systems stamp times with (coarse: one tick is a few milliseconds).
@@ -96,10 +96,23 @@ public struct Snapshot: Sendable, Equatable {
         }
         var seen: Set<String> = []
         let unique = paths.filter { seen.insert($0).inserted }
+        // Racy: a file changed in the clock's current tick (a later change in the same tick
+        // would leave its times as recorded), or changed between being read and being
+        // stat'ed here (the recorded key would describe content the resolution never saw).
         let now = fileSystemNow()
         var racy = false
+        var seenByResolution: [String: FileInfo?] = [:]
+        for p in resolution.probes { seenByResolution[p.path] = p.info }
         let probes: [(key: String, path: String)] = unique.map { path in
-            guard let info = statInfo(path) else { return ("-", path) }
+            let info = statInfo(path)
+            if let seen = seenByResolution[path] {
+                switch (seen, info) {
+                case (nil, nil): break
+                case (let a?, let b?) where a.size == b.size && a.mtime == b.mtime: break
+                default: racy = true
+                }
+            }
+            guard let info else { return ("-", path) }
             if info.ctime >= now { racy = true }
             return (info.key, path)
         }

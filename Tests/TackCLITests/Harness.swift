@@ -63,6 +63,29 @@ final class Sandbox {
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
+    /// Runs any program in `directory` with the sandbox's environment, `input` on its stdin.
+    func run(_ program: String, _ args: [String], in directory: String = "", env extra: [String: String] = [:], input: String = "") throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program)
+        p.arguments = args
+        p.currentDirectoryURL = URL(fileURLWithPath: root + "/" + directory)
+        var env = environment
+        env["PWD"] = root + "/" + directory
+        env.merge(extra) { $1 }
+        p.environment = env
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = inp
+        try p.run()
+        inp.fileHandleForWriting.write(Data(input.utf8))
+        try inp.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
     /// Starts `tack args` without waiting; output goes to `log`. Foundation's Process puts
     /// the child in a process group of its own, so `kill(-pid, …)` reaches everything it started.
     func spawn(_ args: [String], in directory: String = "", log: String) throws -> Process {
