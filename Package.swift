@@ -1,11 +1,16 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// `tack` is the hot-path front end: `current`, `which`, `exec`, `hook-env`. It must start
-// about as fast as a C program, so on Linux it is linked fully static and never imports
-// Foundation (see README, "Why three binaries"). `tack-shim`, what shims link to and the prompt
-// hook runs, is smaller still. Everything else runs in `tack-cli`.
+// Three binaries (README, "Why three binaries"). `tack` is what users, shims and the prompt
+// hook run: Embedded Swift, linked static, it answers what the on-disk snapshot answers and
+// starts as fast as a C program. `tack-front` does the hot commands' slow path (resolution,
+// no Foundation, static). Everything else runs in `tack-cli`.
 let staticFront: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
+
+let embeddedStatic: [LinkerSetting] = [
+    .unsafeFlags(["-enable-experimental-feature", "Embedded"]),
+    .unsafeFlags(["-Xlinker", "-static", "-Xclang-linker", "-static"], .when(platforms: [.linux])),
+]
 
 let package = Package(
     name: "tack",
@@ -13,7 +18,7 @@ let package = Package(
     products: [
         .executable(name: "tack", targets: ["tack"]),
         .executable(name: "tack-cli", targets: ["tack-cli"]),
-        .executable(name: "tack-shim", targets: ["tack-shim"]),
+        .executable(name: "tack-front", targets: ["tack-front"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,7 +42,8 @@ let package = Package(
             name: "TackCore",
             dependencies: ["YAML", .product(name: "SystemPackage", package: "swift-system")],
             resources: [.embedInCode("Resources/registry.yml")]),
-        .target(name: "TackLean"),
+        .target(name: "CLean"),
+        .target(name: "TackLean", dependencies: ["CLean"]),
         .target(name: "TackFront", dependencies: ["TackCore", "TackLean"]),
         .target(
             name: "Backends",
@@ -48,8 +54,11 @@ let package = Package(
                 "TackCore", "TackFront", "Git", "Backends",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(name: "tack", dependencies: ["TackFront"], linkerSettings: staticFront),
-        .executableTarget(name: "tack-shim", dependencies: ["TackLean"], linkerSettings: staticFront),
+        .executableTarget(name: "tack-front", dependencies: ["TackFront"], linkerSettings: staticFront),
+        .executableTarget(
+            name: "tack", dependencies: ["CLean"],
+            swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-parse-as-library"])],
+            linkerSettings: embeddedStatic),
         .executableTarget(name: "tack-cli", dependencies: ["TackCLI"]),
         .executableTarget(
             name: "tack-fuzz", dependencies: ["TackCore", "YAML"],

@@ -121,7 +121,7 @@ find_swift
 say "building tack (release)"
 swift build -c release --product tack
 swift build -c release --product tack-cli
-swift build -c release --product tack-shim
+swift build -c release --product tack-front
 bin_dir="$(swift build -c release --show-bin-path)"
 
 if [ "$install" -eq 0 ]; then
@@ -131,7 +131,12 @@ fi
 
 copy_if_changed "$bin_dir/tack" "$prefix/bin/tack" 755
 copy_if_changed "$bin_dir/tack-cli" "$prefix/libexec/tack/tack-cli" 755
-copy_if_changed "$bin_dir/tack-shim" "$prefix/libexec/tack/tack-shim" 755
+copy_if_changed "$bin_dir/tack-front" "$prefix/libexec/tack/tack-front" 755
+if [ -e "$prefix/libexec/tack/tack-shim" ]; then
+    # An earlier build linked shims to a separate tack-shim; they now link to tack itself.
+    "$prefix/bin/tack" reshim >/dev/null 2>&1 || say "run \`tack reshim\` to point existing shims at $prefix/bin/tack"
+    rm -f "$prefix/libexec/tack/tack-shim"
+fi
 if [ -d templates ] && [ -n "$(ls -A templates)" ]; then
     mkdir -p "$prefix/share/tack"
     rm -rf "$prefix/share/tack/templates.tmp.$$"

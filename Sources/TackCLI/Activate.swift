@@ -22,7 +22,7 @@ struct Activate: ParsableCommand {
     var shell: ShellHook.Shell
 
     func run() throws {
-        guard let tack = Front.shimPath() else {
+        guard let tack = Front.launcherPath() else {
             throw fail(TackError("cannot find the tack executable to put in the hook — reinstall tack with ./bootstrap.sh"))
         }
         Output.out(ShellHook.activation(shell, tack: tack))

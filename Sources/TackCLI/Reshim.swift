@@ -16,7 +16,7 @@ struct Reshim: ParsableCommand {
         let settings = try processSettings()
         let store: Store
         do { store = try settings.requireStore() } catch { throw fail(error) }
-        guard let front = Front.shimPath() else { throw fail(TackError("cannot find the tack binary to point shims at")) }
+        guard let front = Front.launcherPath() else { throw fail(TackError("cannot find the tack binary to point shims at")) }
         do {
             let (added, removed) = try Shims.rebuild(store: store, front: front)
             var parts: [String] = []

@@ -131,7 +131,7 @@ struct Sync {
 
 /// Rebuilds the shims after installs change; a failure is reported, not fatal.
 func reshim(_ project: Project) {
-    guard let front = Front.shimPath() else {
+    guard let front = Front.launcherPath() else {
         Output.error("cannot find the tack binary to point shims at; run `tack reshim` from an installed tack")
         return
     }

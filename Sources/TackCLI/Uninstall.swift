@@ -20,7 +20,7 @@ struct Uninstall: ParsableCommand {
         let store: Store
         do { store = try settings.requireStore() } catch { throw fail(error) }
         do { try Remover(store: store).remove(parts[0], version) } catch { throw fail(error) }
-        if let front = Front.shimPath() { _ = try? Shims.rebuild(store: store, front: front) }
+        if let front = Front.launcherPath() { _ = try? Shims.rebuild(store: store, front: front) }
         Output.err("uninstalled \(parts[0]) \(version)\n")
     }
 }

@@ -17,7 +17,7 @@ public enum Shims {
                 for b in bins { names.insert(Paths.basename(b)) }
             }
         }
-        return names.filter { ToolName.isValidBinaryName($0) && $0 != "tack" && $0 != "tack-cli" && $0 != "tack-shim" }
+        return names.filter { ToolName.isValidBinaryName($0) && $0 != "tack" && $0 != "tack-cli" && $0 != "tack-shim" && $0 != "tack-front" }
     }
 
     /// Makes the shims directory hold exactly one link to `front` per command. Returns the

@@ -14,7 +14,7 @@ import Darwin
 /// `touch` back to an old time (the change time still moves), a deleted or a new nearer file,
 /// a `TACK_<TOOL>_VERSION`, an install or an uninstall all take effect on the very next run.
 public struct Snapshot: Sendable, Equatable {
-    public static let formatVersion = "tack-snapshot 2"
+    public static let formatVersion = "tack-snapshot 3"
 
     public var cwd: String
     public var environment: String
@@ -25,12 +25,19 @@ public struct Snapshot: Sendable, Equatable {
     public var pathRoots: [String: String]
     /// What running the tools here applies (PATH and env), for shims, `exec` and the hook.
     public var run: RunEnvironment = RunEnvironment()
+    /// What the hot commands print here, computed with the snapshot so `tack` can print it
+    /// without resolving: `current`, `current --json`, `current TOOL` and `current TOOL --json`
+    /// (the keys are those arguments, in that order), each with its stdout.
+    public var answers: [(key: String, output: String)] = []
+    /// `tack install` has nothing to do here (`UpToDate`): every file that decides it is probed.
+    public var upToDate = false
     /// A probed file changed within the file system clock's current tick, so a later change in
     /// the same tick could leave its times as recorded: such a snapshot is not saved.
     public var racy = false
 
     public static func == (a: Snapshot, b: Snapshot) -> Bool {
         a.cwd == b.cwd && a.environment == b.environment && a.rows == b.rows && a.pathRoots == b.pathRoots && a.run == b.run
+            && a.upToDate == b.upToDate && a.answers.map(\.key) == b.answers.map(\.key) && a.answers.map(\.output) == b.answers.map(\.output)
             && a.probes.map(\.key) == b.probes.map(\.key) && a.probes.map(\.path) == b.probes.map(\.path)
     }
 
@@ -164,10 +171,12 @@ public struct Snapshot: Sendable, Equatable {
         for v in run.variables { lines.append("setenv\t\(v.name)\t\(v.value)") }
         for u in run.untrusted { lines.append("untrusted\t" + u) }
         lines.append("digest\t" + run.digest)
+        if upToDate { lines.append("uptodate") }
+        for a in answers { lines.append("answer\t\(a.key)\t\(Snapshot.escape(a.output))") }
         let text = lines.joined(separator: "\n") + "\n"
         // A value with a tab or newline cannot be stored; such a directory just resolves every time.
         var fields = [cwd, environment] + probes.map(\.path) + rows.flatMap { [$0.tool, $0.requested, $0.source, $0.origin.file] }
-        fields += run.binDirectories + run.untrusted + run.variables.flatMap { [$0.name, $0.value] }
+        fields += run.binDirectories + run.untrusted + run.variables.flatMap { [$0.name, $0.value] } + answers.map(\.key)
         if fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) { return nil }
         return Array(text.utf8)
     }
@@ -206,9 +215,48 @@ public struct Snapshot: Sendable, Equatable {
             case "setenv" where f.count == 3: s.run.variables.append(.init(name: f[1], value: f[2]))
             case "untrusted" where f.count == 2: s.run.untrusted.append(f[1])
             case "digest" where f.count == 2: continue
+            case "uptodate" where f.count == 1: s.upToDate = true
+            case "answer" where f.count == 3:
+                guard let output = unescape(f[2]) else { return nil }
+                s.answers.append((f[1], output))
             default: return nil
             }
         }
         return first ? nil : s
+    }
+
+    /// `%`, tab, newline and carriage return as `%XX`, so any output fits in one field.
+    static func escape(_ s: String) -> String {
+        var out: [UInt8] = []
+        let hex = Array("0123456789ABCDEF".utf8)
+        for b in s.utf8 {
+            if b == UInt8(ascii: "%") || b == 0x09 || b == 0x0A || b == 0x0D {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func unescape(_ s: String) -> String? {
+        var out: [UInt8] = []
+        var bytes = s.utf8.makeIterator()
+        func digit(_ c: UInt8?) -> UInt8? {
+            switch c {
+            case let c? where c >= 0x30 && c <= 0x39: return c - 0x30
+            case let c? where c >= 0x41 && c <= 0x46: return c - 0x41 + 10
+            default: return nil
+            }
+        }
+        while let b = bytes.next() {
+            if b == UInt8(ascii: "%") {
+                guard let hi = digit(bytes.next()), let lo = digit(bytes.next()) else { return nil }
+                out.append(hi << 4 | lo)
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -33,6 +33,19 @@ public enum CurrentCommand {
         return 0
     }
 
+    /// What `run` prints (stdout, exit 0) for each argument form, for the snapshot; forms that
+    /// print an error are left out.
+    static func answers(_ rows: [CurrentTool], home: String?) -> [(key: String, output: String)] {
+        var out: [(key: String, output: String)] = [("current --json", renderJSON(rows) + "\n")]
+        if !rows.isEmpty { out.append(("current", renderText(rows, single: false, home: home))) }
+        for tool in Set(rows.map(\.tool)).sorted() {
+            let matching = rows.filter { $0.tool == tool }
+            out.append(("current \(tool)", renderText(matching, single: true, home: home)))
+            out.append(("current \(tool) --json", renderJSON(matching) + "\n"))
+        }
+        return out
+    }
+
     public static func renderJSON(_ tools: [CurrentTool]) -> String {
         JSON.array(tools.map { t in
             .object([

@@ -6,8 +6,10 @@ import Darwin
 import TackCore
 import TackLean
 
-/// The `tack` executable. It answers the hot commands itself, without Foundation, and hands
-/// everything else (with `--help` for every command) to `tack-cli` by exec.
+/// `tack-front`: the hot commands' slow path, without Foundation. `tack` hands it what a
+/// snapshot does not answer; it answers `current`, `which`, `exec`, `hook-env`, a no-op
+/// `install` and shims itself (resolving, and writing a new snapshot) and hands everything else
+/// (with `--help` for every command) to `tack-cli` by exec.
 public enum Front {
     public static func main() -> Never {
         let argc = Int(CommandLine.argc)
@@ -16,7 +18,8 @@ public enum Front {
         if let zeroth = argv[0] {
             let slash = strrchr(zeroth, Int32(UInt8(ascii: "/")))
             let name = UnsafePointer(slash.map { $0 + 1 } ?? zeroth)
-            if name[0] != 0 && strcmp(name, "tack") != 0 && strcmp(name, "tack-cli") != 0 && strcmp(name, "tack-shim") != 0 {
+            if name[0] != 0 && strcmp(name, "tack") != 0 && strcmp(name, "tack-cli") != 0 && strcmp(name, "tack-shim") != 0
+                && strcmp(name, "tack-front") != 0 {
                 ShimCommand.run(name, arguments: argv)
             }
         }
@@ -71,9 +74,9 @@ public enum Front {
         }
     }
 
-    /// The `tack` front end shims point at: this binary when it is `tack`, else the `tack`
-    /// beside tack-cli (a build directory) or in `../../bin` (an installation).
-    public static func frontPath() -> String? {
+    /// The `tack` executable, which shims link to and the prompt hook runs: this binary's
+    /// sibling in a build directory, or `../../bin/tack` from `libexec/tack` in an installation.
+    public static func launcherPath() -> String? {
         guard let exe = CurrentProcess.executablePath() else { return nil }
         if Paths.basename(exe) == "tack" { return exe }
         let dir = Paths.dirname(exe)
@@ -81,17 +84,6 @@ public enum Front {
             return candidate
         }
         return nil
-    }
-
-    /// What shims link to and the prompt hook runs: `tack-shim` beside this binary (a build
-    /// directory) or in `../libexec/tack/` (an installation), else the front end itself.
-    public static func shimPath() -> String? {
-        guard let front = frontPath() else { return nil }
-        let dir = Paths.dirname(front)
-        for candidate in [dir + "/tack-shim", Paths.normalize(dir + "/../libexec/tack/tack-shim")] where access(candidate, X_OK) == 0 {
-            return candidate
-        }
-        return front
     }
 
     /// Where tack-cli lives: beside this binary (a build directory), or in

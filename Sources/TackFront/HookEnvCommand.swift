@@ -25,6 +25,9 @@ public enum HookEnvCommand {
         }
         var run: RunEnvironment?
         do { run = try HotPath.snapshot(settings: settings).run } catch { Output.error(error.message) }
+        // Resolved again (the snapshot was stale, or could not be saved) to what is applied
+        // already: nothing to print, not even the warnings the shell saw when it was applied.
+        if let run, run.digest == settings.environment[ShellHook.digestVariable] ?? ShellHook.emptyDigest { return 0 }
         let update = ShellHook.update(shell, run: run, environment: settings.environment, home: settings.home)
         for w in update.warnings { Output.error(w) }
         Output.out(update.script)

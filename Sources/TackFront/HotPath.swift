@@ -13,7 +13,9 @@ public enum HotPath {
         if let s = Snapshot.load(settings: settings) { return s }
         let resolution = try Resolver(settings).resolve()
         let rows = try resolution.current(settings: settings)
-        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())
+        var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())
+        snapshot.answers = CurrentCommand.answers(rows, home: settings.home)
+        snapshot.upToDate = !resolution.pins.isEmpty && UpToDate.check(resolution, settings: settings)
         snapshot.save(settings: settings)
         return snapshot
     }

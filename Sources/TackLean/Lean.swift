@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CLean
 
 /// The hot path's reader of the resolution snapshot, for shims, `tack exec` and `tack hook-env`.
 ///
@@ -14,7 +10,7 @@ import Darwin
 /// caller takes the full path, which is always correct.
 public struct LeanSnapshot {
     /// The first line of a snapshot (`Snapshot.formatVersion` in TackCore; a test keeps them equal).
-    public static let formatVersion: StaticString = "tack-snapshot 2"
+    public static let formatVersion: StaticString = "tack-snapshot 3"
 
     let base: UnsafeMutablePointer<UInt8>
     let count: Int
@@ -29,7 +25,7 @@ public struct LeanSnapshot {
     }
 
     public static func load(path: [UInt8], context: LeanContext) -> LeanSnapshot? {
-        let fd = path.withUnsafeBufferPointer { p in p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { open($0, O_RDONLY | O_CLOEXEC) } }
+        let fd = path.withUnsafeBufferPointer { p in p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { lean_open_read($0) } }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
@@ -39,7 +35,7 @@ public struct LeanSnapshot {
         var got = 0
         while got < size {
             let n = read(fd, base + got, size - got)
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && lean_errno() == EINTR { continue }
             guard n > 0 else { return nil }
             got += n
         }
@@ -88,7 +84,11 @@ public struct LeanSnapshot {
                 guard tabs == 1 else { return nil }
                 lines[lineCount] = start
                 lineCount += 1
-            case .setenv:
+            case .uptodate:
+                guard tabs == 0 else { return nil }
+                lines[lineCount] = start
+                lineCount += 1
+            case .setenv, .answer:
                 guard tabs == 2 else { return nil }
                 lines[lineCount] = start
                 lineCount += 1
@@ -101,7 +101,7 @@ public struct LeanSnapshot {
         return LeanSnapshot(base: base, count: count, lines: lines, lineCount: lineCount)
     }
 
-    public enum Tag { case cwd, env, probe, bin, missing, setenv, untrusted, digest, row, unknown }
+    public enum Tag { case cwd, env, probe, bin, missing, setenv, untrusted, digest, row, uptodate, answer, unknown }
 
     static func tag(_ p: UnsafeMutablePointer<UInt8>) -> Tag {
         if equals(p, "probe") { return .probe }
@@ -113,6 +113,8 @@ public struct LeanSnapshot {
         if equals(p, "missing") { return .missing }
         if equals(p, "untrusted") { return .untrusted }
         if equals(p, "digest") { return .digest }
+        if equals(p, "answer") { return .answer }
+        if equals(p, "uptodate") { return .uptodate }
         return .unknown
     }
 
@@ -122,7 +124,7 @@ public struct LeanSnapshot {
             let line = base + lines[i]
             guard LeanSnapshot.tag(line) == tag else { continue }
             let f1 = line + LeanSnapshot.strlen(line) + 1
-            let f2 = tag == .setenv ? f1 + LeanSnapshot.strlen(f1) + 1 : f1
+            let f2 = tag == .setenv || tag == .answer ? f1 + LeanSnapshot.strlen(f1) + 1 : f1
             if !body(f1, f2) { return }
         }
     }
@@ -143,6 +145,44 @@ public struct LeanSnapshot {
             return false
         }
         return any
+    }
+
+    /// `tack install` has nothing to do here.
+    public var isUpToDate: Bool {
+        var any = false
+        forEach(.uptodate) { _, _ in
+            any = true
+            return false
+        }
+        return any
+    }
+
+    /// The stored stdout of the command whose arguments, joined by spaces, are `key`, decoded.
+    public func answer(_ key: [UInt8]) -> [UInt8]? {
+        var found: [UInt8]?
+        forEach(.answer) { k, v in
+            guard LeanSnapshot.equals(k, key) else { return true }
+            var out: [UInt8] = []
+            var i = 0
+            while v[i] != 0 {
+                if v[i] == UInt8(ascii: "%"), let hi = LeanSnapshot.hexDigit(v[i + 1]), let lo = LeanSnapshot.hexDigit(v[i + 2]) {
+                    out.append(hi << 4 | lo)
+                    i += 3
+                } else {
+                    out.append(v[i])
+                    i += 1
+                }
+            }
+            found = out
+            return false
+        }
+        return found
+    }
+
+    static func hexDigit(_ c: UInt8) -> UInt8? {
+        if c >= 0x30 && c <= 0x39 { return c - 0x30 }
+        if c >= 0x41 && c <= 0x46 { return c - 0x41 + 10 }
+        return nil
     }
 
     public var hasMissing: Bool {
@@ -191,13 +231,9 @@ public struct LeanSnapshot {
         let exists = path.withMemoryRebound(to: CChar.self, capacity: 1) { stat($0, &st) == 0 }
         if key[0] == UInt8(ascii: "-") && key[1] == 0 { return !exists }
         guard exists else { return false }
-        #if canImport(Darwin)
-        let m = (Int64(st.st_mtimespec.tv_sec), Int64(st.st_mtimespec.tv_nsec))
-        let c = (Int64(st.st_ctimespec.tv_sec), Int64(st.st_ctimespec.tv_nsec))
-        #else
-        let m = (Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec))
-        let c = (Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec))
-        #endif
+        var t: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &t) { lean_times(&st, $0.baseAddress!.assumingMemoryBound(to: Int64.self)) }
+        let m = (t.0, t.1), c = (t.2, t.3)
         // `ino:size:msec.mnsec:csec.cnsec`, as Snapshot.statKey writes it.
         var p = key
         func number(_ expected: Int64, then separator: UInt8) -> Bool {
@@ -318,11 +354,7 @@ public struct LeanContext {
         var last: UnsafeMutablePointer<CChar>?
         while true {
             var best: UnsafeMutablePointer<CChar>?
-            #if canImport(Darwin)
-            guard var p = _NSGetEnviron()?.pointee else { return out }
-            #else
-            var p = environ
-            #endif
+            guard var p = lean_environ() else { return out }
             while let entry = p.pointee {
                 p += 1
                 guard relevant(entry), last.map({ compareKeys(entry, $0) > 0 }) ?? true else { continue }

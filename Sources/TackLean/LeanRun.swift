@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CLean
 
 /// Running a tool from a snapshot: finding the executable and preparing the environment,
 /// on C strings (see `LeanSnapshot` for why).
@@ -31,7 +27,7 @@ public enum LeanRun {
         path.withUnsafeBufferPointer { b in
             b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { p in
                 var st = stat()
-                return stat(p, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && access(p, X_OK) == 0
+                return stat(p, &st) == 0 && lean_is_regular(&st) != 0 && access(p, X_OK) == 0
             }
         }
     }
@@ -119,7 +115,7 @@ public enum LeanRun {
         executable.withUnsafeBufferPointer { b in
             _ = b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { execv($0, arguments) }
         }
-        let error = errno
+        let error = lean_errno()
         LeanRun.error(["cannot run ", String(decoding: executable.dropLast(), as: UTF8.self), ": ", String(cString: strerror(error))])
         exit(126)
     }

@@ -109,7 +109,7 @@ import Testing
         check(r, s)
     }
 
-    /// With nothing changed, the hook prints nothing, through tack-shim and through tack.
+    /// With nothing changed, the hook prints nothing, through tack (the snapshot) and through tack-front (which resolves).
     @Test func hookEnvIsSilentWhenNothingChanged() throws {
         let s = try project()
         let first = try s.tack(["hook-env", "bash"], in: "app")
@@ -122,14 +122,14 @@ import Testing
             env[String(assignment[..<eq])] = String(assignment[assignment.index(after: eq)...].dropFirst().dropLast())
         }
         #expect(env["GREETING"] == "hello" && env["PATH"]?.hasSuffix(":/usr/bin:/bin") == true && env["__TACK_HOOK"] != nil, "\(env)")
-        let shim = URL(fileURLWithPath: try Sandbox.binary()).deletingLastPathComponent().appendingPathComponent("tack-shim").path
-        for program in [try Sandbox.binary(), shim] {
+        let front = URL(fileURLWithPath: try Sandbox.binary()).deletingLastPathComponent().appendingPathComponent("tack-front").path
+        for program in [try Sandbox.binary(), front] {
             let again = try s.run(program, ["hook-env", "bash"], in: "app/sub/..", env: env)
             #expect(again.status == 0)
             #expect(again.stdout == "" && again.stderr == "", "\(program): \(again.stdout) \(again.stderr)")
         }
         // Leaving: everything the hook set is taken back.
-        let out = try s.run(shim, ["hook-env", "bash"], env: env)
+        let out = try s.run(try Sandbox.binary(), ["hook-env", "bash"], env: env)
         #expect(out.stdout.contains("unset GREETING\n") && out.stdout.contains("unset __TACK_HOOK\n") && out.stdout.contains("unset __TACK_DIFF\n"), "\(out.stdout)")
         let bad = try s.tack(["hook-env", "tcsh"])
         #expect(bad.status != 0)

@@ -1,0 +1,46 @@
+#include "CLean.h"
+#include <fcntl.h>
+#if defined(__APPLE__)
+#include <crt_externs.h>
+#include <mach-o/dyld.h>
+#endif
+
+int lean_errno(void) { return errno; }
+
+int lean_open_read(const char *path) { return open(path, O_RDONLY | O_CLOEXEC); }
+
+char **lean_environ(void) {
+#if defined(__APPLE__)
+    return *_NSGetEnviron();
+#else
+    extern char **environ;
+    return environ;
+#endif
+}
+
+int lean_is_regular(const struct stat *st) { return S_ISREG(st->st_mode); }
+
+void lean_times(const struct stat *st, int64_t out[4]) {
+#if defined(__APPLE__)
+    out[0] = st->st_mtimespec.tv_sec; out[1] = st->st_mtimespec.tv_nsec;
+    out[2] = st->st_ctimespec.tv_sec; out[3] = st->st_ctimespec.tv_nsec;
+#else
+    out[0] = st->st_mtim.tv_sec; out[1] = st->st_mtim.tv_nsec;
+    out[2] = st->st_ctim.tv_sec; out[3] = st->st_ctim.tv_nsec;
+#endif
+}
+
+int lean_self_path(char *buf, size_t size) {
+    if (size < 2) return -1;
+#if defined(__APPLE__)
+    char raw[PATH_MAX];
+    uint32_t n = sizeof raw;
+    if (_NSGetExecutablePath(raw, &n) != 0 || size < PATH_MAX || realpath(raw, buf) == NULL) return -1;
+    return 0;
+#else
+    ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    return 0;
+#endif
+}

@@ -1,0 +1,29 @@
+// The C library as tack's hot path sees it. TackLean imports only this module, so the same
+// sources build both as a normal Swift module (for the `tack` front end and the tests) and in
+// Embedded Swift (for the `tack` executable, which then starts as fast as a C program), where the Glibc
+// and Darwin overlays do not exist.
+#ifndef CLEAN_H
+#define CLEAN_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/// `errno` (a macro, which Swift cannot call).
+int lean_errno(void);
+/// `open(path, O_RDONLY | O_CLOEXEC)` (open is variadic, which Swift cannot call).
+int lean_open_read(const char *path);
+/// The process environment (`environ`, or `_NSGetEnviron()` on Darwin).
+char **lean_environ(void);
+/// Whether `st` describes a regular file.
+int lean_is_regular(const struct stat *st);
+/// Modification and status-change times of `st`, as seconds and nanoseconds.
+void lean_times(const struct stat *st, int64_t out[4]);
+/// The absolute path of this executable into `buf` (NUL-terminated); 0 on success.
+int lean_self_path(char *buf, size_t size);
+
+#endif

@@ -1,3 +1,0 @@
-import TackLean
-
-Launcher.main()
