@@ -15,8 +15,14 @@ struct Project {
     init(settings: Settings) throws(TackError) {
         self.settings = settings
         self.store = try settings.requireStore()
-        self.resolution = try Resolver(settings).resolve()
-        self.registry = Project.registry(settings)
+        let resolution = try Resolver(settings).resolve()
+        self.resolution = resolution
+        // Backends that run an interpreter (pip, gem) find the ones pinned here first on PATH.
+        var pinned: [String] = []
+        if let rows = try? resolution.current(settings: settings) {
+            pinned = RunEnvironment.make(resolution: resolution, rows: rows, settings: settings).binDirectories
+        }
+        self.registry = Project.registry(settings, pathPrefix: pinned)
     }
 
     /// The project of the process's working directory, or a printed error.
@@ -25,10 +31,13 @@ struct Project {
         do { return try Project(settings: settings) } catch { throw fail(error) }
     }
 
-    static func registry(_ settings: Settings) -> BackendRegistry {
-        BackendRegistry([
+    static func registry(_ settings: Settings, pathPrefix: [String] = []) -> BackendRegistry {
+        var interpreters = settings.environment
+        if !pathPrefix.isEmpty { interpreters["PATH"] = (pathPrefix + [settings.environment["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":") }
+        return BackendRegistry([
             GitBackend(runner: FoundationProcessRunner(), environment: settings.environment),
             URLBackend(http: URLSessionHTTPClient()),
+            PipBackend(runner: FoundationProcessRunner(), http: URLSessionHTTPClient(), environment: interpreters, shims: settings.store?.shims),
         ])
     }
 

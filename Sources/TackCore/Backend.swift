@@ -19,6 +19,9 @@ public struct InstallJob: Sendable {
     public var frozen = false
     public var locked: LockedTool
     public var directory: String
+    /// Where `directory` is renamed to when the install completes (for what must name its
+    /// final place: a virtualenv's script shebangs, a wrapper's paths).
+    public var destination: String
     /// A scratch directory for sources and builds, removed afterwards.
     public var scratch: String
     public var cache: String
@@ -28,6 +31,7 @@ public struct InstallJob: Sendable {
         self.request = request
         self.locked = locked
         self.directory = directory
+        self.destination = directory
         self.scratch = scratch
         self.cache = cache
         self.report = report

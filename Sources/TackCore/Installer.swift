@@ -112,6 +112,7 @@ public struct Installer: Sendable {
             var job = InstallJob(request: item.request, locked: item.locked, directory: temp, scratch: scratch, cache: store.cache, report: report)
             job.offline = offline
             job.frozen = frozen
+            job.destination = final
             let outcome = try await backend.install(job)
             try? store.fs.remove(scratch)
             var record = item.locked

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Test fixtures for tack's url backend (used only by the tests).
+"""Test fixtures for tack's url and pip backends (used only by the tests).
 
   fixtures.py serve DIR       serve DIR on 127.0.0.1 (a free port, printed first), with paths:
                               /files/NAME            the file
@@ -9,9 +9,14 @@
                               /slow/NAME             the file, in small pieces over ~2 seconds
                               anything else          404
                               /count/PATH            how many times PATH was requested
+                              /static/PATH           a file under DIR, or a directory's index.html
   fixtures.py archive KIND OUT VERSION [HOSTILE]
                               KIND: tar.gz, tar.xz, zip, or binary; HOSTILE: dotdot, absolute,
                               symlink-escape, hardlink-outside, device, setuid
+  fixtures.py wheel NAME VERSION OUTDIR [REQUIREMENT...]
+                              a pure-Python wheel whose console script NAME prints
+                              "NAME VERSION" and its arguments, requiring REQUIREMENTs
+  fixtures.py simple DIR      DIR/simple/<project>/index.html (PEP 503) for the wheels in DIR
 """
 import http.server, io, os, socketserver, stat, sys, tarfile, threading, time, zipfile
 
@@ -23,11 +28,17 @@ def serve(root):
         def log_message(self, *args):
             pass
 
-        def send_bytes(self, body, length=None):
+        def send_bytes(self, body, length=None, content_type=None):
             self.send_response(200)
+            if content_type:
+                self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body) if length is None else length))
             self.end_headers()
-            self.wfile.write(body)
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def do_HEAD(self):
+            self.do_GET()
 
         def do_GET(self):
             with lock:
@@ -37,7 +48,17 @@ def serve(root):
             def data(name):
                 p = os.path.join(root, name)
                 return open(p, "rb").read() if os.path.isfile(p) else None
-            if parts[0] == "count":
+            if parts[0] == "static":
+                p = os.path.join(root, *parts[1:])
+                if os.path.isdir(p):
+                    p = os.path.join(p, "index.html")
+                if os.path.isfile(p):
+                    self.send_bytes(open(p, "rb").read(), content_type="text/html" if p.endswith(".html") else "application/octet-stream")
+                else:
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+            elif parts[0] == "count":
                 self.send_bytes(str(counts.get("/" + "/".join(parts[1:]), 0)).encode())
             elif parts[0] == "files" and len(parts) == 2 and data(parts[1]) is not None:
                 self.send_bytes(data(parts[1]))
@@ -126,10 +147,54 @@ def archive(kind, out, version, hostile=None):
         elif hostile == "setuid":
             add(tar, top + "/suid", tool_script(version), mode=0o4755)
 
+def normalize(name):
+    import re
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+def wheel(name, version, outdir, requirements):
+    import base64, hashlib
+    module = name.replace("-", "_") + "_tool"
+    dist = "%s-%s" % (name.replace("-", "_"), version)
+    files = {
+        module + "/__init__.py": ("import sys\n\ndef main():\n    print(' '.join([%r, %r] + sys.argv[1:]))\n" % (name, version)).encode(),
+        dist + ".dist-info/METADATA": ("Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version)
+                                       + "".join("Requires-Dist: %s\n" % r for r in requirements)).encode(),
+        dist + ".dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: tack-fixtures\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        dist + ".dist-info/entry_points.txt": ("[console_scripts]\n%s = %s:main\n" % (name, module)).encode(),
+    }
+    record = ""
+    for path, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record += "%s,sha256=%s,%d\n" % (path, digest, len(data))
+    record += dist + ".dist-info/RECORD,,\n"
+    files[dist + ".dist-info/RECORD"] = record.encode()
+    out = os.path.join(outdir, "%s-py3-none-any.whl" % dist)
+    with zipfile.ZipFile(out, "w") as z:
+        for path, data in files.items():
+            info = zipfile.ZipInfo(path, date_time=(2024, 1, 1, 0, 0, 0))
+            z.writestr(info, data)
+    print(out)
+
+def simple(root):
+    import hashlib
+    projects = {}
+    for f in sorted(os.listdir(root)):
+        if f.endswith(".whl") or f.endswith(".tar.gz"):
+            projects.setdefault(normalize(f.split("-")[0]), []).append(f)
+    for project, files in projects.items():
+        d = os.path.join(root, "simple", project)
+        os.makedirs(d, exist_ok=True)
+        links = "".join('<a href="../../%s#sha256=%s">%s</a><br/>\n' % (f, hashlib.sha256(open(os.path.join(root, f), "rb").read()).hexdigest(), f) for f in files)
+        open(os.path.join(d, "index.html"), "w").write("<!DOCTYPE html><html><body>\n%s</body></html>\n" % links)
+
 if __name__ == "__main__":
     if sys.argv[1] == "serve":
         serve(sys.argv[2])
     elif sys.argv[1] == "archive":
         archive(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] if len(sys.argv) > 5 else None)
+    elif sys.argv[1] == "wheel":
+        wheel(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
+    elif sys.argv[1] == "simple":
+        simple(sys.argv[2])
     else:
         sys.exit(__doc__)

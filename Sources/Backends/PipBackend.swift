@@ -1,0 +1,396 @@
+import Foundation
+import TackCore
+
+/// Python packages (`black: { pip: black, version: ">= 24, < 25" }`): one virtual environment
+/// per tool version, the package's console scripts as the tool's binaries.
+///
+/// With `uv` on PATH it does the work (much faster); else `python -m venv` and pip. Either way
+/// the lock records every distribution installed, with its SHA-256, and every install after
+/// the first (and every `--frozen` one) installs exactly those with hash checking, so a
+/// changed artifact on the index fails the install.
+public struct PipBackend: Backend {
+    public let name = "pip"
+    let runner: any ProcessRunner
+    let http: any HTTPClient
+    let environment: [String: String]
+    /// tack's shims directory, never where an interpreter or uv is taken from: a shim runs
+    /// what is pinned for the directory it runs in, which is not the project's here.
+    let shims: String?
+
+    public init(runner: any ProcessRunner, http: any HTTPClient, environment: [String: String], shims: String?) {
+        self.runner = runner
+        self.http = http
+        self.environment = environment
+        self.shims = shims
+    }
+
+    public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
+
+    static let defaultIndex = "https://pypi.org/simple"
+
+    // MARK: Versions
+
+    public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
+        if let v = request.requirement.exactVersion, case .prefix = request.requirement { return [AvailableVersion(version: v)] }
+        let project = Self.normalize(source(of: request))
+        var files: [String] = []
+        if let links = request.options.findLinks {
+            files += try await listing(findLinks(links, request), what: "find_links")
+        }
+        let index = request.options.indexURL ?? Self.defaultIndex
+        files += try await listing(Self.slash(index) + project + "/", what: "the index", missingIsEmpty: !files.isEmpty)
+        let versions = Set(files.compactMap { Self.distribution($0)?.project == project ? Self.distribution($0)?.version : nil })
+        if versions.isEmpty {
+            throw TackError("no distributions of `\(source(of: request))` on \(index)\(request.options.findLinks.map { " or in \($0)" } ?? "") (set by \(request.origin.describe(home: nil)))")
+        }
+        return versions.compactMap(Version.init).sorted().map { AvailableVersion(version: $0) }
+    }
+
+    /// File names a PEP 503 page (or a local directory) offers; yanked files are left out.
+    func listing(_ location: String, what: String, missingIsEmpty: Bool = false) async throws(TackError) -> [String] {
+        if location.hasPrefix("/") {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: location) else {
+                throw TackError("cannot read \(what) \(location)")
+            }
+            return names
+        }
+        let body: [UInt8]
+        do { body = try await http.get(location) } catch {
+            if error.status == 404 && missingIsEmpty { return [] }
+            if error.status == 404 { throw TackError("\(location) does not exist (404): is the package name right?") }
+            throw TackError("cannot read \(what) \(location): \(error.message)")
+        }
+        return Self.links(String(decoding: body, as: UTF8.self))
+    }
+
+    /// `find_links` as pip takes it: a URL, or a directory (relative to the manifest).
+    func findLinks(_ value: String, _ request: ToolRequest) -> String {
+        if value.hasPrefix("file://") { return String(value.dropFirst("file://".count)) }
+        if value.contains("://") { return value }
+        if value.hasPrefix("/") { return value }
+        if value.hasPrefix("~/"), let home = environment["HOME"] { return home + value.dropFirst(1) }
+        return Paths.normalize(Paths.join(Paths.dirname(request.origin.file), value))
+    }
+
+    /// The file names linked from an HTML page, without yanked ones.
+    static func links(_ html: String) -> [String] {
+        var out: [String] = []
+        for match in html.matches(of: #/<a\s([^>]*)>/#.ignoresCase()) {
+            let attributes = String(match.output.1)
+            if attributes.contains("data-yanked") { continue }
+            guard let href = attributes.firstMatch(of: #/href\s*=\s*"([^"]*)"/#)?.output.1 ?? attributes.firstMatch(of: #/href\s*=\s*'([^']*)'/#)?.output.1 else { continue }
+            var url = String(href)
+            if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
+            let name = url.split(separator: "/").last.map(String.init) ?? url
+            out.append(name.removingPercentEncoding ?? name)
+        }
+        return out
+    }
+
+    /// PEP 503 normalization: `Foo.Bar_baz` → `foo-bar-baz`.
+    static func normalize(_ name: String) -> String {
+        var out = ""
+        var pendingDash = false
+        for c in name.lowercased() {
+            if c == "-" || c == "_" || c == "." {
+                pendingDash = true
+                continue
+            }
+            if pendingDash && !out.isEmpty { out.append("-") }
+            pendingDash = false
+            out.append(c)
+        }
+        return out
+    }
+
+    /// The project and version a distribution's file name says (a wheel or an sdist).
+    static func distribution(_ file: String) -> (project: String, version: String)? {
+        if file.hasSuffix(".whl") {
+            let parts = file.dropLast(4).split(separator: "-")
+            guard parts.count >= 5 else { return nil }
+            return (normalize(String(parts[0])), String(parts[1]))
+        }
+        for suffix in [".tar.gz", ".zip", ".tar.bz2", ".tgz"] where file.hasSuffix(suffix) {
+            let stem = String(file.dropLast(suffix.count))
+            // The name may hold dashes; the version is after the last one.
+            guard let dash = stem.lastIndex(of: "-") else { return nil }
+            return (normalize(String(stem[..<dash])), String(stem[stem.index(after: dash)...]))
+        }
+        return nil
+    }
+
+    static func slash(_ url: String) -> String { url.hasSuffix("/") ? url : url + "/" }
+
+    // MARK: Install
+
+    /// One locked distribution: `name==version` and the hashes any of its files may have.
+    struct Pinned: Equatable {
+        var name: String
+        var version: String
+        var hashes: [String]
+        var line: String { "\(name)==\(version) " + hashes.map { "--hash=sha256:\($0)" }.joined(separator: " ") }
+    }
+
+    public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
+        let request = job.request
+        let tool = "\(job.locked.name) \(job.locked.version)"
+        let package = source(of: request)
+        let uv = locate("uv")
+        // uv queries (and caches) the interpreter itself; pip needs its real path first.
+        let python = uv == nil ? try await interpreter(request) : (path: try interpreterPath(request), version: "")
+        let venv = job.directory + "/venv"
+        var env = environment
+        env["VIRTUAL_ENV"] = nil
+        env["PYTHONHOME"] = nil
+        env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+        env["PIP_NO_INPUT"] = "1"
+        // The certificates the rest of tack trusts (the system's), not uv's built-in roots: a
+        // machine behind a TLS-inspecting proxy works the same for both.
+        if env["UV_SYSTEM_CERTS"] == nil && env["UV_NATIVE_TLS"] == nil {
+            env["UV_SYSTEM_CERTS"] = "1"
+            env["UV_NATIVE_TLS"] = "1"
+        }
+
+        var sources: [String] = []
+        if let index = request.options.indexURL { sources += ["--index-url", index] }
+        if let links = request.options.findLinks { sources += ["--find-links", findLinks(links, request)] }
+
+        job.report(.custom("creating a virtual environment"))
+        if let uv {
+            try await run(uv, ["venv", "--quiet", "--python", python.path, venv], job, env, "create a virtual environment for \(tool)")
+        } else {
+            try await run(python.path, ["-m", "venv", "--without-pip", venv], job, env, "create a virtual environment for \(tool) (is python3-venv installed?)")
+        }
+        let target = ["--python", venv + "/bin/python"]
+        // pip runs from the base interpreter into the venv (`pip --python`, pip 22.3 and later).
+        let pip = [python.path, "-m", "pip"]
+
+        var pinned = Self.lockedDistributions(job.locked)
+        var installSources = sources
+        if pinned.isEmpty {
+            if job.frozen {
+                throw TackError("tack.lock records no distributions for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once")
+            }
+            job.report(.custom("resolving"))
+            let extras = request.options.extras.isEmpty ? "" : "[" + request.options.extras.joined(separator: ",") + "]"
+            let wanted = "\(package)\(extras)==\(job.locked.version.text)"
+            if let uv {
+                let input = job.scratch + "/requirements.in", output = job.scratch + "/requirements.txt"
+                try write(input, wanted + "\n")
+                try await run(uv, ["pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--no-annotate"] + target
+                    + (job.offline ? ["--offline"] : []) + sources + [input, "-o", output], job, env, "resolve \(tool)")
+                pinned = Self.parseRequirements((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+            } else {
+                if job.offline { throw TackError("TACK_OFFLINE is set, and without uv pip cannot install \(tool) from its cache — put uv on PATH, or unset TACK_OFFLINE") }
+                let dists = job.scratch + "/dists"
+                try await run(pip[0], Array(pip.dropFirst()) + target + ["download", "--quiet", "--dest", dists] + sources + [wanted], job, env, "download \(tool)")
+                pinned = try Self.hashDownloads(dists)
+                installSources = ["--no-index", "--find-links", dists]
+            }
+            guard pinned.contains(where: { Self.normalize($0.name) == Self.normalize(package) }) else {
+                throw TackError("resolving \(tool) did not select \(package) itself — is `\(package)` the package's name?")
+            }
+        }
+
+        job.report(.custom("installing"))
+        let requirements = job.scratch + "/locked.txt"
+        try write(requirements, pinned.map(\.line).joined(separator: "\n") + "\n")
+        if let uv {
+            try await run(uv, ["pip", "install", "--quiet", "--require-hashes", "--no-deps"] + target + installSources
+                + (job.offline ? ["--offline"] : []) + ["-r", requirements], job, env, "install \(tool)")
+        } else {
+            try await run(pip[0], Array(pip.dropFirst()) + target + ["install", "--quiet", "--require-hashes", "--no-deps"] + installSources + ["-r", requirements], job, env, "install \(tool)")
+        }
+
+        try Relocation.rewriteScripts(in: venv + "/bin", from: job.directory, to: job.destination)
+        let scripts = try Self.consoleScripts(venv: venv, package: package)
+        guard !scripts.isEmpty else {
+            throw TackError("\(package) \(job.locked.version) has no console scripts, so there is nothing to run — is it a library rather than a tool?")
+        }
+        let binaries = try Relocation.link(scripts, from: "venv/bin", in: job.directory)
+        // What the venv was made from, as its pyvenv.cfg says.
+        var cfg: [String: String] = [:]
+        for line in ((try? String(contentsOfFile: venv + "/pyvenv.cfg", encoding: .utf8)) ?? "").split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            cfg[line[..<eq].trimmingCharacters(in: .whitespaces)] = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        }
+        let version = cfg["version_info"] ?? cfg["version"] ?? python.version
+        return InstallOutcome(
+            binaries: binaries,
+            metadata: ["python": "\(cfg["executable"] ?? cfg["home"] ?? python.path) (\(version))", "installer": cfg["uv"].map { "uv " + $0 } ?? "pip"],
+            lockFields: Self.lockFields(pinned))
+    }
+
+    func run(_ program: String, _ args: [String], _ job: InstallJob, _ env: [String: String], _ what: String) async throws(TackError) {
+        let out = try await runner.run(program, args, directory: job.scratch, environment: env)
+        guard out.status == 0 else { throw TackError("cannot \(what): \(Paths.basename(program)) failed (exit \(out.status)):\n\(out.tail(20))") }
+    }
+
+    func write(_ path: String, _ text: String) throws(TackError) {
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { throw TackError("cannot write \(path)") }
+    }
+
+    /// The interpreter: `python:` (a path, or a command on PATH, such as a python pinned with
+    /// tack whose bin directory is on PATH) or `python3`; resolved to its real file.
+    func interpreter(_ request: ToolRequest) async throws(TackError) -> (path: String, version: String) {
+        let path = try interpreterPath(request)
+        let probe = "import os, sys; print(os.path.realpath(sys.executable)); print('%d.%d.%d' % sys.version_info[:3])"
+        let out: ProcessOutput
+        do { out = try await runner.run(path, ["-c", probe], directory: "/", environment: environment) } catch {
+            throw TackError("cannot run the Python interpreter \(path): \(error.message)")
+        }
+        let lines = out.output.split(separator: "\n").map(String.init)
+        guard out.status == 0, lines.count >= 2, lines[lines.count - 2].hasPrefix("/") else {
+            throw TackError("\(path) is not a working Python interpreter:\n\(out.tail(5))")
+        }
+        return (lines[lines.count - 2], lines[lines.count - 1])
+    }
+
+    func interpreterPath(_ request: ToolRequest) throws(TackError) -> String {
+        let asked = request.options.python ?? "python3"
+        guard !asked.contains("/") else {
+            let path = asked.hasPrefix("~/") ? (environment["HOME"] ?? "") + asked.dropFirst(1) : asked
+            let absolute = path.hasPrefix("/") ? path : Paths.normalize(Paths.join(Paths.dirname(request.origin.file), path))
+            guard FileManager.default.isExecutableFile(atPath: absolute) else {
+                throw TackError("the Python interpreter \(absolute) of \(request.name) does not exist (set by \(request.origin.describe(home: nil)))")
+            }
+            return absolute
+        }
+        guard let found = locate(asked) else {
+            throw TackError("\(request.name) needs Python, and `\(asked)` is not on PATH — install Python 3, or name an interpreter with `python:` (set by \(request.origin.describe(home: nil)))")
+        }
+        return found
+    }
+
+    /// The executable `name` on PATH, outside tack's shims.
+    func locate(_ name: String) -> String? {
+        for dir in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where !dir.isEmpty && String(dir) != shims {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    // MARK: The lock
+
+    static func lockedDistributions(_ locked: LockedTool) -> [Pinned] {
+        guard case .map(let versions)? = locked.fields["packages"], case .map(let hashes)? = locked.fields["hashes"] else { return [] }
+        return versions.keys.sorted().compactMap { name in
+            guard let v = versions[name], let h = hashes[name] else { return nil }
+            return Pinned(name: name, version: v, hashes: h.split(separator: " ").map { String($0.hasPrefix("sha256:") ? $0.dropFirst(7) : $0) })
+        }
+    }
+
+    static func lockFields(_ pinned: [Pinned]) -> [String: LockValue] {
+        var versions: [String: String] = [:], hashes: [String: String] = [:]
+        for p in pinned {
+            versions[p.name] = p.version
+            hashes[p.name] = p.hashes.map { "sha256:" + $0 }.joined(separator: " ")
+        }
+        return ["packages": .map(versions), "hashes": .map(hashes)]
+    }
+
+    /// `name==version --hash=sha256:…` lines, continuation backslashes joined.
+    static func parseRequirements(_ text: String) -> [Pinned] {
+        let joined = text.replacingOccurrences(of: "\\\n", with: " ")
+        var out: [Pinned] = []
+        for line in joined.split(separator: "\n") {
+            let tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let first = tokens.first, !first.hasPrefix("#"), !first.hasPrefix("-"), let eq = first.range(of: "==") else { continue }
+            let hashes = tokens.compactMap { t -> String? in t.hasPrefix("--hash=sha256:") ? String(t.dropFirst("--hash=sha256:".count)) : nil }
+            var name = String(first[..<eq.lowerBound])
+            if let bracket = name.firstIndex(of: "[") { name = String(name[..<bracket]) }
+            out.append(Pinned(name: normalize(name), version: String(first[eq.upperBound...]), hashes: hashes))
+        }
+        return out
+    }
+
+    /// The downloaded files, each as a pinned distribution with its SHA-256.
+    static func hashDownloads(_ dir: String) throws(TackError) -> [Pinned] {
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir) else { throw TackError("pip downloaded nothing into \(dir)") }
+        var out: [Pinned] = []
+        for file in files.sorted() {
+            guard let d = distribution(file), let data = FileManager.default.contents(atPath: dir + "/" + file) else { continue }
+            out.append(Pinned(name: d.project, version: d.version, hashes: [Hashing.sha256(Array(data))]))
+        }
+        return out
+    }
+
+    // MARK: Console scripts
+
+    /// The commands the package itself installs: its entry points' console and GUI scripts,
+    /// and the scripts its RECORD puts in bin/.
+    static func consoleScripts(venv: String, package: String) throws(TackError) -> [String] {
+        let fm = FileManager.default
+        let lib = venv + "/lib"
+        let pythons = ((try? fm.contentsOfDirectory(atPath: lib)) ?? []).filter { $0.hasPrefix("python") }
+        for py in pythons {
+            let site = lib + "/" + py + "/site-packages"
+            for entry in (try? fm.contentsOfDirectory(atPath: site)) ?? [] where entry.hasSuffix(".dist-info") {
+                guard let d = distribution(String(entry.dropLast(".dist-info".count)) + "-x-x-x.whl"), d.project == normalize(package) else { continue }
+                var names: Set<String> = []
+                let info = site + "/" + entry
+                if let text = try? String(contentsOfFile: info + "/entry_points.txt", encoding: .utf8) {
+                    var section = ""
+                    for raw in text.split(separator: "\n") {
+                        let line = raw.trimmingCharacters(in: .whitespaces)
+                        if line.hasPrefix("[") { section = line; continue }
+                        guard section == "[console_scripts]" || section == "[gui_scripts]", let eq = line.firstIndex(of: "=") else { continue }
+                        names.insert(line[..<eq].trimmingCharacters(in: .whitespaces))
+                    }
+                }
+                if let record = try? String(contentsOfFile: info + "/RECORD", encoding: .utf8) {
+                    for line in record.split(separator: "\n") {
+                        let path = line.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+                        if path.hasPrefix("../../../bin/") { names.insert(String(path.dropFirst("../../../bin/".count))) }
+                    }
+                }
+                return names.filter { ToolName.isValidBinaryName($0) && fm.isExecutableFile(atPath: venv + "/bin/" + $0) }.sorted()
+            }
+        }
+        throw TackError("\(package) was installed, but its metadata (a .dist-info directory) is missing")
+    }
+}
+
+/// Installs that must name their final place (script shebangs) and expose some of their files
+/// in `bin/`.
+enum Relocation {
+    /// Rewrites `#!<from>…` shebangs (and activation scripts) in `dir` to name `to` instead:
+    /// the install is built in a temporary directory and renamed into place.
+    static func rewriteScripts(in dir: String, from: String, to: String) throws(TackError) {
+        guard from != to else { return }
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: dir)) ?? [] {
+            let path = dir + "/" + name
+            var isLink = false
+            if let attrs = try? fm.attributesOfItem(atPath: path), attrs[.type] as? FileAttributeType == .typeSymbolicLink { isLink = true }
+            guard !isLink, let data = fm.contents(atPath: path), data.count < 1 << 20 else { continue }
+            let bytes = [UInt8](data)
+            let isShebang = bytes.starts(with: Array("#!".utf8))
+            guard isShebang || name.hasPrefix("activate") else { continue }
+            guard let text = String(bytes: bytes, encoding: .utf8), text.contains(from) else { continue }
+            let rewritten = text.replacingOccurrences(of: from, with: to)
+            let mode = (try? fm.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o755
+            let temp = path + ".tack-tmp"
+            guard fm.createFile(atPath: temp, contents: Data(rewritten.utf8), attributes: [.posixPermissions: mode]),
+                  rename(temp, path) == 0
+            else { throw TackError("cannot rewrite \(path)") }
+        }
+    }
+
+    /// `bin/<name>` links to `<from>/<name>` for each name; returns the `bin/` paths.
+    static func link(_ names: [String], from: String, in directory: String) throws(TackError) -> [String] {
+        let fm = FileManager.default
+        do { try fm.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true) } catch {
+            throw TackError("cannot create \(directory)/bin: \(error.localizedDescription)")
+        }
+        var out: [String] = []
+        for name in names {
+            do { try fm.createSymbolicLink(atPath: directory + "/bin/" + name, withDestinationPath: "../" + from + "/" + name) } catch {
+                throw TackError("cannot link bin/\(name): \(error.localizedDescription)")
+            }
+            out.append("bin/" + name)
+        }
+        return out
+    }
+}
