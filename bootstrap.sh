@@ -10,14 +10,16 @@ Usage: ./bootstrap.sh [--prefix DIR] [--dev] [--no-install] [--help]
 Installs the system libraries tack links with (libgit2, libyaml, libarchive, pkg-config) through apt-get,
 dnf or Homebrew, checks for a Swift 6 toolchain, builds tack in release mode, and installs it:
 
-  $PREFIX/bin/tack                  the command (fast front end)
-  $PREFIX/libexec/tack/tack-cli     the rest of tack, run by `tack`
+  $PREFIX/bin/tack                  the command, and what shims link to
+  $PREFIX/libexec/tack/tack-front   the hot commands' slow path, run by `tack`
+  $PREFIX/libexec/tack/tack-cli     the rest of tack
   $PREFIX/share/tack/templates      the `tack new` templates
 
 Options:
   --prefix DIR    install under DIR (default: $PREFIX, else ~/.local)
   --dev           also install what tack's own tests and benchmarks use
-                  (shellcheck, hyperfine, bash, zsh, fish, rbenv, direnv, ruby)
+                  (shellcheck, hyperfine, bash, zsh, fish, rbenv, direnv, git, ruby and
+                  its headers, python3 with venv and pip, and uv in ~/.local/bin)
   --no-install    build, but do not install into the prefix
   -h, --help      show this help
 
@@ -55,7 +57,7 @@ install_packages() {
     local missing=()
     if command -v apt-get >/dev/null 2>&1; then
         local pkgs=(libgit2-dev libyaml-dev libarchive-dev pkg-config)
-        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv ruby)
+        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv git ruby ruby-dev python3 python3-venv python3-pip)
         for p in "${pkgs[@]}"; do
             dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
         done
@@ -66,7 +68,7 @@ install_packages() {
         fi
     elif command -v dnf >/dev/null 2>&1; then
         local pkgs=(libgit2-devel libyaml-devel libarchive-devel pkgconf-pkg-config)
-        [ "$dev" -eq 1 ] && pkgs+=(ShellCheck hyperfine bash zsh fish rbenv direnv ruby)
+        [ "$dev" -eq 1 ] && pkgs+=(ShellCheck hyperfine bash zsh fish rbenv direnv git ruby ruby-devel python3 python3-pip)
         for p in "${pkgs[@]}"; do rpm -q "$p" >/dev/null 2>&1 || missing+=("$p"); done
         if [ ${#missing[@]} -gt 0 ]; then
             say "installing with dnf: ${missing[*]}"
@@ -74,7 +76,7 @@ install_packages() {
         fi
     elif command -v brew >/dev/null 2>&1; then
         local pkgs=(libgit2 libyaml libarchive pkg-config)
-        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine zsh fish rbenv direnv)
+        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine zsh fish rbenv direnv ruby python)
         for p in "${pkgs[@]}"; do brew list --versions "$p" >/dev/null 2>&1 || missing+=("$p"); done
         if [ ${#missing[@]} -gt 0 ]; then
             say "installing with Homebrew: ${missing[*]}"
@@ -115,7 +117,24 @@ copy_if_changed() { # src dest mode
     say "installed $2"
 }
 
+# uv (for the pip backend's tests and bench/pip), from PyPI into its own virtualenv, linked
+# into ~/.local/bin: no system Python is changed.
+install_uv() {
+    if command -v uv >/dev/null 2>&1 || [ -x "$HOME/.local/bin/uv" ]; then
+        say "uv: already installed"
+        return 0
+    fi
+    local venv="$HOME/.local/share/tack-dev/uv"
+    say "installing uv from PyPI into $venv"
+    rm -rf "$venv"
+    python3 -m venv "$venv" || die "python3 -m venv failed: install python3-venv (Debian) and run this again"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check uv || die "cannot install uv from PyPI"
+    mkdir -p "$HOME/.local/bin"
+    ln -sf "$venv/bin/uv" "$HOME/.local/bin/uv"
+}
+
 install_packages
+if [ "$dev" -eq 1 ]; then install_uv; fi
 find_swift
 
 say "building tack (release)"

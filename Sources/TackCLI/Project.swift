@@ -38,7 +38,26 @@ struct Project {
             GitBackend(runner: FoundationProcessRunner(), environment: settings.environment),
             URLBackend(http: URLSessionHTTPClient()),
             PipBackend(runner: FoundationProcessRunner(), http: URLSessionHTTPClient(), environment: interpreters, shims: settings.store?.shims),
+            GemBackend(runner: FoundationProcessRunner(), environment: interpreters, shims: settings.store?.shims),
+            AsdfBackend(runner: FoundationProcessRunner(), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings)),
         ])
+    }
+
+    /// An asdf plugin runs its own scripts: one a registry names may run; one a project file
+    /// names runs only when that file is trusted (`tack trust`), as `env` is applied.
+    static func pluginTrust(_ settings: Settings) -> @Sendable (ToolRequest) -> String? {
+        let registry = try? ToolRegistry.load(store: settings.store)
+        let store = settings.store
+        let fs = settings.fs
+        let home = settings.home
+        return { request in
+            if let entry = registry?.entries[request.name], entry.source == request.source { return nil }
+            if request.origin.kind == .globalManifest { return nil }
+            let file = request.origin.file
+            if let store, let bytes = try? fs.read(file), TrustStore(store: store).isTrusted(file, hash: SHA256Digest.hex(bytes)) { return nil }
+            let dir = Paths.abbreviate(Paths.dirname(file), home: home)
+            return "\(request.name) comes from the asdf plugin \(request.source.identity ?? ""), whose scripts run on this machine, and \(Paths.abbreviate(file, home: home)) is not trusted (set by \(request.origin.describe(home: home))) — read it, then run `tack trust \(dir)`"
+        }
     }
 
     var home: String? { settings.home }

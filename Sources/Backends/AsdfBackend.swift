@@ -1,0 +1,205 @@
+import Foundation
+import Git
+import TackCore
+
+/// Tools from asdf plugins (`asdf: https://github.com/asdf-vm/asdf-nodejs.git`, or a registry
+/// entry naming one): the plugin cloned with libgit2 and pinned to a commit in the lock, then
+/// run by asdf's plugin contract — `bin/list-all`, `bin/download`, `bin/install`,
+/// `bin/list-bin-paths` and `bin/exec-env` — with the `ASDF_*` variables asdf sets.
+///
+/// A plugin's scripts run on this machine, so a plugin named by a project file runs only once
+/// that file is trusted (`tack trust`); one named by a registry needs no trust.
+public struct AsdfBackend: Backend {
+    public let name = "asdf"
+    let runner: any ProcessRunner
+    let environment: [String: String]
+    /// `$TACK_HOME/cache`: plugin checkouts, one per commit.
+    let cache: String?
+    /// nil when the request's plugin may run, else why not.
+    let mayRun: @Sendable (ToolRequest) -> String?
+
+    public init(runner: any ProcessRunner, environment: [String: String], cache: String?, mayRun: @escaping @Sendable (ToolRequest) -> String?) {
+        self.runner = runner
+        self.environment = environment
+        self.cache = cache
+        self.mayRun = mayRun
+    }
+
+    public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
+
+    // MARK: The plugin
+
+    /// The plugin checked out at `commit` (nil: its default branch now), and that commit.
+    func plugin(_ request: ToolRequest, commit: String?) throws(TackError) -> (dir: String, commit: String) {
+        if let why = mayRun(request) { throw TackError(why) }
+        let url = source(of: request)
+        guard let cache else { throw TackError("tack has no TACK_HOME to keep the asdf plugin of \(request.name) in") }
+        let plugins = cache + "/asdf-plugins"
+        try FileManager.default.createDirectoryOrFail(plugins)
+        let key = Self.key(url)
+        if let commit, FileManager.default.fileExists(atPath: "\(plugins)/\(key)-\(commit)/.tack-complete") {
+            return ("\(plugins)/\(key)-\(commit)", commit)
+        }
+        let temp = "\(plugins)/.tmp-\(key)-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: temp) }
+        let head: String
+        do {
+            if let commit {
+                head = try Git.checkout(url, ref: commit, into: temp)
+            } else {
+                try Git.clone(url, into: temp)
+                head = try GitRepository.open(temp).headCommit()
+            }
+        } catch {
+            throw TackError("cannot fetch the asdf plugin \(url)\(commit.map { " at \($0)" } ?? ""): \(error.message)")
+        }
+        let final = "\(plugins)/\(key)-\(head)"
+        if !FileManager.default.fileExists(atPath: final + "/.tack-complete") {
+            guard FileManager.default.isExecutableFile(atPath: temp + "/bin/list-all"), FileManager.default.isExecutableFile(atPath: temp + "/bin/install") else {
+                throw TackError("\(url) is not an asdf plugin: it has no executable bin/list-all and bin/install")
+            }
+            FileManager.default.createFile(atPath: temp + "/.tack-complete", contents: nil)
+            try? FileManager.default.removeItem(atPath: final)
+            guard rename(temp, final) == 0 else { throw TackError("cannot keep the asdf plugin in \(final): \(String(cString: strerror(errno)))") }
+        }
+        return (final, head)
+    }
+
+    /// A directory name for a plugin URL (FNV-1a: a name, not a security boundary).
+    static func key(_ url: String) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in url.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return String(h, radix: 16)
+    }
+
+    func pluginEnvironment(_ plugin: String) -> [String: String] {
+        var env = environment
+        env["ASDF_PLUGIN_PATH"] = plugin
+        env["ASDF_CONCURRENCY"] = String(ProcessInfo.processInfo.activeProcessorCount)
+        return env
+    }
+
+    func runScript(_ plugin: String, _ script: String, _ args: [String] = [], env: [String: String], in directory: String) async throws(TackError) -> ProcessOutput {
+        try await runner.run(plugin + "/bin/" + script, args, directory: directory, environment: env)
+    }
+
+    // MARK: Versions
+
+    public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
+        let (dir, commit) = try plugin(request, commit: nil)
+        let out = try await runScript(dir, "list-all", env: pluginEnvironment(dir), in: dir)
+        guard out.status == 0 else { throw TackError("the asdf plugin of \(request.name) failed to list versions (bin/list-all, exit \(out.status)):\n\(out.tail(10))") }
+        let versions = Set(out.output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).compactMap { Version(String($0)) })
+        if versions.isEmpty { throw TackError("the asdf plugin of \(request.name) lists no versions tack can read:\n\(out.tail(5))") }
+        return versions.sorted().map { AvailableVersion(version: $0, fields: ["plugin-commit": .string(commit)]) }
+    }
+
+    // MARK: Install
+
+    public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
+        let tool = "\(job.locked.name) \(job.locked.version)"
+        var locked: String?
+        if case .string(let c)? = job.locked.fields["plugin-commit"] { locked = c }
+        if locked == nil && job.frozen { throw TackError("tack.lock records no plugin commit for \(tool); run `tack lock`") }
+        job.report(.fetching)
+        let (dir, commit) = try plugin(job.request, commit: locked)
+
+        let installPath = job.directory + "/install"
+        let finalInstall = job.destination + "/install"
+        let download = job.scratch + "/download"
+        try FileManager.default.createDirectoryOrFail(installPath)
+        try FileManager.default.createDirectoryOrFail(download)
+        var env = pluginEnvironment(dir)
+        env["ASDF_INSTALL_TYPE"] = "version"
+        env["ASDF_INSTALL_VERSION"] = job.locked.version.text
+        env["ASDF_INSTALL_PATH"] = installPath
+        env["ASDF_DOWNLOAD_PATH"] = download
+
+        if FileManager.default.isExecutableFile(atPath: dir + "/bin/download") {
+            job.report(.custom("downloading (bin/download)"))
+            let out = try await runScript(dir, "download", env: env, in: job.scratch)
+            guard out.status == 0 else { throw TackError("the asdf plugin's bin/download failed for \(tool) (exit \(out.status)) — nothing was installed:\n\(out.tail(20))") }
+        }
+        job.report(.custom("installing (bin/install)"))
+        let out = try await runScript(dir, "install", env: env, in: job.scratch)
+        guard out.status == 0 else { throw TackError("the asdf plugin's bin/install failed for \(tool) (exit \(out.status)) — nothing was installed:\n\(out.tail(20))") }
+
+        // Where its commands are: bin/list-bin-paths, else bin/.
+        var binPaths = ["bin"]
+        if FileManager.default.isExecutableFile(atPath: dir + "/bin/list-bin-paths") {
+            let paths = try await runScript(dir, "list-bin-paths", env: env, in: job.scratch)
+            guard paths.status == 0 else { throw TackError("the asdf plugin's bin/list-bin-paths failed for \(tool):\n\(paths.tail(10))") }
+            binPaths = paths.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        }
+        var commands: [(name: String, path: String)] = []
+        var seen: Set<String> = []
+        for rel in binPaths {
+            guard GitBackend.isSafeRelativePath(rel) else { throw TackError("the asdf plugin of \(job.locked.name) names a bin path outside the install: \(rel)") }
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: installPath + "/" + rel)) ?? []).sorted()
+            where ToolName.isValidBinaryName(name) && FileManager.default.isExecutableFile(atPath: installPath + "/" + rel + "/" + name) && seen.insert(name).inserted {
+                commands.append((name, rel + "/" + name))
+            }
+        }
+        guard !commands.isEmpty else { throw TackError("the asdf plugin installed \(tool), but its bin paths (\(binPaths.joined(separator: ", "))) hold no commands") }
+
+        // bin/exec-env: what it exports, captured once with the final paths, applied by wrappers.
+        var exported: [(String, String)] = []
+        if FileManager.default.isExecutableFile(atPath: dir + "/bin/exec-env") {
+            exported = try await captureExecEnv(dir, env: env, finalInstall: finalInstall, job: job)
+        }
+        let binaries = try writeCommands(commands, exported: exported, job: job)
+        return InstallOutcome(binaries: binaries, metadata: ["plugin": "\(source(of: job.request)) @ \(commit)"], lockFields: ["plugin-commit": .string(commit)])
+    }
+
+    /// The variables `bin/exec-env` sets or changes when sourced (asdf sources it before running
+    /// a command), with ASDF_INSTALL_PATH set to where the install will be.
+    func captureExecEnv(_ plugin: String, env: [String: String], finalInstall: String, job: InstallJob) async throws(TackError) -> [(String, String)] {
+        var e = env
+        e["ASDF_INSTALL_PATH"] = finalInstall
+        let script = "set -e; env -0 > \"$1\"; . \"$2\"; env -0 > \"$3\""
+        let before = job.scratch + "/env-before", after = job.scratch + "/env-after"
+        let out = try await runner.run("/bin/bash", ["-c", script, "exec-env", before, plugin + "/bin/exec-env", after], directory: job.scratch, environment: e)
+        guard out.status == 0 else { throw TackError("the asdf plugin's bin/exec-env failed for \(job.locked.name) \(job.locked.version):\n\(out.tail(10))") }
+        func read(_ path: String) -> [String: String] {
+            var vars: [String: String] = [:]
+            for entry in (FileManager.default.contents(atPath: path) ?? Data()).split(separator: 0) {
+                let s = String(decoding: entry, as: UTF8.self)
+                guard let eq = s.firstIndex(of: "=") else { continue }
+                vars[String(s[..<eq])] = String(s[s.index(after: eq)...])
+            }
+            return vars
+        }
+        let a = read(before), b = read(after)
+        return b.keys.sorted().compactMap { k in
+            guard a[k] != b[k], k != "_", k != "SHLVL", k != "PWD", k != "OLDPWD" else { return nil }
+            return (k, b[k]!)
+        }
+    }
+
+    /// `bin/<name>`: a link to the command, or (when exec-env exports something) a script that
+    /// exports it and runs the command.
+    func writeCommands(_ commands: [(name: String, path: String)], exported: [(String, String)], job: InstallJob) throws(TackError) -> [String] {
+        let bin = job.directory + "/bin"
+        try FileManager.default.createDirectoryOrFail(bin)
+        func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        var out: [String] = []
+        for c in commands {
+            if exported.isEmpty {
+                do { try FileManager.default.createSymbolicLink(atPath: bin + "/" + c.name, withDestinationPath: "../install/" + c.path) } catch {
+                    throw TackError("cannot link bin/\(c.name): \(error.localizedDescription)")
+                }
+            } else {
+                var script = "#!/bin/sh\n# Written by tack: \(c.name) from \(job.locked.name) \(job.locked.version), with what its asdf plugin's exec-env exports.\n"
+                for (k, v) in exported where k.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+                    script += "\(k)=\(quote(v))\nexport \(k)\n"
+                }
+                script += "exec \(quote(job.destination + "/install/" + c.path)) \"$@\"\n"
+                guard FileManager.default.createFile(atPath: bin + "/" + c.name, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]) else {
+                    throw TackError("cannot write \(bin)/\(c.name)")
+                }
+            }
+            out.append("bin/" + c.name)
+        }
+        return out
+    }
+}

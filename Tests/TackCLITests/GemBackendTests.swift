@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// The gem backend against gems built in the test (`gem build`) on a loopback gem source
+/// (`gem generate_index`).
+@Suite struct GemBackendTests {
+    /// Builds `name-version.gem` into `repo/gems`; its executable prints its version, its
+    /// dependency's version (if any) and its arguments. `marker` changes the bytes only.
+    static func buildGem(_ s: Sandbox, _ name: String, _ version: String, dependsOn dep: String? = nil, marker: String = "") throws {
+        let src = "src/\(name)-\(version)"
+        let module = name.capitalized
+        try s.write(src + "/lib/\(name).rb", "module \(module); VERSION = \"\(version)\"; end # \(marker)\n")
+        var files = "[\"lib/\(name).rb\"]"
+        var extra = ""
+        if let dep {
+            let depModule = dep.capitalized
+            try s.write(src + "/exe/\(name)", "#!/usr/bin/env ruby\nrequire \"\(name)\"\nrequire \"\(dep)\"\nputs ([\"\(name)\", \(module)::VERSION, \"\(dep)\", \(depModule)::VERSION, \"GEM_HOME=\" + ENV[\"GEM_HOME\"].to_s.split(\"/\").last(3).join(\"/\")] + ARGV).join(\" \")\n")
+            chmod(s.root + "/" + src + "/exe/\(name)", 0o755)
+            files = "[\"lib/\(name).rb\", \"exe/\(name)\"]"
+            extra = "  s.bindir = \"exe\"\n  s.executables = [\"\(name)\"]\n  s.add_runtime_dependency \"\(dep)\", \">= 1\"\n"
+        }
+        try s.write(src + "/\(name).gemspec", "Gem::Specification.new do |s|\n  s.name = \"\(name)\"\n  s.version = \"\(version)\"\n  s.summary = \"\(name)\"\n  s.authors = [\"tack\"]\n  s.files = \(files)\n\(extra)end\n")
+        try s.mkdir("repo/gems")
+        let r = try s.run("/bin/sh", ["-c", "gem build -q \(name).gemspec -o ../../repo/gems/\(name)-\(version).gem"], in: src)
+        guard r.status == 0 else { Issue.record("gem build: \(r.stderr)"); throw FixtureServer.FixtureFailed() }
+    }
+
+    static func index(_ s: Sandbox) throws {
+        let r = try s.run("/bin/sh", ["-c", "gem generate_index --directory . >/dev/null"], in: "repo")
+        guard r.status == 0 else { Issue.record("gem generate_index: \(r.stderr)"); throw FixtureServer.FixtureFailed() }
+    }
+
+    @Test func installsSideBySideRunsWithItsOwnGemsAndRefusesAChangedGem() throws {
+        let s = try Sandbox()
+        s.environment["PATH"] = "/usr/bin:/bin"
+        try Self.buildGem(s, "helper", "1.2.0")
+        try Self.buildGem(s, "greet", "1.0.0", dependsOn: "helper")
+        try Self.buildGem(s, "greet", "1.1.0", dependsOn: "helper")
+        try Self.index(s)
+        let server = try FixtureServer(serving: s.root + "/repo")
+        let source = server.url("static/")
+        try s.write("one/tack.yml", "tools:\n  greet: { gem: greet, version: \"1.0.0\", source: \"\(source)\" }\n")
+        try s.write("two/tack.yml", "tools:\n  greet: { gem: greet, version: \"~> 1.0\", source: \"\(source)\" }\n")
+
+        let remote = try s.tack(["ls-remote", "greet"], in: "two")
+        #expect(remote.status == 0 && remote.stdout.contains("1.0.0") && remote.stdout.contains("1.1.0"), "\(remote)")
+        for dir in ["one", "two"] {
+            let r = try s.tack(["install"], in: dir)
+            #expect(r.status == 0, "\(dir): \(r.stderr)")
+        }
+        let lock = try String(contentsOfFile: s.root + "/two/tack.lock", encoding: .utf8)
+        let greetSum = try sha256(s.root + "/repo/gems/greet-1.1.0.gem")
+        #expect(lock.contains("backend: \"gem\"") && lock.contains("version: \"1.1.0\""), "\(lock)")
+        #expect(lock.contains("greet-1.1.0.gem: \"\(greetSum)\""), "\(lock)")
+        #expect(lock.contains("helper: \"1.2.0\""), "\(lock)")
+
+        let outdated = try s.tack(["outdated"], in: "one")
+        #expect(outdated.stdout.contains("greet") && outdated.stdout.contains("1.1.0"), "\(outdated)")
+
+        // Side by side, each with its own GEM_HOME, whatever the caller's gem settings.
+        let shim = s.root + "/tack-home/shims/greet"
+        let hostile = ["GEM_HOME": "/nonexistent", "GEM_PATH": "/nonexistent", "RUBYOPT": "-rnonexistent"]
+        let one = try s.run(shim, ["hi"], in: "one", env: hostile)
+        #expect(one.status == 0 && one.stdout == "greet 1.0.0 helper 1.2.0 GEM_HOME=greet/1.0.0/gems hi\n", "\(one)")
+        let two = try s.tack(["exec", "--", "greet", "there"], in: "two", env: hostile)
+        #expect(two.status == 0 && two.stdout == "greet 1.1.0 helper 1.2.0 GEM_HOME=greet/1.1.0/gems there\n", "\(two)")
+
+        // Installing from the lock again uses the cache; with the cache gone and the gem on the
+        // source changed (same name and version, other bytes), --frozen fails and installs nothing.
+        #expect(try s.tack(["uninstall", "greet@1.1.0"], in: "two").status == 0)
+        let again = try s.tack(["install", "--frozen"], in: "two")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try s.tack(["uninstall", "greet@1.1.0"], in: "two").status == 0)
+        try FileManager.default.removeItem(atPath: s.root + "/tack-home/cache/gems")
+        try Self.buildGem(s, "greet", "1.1.0", dependsOn: "helper", marker: "changed")
+        try Self.index(s)
+        #expect(try sha256(s.root + "/repo/gems/greet-1.1.0.gem") != greetSum)
+        let tampered = try s.tack(["install", "--frozen"], in: "two")
+        #expect(tampered.status != 0)
+        #expect(tampered.stderr.contains("checksum mismatch for greet-1.1.0.gem"), "\(tampered.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/tack-home/installs/greet/1.1.0"))
+        #expect(try String(contentsOfFile: s.root + "/two/tack.lock", encoding: .utf8) == lock)
+
+        // A gem the source does not have, and a library without executables: clear failures.
+        try s.write("bad/tack.yml", "tools:\n  nope: { gem: no-such-gem, version: \"~> 1.0\", source: \"\(source)\" }\n  helper: { gem: helper, version: \"1.2.0\", source: \"\(source)\" }\n")
+        let bad = try s.tack(["install"], in: "bad")
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("no gem named `no-such-gem`"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("has no executables"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/tack-home/installs/helper"))
+    }
+}
