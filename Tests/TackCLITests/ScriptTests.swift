@@ -6,7 +6,7 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 
-    @Test(arguments: ["bootstrap.sh", "bench/run", "Fuzz/run", ".ci/run"])
+    @Test(arguments: ["bootstrap.sh", "bench/run", "bench/pip", "Fuzz/run", ".ci/run"])
     func shellcheck(_ script: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -31,5 +31,29 @@ import Testing
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)
         #expect(text.hasPrefix("Usage: ./bootstrap.sh"))
+    }
+
+    /// bootstrap.sh twice in a clean clone, into a temporary prefix: the first run builds and
+    /// installs, the second changes nothing and says so. A full release build takes minutes,
+    /// so this runs only when TACK_SLOW_TESTS=1.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TACK_SLOW_TESTS"] == "1"))
+    func bootstrapTwiceInACleanClone() throws {
+        let s = try Sandbox()
+        s.environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let clone = try s.run("/usr/bin/env", ["git", "clone", "-q", Self.repository, s.root + "/clone"])
+        #expect(clone.status == 0, "\(clone.stderr)")
+        let first = try s.run(s.root + "/clone/bootstrap.sh", ["--prefix", s.root + "/prefix"], in: "clone")
+        #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
+        #expect(first.stdout.contains("installed \(s.root)/prefix/bin/tack"), "\(first.stdout)")
+        for installed in ["bin/tack", "libexec/tack/tack-front", "libexec/tack/tack-cli"] {
+            #expect(FileManager.default.isExecutableFile(atPath: s.root + "/prefix/" + installed), "\(installed)")
+        }
+        let version = try s.run(s.root + "/prefix/bin/tack", ["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("tack "), "\(version)")
+        let second = try s.run(s.root + "/clone/bootstrap.sh", ["--prefix", s.root + "/prefix"], in: "clone")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("system packages: already installed"), "\(second.stdout)")
+        #expect(!second.stdout.contains("==> installed "), "\(second.stdout)")
+        #expect(second.stdout.contains("next:") || second.stdout.contains("add tack to your PATH"), "\(second.stdout)")
     }
 }

@@ -1,0 +1,259 @@
+import ArgumentParser
+import Backends
+import Foundation
+import TackCore
+import TackFront
+
+struct Bootstrap: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set up this machine for the project: system packages, tools, the shell hook, bootstrap.run.",
+        discussion: """
+            Prints the plan first: the system packages `bootstrap.packages` lists for this \
+            machine's package manager that are not installed yet (apt, dnf, pacman, apk or \
+            brew; TACK_PACKAGE_MANAGER picks one), the pinned tools to install, the shell hook \
+            to add (with --shell-rc) and the `bootstrap.run` commands not yet run. Installing \
+            system packages needs --yes, or a yes at the prompt; sudo is used when not root.
+
+            Then, in order: packages, tools (as `tack install`), shims, the shell hook (between \
+            marker comments in your shell's start-up file; the rest of it is left as it is), \
+            and the commands (trusted manifests only; with the project's tools on PATH). A step \
+            that fails stops the run and says what to do; what finished is kept, and running \
+            `tack bootstrap` again continues from there. A second run has nothing to do.
+
+            Examples:
+              tack bootstrap --dry-run          show what would be done
+              tack bootstrap --yes --shell-rc   do everything, and add the hook for $SHELL
+            """
+    )
+
+    @Flag(help: "Print the plan and change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Install system packages without asking.")
+    var yes = false
+
+    @Flag(help: "Add the shell hook to your shell's start-up file (~/.bashrc, ~/.zshrc or fish's config.fish).")
+    var shellRc = false
+
+    @Option(help: "The shell for --shell-rc: bash, zsh or fish (default: $SHELL's).")
+    var shell: ShellHook.Shell?
+
+    func run() async throws {
+        let project = try Project.current()
+        let settings = project.settings
+        let env = settings.environment
+        let home = project.home
+        // The project's manifests (nearest first); the user's global manifest has no bootstrap.
+        let manifests = project.resolution.manifests.filter { $0.path != settings.globalManifest }
+
+        // Commands from untrusted manifests never run; refuse before changing anything.
+        let trust = TrustStore(store: project.store)
+        for m in manifests where !(m.bootstrap?.run.isEmpty ?? true) {
+            let bytes = (try? settings.fs.read(m.path)) ?? []
+            if !trust.isTrusted(m.path, hash: SHA256Digest.hex(bytes)) {
+                throw fail(TackError("\(Paths.abbreviate(m.path, home: home)) has `bootstrap.run` commands and is not trusted — read them, then run `tack trust \(Paths.abbreviate(Paths.dirname(m.path), home: home))`; nothing was changed"))
+            }
+        }
+
+        // 1. System packages.
+        var listed: [String: [String]] = [:]
+        for m in manifests.reversed() {
+            for (manager, names) in m.bootstrap?.packages ?? [:] {
+                for n in names where !(listed[manager]?.contains(n) ?? false) { listed[manager, default: []].append(n) }
+            }
+        }
+        var manager: PackageManager?
+        var missingPackages: [String] = []
+        var packageNote: String?
+        if !listed.isEmpty {
+            do { manager = try PackageManager.detect(environment: env, isExecutable: { FileManager.default.isExecutableFile(atPath: $0) }) } catch { throw fail(error) }
+            if let manager {
+                let wanted = listed[manager.rawValue] ?? []
+                if wanted.isEmpty {
+                    packageNote = "bootstrap.packages lists none for \(manager.rawValue), this machine's package manager (it lists \(listed.keys.sorted().joined(separator: ", ")))"
+                } else {
+                    let (program, args) = manager.queryCommand(wanted)
+                    let out = try await run(program, args, env: env)
+                    let installed = manager.installed(from: out.output, asked: wanted)
+                    missingPackages = wanted.filter { !installed.contains($0) }
+                }
+            } else {
+                packageNote = "no supported package manager (apt-get, dnf, pacman, apk, brew) is on PATH, so bootstrap.packages (\(listed.keys.sorted().joined(separator: ", "))) cannot be installed"
+            }
+        }
+
+        // 2. Tools.
+        let upToDate = project.resolution.pins.isEmpty || UpToDate.check(project.resolution, settings: settings)
+        var toolsToInstall: [String] = []
+        if !upToDate {
+            let rows = (try? project.resolution.current(settings: settings)) ?? []
+            toolsToInstall = rows.filter { !$0.installed && $0.requested != "system" && !$0.requested.hasPrefix("path:") }.map { "\($0.tool) \($0.version ?? $0.requested)" }
+            if toolsToInstall.isEmpty { toolsToInstall = ["(tack.lock to update)"] }
+        }
+
+        // 3. The shell hook.
+        var rcChange: (file: String, text: String, shell: ShellHook.Shell)?
+        if shellRc {
+            let chosen = try shell ?? Self.shellFromEnvironment(env)
+            guard let home else { throw fail(TackError("HOME is not set, so there is no start-up file to add the hook to")) }
+            guard let tack = Front.launcherPath() else { throw fail(TackError("cannot find the tack executable to put in the hook — reinstall tack with ./bootstrap.sh")) }
+            let file = ShellRC.file(chosen, home: home, environment: env)
+            let current = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            do {
+                if let text = try ShellRC.apply(current, line: ShellRC.line(chosen, tack: tack)) { rcChange = (file, text, chosen) }
+            } catch { throw fail(TackError("\(Paths.abbreviate(file, home: home)): \(error.message)")) }
+        }
+
+        // 4. Commands not yet run (each is recorded once it succeeds).
+        let ran = BootstrapRecord(store: project.store)
+        var commands: [(manifest: String, command: String)] = []
+        for m in manifests.reversed() {
+            for c in m.bootstrap?.run ?? [] where !ran.has(manifest: m.path, command: c) { commands.append((m.path, c)) }
+        }
+
+        // The plan.
+        var plan: [String] = []
+        if let manager, !missingPackages.isEmpty { plan.append("install system packages with \(manager.command)\(manager.needsRoot && getuid() != 0 ? " (sudo)" : ""): \(missingPackages.joined(separator: ", "))") }
+        if !toolsToInstall.isEmpty { plan.append("install tools: \(toolsToInstall.joined(separator: ", "))") }
+        if let rcChange { plan.append("add the \(rcChange.shell.rawValue) hook to \(Paths.abbreviate(rcChange.file, home: home))") }
+        for c in commands { plan.append("run: \(c.command)  (from \(Paths.abbreviate(c.manifest, home: home)))") }
+        if let packageNote { Output.err("note: \(packageNote)\n") }
+        if plan.isEmpty {
+            Output.err("tack bootstrap: nothing to do — packages, tools\(shellRc ? ", the shell hook" : "") and commands are all in place\n")
+            return
+        }
+        Output.err("tack bootstrap will:\n" + plan.map { "  - \($0)\n" }.joined())
+        if dryRun {
+            Output.err("(--dry-run: nothing was changed)\n")
+            return
+        }
+        if !missingPackages.isEmpty && !yes {
+            guard CurrentProcess.isTerminal(0) else {
+                throw fail(TackError("installing system packages needs --yes (stdin is not a terminal to ask) — nothing was changed"))
+            }
+            Output.err("Install the system packages? [y/N] ")
+            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            guard answer == "y" || answer == "yes" else { throw fail(TackError("nothing was changed")) }
+        }
+
+        var done: [String] = []
+        func stepFailed(_ step: String, _ message: String) -> ExitCode {
+            if !done.isEmpty { Output.err("done before the failure: \(done.joined(separator: "; "))\n") }
+            return fail(TackError("\(step) failed: \(message) — fix that and run `tack bootstrap` again; it continues from here"))
+        }
+
+        if let manager, !missingPackages.isEmpty {
+            for (program, args) in manager.installCommands(missingPackages) {
+                var argv = [program] + args
+                if manager == .apt { argv = ["env", "DEBIAN_FRONTEND=noninteractive"] + argv }
+                if manager.needsRoot && getuid() != 0 {
+                    guard Self.onPath("sudo", env) != nil else {
+                        throw stepFailed("installing system packages", "this needs root, and sudo is not available; run as root: \(argv.joined(separator: " "))")
+                    }
+                    argv = ["sudo"] + (CurrentProcess.isTerminal(0) ? [] : ["-n"]) + argv
+                } else if manager == .brew && getuid() == 0 {
+                    throw stepFailed("installing system packages", "Homebrew does not run as root; run tack bootstrap as your user")
+                }
+                Output.err("==> \(argv.joined(separator: " "))\n")
+                let out = try await run(argv[0], Array(argv.dropFirst()), env: env)
+                guard out.status == 0 else {
+                    throw stepFailed("installing system packages (\(argv.joined(separator: " ")))", "exit \(out.status):\n\(out.tail(15))\n")
+                }
+            }
+            done.append("installed \(missingPackages.joined(separator: ", "))")
+        }
+
+        if !upToDate {
+            let status = await Sync(project: project).run()
+            guard status == 0 else { throw stepFailed("installing tools", "see the errors above") }
+            done.append("installed the tools")
+        }
+        reshim(project)
+
+        if let rcChange {
+            do {
+                try FileManager.default.createDirectory(atPath: Paths.dirname(rcChange.file), withIntermediateDirectories: true)
+                try settings.fs.writeAtomically(rcChange.file, Array(rcChange.text.utf8))
+            } catch {
+                throw stepFailed("adding the shell hook", "cannot write \(rcChange.file): \(error)")
+            }
+            done.append("added the hook to \(Paths.abbreviate(rcChange.file, home: home))")
+        }
+
+        if !commands.isEmpty {
+            // With the tools just installed on PATH, and the trusted env.
+            let fresh = try Project.current()
+            let rows = (try? fresh.resolution.current(settings: fresh.settings)) ?? []
+            let runEnv = RunEnvironment.make(resolution: fresh.resolution, rows: rows, settings: fresh.settings)
+            var childEnv = env
+            childEnv["PATH"] = (runEnv.binDirectories + [env["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":")
+            for v in runEnv.variables { childEnv[v.name] = v.value }
+            for c in commands {
+                Output.err("==> \(c.command)\n")
+                let status = Self.runCommand(c.command, in: Paths.dirname(c.manifest), env: childEnv)
+                guard status == 0 else { throw stepFailed("running `\(c.command)`", "it exited with \(status)") }
+                do { try ran.record(manifest: c.manifest, command: c.command) } catch { throw fail(error) }
+                done.append("ran `\(c.command)`")
+            }
+        }
+        Output.err("tack bootstrap: done — \(done.isEmpty ? "shims rebuilt" : done.joined(separator: "; "))\n")
+    }
+
+    static func onPath(_ name: String, _ env: [String: String]) -> String? {
+        for dir in (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+            return "\(dir)/\(name)"
+        }
+        return nil
+    }
+
+    static func shellFromEnvironment(_ env: [String: String]) throws -> ShellHook.Shell {
+        let name = Paths.basename(env["SHELL"] ?? "")
+        guard let s = ShellHook.Shell(rawValue: name) else {
+            throw fail(TackError("--shell-rc needs to know your shell, and SHELL is \(quoted(env["SHELL"] ?? "")) — add --shell bash, zsh or fish"))
+        }
+        return s
+    }
+
+    func run(_ program: String, _ args: [String], env: [String: String]) async throws -> ProcessOutput {
+        do { return try await FoundationProcessRunner().run(program, args, directory: "/", environment: env) } catch { throw fail(error) }
+    }
+
+    /// A `bootstrap.run` command, through `/bin/sh -c` (it is a shell command the manifest's
+    /// author wrote), its output going straight to ours.
+    static func runCommand(_ command: String, in directory: String, env: [String: String]) -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        p.currentDirectoryURL = URL(fileURLWithPath: directory)
+        p.environment = env
+        do { try p.run() } catch { return 127 }
+        p.waitUntilExit()
+        return p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
+    }
+}
+
+/// Which `bootstrap.run` commands have run here, so a second bootstrap does not run them again:
+/// one line per manifest and command (a SHA-256 of both) in `$TACK_HOME/state/bootstrap-ran`.
+struct BootstrapRecord {
+    let store: Store
+    var path: String { store.state + "/bootstrap-ran" }
+
+    func key(_ manifest: String, _ command: String) -> String { SHA256Digest.hex(Array((manifest + "\u{0}" + command).utf8)) }
+
+    func entries() -> Set<String> {
+        guard let bytes = try? store.fs.read(path) else { return [] }
+        return Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
+    }
+
+    func has(manifest: String, command: String) -> Bool { entries().contains(key(manifest, command)) }
+
+    func record(manifest: String, command: String) throws(TackError) {
+        var all = entries()
+        all.insert(key(manifest, command))
+        do {
+            try store.fs.createDirectory(store.state)
+            try store.fs.writeAtomically(path, Array((all.sorted().joined(separator: "\n") + "\n").utf8))
+        } catch { throw TackError("cannot write \(path): \(error)") }
+    }
+}
+
