@@ -152,6 +152,19 @@ import Testing
         #expect(read(s.root + "/home/.bashrc") == rc)
     }
 
+    /// At a terminal (a pty from `script`), tack asks before installing system packages.
+    @Test func asksAtATerminal() throws {
+        let (s, _, state) = try sandbox()
+        try s.write("app/tack.yml", "bootstrap:\n  packages: { apt: [wanted] }\n")
+        let command = "'\(try Sandbox.binary())' bootstrap"
+        let no = try s.run("/usr/bin/script", ["-qec", command, "/dev/null"], in: "app", env: ["TACK_PACKAGE_MANAGER": "apt"], input: "n\n")
+        #expect(no.status != 0 && no.stdout.contains("Install the system packages? [y/N]") && no.stdout.contains("nothing was changed"), "\(no)")
+        #expect(read(state).isEmpty)
+        let yes = try s.run("/usr/bin/script", ["-qec", command, "/dev/null"], in: "app", env: ["TACK_PACKAGE_MANAGER": "apt"], input: "y\n")
+        #expect(yes.status == 0, "\(yes)")
+        #expect(read(state) == "wanted\n")
+    }
+
     @Test(arguments: [("zsh", "home/.zshrc", "activate zsh)\""), ("fish", "home/.config/fish/config.fish", "activate fish | source")])
     func shellRcForZshAndFish(shell: String, file: String, line: String) throws {
         let (s, _, _) = try sandbox()
