@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .systemLibrary(
@@ -49,9 +50,12 @@ let package = Package(
             name: "Backends",
             dependencies: ["TackCore", "Git", "Archive", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
+            name: "Scaffold",
+            dependencies: ["TackCore", "YAML", "Git", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(
             name: "TackCLI",
             dependencies: [
-                "TackCore", "TackFront", "Git", "Backends",
+                "TackCore", "TackFront", "Git", "Backends", "Scaffold",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "tack-front", dependencies: ["TackFront"], linkerSettings: staticFront),
@@ -65,7 +69,7 @@ let package = Package(
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "TackCLITests", dependencies: ["TackCore", "TackFront", "TackLean", "Git", "Backends", "Archive"],
+            name: "TackCLITests", dependencies: ["TackCore", "TackFront", "TackLean", "Git", "Backends", "Archive", "Scaffold"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

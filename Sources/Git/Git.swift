@@ -77,6 +77,48 @@ public final class GitRepository {
         return GitConfig(out)
     }
 
+    /// A new repository at `path` (its directory must exist), with `branch` as the initial branch.
+    public static func create(_ path: String, branch: String = "main") throws(GitError) -> GitRepository {
+        try Git.ensureInitialised()
+        var options = git_repository_init_options()
+        git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION))
+        options.flags = UInt32(GIT_REPOSITORY_INIT_MKPATH.rawValue)
+        var out: OpaquePointer?
+        let status = branch.withCString { b -> Int32 in
+            options.initial_head = b
+            return git_repository_init_ext(&out, path, &options)
+        }
+        guard status == 0, let out else { throw GitError.last("creating a git repository in \(path)") }
+        return GitRepository(out, path: path)
+    }
+
+    /// Stages every file in the work tree (as `git add -A`, honouring .gitignore) and commits
+    /// it as the first commit, by `name` <`email`>. Returns the commit's SHA.
+    public func commitAll(message: String, name: String, email: String) throws(GitError) -> String {
+        var index: OpaquePointer?
+        guard git_repository_index(&index, handle) == 0, let index else { throw GitError.last("opening the index of \(path)") }
+        defer { git_index_free(index) }
+        var all = git_strarray()
+        guard git_index_add_all(index, &all, 0, nil, nil) == 0, git_index_write(index) == 0 else { throw GitError.last("adding the files of \(path)") }
+        var tree = git_oid()
+        guard git_index_write_tree(&tree, index) == 0 else { throw GitError.last("writing the tree of \(path)") }
+        var treeObject: OpaquePointer?
+        guard git_tree_lookup(&treeObject, handle, &tree) == 0, let treeObject else { throw GitError.last("reading the tree of \(path)") }
+        defer { git_tree_free(treeObject) }
+        var signature: UnsafeMutablePointer<git_signature>?
+        guard git_signature_now(&signature, name, email) == 0, let signature else { throw GitError.last("making the signature \(name) <\(email)>") }
+        defer { git_signature_free(signature) }
+        var commit = git_oid()
+        let parents: [OpaquePointer?] = []
+        let status = parents.withUnsafeBufferPointer { p in
+            git_commit_create(&commit, handle, "HEAD", signature, signature, "UTF-8", message, treeObject, 0, UnsafeMutablePointer(mutating: p.baseAddress))
+        }
+        guard status == 0 else { throw GitError.last("committing in \(path)") }
+        var buf = [CChar](repeating: 0, count: 41)
+        git_oid_tostr(&buf, buf.count, &commit)
+        return String(cString: buf)
+    }
+
     /// The full SHA of HEAD.
     public func headCommit() throws(GitError) -> String {
         var oid = git_oid()

@@ -14,7 +14,7 @@ public struct Tack: AsyncParsableCommand {
         version: "tack \(TackVersion.current)",
         subcommands: [
             Install.self, Use.self, Lock.self, Update.self, Outdated.self, Current.self, Which.self, Ls.self, LsRemote.self,
-            Exec.self, Uninstall.self, Prune.self, Reshim.self, Activate.self, HookEnv.self, Registry.self, Trust.self, Bootstrap.self, Doctor.self,
+            Exec.self, Uninstall.self, Prune.self, Reshim.self, Activate.self, HookEnv.self, Registry.self, Trust.self, Bootstrap.self, New.self, Doctor.self,
         ]
     )
 

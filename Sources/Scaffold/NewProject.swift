@@ -1,0 +1,159 @@
+import Foundation
+import Git
+import TackCore
+
+/// `tack new`: a template rendered into a new directory, with a first commit, all or nothing.
+public struct NewProject: Sendable {
+    public var name: String
+    /// `app` (a template shipped with tack), a directory, or a git URL with an optional `@ref`.
+    public var template: String
+    public var variables: [String: String]
+    public var git: Bool
+    /// Where the project goes: `parent/name`.
+    public var parent: String
+    /// Where tack's own templates are looked for, in order.
+    public var templateRoots: [String]
+
+    public init(name: String, template: String, variables: [String: String], git: Bool, parent: String, templateRoots: [String]) {
+        self.name = name
+        self.template = template
+        self.variables = variables
+        self.git = git
+        self.parent = parent
+        self.templateRoots = templateRoots
+    }
+
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal", "let",
+        "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
+        "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in",
+        "repeat", "return", "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super",
+        "throws", "true", "try", "Swift", "Foundation", "Type", "Protocol",
+    ]
+
+    /// Why `name` cannot be a package and module name, or nil.
+    public static func problem(with name: String) -> String? {
+        if name.isEmpty { return "the project needs a name" }
+        guard name.range(of: #"^[A-Za-z][A-Za-z0-9_]*$"#, options: .regularExpression) != nil else {
+            return "\(quoted(name)) is not a valid package and module name: start with a letter, then letters, digits or _ (like MyApp)"
+        }
+        if name.count > 64 { return "\(quoted(name)) is too long for a module name (at most 64 characters)" }
+        if keywords.contains(name) { return "\(quoted(name)) is a Swift keyword or a standard module; pick another name" }
+        return nil
+    }
+
+    /// What was made: the directory, the template's description, the commit (if any).
+    public struct Result: Sendable {
+        public var directory: String
+        public var files: Int
+        public var commit: String?
+    }
+
+    public func run() throws(TackError) -> Result {
+        if let p = Self.problem(with: name) { throw TackError(p) }
+        let target = Paths.join(parent, name)
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        if fm.fileExists(atPath: target, isDirectory: &isDir) {
+            guard isDir.boolValue, ((try? fm.contentsOfDirectory(atPath: target)) ?? ["?"]).isEmpty else {
+                throw TackError("\(target) already exists and is not empty; pick another name, or remove it")
+            }
+        }
+        let scratch = Paths.join(parent, ".tack-new-\(name)-\(getpid())")
+        try? fm.removeItem(atPath: scratch)
+        defer { try? fm.removeItem(atPath: scratch) }
+        let templateDir = try locateTemplate(scratch: scratch + "/template")
+        let template = try Template.load(templateDir)
+        var given = variables
+        given["name"] = name
+        let values = try template.values(given)
+        let files = try template.render(values)
+
+        // Everything is written (and committed) beside the target, then renamed into place.
+        let out = scratch + "/project"
+        for f in files {
+            let path = out + "/" + f.path
+            do { try fm.createDirectory(atPath: Paths.dirname(path), withIntermediateDirectories: true) } catch {
+                throw TackError("cannot create \(Paths.dirname(path)): \(error.localizedDescription)")
+            }
+            guard fm.createFile(atPath: path, contents: Data(f.contents), attributes: [.posixPermissions: f.executable ? 0o755 : 0o644]) else {
+                throw TackError("cannot write \(path)")
+            }
+        }
+        try? fm.createDirectory(atPath: out, withIntermediateDirectories: true)
+        var commit: String?
+        if git {
+            let author = try Self.author()
+            do {
+                let repo = try GitRepository.create(out)
+                commit = try repo.commitAll(message: "Initial commit: \(name), from tack new (\(template.description.isEmpty ? self.template : template.description))",
+                                            name: author.name, email: author.email)
+            } catch { throw TackError("cannot make the first commit: \(error.message) — or use --no-git") }
+        }
+        if fm.fileExists(atPath: target) { _ = rmdir(target) }
+        guard rename(out, target) == 0 else { throw TackError("cannot move the new project to \(target): \(String(cString: strerror(errno)))") }
+        return Result(directory: target, files: files.count, commit: commit)
+    }
+
+    /// The author for the first commit, from git's configuration (user.name and user.email).
+    static func author() throws(TackError) -> (name: String, email: String) {
+        let config: GitConfig
+        do { config = try GitConfig.user() } catch { throw TackError("cannot read git's configuration for the commit's author: \(error.message) — or use --no-git") }
+        guard let name = config.string("user.name"), !name.isEmpty, let email = config.string("user.email"), !email.isEmpty else {
+            throw TackError("git has no author to make the first commit with: run `git config --global user.name \"Your Name\"` and `git config --global user.email you@example.com`, or use --no-git")
+        }
+        return (name, email)
+    }
+
+    /// The template directory: one of tack's own by name, a local directory, or a git
+    /// repository cloned (at `@ref`, a tag, branch or commit) into `scratch`.
+    func locateTemplate(scratch: String) throws(TackError) -> String {
+        let t = template
+        if Self.isGitURL(t) {
+            var url = t, ref: String?
+            if let at = t.lastIndex(of: "@"), let slash = t.lastIndex(of: "/"), at > slash {
+                url = String(t[..<at])
+                ref = String(t[t.index(after: at)...])
+            }
+            do {
+                if let ref { _ = try Git.checkout(url, ref: ref, into: scratch) } else { try Git.clone(url, into: scratch) }
+            } catch { throw TackError("cannot fetch the template \(url)\(ref.map { " at \($0)" } ?? ""): \(error.message)") }
+            return scratch
+        }
+        if t.contains("/") || t.hasPrefix(".") {
+            let dir = t.hasPrefix("/") ? t : Paths.normalize(Paths.join(parent, t))
+            guard FileManager.default.fileExists(atPath: dir + "/" + Template.manifestName) else {
+                throw TackError("\(dir) is not a tack template: it has no \(Template.manifestName)")
+            }
+            return dir
+        }
+        for root in templateRoots where FileManager.default.fileExists(atPath: root + "/" + t + "/" + Template.manifestName) {
+            return root + "/" + t
+        }
+        let known = templateRoots.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }.filter { !$0.hasPrefix(".") }
+        throw TackError("there is no template named \(quoted(t))" + (known.isEmpty ? " (tack's templates were not found: reinstall with ./bootstrap.sh)" : "; tack has: \(Set(known).sorted().joined(separator: ", "))") + ", or give a directory or a git URL")
+    }
+
+    static func isGitURL(_ s: String) -> Bool {
+        s.contains("://") || s.hasPrefix("git@") || s.hasSuffix(".git") || s.contains(".git@")
+    }
+
+    /// tack's template directories for an executable at `executable`: `share/tack/templates` of
+    /// an installation, or `templates/` of the source tree it was built in.
+    public static func templateRoots(executable: String?, environment: [String: String]) -> [String] {
+        var roots: [String] = []
+        if let env = environment["TACK_TEMPLATES"], !env.isEmpty { roots.append(env) }
+        guard let exe = executable else { return roots }
+        var dir = Paths.dirname(exe)
+        roots.append(Paths.normalize(dir + "/../../share/tack/templates"))
+        roots.append(Paths.normalize(dir + "/../share/tack/templates"))
+        for _ in 0..<6 {
+            if FileManager.default.fileExists(atPath: dir + "/Package.swift") && FileManager.default.fileExists(atPath: dir + "/templates") {
+                roots.append(dir + "/templates")
+                break
+            }
+            dir = Paths.dirname(dir)
+        }
+        return roots
+    }
+}

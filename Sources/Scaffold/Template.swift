@@ -1,0 +1,153 @@
+import Foundation
+import Mustache
+import TackCore
+import YAML
+
+/// A project template: a directory of files rendered with Mustache (their paths too), and a
+/// `template.yml` that declares its variables and the files that depend on one:
+///
+///     description: What the template makes
+///     variables:
+///       name: { description: The package name }          # no default: must be given
+///       demo: { description: Include the demo, default: "true" }
+///     conditional:
+///       "Sources/{{name}}/": demo                          # only when demo is true
+///
+/// Variables whose value is `true` or `false` render as booleans, so `{{#demo}}…{{/demo}}`
+/// sections work. Output is not HTML-escaped.
+public struct Template: Sendable {
+    public struct Variable: Sendable, Equatable {
+        public var name: String
+        public var description: String
+        public var defaultValue: String?
+    }
+
+    public static let manifestName = "template.yml"
+
+    public var directory: String
+    public var description: String
+    public var variables: [Variable]
+    /// Path prefixes (as written in the template, before rendering) and the variable that must
+    /// be true for files under them to be written.
+    public var conditional: [(prefix: String, variable: String)]
+
+    /// Reads `directory/template.yml`.
+    public static func load(_ directory: String) throws(TackError) -> Template {
+        let path = directory + "/" + manifestName
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TackError("\(directory) is not a tack template: it has no \(manifestName)")
+        }
+        let root: Node?
+        do { root = try YAMLParser.parse([UInt8](data)) } catch { throw TackError.at(path, error.mark.line, error.mark.column, error.message) }
+        var t = Template(directory: directory, description: "", variables: [], conditional: [])
+        guard let root else { return t }
+        guard case .mapping(let pairs, _) = root else { throw TackError.at(path, root.mark.line, root.mark.column, "a template.yml is a mapping") }
+        func string(_ node: Node, _ what: String) throws(TackError) -> String {
+            guard case .scalar(let s) = node else { throw TackError.at(path, node.mark.line, node.mark.column, "\(what) must be a string, not \(node.kindName)") }
+            return s.value
+        }
+        for (key, value) in pairs {
+            switch key.value {
+            case "description": t.description = try string(value, "`description`")
+            case "variables":
+                guard case .mapping(let vars, _) = value else { throw TackError.at(path, value.mark.line, value.mark.column, "`variables` must be a mapping of names to their description and default") }
+                for (name, spec) in vars {
+                    guard name.value.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil else {
+                        throw TackError.at(path, name.mark.line, name.mark.column, "\(quoted(name.value)) is not a variable name (letters, digits and _)")
+                    }
+                    var v = Variable(name: name.value, description: "", defaultValue: nil)
+                    if case .mapping(let fields, _) = spec {
+                        for (k, f) in fields {
+                            switch k.value {
+                            case "description": v.description = try string(f, "`description`")
+                            case "default": v.defaultValue = try string(f, "`default`")
+                            default: throw TackError.at(path, k.mark.line, k.mark.column, "unknown key `\(k.value)` in a variable; expected description or default")
+                            }
+                        }
+                    } else {
+                        v.description = try string(spec, "a variable's description")
+                    }
+                    t.variables.append(v)
+                }
+            case "conditional":
+                guard case .mapping(let items, _) = value else { throw TackError.at(path, value.mark.line, value.mark.column, "`conditional` must map paths to variables") }
+                for (prefix, variable) in items { t.conditional.append((prefix.value, try string(variable, "a conditional's variable"))) }
+            default:
+                throw TackError.at(path, key.mark.line, key.mark.column, "unknown key `\(key.value)` in template.yml; expected description, variables or conditional")
+            }
+        }
+        for c in t.conditional where !t.variables.contains(where: { $0.name == c.variable }) {
+            throw TackError("\(path): `conditional` names the variable `\(c.variable)`, which `variables` does not declare")
+        }
+        return t
+    }
+
+    /// The values to render with: the defaults, then `given`. Unknown or missing variables are
+    /// errors that list what the template has.
+    public func values(_ given: [String: String]) throws(TackError) -> [String: String] {
+        var out: [String: String] = [:]
+        for v in variables { if let d = v.defaultValue { out[v.name] = d } }
+        for (k, value) in given {
+            guard variables.contains(where: { $0.name == k }) else {
+                throw TackError("the template has no variable `\(k)`; it has: \(variables.map(\.name).joined(separator: ", "))")
+            }
+            out[k] = value
+        }
+        let missing = variables.filter { out[$0.name] == nil }
+        if !missing.isEmpty {
+            throw TackError("the template needs " + missing.map { "`\($0.name)` (\($0.description))" }.joined(separator: ", ") + " — give it with --var NAME=VALUE")
+        }
+        return out
+    }
+
+    /// A rendered file: its path in the new project, its bytes, and whether it is executable.
+    public struct File: Sendable, Equatable {
+        public var path: String
+        public var contents: [UInt8]
+        public var executable: Bool
+    }
+
+    /// Every file of the template, paths and text rendered with `values`.
+    public func render(_ values: [String: String]) throws(TackError) -> [File] {
+        var context: [String: Any] = [:]
+        for (k, v) in values {
+            switch v {
+            case "true": context[k] = true
+            case "false": context[k] = false
+            default: context[k] = v
+            }
+        }
+        let fm = FileManager.default
+        guard let walker = fm.enumerator(atPath: directory) else { throw TackError("cannot read the template \(directory)") }
+        var files: [File] = []
+        while let rel = walker.nextObject() as? String {
+            if rel == Self.manifestName || rel == ".git" || rel.hasPrefix(".git/") { continue }
+            let full = directory + "/" + rel
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue else { continue }
+            if let c = conditional.first(where: { rel.hasPrefix($0.prefix) }), values[c.variable] != "true" { continue }
+            let path = try renderText(rel, context, what: "the file name \(rel)")
+            guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains(where: { $0 == ".." || $0.isEmpty }) else {
+                throw TackError("the template's file \(rel) renders to the path \(quoted(path)), which is not inside the new project")
+            }
+            guard let data = fm.contents(atPath: full) else { throw TackError("cannot read \(full)") }
+            var contents = [UInt8](data)
+            if let text = String(data: data, encoding: .utf8) {
+                contents = Array(try renderText(text, context, what: rel).utf8)
+            }
+            let executable = fm.isExecutableFile(atPath: full)
+            files.append(File(path: path, contents: contents, executable: executable))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    func renderText(_ text: String, _ context: [String: Any], what: String) throws(TackError) -> String {
+        do {
+            return try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT}}" + text).render(context)
+        } catch let e as MustacheTemplate.ParserError {
+            throw TackError("\(directory)/\(what): line \(e.context.lineNumber), column \(e.context.columnNumber): cannot render it (\(e.error))")
+        } catch {
+            throw TackError("\(directory)/\(what): cannot render it (\(error))")
+        }
+    }
+}

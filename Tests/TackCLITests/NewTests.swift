@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+/// `tack new`: names, directories, variables, templates from directories and git, and a
+/// generated project that builds and passes its tests.
+@Suite struct NewTests {
+    func sandbox(author: Bool = true) throws -> Sandbox {
+        let s = try Sandbox()
+        if author { try s.write("home/.gitconfig", "[user]\n\tname = Test Author\n\temail = test@example.org\n") }
+        try s.mkdir("work")
+        return s
+    }
+
+    /// Nothing but `expected` in the work directory: no project, no leftovers.
+    func onlyHas(_ s: Sandbox, _ expected: [String] = []) throws -> Bool {
+        try FileManager.default.contentsOfDirectory(atPath: s.root + "/work").sorted() == expected.sorted()
+    }
+
+    @Test(arguments: ["1app", "my-app", "my app", "class", "Swift", "a/b", "../evil"])
+    func badNamesAreRefused(_ name: String) throws {
+        let s = try sandbox()
+        let r = try s.tack(["new", name], in: "work")
+        #expect(r.status != 0)
+        #expect(r.stderr.contains(name.contains("/") ? "not a valid" : "\(name)"), "\(r.stderr)")
+        #expect(try onlyHas(s))
+    }
+
+    @Test func anExistingDirectoryIsRefusedUnlessEmpty() throws {
+        let s = try sandbox()
+        try s.write("work/Taken/keep.txt", "mine\n")
+        let r = try s.tack(["new", "Taken", "--no-git"], in: "work")
+        #expect(r.status != 0 && r.stderr.contains("already exists and is not empty"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: s.root + "/work/Taken/keep.txt", encoding: .utf8) == "mine\n")
+        #expect(try onlyHas(s, ["Taken"]))
+        try s.mkdir("work/Empty")
+        let ok = try s.tack(["new", "Empty", "--no-git"], in: "work")
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(FileManager.default.fileExists(atPath: s.root + "/work/Empty/Package.swift"))
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/work/Empty/.git"))
+    }
+
+    /// A template of its own: a required variable, a conditional file, and a file name rendered.
+    func writeTemplate(_ s: Sandbox, at dir: String, greeting: String = "hello", body: String? = nil) throws {
+        try s.write("\(dir)/template.yml", """
+            description: a test template
+            variables:
+              name: { description: the name }
+              org: { description: the organisation }
+              extra: { description: add EXTRA.md, default: "false" }
+            conditional:
+              EXTRA.md: extra
+
+            """)
+        try s.write("\(dir)/{{name}}.txt", body ?? "\(greeting) {{name}} from {{org}}{{#extra}} with extra{{/extra}}\n")
+        try s.write("\(dir)/EXTRA.md", "extra\n")
+    }
+
+    @Test func variablesFromTemplateYmlMissingUnknownAndConditional() throws {
+        let s = try sandbox()
+        try writeTemplate(s, at: "tpl")
+        let missing = try s.tack(["new", "Widget", "--template", "../tpl"], in: "work")
+        #expect(missing.status != 0 && missing.stderr.contains("`org` (the organisation)") && missing.stderr.contains("--var"), "\(missing.stderr)")
+        #expect(try onlyHas(s))
+        let unknown = try s.tack(["new", "Widget", "--template", "../tpl", "--var", "org=acme", "--var", "colour=red"], in: "work")
+        #expect(unknown.status != 0 && unknown.stderr.contains("no variable `colour`"), "\(unknown.stderr)")
+        #expect(try onlyHas(s))
+
+        let plain = try s.tack(["new", "Widget", "--template", "../tpl", "--var", "org=acme", "--no-git"], in: "work")
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try String(contentsOfFile: s.root + "/work/Widget/Widget.txt", encoding: .utf8) == "hello Widget from acme\n")
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/work/Widget/EXTRA.md"))
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/work/Widget/template.yml"))
+        let extra = try s.tack(["new", "Gadget", "--template", "../tpl", "--var", "org=a&b <c>", "--var", "extra=true", "--no-git"], in: "work")
+        #expect(extra.status == 0, "\(extra.stderr)")
+        // Not HTML-escaped.
+        #expect(try String(contentsOfFile: s.root + "/work/Gadget/Gadget.txt", encoding: .utf8) == "hello Gadget from a&b <c> with extra\n")
+        #expect(FileManager.default.fileExists(atPath: s.root + "/work/Gadget/EXTRA.md"))
+    }
+
+    @Test func aTemplateFromALocalGitRepositoryAtATag() throws {
+        let s = try sandbox()
+        let repo = GitFixture(path: s.root + "/tpl", environment: [
+            "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "T",
+            "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_NOSYSTEM": "1", "HOME": s.root + "/home", "PATH": "/usr/bin:/bin",
+        ])
+        try writeTemplate(s, at: "tpl", greeting: "version one")
+        try repo.git("init", "-q", "-b", "main")
+        try repo.git("add", ".")
+        try repo.git("commit", "-q", "-m", "one")
+        try repo.git("tag", "v1")
+        try writeTemplate(s, at: "tpl", greeting: "version two")
+        try repo.git("commit", "-qam", "two")
+
+        let r = try s.tack(["new", "Tagged", "--template", "file://\(s.root)/tpl@v1", "--var", "org=acme"], in: "work")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: s.root + "/work/Tagged/Tagged.txt", encoding: .utf8) == "version one Tagged from acme\n")
+        let head = try s.tack(["new", "Head", "--template", "file://\(s.root)/tpl", "--var", "org=acme", "--no-git"], in: "work")
+        #expect(head.status == 0, "\(head.stderr)")
+        #expect(try String(contentsOfFile: s.root + "/work/Head/Head.txt", encoding: .utf8) == "version two Head from acme\n")
+        let badRef = try s.tack(["new", "Nope", "--template", "file://\(s.root)/tpl@v9", "--var", "org=acme"], in: "work")
+        #expect(badRef.status != 0 && badRef.stderr.contains("v9"), "\(badRef.stderr)")
+        #expect(try onlyHas(s, ["Head", "Tagged"]))
+        // The first commit, by the author git's configuration names.
+        let log = try GitFixture(path: s.root + "/work/Tagged", environment: repo.environment).git("log", "--format=%an <%ae>|%s")
+        #expect(log.hasPrefix("Test Author <test@example.org>|Initial commit: Tagged") && log.split(separator: "\n").count == 1, "\(log)")
+    }
+
+    @Test func failuresHalfWayLeaveNothing() throws {
+        let s = try sandbox()
+        // A render that fails (an unclosed section) after other files rendered.
+        try writeTemplate(s, at: "tpl", body: "{{#org}} never closed\n")
+        try s.write("tpl/a-first.txt", "fine {{name}}\n")
+        let broken = try s.tack(["new", "Broken", "--template", "../tpl", "--var", "org=x"], in: "work")
+        #expect(broken.status != 0 && broken.stderr.contains("{{name}}.txt") && broken.stderr.contains("cannot render"), "\(broken.stderr)")
+        #expect(try onlyHas(s))
+        // No git author: the commit fails, and what was written goes.
+        let noAuthor = try sandbox(author: false)
+        let r = try noAuthor.tack(["new", "Lonely"], in: "work")
+        #expect(r.status != 0 && r.stderr.contains("git config --global user.name") && r.stderr.contains("--no-git"), "\(r.stderr)")
+        #expect(try onlyHas(noAuthor))
+        // No such template.
+        let none = try s.tack(["new", "X", "--template", "nonesuch"], in: "work")
+        #expect(none.status != 0 && none.stderr.contains("no template named \"nonesuch\"") && none.stderr.contains("app"), "\(none.stderr)")
+    }
+
+    @Test func withoutTheDemo() throws {
+        let s = try sandbox()
+        let r = try s.tack(["new", "Bare", "--var", "demo=false", "--no-git"], in: "work")
+        #expect(r.status == 0, "\(r.stderr)")
+        let package = try String(contentsOfFile: s.root + "/work/Bare/Package.swift", encoding: .utf8)
+        #expect(!package.contains("executable") && package.contains("\"BareFeature\""), "\(package)")
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/work/Bare/Sources/Bare"))
+        #expect(FileManager.default.fileExists(atPath: s.root + "/work/Bare/Sources/BareFeature/Items.swift"))
+    }
+
+    /// The generated project builds and passes its tests offline, has one commit, and its demo
+    /// keeps its items between runs. (Slow: one `swift build` and `swift test` of a new package.)
+    @Test func theAppTemplateBuildsTestsAndPersists() throws {
+        let s = try sandbox()
+        let r = try s.tack(["new", "Demo"], in: "work")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("cd Demo") && r.stdout.contains("swift test"), "\(r.stdout)")
+        let git = GitFixture(path: s.root + "/work/Demo", environment: s.environment)
+        #expect(try git.git("rev-list", "--count", "HEAD") == "1\n")
+        #expect(try git.git("status", "--porcelain") == "")
+        let tackYML = try String(contentsOfFile: s.root + "/work/Demo/tack.yml", encoding: .utf8)
+        #expect(tackYML.contains("swiftlint") && tackYML.contains("swiftformat"))
+
+        let build = try s.run("/usr/bin/env", ["swift", "build"], in: "work/Demo")
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        let test = try s.run("/usr/bin/env", ["swift", "test"], in: "work/Demo")
+        #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
+        #expect((test.stdout + test.stderr).contains("20 tests in 4 suites passed"), "\(test.stdout)")
+
+        let bin = s.root + "/work/Demo/.build/debug/Demo"
+        let first = try s.run(bin, ["add", "milk"], in: "work/Demo")
+        #expect(first.status == 0 && first.stdout.hasPrefix("1. milk\n"), "\(first)")
+        let second = try s.run(bin, ["add", "eggs"], in: "work/Demo")
+        #expect(second.stdout.hasPrefix("1. milk\n2. eggs\n"), "\(second)")
+        #expect(try git.git("status", "--porcelain") == "", "the demo's state is ignored by git")
+    }
+}
