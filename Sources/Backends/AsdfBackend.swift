@@ -89,8 +89,18 @@ public struct AsdfBackend: Backend {
         let (dir, commit) = try plugin(request, commit: nil)
         let out = try await runScript(dir, "list-all", env: pluginEnvironment(dir), in: dir)
         guard out.status == 0 else { throw TackError("the asdf plugin of \(request.name) failed to list versions (bin/list-all, exit \(out.status)):\n\(out.tail(10))") }
-        let versions = Set(out.output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).compactMap { Version(String($0)) })
+        var versions = Set(out.output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).compactMap { Version(String($0)) })
         if versions.isEmpty { throw TackError("the asdf plugin of \(request.name) lists no versions tack can read:\n\(out.tail(5))") }
+        // `latest`: what the plugin's bin/latest-stable says, where it has one (asdf's own rule).
+        if case .latest = request.requirement, FileManager.default.isExecutableFile(atPath: dir + "/bin/latest-stable") {
+            let latest = try await runScript(dir, "latest-stable", [""], env: pluginEnvironment(dir), in: dir)
+            let word = latest.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).last.map(String.init) ?? ""
+            guard latest.status == 0, let v = Version(word) else {
+                throw TackError("the asdf plugin of \(request.name) failed to name its latest stable version (bin/latest-stable, exit \(latest.status)):\n\(latest.tail(5))")
+            }
+            versions = versions.filter { $0 <= v }
+            versions.insert(v)
+        }
         return versions.sorted().map { AvailableVersion(version: $0, fields: ["plugin-commit": .string(commit)]) }
     }
 

@@ -85,6 +85,21 @@ import Testing
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    /// `latest` is what the plugin's bin/latest-stable names, not the highest version listed.
+    @Test func latestIsThePluginsLatestStable() throws {
+        let s = try Sandbox()
+        let repo = try plugin(s)
+        try s.write("asdf-hello/bin/latest-stable", "#!/usr/bin/env bash\necho 1.0.0\n")
+        chmod(s.root + "/asdf-hello/bin/latest-stable", 0o755)
+        try repo.git("add", ".")
+        try repo.git("commit", "-q", "-m", "latest-stable")
+        try s.write("app/tack.yml", "tools:\n  hello: { asdf: \"\(repo.path)\", version: latest }\n")
+        #expect(try s.tack(["trust"], in: "app").status == 0)
+        let install = try s.tack(["install"], in: "app")
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(try s.tack(["exec", "--", "hello"], in: "app").stdout.hasPrefix("hello 1.0.0 "))
+    }
+
     /// A `.tool-versions` line for a tool a registry maps to an asdf plugin installs with it,
     /// and needs no trust: the registry names the plugin, not the project.
     @Test func toolVersionsThroughARegistryEntry() throws {
