@@ -114,11 +114,23 @@ public struct AsdfBackend: Backend {
         job.report(.fetching)
         let (dir, commit) = try plugin(job.request, commit: locked)
 
-        let installPath = job.directory + "/install"
+        // The plugin installs into the final place: many builds (ruby, python) write their
+        // prefix into what they install. The installer holds this version's lock, so nobody
+        // else is there; the result then moves into the temporary directory, which the
+        // installer renames into place, and a failure removes it.
+        let fm = FileManager.default
         let finalInstall = job.destination + "/install"
+        var installPath = job.directory + "/install"
+        var inPlace = false
+        if job.destination != job.directory && !fm.fileExists(atPath: job.destination + "/" + Installer.metadataFile) {
+            try? fm.removeItem(atPath: job.destination)  // an interrupted install's leftovers
+            installPath = finalInstall
+            inPlace = true
+        }
+        defer { if inPlace { try? fm.removeItem(atPath: job.destination) } }
         let download = job.scratch + "/download"
-        try FileManager.default.createDirectoryOrFail(installPath)
-        try FileManager.default.createDirectoryOrFail(download)
+        try fm.createDirectoryOrFail(installPath)
+        try fm.createDirectoryOrFail(download)
         var env = pluginEnvironment(dir)
         env["ASDF_INSTALL_TYPE"] = "version"
         env["ASDF_INSTALL_VERSION"] = job.locked.version.text
@@ -151,6 +163,13 @@ public struct AsdfBackend: Backend {
             }
         }
         guard !commands.isEmpty else { throw TackError("the asdf plugin installed \(tool), but its bin paths (\(binPaths.joined(separator: ", "))) hold no commands") }
+
+        if inPlace {
+            guard rename(finalInstall, job.directory + "/install") == 0 else {
+                throw TackError("cannot move \(finalInstall) into \(job.directory): \(String(cString: strerror(errno)))")
+            }
+            installPath = job.directory + "/install"
+        }
 
         // bin/exec-env: what it exports, captured once with the final paths, applied by wrappers.
         var exported: [(String, String)] = []

@@ -22,7 +22,7 @@ import Testing
         let scripts = [
             "list-all": "echo 1.0.0 1.1.0 2.0.0\n",
             "download": "set -e\ncp '\(archives)/hello-'\"$ASDF_INSTALL_VERSION\"'.tar.gz' \"$ASDF_DOWNLOAD_PATH/\"\n",
-            "install": "set -e\ntest \"$ASDF_INSTALL_TYPE\" = version\nmkdir -p \"$ASDF_INSTALL_PATH/bin\"\ntar -xzf \"$ASDF_DOWNLOAD_PATH/hello-$ASDF_INSTALL_VERSION.tar.gz\" -C \"$ASDF_INSTALL_PATH/bin\"\n",
+            "install": "set -e\ntest \"$ASDF_INSTALL_TYPE\" = version\nmkdir -p \"$ASDF_INSTALL_PATH/bin\"\ntar -xzf \"$ASDF_DOWNLOAD_PATH/hello-$ASDF_INSTALL_VERSION.tar.gz\" -C \"$ASDF_INSTALL_PATH/bin\"\necho \"$ASDF_INSTALL_PATH\" > \"$ASDF_INSTALL_PATH/prefix.txt\"\n",
             "list-bin-paths": "echo bin\n",
             "exec-env": "export HELLO_HOME=\"$ASDF_INSTALL_PATH\"\n",
         ]
@@ -57,6 +57,10 @@ import Testing
         let lock = try String(contentsOfFile: s.root + "/app/tack.lock", encoding: .utf8)
         #expect(lock.contains("backend: \"asdf\"") && lock.contains("version: \"1.1.0\""), "\(lock)")
         #expect(lock.contains("plugin-commit: \"\(try repo.commit(of: "HEAD"))\""), "\(lock)")
+
+        // Installed where it stays: the path it was built with is the path it runs from.
+        let prefix = try String(contentsOfFile: s.root + "/tack-home/installs/hello/1.1.0/install/prefix.txt", encoding: .utf8)
+        #expect(prefix == s.root + "/tack-home/installs/hello/1.1.0/install\n")
 
         // Run through the shim and exec: exec-env's variable, with the final install path.
         let shim = try s.run(s.root + "/tack-home/shims/hello", ["x"], in: "app")
