@@ -17,18 +17,25 @@ struct Project {
         self.store = try settings.requireStore()
         let resolution = try Resolver(settings).resolve()
         self.resolution = resolution
-        // Backends that run an interpreter (pip, gem) find the ones pinned here first on PATH.
-        var pinned: [String] = []
-        if let rows = try? resolution.current(settings: settings) {
-            pinned = RunEnvironment.make(resolution: resolution, rows: rows, settings: settings).binDirectories
-        }
-        self.registry = Project.registry(settings, pathPrefix: pinned)
+        self.registry = Project.registry(settings, pathPrefix: Project.pinnedBinDirectories(resolution, settings))
     }
 
     /// The project of the process's working directory, or a printed error.
     static func current() throws -> Project {
         let settings = try processSettings()
         do { return try Project(settings: settings) } catch { throw fail(error) }
+    }
+
+    /// The bin directories of the tools pinned here that are installed now: backends that run
+    /// an interpreter (pip, gem) find a pinned python or ruby there first on PATH.
+    static func pinnedBinDirectories(_ resolution: Resolution, _ settings: Settings) -> [String] {
+        guard let rows = try? resolution.current(settings: settings) else { return [] }
+        return RunEnvironment.make(resolution: resolution, rows: rows, settings: settings).binDirectories
+    }
+
+    /// The backends again, with the pinned tools installed since this project was read on PATH.
+    func registryWithPinnedInterpreters() -> BackendRegistry {
+        Project.registry(settings, pathPrefix: Project.pinnedBinDirectories(resolution, settings))
     }
 
     static func registry(_ settings: Settings, pathPrefix: [String] = []) -> BackendRegistry {

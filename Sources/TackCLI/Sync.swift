@@ -86,11 +86,24 @@ struct Sync {
         if let root = project.resolution.projectRoot { project.remember(root) }
         guard install, !items.isEmpty else { return problems > 0 ? 1 : 0 }
 
-        var installer = Installer(store: project.store, registry: project.registry)
-        installer.offline = offline
-        installer.frozen = frozen
         let reporter = ProgressReporter(settings: project.settings)
-        let results = await installer.install(items, jobs: jobs) { reporter.handle($0) }
+        func installAll(_ items: [Installer.Item], registry: BackendRegistry) async -> [String: Result<Installer.Done, TackError>] {
+            var installer = Installer(store: project.store, registry: registry)
+            installer.offline = offline
+            installer.frozen = frozen
+            return await installer.install(items, jobs: jobs) { reporter.handle($0) }
+        }
+        // pip and gem tools run an interpreter that may itself be pinned here (a python, a
+        // ruby): those go first, then the pip and gem tools, with what was just installed on PATH.
+        let interpreted = items.filter { ["pip", "gem"].contains($0.request.source.backend) }
+        var results: [String: Result<Installer.Done, TackError>]
+        if interpreted.isEmpty || interpreted.count == items.count {
+            results = await installAll(items, registry: project.registry)
+        } else {
+            results = await installAll(items.filter { !["pip", "gem"].contains($0.request.source.backend) }, registry: project.registry)
+            let fresh = await installAll(interpreted, registry: project.registryWithPinnedInterpreters())
+            results.merge(fresh) { $1 }
+        }
         // What installs taught the lock (a checksum first seen on this platform).
         var learned: Set<String> = []
         for name in results.keys.sorted() {

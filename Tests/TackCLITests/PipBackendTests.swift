@@ -90,6 +90,32 @@ func uvDirectory() throws -> String {
         _ = server
     }
 
+    /// A python pinned here (a git tool whose `python3` logs each run, then runs the system's)
+    /// is installed first, and the pip tool's environment is made with it.
+    @Test func aPythonPinnedHereIsUsed() throws {
+        let (s, server) = try setUp(uv: false)
+        let log = s.root + "/python-runs.log"
+        let repo = GitFixture(path: s.root + "/mypython", environment: [
+            "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "T",
+            "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_NOSYSTEM": "1", "HOME": s.root + "/home", "PATH": "/usr/bin:/bin",
+        ])
+        try s.write("mypython/build.sh", "mkdir -p out\nprintf '#!/bin/sh\\necho ran >> \(log)\\nexec /usr/bin/python3 \"$@\"\\n' > out/python3\nchmod +x out/python3\n")
+        try repo.git("init", "-q", "-b", "main")
+        try repo.git("add", ".")
+        try repo.git("commit", "-q", "-m", "python")
+        try repo.git("tag", "1.0.0")
+        try s.write("app/tack.yml", """
+            tools:
+              greet: { pip: greet, version: "~> 1.0", index_url: "\(server.url("static/simple"))" }
+              mypython: { git: "\(repo.path)", version: 1.0.0, build: sh build.sh, bin: [out/python3] }
+
+            """)
+        let install = try s.tack(["install"], in: "app")
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect((try? String(contentsOfFile: log, encoding: .utf8))?.contains("ran") == true, "the pinned python3 never ran")
+        #expect(try s.tack(["exec", "--", "greet"], in: "app").stdout == "greet 1.1.0\n")
+    }
+
     @Test func versionsListAndBadInput() throws {
         let (s, server) = try setUp(uv: true)
         let remote = try s.tack(["ls-remote", "greet"], in: "app")
