@@ -155,6 +155,18 @@ public struct PipBackend: Backend {
         if let index = request.options.indexURL { sources += ["--index-url", index] }
         if let links = request.options.findLinks { sources += ["--find-links", findLinks(links, request)] }
 
+        // A virtualenv made before from exactly these distributions and this interpreter is
+        // cloned (hard links) instead of being made again: `tack install` of a locked tool is
+        // then about as fast as `uv tool install` from its warm cache.
+        let lockedSet = Self.lockedDistributions(job.locked)
+        let cacheKey = lockedSet.isEmpty ? nil : Self.environmentKey(interpreter: python.path, installer: uv == nil ? "pip" : "uv", pinned: lockedSet)
+        var prefix = job.directory
+        if let cacheKey, let cachedPrefix = Self.reuseEnvironment(cacheKey, cache: job.cache, into: venv) {
+            job.report(.custom("from the environment cache"))
+            prefix = cachedPrefix
+            return try finish(job, venv: venv, prefix: prefix, python: python, pinned: lockedSet, cacheKey: nil)
+        }
+
         job.report(.custom("creating a virtual environment"))
         if let uv {
             try await run(uv, ["venv", "--quiet", "--python", python.path, venv], job, env, "create a virtual environment for \(tool)")
@@ -199,10 +211,18 @@ public struct PipBackend: Backend {
             try await run(uv, ["pip", "install", "--quiet", "--require-hashes", "--no-deps"] + target + installSources
                 + (job.offline ? ["--offline"] : []) + ["-r", requirements], job, env, "install \(tool)")
         } else {
-            try await run(pip[0], Array(pip.dropFirst()) + target + ["install", "--quiet", "--require-hashes", "--no-deps"] + installSources + ["-r", requirements], job, env, "install \(tool)")
+            try await run(pip[0], Array(pip.dropFirst()) + target + ["install", "--quiet", "--require-hashes", "--no-deps", "--no-compile"] + installSources + ["-r", requirements], job, env, "install \(tool)")
         }
 
-        try Relocation.rewriteScripts(in: venv + "/bin", from: job.directory, to: job.destination)
+        return try finish(job, venv: venv, prefix: prefix, python: python, pinned: pinned, cacheKey: cacheKey ?? Self.environmentKey(interpreter: python.path, installer: uv == nil ? "pip" : "uv", pinned: pinned))
+    }
+
+    /// The scripts pointed at the final place, the package's commands linked into bin/, the
+    /// environment kept in the cache (`cacheKey`), and what the install records.
+    func finish(_ job: InstallJob, venv: String, prefix: String, python: (path: String, version: String), pinned: [Pinned], cacheKey: String?) throws(TackError) -> InstallOutcome {
+        let package = source(of: job.request)
+        try Relocation.rewriteScripts(in: venv + "/bin", from: prefix, to: job.destination)
+        if let cacheKey { Self.keepEnvironment(cacheKey, cache: job.cache, from: venv, prefix: job.destination) }
         let scripts = try Self.consoleScripts(venv: venv, package: package)
         guard !scripts.isEmpty else {
             throw TackError("\(package) \(job.locked.version) has no console scripts, so there is nothing to run — is it a library rather than a tool?")
@@ -269,6 +289,45 @@ public struct PipBackend: Backend {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return nil
+    }
+
+    // MARK: The environment cache
+
+    /// The cache key: the interpreter (its path and what it resolves to, with its size and
+    /// modification time, so an upgraded python is another key), the installer, and every
+    /// distribution with its hashes.
+    static func environmentKey(interpreter: String, installer: String, pinned: [Pinned]) -> String {
+        let real = (try? FileManager.default.destinationOfSymbolicLink(atPath: interpreter)).map { $0.hasPrefix("/") ? $0 : Paths.dirname(interpreter) + "/" + $0 } ?? interpreter
+        let attrs = (try? FileManager.default.attributesOfItem(atPath: real)) ?? [:]
+        let stamp = "\((attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0) \(attrs[.size] as? Int ?? 0)"
+        let text = (["interpreter \(interpreter) \(real) \(stamp)", "installer \(installer)"] + pinned.map(\.line).sorted()).joined(separator: "\n")
+        return Hashing.sha256(Array(text.utf8))
+    }
+
+    /// Clones the cached environment into `venv`; returns the path its scripts name, or nil.
+    static func reuseEnvironment(_ key: String, cache: String, into venv: String) -> String? {
+        let dir = cache + "/pip-envs/" + key
+        guard let prefix = try? String(contentsOfFile: dir + "/prefix", encoding: .utf8), !prefix.isEmpty,
+              (try? Relocation.cloneTree(dir + "/venv", to: venv)) != nil
+        else {
+            try? FileManager.default.removeItem(atPath: venv)
+            return nil
+        }
+        return prefix
+    }
+
+    /// Keeps `venv` (hard links) in the cache, with the path its scripts name. Best effort.
+    static func keepEnvironment(_ key: String, cache: String, from venv: String, prefix: String) {
+        let fm = FileManager.default
+        let dir = cache + "/pip-envs/" + key
+        guard !fm.fileExists(atPath: dir + "/prefix") else { return }
+        let temp = cache + "/pip-envs/.tmp-\(getpid())-\(UUID().uuidString)"
+        defer { try? fm.removeItem(atPath: temp) }
+        do {
+            try Relocation.cloneTree(venv, to: temp + "/venv")
+            try Data(prefix.utf8).write(to: URL(fileURLWithPath: temp + "/prefix"))
+        } catch { return }
+        _ = rename(temp, dir)
     }
 
     // MARK: The lock
@@ -375,6 +434,29 @@ enum Relocation {
             guard fm.createFile(atPath: temp, contents: Data(rewritten.utf8), attributes: [.posixPermissions: mode]),
                   rename(temp, path) == 0
             else { throw TackError("cannot rewrite \(path)") }
+        }
+    }
+
+    /// A copy of the tree at `source` at `destination`: directories made, symbolic links made
+    /// again, files hard-linked (copied where they cannot be). Files that are changed later
+    /// are replaced (a new file, then a rename), never written in place, so copies stay apart.
+    static func cloneTree(_ source: String, to destination: String) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        guard let walker = fm.enumerator(atPath: source) else { throw CocoaError(.fileReadNoSuchFile) }
+        while let rel = walker.nextObject() as? String {
+            let from = source + "/" + rel, to = destination + "/" + rel
+            let type = (try fm.attributesOfItem(atPath: from))[.type] as? FileAttributeType
+            switch type {
+            case .typeDirectory?:
+                try fm.createDirectory(atPath: to, withIntermediateDirectories: true)
+            case .typeSymbolicLink?:
+                try fm.createSymbolicLink(atPath: to, withDestinationPath: try fm.destinationOfSymbolicLink(atPath: from))
+            case .typeRegular?:
+                if (try? fm.linkItem(atPath: from, toPath: to)) == nil { try fm.copyItem(atPath: from, toPath: to) }
+            default:
+                continue
+            }
         }
     }
 

@@ -72,6 +72,8 @@ func uvDirectory() throws -> String {
         #expect(try s.tack(["uninstall", "greet@1.1.0"], in: "app").status == 0)
         let again = try s.tack(["install", "--frozen"], in: "app")
         #expect(again.status == 0, "\(again.stderr)")
+        // Exactly the environment made before: cloned from tack's cache, not made again.
+        #expect(again.stderr.contains("greet 1.1.0: from the environment cache"), "\(again.stderr)")
         #expect(try s.run(s.root + "/tack-home/shims/greet", [], in: "app").stdout == "greet 1.1.0\n")
 
         // A changed artifact on the index (same name and version, other bytes) fails --frozen.
@@ -80,8 +82,10 @@ func uvDirectory() throws -> String {
         try python(["wheel", "greet", "1.1.0", s.root + "/dists", "helper>=1.1"])
         try python(["simple", s.root + "/dists"])
         #expect(try sha256(of: s.root + "/dists/greet-1.1.0-py3-none-any.whl") != greetHash)
-        // (On a machine without the original in its cache: uv would install the cached,
-        // hash-checked original, which is right, but then the index is never read.)
+        // (On a machine without the original in its caches: tack's environment cache and uv's
+        // would install the cached, hash-checked original, which is right, but then the index
+        // is never read.)
+        try FileManager.default.removeItem(atPath: s.root + "/tack-home/cache/pip-envs")
         let tampered = try s.tack(["install", "--frozen"], in: "app", env: ["UV_CACHE_DIR": s.root + "/fresh-cache", "PIP_NO_CACHE_DIR": "1"])
         #expect(tampered.status != 0)
         #expect(tampered.stderr.contains("greet 1.1.0") && tampered.stderr.lowercased().contains("hash"), "\(tampered.stderr)")
