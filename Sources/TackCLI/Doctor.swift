@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Git
 import TackCore
 import TackFront
@@ -45,6 +46,7 @@ enum DoctorCheck {
         r.ok("libyaml \(YAMLParser.libraryVersion)")
         r.ok("libgit2 \(Git.libraryVersion)")
         checkHome(settings, &r)
+        checkBinaries(settings, &r)
         do {
             let resolution = try Resolver(settings).resolve()
             let files = Set(resolution.pins.map { $0.request.origin }.filter { $0.kind != .environment }.map(\.file))
@@ -71,6 +73,28 @@ enum DoctorCheck {
             var built = "another toolchain"
             if case .map(let m)? = entry.fields["built"], let s = m["swift"] { built = s }
             r.problem("\(entry.name) \(entry.version) was built with \(built), but the toolchain is now \(toolchain) — run `tack install --rebuild` in a project that pins it")
+        }
+    }
+
+    /// `tack`, `tack-front` and `tack-cli` where each looks for the others, and shims that
+    /// link to this `tack`.
+    static func checkBinaries(_ settings: Settings, _ r: inout Report) {
+        guard let tack = Front.launcherPath() else {
+            r.problem("the tack executable is missing beside tack-cli (or in ../../bin) — reinstall tack with ./bootstrap.sh")
+            return
+        }
+        let dir = Paths.dirname(tack)
+        let front = [dir + "/tack-front", Paths.normalize(dir + "/../libexec/tack/tack-front")].first { FileManager.default.isExecutableFile(atPath: $0) }
+        if let front { r.ok("binaries: \(Paths.abbreviate(tack, home: settings.home)), \(Paths.abbreviate(front, home: settings.home))") } else {
+            r.problem("tack-front is missing beside \(tack) (or in ../libexec/tack) — reinstall tack with ./bootstrap.sh")
+        }
+        guard let store = settings.store, let names = try? store.fs.list(store.shims) else { return }
+        let stale = names.filter { name in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: store.shims + "/" + name) else { return false }
+            return target != tack
+        }
+        if !stale.isEmpty {
+            r.problem("\(stale.count) shim\(stale.count == 1 ? "" : "s") in \(Paths.abbreviate(store.shims, home: settings.home)) link to another tack (\(stale.prefix(3).joined(separator: ", "))\(stale.count > 3 ? ", …" : "")) — run `tack reshim`")
         }
     }
 

@@ -122,7 +122,15 @@ import Testing
         #expect(doctor.stdout.contains("ok       libgit2 1."))
         #expect(doctor.stdout.contains("ok       TACK_HOME \(s.root)/tack-home will be created on first install"))
         #expect(doctor.stdout.contains("problem  jq 1.7.1 is not installed (set by \(s.root)/app/tack.yml:2) — run `tack install`"))
+        #expect(doctor.stdout.contains("ok       binaries: ") && doctor.stdout.contains("/tack-front"), "\(doctor.stdout)")
         try s.mkdir("tack-home/installs/jq/1.7.1")
+        #expect(try s.tack(["doctor"], in: "app").status == 0)
+        // A shim left by another tack (an older installation) is a problem `tack reshim` fixes.
+        try s.mkdir("tack-home/shims")
+        try FileManager.default.createSymbolicLink(atPath: s.root + "/tack-home/shims/old", withDestinationPath: "/opt/old/libexec/tack/tack-shim")
+        let stale = try s.tack(["doctor"], in: "app")
+        #expect(stale.status == 1 && stale.stdout.contains("1 shim in") && stale.stdout.contains("run `tack reshim`"), "\(stale.stdout)")
+        #expect(try s.tack(["reshim"], in: "app").status == 0)
         #expect(try s.tack(["doctor"], in: "app").status == 0)
     }
 }
