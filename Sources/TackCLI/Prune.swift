@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TackCore
 import TackFront
 
@@ -8,7 +9,9 @@ struct Prune: ParsableCommand {
         discussion: """
             Known projects are those where `tack install` (or use, lock, update) has run. A version \
             is kept while a known project's tack.lock, the global manifest's lock, or this \
-            directory's pins name it.
+            directory's pins name it. Then the cache entries no remaining install uses go too: \
+            downloads and gems (by checksum), asdf plugin checkouts (by commit) and Python \
+            environments (no install shares their files).
             """
     )
 
@@ -31,8 +34,10 @@ struct Prune: ParsableCommand {
             for t in current { if let v = t.version { keep.insert("\(t.tool)@\(v)") } }
         }
         var removed = 0
+        var removedVersions: Set<String> = []
         for tool in project.store.installedTools() {
             for v in project.store.installedVersions(tool) where !keep.contains("\(tool)@\(v.text)") {
+                removedVersions.insert("\(tool)@\(v.text)")
                 if dryRun {
                     Output.out("would remove \(tool) \(v)\n")
                 } else {
@@ -42,7 +47,55 @@ struct Prune: ParsableCommand {
                 removed += 1
             }
         }
-        if removed == 0 { Output.out("nothing to prune\n") }
         if removed > 0 && !dryRun { reshim(project) }
+        // What the remaining installs no longer use (with --dry-run: what they would not).
+        let unused = CachePrune(store: project.store, removing: dryRun ? removedVersions : []).unused()
+        for path in unused {
+            let shown = Paths.abbreviate(path, home: settings.home)
+            if dryRun {
+                Output.out("would remove \(shown)\n")
+            } else {
+                do { try FileManager.default.removeItem(atPath: path) } catch { throw fail(TackError("cannot remove \(path): \(error.localizedDescription)")) }
+                Output.out("removed \(shown)\n")
+            }
+        }
+        if removed == 0 && unused.isEmpty { Output.out("nothing to prune\n") }
+    }
+}
+
+/// The cache entries no install uses: downloads and gems whose checksum no install records,
+/// asdf plugin checkouts whose commit none records, and Python environments whose files no
+/// install shares (they are hard links to the installs made from them).
+struct CachePrune {
+    let store: Store
+    /// Installs (`tool@version`) to count as gone already (for --dry-run).
+    let removing: Set<String>
+
+    func unused() -> [String] {
+        let fm = FileManager.default
+        var sums: Set<String> = [], commits: Set<String> = []
+        for tool in store.installedTools() {
+            for entry in store.installedEntries(tool) where !removing.contains("\(tool)@\(entry.version.text)") {
+                if case .map(let m)? = entry.fields["sha256"] { sums.formUnion(m.values) }
+                if case .string(let c)? = entry.fields["plugin-commit"] { commits.insert(c) }
+            }
+        }
+        func entries(_ dir: String) -> [String] {
+            ((try? fm.contentsOfDirectory(atPath: store.cache + "/" + dir)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        }
+        var out: [String] = []
+        for f in entries("downloads") where !sums.contains(f) { out.append(store.cache + "/downloads/" + f) }
+        for d in entries("gems") where !sums.contains(d) { out.append(store.cache + "/gems/" + d) }
+        for d in entries("asdf-plugins") {
+            guard let dash = d.lastIndex(of: "-"), !commits.contains(String(d[d.index(after: dash)...])) else { continue }
+            out.append(store.cache + "/asdf-plugins/" + d)
+        }
+        for d in entries("pip-envs") {
+            var st = stat()
+            let cfg = store.cache + "/pip-envs/" + d + "/venv/pyvenv.cfg"
+            // (With --dry-run, an environment only a version about to go still uses is not listed.)
+            if stat(cfg, &st) != 0 || st.st_nlink <= 1 { out.append(store.cache + "/pip-envs/" + d) }
+        }
+        return out
     }
 }

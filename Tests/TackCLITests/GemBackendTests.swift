@@ -88,5 +88,16 @@ import Testing
         #expect(bad.stderr.contains("no gem named `no-such-gem`"), "\(bad.stderr)")
         #expect(bad.stderr.contains("has no executables"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: s.root + "/tack-home/installs/helper"))
+
+        // prune: a cached gem no install records goes; the helper gem, which greet 1.0.0's
+        // install records, stays.
+        let gems = s.root + "/tack-home/cache/gems"
+        let helperSum = try sha256(s.root + "/repo/gems/helper-1.2.0.gem")
+        let stale = String(repeating: "0", count: 64)
+        try s.write("tack-home/cache/gems/\(stale)/old-1.0.0.gem", "old\n")
+        let pruned = try s.tack(["prune"], in: "one")
+        #expect(pruned.status == 0 && pruned.stdout.contains("removed ") && pruned.stdout.contains("/cache/gems/\(stale)"), "\(pruned.stdout)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: gems)
+        #expect(!kept.contains(stale) && kept.contains(helperSum), "\(kept)")
     }
 }
