@@ -107,6 +107,22 @@ public enum ShellHook {
 
     static let reserved: Set<String> = ["PATH", digestVariable, diffVariable]
 
+    /// Set while the last resolution here failed: a short fingerprint of its error, so the hook
+    /// says it once, not at every prompt.
+    public static let errorVariable = "__TACK_ERROR"
+
+    /// The fingerprint `errorVariable` holds for `message`.
+    public static func errorKey(_ message: String) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in message.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return String(h, radix: 16)
+    }
+
+    /// The shell line that sets (or, with nil, unsets) one variable.
+    public static func line(_ shell: Shell, _ name: String, _ value: String?) -> String {
+        (value.map { assign(shell, name, $0) } ?? unset(shell, name)) + "\n"
+    }
+
     static func assign(_ shell: Shell, _ name: String, _ value: String) -> String {
         switch shell {
         case .bash, .zsh: return "export \(name)=\(posixQuote(value))"

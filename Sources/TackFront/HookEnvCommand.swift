@@ -24,13 +24,30 @@ public enum HookEnvCommand {
             return 1
         }
         var run: RunEnvironment?
-        do { run = try HotPath.snapshot(settings: settings).run } catch { Output.error(error.message) }
+        var failure: String?
+        do { run = try HotPath.snapshot(settings: settings).run } catch { failure = error.message }
+        // A resolution error is said once: the shell keeps its fingerprint until it changes or
+        // resolution works again.
+        let shownError = settings.environment[ShellHook.errorVariable]
+        var errorLine = ""
+        if let failure {
+            let key = ShellHook.errorKey(failure)
+            if key != shownError {
+                Output.error(failure)
+                errorLine = ShellHook.line(shell, ShellHook.errorVariable, key)
+            }
+        } else if shownError != nil {
+            errorLine = ShellHook.line(shell, ShellHook.errorVariable, nil)
+        }
         // Resolved again (the snapshot was stale, or could not be saved) to what is applied
         // already: nothing to print, not even the warnings the shell saw when it was applied.
-        if let run, run.digest == settings.environment[ShellHook.digestVariable] ?? ShellHook.emptyDigest { return 0 }
+        if let run, run.digest == settings.environment[ShellHook.digestVariable] ?? ShellHook.emptyDigest {
+            Output.out(errorLine)
+            return 0
+        }
         let update = ShellHook.update(shell, run: run, environment: settings.environment, home: settings.home)
         for w in update.warnings { Output.error(w) }
-        Output.out(update.script)
+        Output.out(update.script + errorLine)
         return 0
     }
 }

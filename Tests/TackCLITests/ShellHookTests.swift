@@ -135,4 +135,25 @@ import Testing
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("tcsh"))
     }
+
+    /// A broken manifest is reported at the first prompt, not at every one; fixing it clears it.
+    @Test func aResolutionErrorIsSaidOnce() throws {
+        let s = try Sandbox()
+        try s.write("app/tack.yml", "tools: [\n")
+        let first = try s.tack(["hook-env", "bash"], in: "app")
+        #expect(first.status == 0)
+        #expect(first.stderr.hasPrefix("tack: \(s.root)/app/tack.yml:") && first.stderr.split(separator: "\n").count == 1, "\(first.stderr)")
+        let line = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("export __TACK_ERROR=") })
+        let key = String(line.dropFirst("export __TACK_ERROR=".count).dropFirst().dropLast())
+        let again = try s.tack(["hook-env", "bash"], in: "app", env: ["__TACK_ERROR": key])
+        #expect(again.status == 0 && again.stdout == "" && again.stderr == "", "\(again)")
+        // Another error is said again.
+        try s.write("app/tack.yml", "tols: {}\n")
+        let other = try s.tack(["hook-env", "bash"], in: "app", env: ["__TACK_ERROR": key])
+        #expect(other.stderr.contains("unknown key `tols`") && other.stdout.contains("export __TACK_ERROR="), "\(other)")
+        // Fixed: the fingerprint goes.
+        try s.write("app/tack.yml", "tools: {}\n")
+        let fixed = try s.tack(["hook-env", "bash"], in: "app", env: ["__TACK_ERROR": key])
+        #expect(fixed.stderr == "" && fixed.stdout.contains("unset __TACK_ERROR"), "\(fixed)")
+    }
 }
