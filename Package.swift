@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "TackCLI",
             dependencies: [
-                "TackCore", "TackFront", "Git", "Backends", "Scaffold",
+                "TackCore", "TackFront", "Git", "Archive", "Backends", "Scaffold",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "tack-front", dependencies: ["TackFront"], linkerSettings: staticFront),

@@ -17,6 +17,45 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
 /// entries written through a link, and device files. Every entry is checked before the
 /// first byte is written. Setuid and setgid bits are removed and reported.
 public enum SafeExtractor {
+    /// How much an archive may unpack to: generous for every real tool, small enough that a
+    /// few megabytes of compressed zeros cannot fill the disk or the inode table.
+    public struct Limits: Sendable, Equatable {
+        public var maxBytes: Int64
+        public var maxEntries: Int
+        public static let standard = Limits(maxBytes: 8 << 30, maxEntries: 500_000)
+        public init(maxBytes: Int64, maxEntries: Int) {
+            self.maxBytes = maxBytes
+            self.maxEntries = maxEntries
+        }
+
+        /// The standard limits, raised (or lowered) by `TACK_UNPACK_MAX_BYTES` (a number of
+        /// bytes, or with K, M, G or T) and `TACK_UNPACK_MAX_ENTRIES`.
+        public static func from(environment: [String: String]) -> Limits {
+            var limits = Limits.standard
+            if let text = environment["TACK_UNPACK_MAX_BYTES"], let n = parseSize(text) { limits.maxBytes = n }
+            if let text = environment["TACK_UNPACK_MAX_ENTRIES"], let n = Int(text), n > 0 { limits.maxEntries = n }
+            return limits
+        }
+
+        static func parseSize(_ text: String) -> Int64? {
+            let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
+            var digits = text.uppercased()
+            var scale: Int64 = 1
+            if digits.hasSuffix("B") { digits.removeLast() }
+            if let last = digits.last, let u = units[last] { scale = u; digits.removeLast() }
+            guard let n = Int64(digits), n > 0 else { return nil }
+            let (product, overflow) = n.multipliedReportingOverflow(by: scale)
+            return overflow ? nil : product
+        }
+
+        var describeBytes: String {
+            for (unit, size) in [("TiB", Int64(1) << 40), ("GiB", Int64(1) << 30), ("MiB", Int64(1) << 20), ("KiB", Int64(1) << 10)] where maxBytes % size == 0 {
+                return "\(maxBytes / size) \(unit)"
+            }
+            return "\(maxBytes) bytes"
+        }
+    }
+
     public struct Report: Sendable, Equatable {
         /// Entries whose setuid or setgid bit was removed.
         public var strippedSpecialBits: [String] = []
@@ -30,17 +69,32 @@ public enum SafeExtractor {
         var mode: UInt32
     }
 
-    public static func extract(_ archivePath: String, into root: String) throws(ArchiveError) -> Report {
-        let entries = try list(archivePath)
+    public static func extract(_ archivePath: String, into root: String, limits: Limits = .standard) throws(ArchiveError) -> Report {
+        let entries = try list(archivePath, limits: limits)
         try validate(entries)
-        return try write(archivePath, into: root)
+        // The target is named by its real path: the store may be reached through a symbolic
+        // link (a linked home), and libarchive refuses to write through any link in the path.
+        var real = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard realpath(root, &real) != nil else {
+            throw ArchiveError("cannot extract into \(root): \(String(cString: strerror(errno)))")
+        }
+        return try write(archivePath, into: String(cString: real), limits: limits)
+    }
+
+    static func tooLarge(_ limits: Limits) -> ArchiveError {
+        ArchiveError("the archive unpacks to more than \(limits.describeBytes), tack's limit (raise it with TACK_UNPACK_MAX_BYTES)")
+    }
+
+    static func tooMany(_ limits: Limits) -> ArchiveError {
+        ArchiveError("the archive holds more than \(limits.maxEntries) entries, tack's limit (raise it with TACK_UNPACK_MAX_ENTRIES)")
     }
 
     /// Reads every header, without extracting.
-    static func list(_ archivePath: String) throws(ArchiveError) -> [Entry] {
+    static func list(_ archivePath: String, limits: Limits) throws(ArchiveError) -> [Entry] {
         let a = try openReader(archivePath)
         defer { archive_read_free(a) }
         var out: [Entry] = []
+        var total: Int64 = 0
         var entry: OpaquePointer?
         while true {
             let r = archive_read_next_header(a, &entry)
@@ -63,6 +117,11 @@ public enum SafeExtractor {
                 throw ArchiveError("`\(path)` is a device, pipe or socket; tack installs only files, directories and links")
             }
             out.append(Entry(path: path, kind: kind, mode: mode))
+            if out.count > limits.maxEntries { throw tooMany(limits) }
+            if archive_entry_size_is_set(entry) != 0 {
+                total += max(0, archive_entry_size(entry))
+                if total > limits.maxBytes { throw tooLarge(limits) }
+            }
         }
         return out
     }
@@ -78,6 +137,7 @@ public enum SafeExtractor {
     static func validate(_ entries: [Entry]) throws(ArchiveError) {
         var symlinks: Set<String> = []
         var seen: Set<String> = []
+        var directories: Set<String> = []
         for e in entries {
             if case .symlink = e.kind, let c = components(e.path) { symlinks.insert(c.joined(separator: "/")) }
         }
@@ -88,6 +148,15 @@ public enum SafeExtractor {
                 continue  // "./" itself
             }
             let key = parts.joined(separator: "/")
+            // One entry per path: a later duplicate would silently replace what was checked.
+            if seen.contains(key) {
+                let bothDirectories: Bool = {
+                    if case .directory = e.kind { return directories.contains(key) }
+                    return false
+                }()
+                if !bothDirectories { throw ArchiveError("`\(e.path)` appears twice in the archive") }
+            }
+            if case .directory = e.kind { directories.insert(key) }
             // Never write through a link: no parent of an entry may be a symlink.
             for i in 1..<parts.count where symlinks.contains(parts[..<i].joined(separator: "/")) {
                 throw ArchiveError("`\(e.path)` would be written through the link `\(parts[..<i].joined(separator: "/"))`")
@@ -118,7 +187,7 @@ public enum SafeExtractor {
         }
     }
 
-    static func write(_ archivePath: String, into root: String) throws(ArchiveError) -> Report {
+    static func write(_ archivePath: String, into root: String, limits: Limits) throws(ArchiveError) -> Report {
         let a = try openReader(archivePath)
         defer { archive_read_free(a) }
         guard let disk = archive_write_disk_new() else { throw ArchiveError("out of memory") }
@@ -127,6 +196,12 @@ public enum SafeExtractor {
         archive_write_disk_set_options(disk, flags)
         var report = Report()
         var entry: OpaquePointer?
+        var total: Int64 = 0
+        // What the user's umask takes away, and always group and other write: an install is
+        // the user's, read-only to everybody else.
+        let mask = umask(0o022)
+        umask(mask)
+        let cleared = UInt32(mask) | 0o022
         while true {
             let r = archive_read_next_header(a, &entry)
             if r == ARCHIVE_EOF { break }
@@ -134,10 +209,8 @@ public enum SafeExtractor {
             let path = String(cString: archive_entry_pathname(entry))
             guard let parts = components(path), !parts.isEmpty else { continue }
             let mode = archive_entry_mode(entry)
-            if mode & 0o6000 != 0 {
-                archive_entry_set_mode(entry, mode & ~0o7000)
-                report.strippedSpecialBits.append(path)
-            }
+            if mode & 0o6000 != 0 { report.strippedSpecialBits.append(path) }
+            archive_entry_set_mode(entry, mode & ~(0o7000 | mode_t(cleared)))
             archive_entry_set_pathname(entry, root + "/" + parts.joined(separator: "/"))
             if let hard = archive_entry_hardlink(entry), let t = components(String(cString: hard)) {
                 archive_entry_set_hardlink(entry, root + "/" + t.joined(separator: "/"))
@@ -153,6 +226,8 @@ public enum SafeExtractor {
                     let rr = archive_read_data_block(a, &buffer, &size, &offset)
                     if rr == ARCHIVE_EOF { break }
                     guard rr == ARCHIVE_OK else { throw readError(a, archivePath) }
+                    total += Int64(size)
+                    if total > limits.maxBytes { throw tooLarge(limits) }
                     guard archive_write_data_block(disk, buffer, size, offset) == ARCHIVE_OK else { throw writeError(disk, path) }
                 }
             }

@@ -24,11 +24,15 @@ public struct FoundationProcessRunner: ProcessRunner {
             process.standardError = handle
             let status: Int32 = try await withCheckedThrowingContinuation { continuation in
                 process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                do { try process.run() } catch {
+                do {
+                    try process.run()
+                    RunningChildren.shared.add(process.processIdentifier)
+                } catch {
                     process.terminationHandler = nil
                     continuation.resume(throwing: error)
                 }
             }
+            RunningChildren.shared.remove(process.processIdentifier)
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             return ProcessOutput(status: status, output: output)
         } catch {
@@ -43,5 +47,24 @@ public struct FoundationProcessRunner: ProcessRunner {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         throw TackError("`\(executable)` is not on PATH")
+    }
+}
+
+/// The programs tack is running now, so that an interrupted tack stops them too instead of
+/// leaving a build writing into a directory it is about to remove.
+public final class RunningChildren: @unchecked Sendable {
+    public static let shared = RunningChildren()
+    private let lock = NSLock()
+    private var pids: Set<Int32> = []
+
+    func add(_ pid: Int32) { lock.withLock { _ = pids.insert(pid) } }
+    func remove(_ pid: Int32) { lock.withLock { _ = pids.remove(pid) } }
+
+    /// Sends `signal` to every running child and its process group.
+    public func signalAll(_ signal: Int32) {
+        for pid in lock.withLock({ pids }) where pid > 0 {
+            kill(-pid, signal)
+            kill(pid, signal)
+        }
     }
 }

@@ -83,11 +83,19 @@ public struct GitBackend: Backend {
         job.report(.building)
         var products = job.request.options.products
         let buildDir = job.scratch + "/build"
+        // The executable products the package declares (its manifest, not every executable
+        // target SwiftPM would build): what is built when `products:` names none, and what a
+        // named product must be, checked before anything is built.
+        let out = try await runner.run("swift", ["package", "--package-path", src, "--scratch-path", buildDir, "dump-package"], directory: src, environment: environment)
+        guard out.status == 0 else { throw TackError("cannot read the Swift package of \(tool) (swift package dump-package exited \(out.status)):\n\(out.tail())") }
+        let declared = Self.executableProducts(out.output)
         if products.isEmpty {
-            let out = try await runner.run("swift", ["package", "--package-path", src, "--scratch-path", buildDir, "describe", "--type", "json"], directory: src, environment: environment)
-            guard out.status == 0 else { throw TackError("cannot read the Swift package of \(tool) (swift package describe exited \(out.status)):\n\(out.tail())") }
-            products = Self.executableProducts(out.output)
-            guard !products.isEmpty else { throw TackError("the Swift package of \(tool) has no executable products") }
+            products = declared
+            guard !products.isEmpty else { throw TackError("the Swift package of \(tool) declares no executable products") }
+        }
+        for product in products where !declared.contains(product) {
+            let list = declared.isEmpty ? "it declares none" : "its executable products are: \(declared.joined(separator: ", "))"
+            throw TackError("the Swift package of \(tool) has no executable product \(quoted(product)) (named by `products:`); \(list) — nothing was installed")
         }
         for product in products {
             guard ToolName.isValidBinaryName(product) else { throw TackError("`\(product)` is not a valid product name") }
@@ -125,12 +133,13 @@ public struct GitBackend: Backend {
             throw TackError("\(job.locked.name) has a `build:` command but no `bin:` paths naming what it builds")
         }
         var binaries: [String] = []
-        for path in job.request.options.bin {
-            let rendered = path.replacingOccurrences(of: "{version}", with: job.locked.version.text)
-            guard Self.isSafeRelativePath(rendered) else {
-                throw TackError("`bin: \(path)` of \(job.locked.name) must be a path inside the checkout")
+        for spec in job.request.options.bin {
+            // `path` or `path=name`, as for url tools.
+            let (path, name) = URLBackend.splitBin(spec.replacingOccurrences(of: "{version}", with: job.locked.version.text))
+            let rendered = path
+            guard Self.isSafeRelativePath(rendered), ToolName.isValidBinaryName(name) else {
+                throw TackError("`bin: \(spec)` of \(job.locked.name) must be a path inside the checkout")
             }
-            let name = (rendered as NSString).lastPathComponent
             guard FileManager.default.isExecutableFile(atPath: src + "/" + rendered) else {
                 throw TackError("the build of \(tool) did not produce \(rendered) (named by `bin:`)")
             }
@@ -150,7 +159,7 @@ public struct GitBackend: Backend {
         !p.isEmpty && !p.hasPrefix("/") && !p.split(separator: "/").contains("..") && !p.contains("\0")
     }
 
-    /// The executable products in `swift package describe --type json` output.
+    /// The executable products in `swift package dump-package` output.
     static func executableProducts(_ json: String) -> [String] {
         guard let start = json.firstIndex(of: "{"),
               let object = try? JSONSerialization.jsonObject(with: Data(json[start...].utf8)) as? [String: Any],

@@ -11,11 +11,14 @@ public struct URLBackend: Backend {
     let platform: Platform
     /// Delays between attempts after a transient failure (server error, timeout, cut connection).
     let retryDelays: [Double]
+    /// How large an archive may unpack.
+    let limits: SafeExtractor.Limits
 
-    public init(http: any HTTPClient, platform: Platform = .current, retryDelays: [Double] = [0.25, 0.5, 1, 2]) {
+    public init(http: any HTTPClient, platform: Platform = .current, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard) {
         self.http = http
         self.platform = platform
         self.retryDelays = retryDelays
+        self.limits = limits
     }
 
     public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
@@ -51,6 +54,52 @@ public struct URLBackend: Backend {
         return seen.sorted().map { AvailableVersion(version: $0) }
     }
 
+    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue] {
+        var sums: [String: String] = [:]
+        if case .map(let m)? = entry.fields["sha256"] { sums = m }
+        let key = platform.description
+        guard sums[key] == nil else { return [:] }
+        let (url, _, manifestChecksum) = target(request, entry.version)
+        if url == "unsupported" { return [:] }
+        let tool = "\(entry.name) \(entry.version)"
+        let file = try await fetch(url, expected: manifestChecksum?.lowercased(), from: "the manifest's checksum is", tool: tool, cache: cache, offline: false) { _ in }
+        try checkFormat(file.path, url: url)
+        sums[key] = file.sum
+        return ["sha256": .map(sums)]
+    }
+
+    /// The download of `url` in the cache (keyed by checksum; a cached file is never partial),
+    /// fetched and checked against `expected` first when it is not there.
+    func fetch(_ url: String, expected: String?, from: String, tool: String, cache: String, offline: Bool,
+               report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> (path: String, sum: String, fresh: Bool) {
+        let downloads = cache + "/downloads"
+        try FileManager.default.createDirectoryOrFail(downloads)
+        if let expected, FileManager.default.fileExists(atPath: downloads + "/" + expected) {
+            return (downloads + "/" + expected, expected, false)
+        }
+        if offline {
+            throw TackError("TACK_OFFLINE is set, and \(url) is not in the download cache — unset TACK_OFFLINE to download \(tool)")
+        }
+        let partial = downloads + "/.partial-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: partial) }
+        let sum: String
+        do {
+            sum = try await withRetries { () async throws(HTTPFailure) -> String in
+                try await http.download(url, to: partial) { received, total in report(.downloading(received: received, total: total)) }
+            }
+        } catch {
+            throw TackError("cannot download \(tool) from \(url): \(error.message)")
+        }
+        if let expected, !Checksum.same(sum, expected) {
+            throw TackError("checksum mismatch for \(tool) (\(platform)): \(from) \(expected), download is \(sum) — nothing was installed")
+        }
+        let file = downloads + "/" + sum
+        if rename(partial, file) != 0 && !FileManager.default.fileExists(atPath: file) {
+            throw TackError("cannot move the download of \(tool) into \(downloads): \(String(cString: strerror(errno)))")
+        }
+        return (file, sum, true)
+    }
+
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let tool = "\(job.locked.name) \(job.locked.version)"
         let (url, bins, manifestChecksum) = target(job.request, job.locked.version)
@@ -60,48 +109,22 @@ public struct URLBackend: Backend {
         var locked: [String: String] = [:]
         if case .map(let m)? = job.locked.fields["sha256"] { locked = m }
         let platformKey = platform.description
-        let expected = locked[platformKey] ?? manifestChecksum?.lowercased()
-        if let expected, !Self.isSHA256(expected) {
+        let expected = (locked[platformKey] ?? manifestChecksum)?.lowercased()
+        if let expected, !Checksum.isSHA256(expected) {
             throw TackError("the checksum for \(tool) (\(platformKey)) is not a SHA-256: \(quoted(expected))")
         }
-
-        // The download cache is keyed by checksum; a cached file is never partial.
-        let downloads = job.cache + "/downloads"
-        try FileManager.default.createDirectoryOrFail(downloads)
-        var file: String
-        var notes: [String] = []
-        if let expected, FileManager.default.fileExists(atPath: downloads + "/" + expected) {
-            file = downloads + "/" + expected
-        } else {
-            if job.offline {
-                throw TackError("TACK_OFFLINE is set, and \(url) is not in the download cache — unset TACK_OFFLINE to download \(tool)")
-            }
-            let partial = downloads + "/.partial-\(getpid())-\(UUID().uuidString)"
-            defer { try? FileManager.default.removeItem(atPath: partial) }
-            let report = job.report
-            let sum: String
-            do {
-                sum = try await withRetries { () async throws(HTTPFailure) -> String in
-                    try await http.download(url, to: partial) { received, total in report(.downloading(received: received, total: total)) }
-                }
-            } catch {
-                throw TackError("cannot download \(tool) from \(url): \(error.message)")
-            }
-            if let expected, sum != expected {
-                let from = locked[platformKey] != nil ? "tack.lock says" : "the manifest's checksum is"
-                throw TackError("checksum mismatch for \(tool) (\(platformKey)): \(from) \(expected), download is \(sum) — nothing was installed")
-            }
-            if expected == nil {
-                notes.append(job.frozen
-                    ? "\(tool): no checksum for \(platformKey) in tack.lock; the download's is \(sum) (not recorded: --frozen)"
-                    : "\(tool): recorded the checksum of its \(platformKey) download in tack.lock: \(sum)")
-            }
-            file = downloads + "/" + sum
-            if rename(partial, file) != 0 && !FileManager.default.fileExists(atPath: file) {
-                throw TackError("cannot move the download of \(tool) into \(downloads): \(String(cString: strerror(errno)))")
-            }
-            locked[platformKey] = sum
+        if expected == nil && job.frozen {
+            throw TackError("tack.lock has no checksum of \(tool) for \(platformKey), and --frozen installs only what it can verify — run `tack lock` to add it; nothing was installed")
         }
+        let from = locked[platformKey] != nil ? "tack.lock says" : "the manifest's checksum is"
+        let fetched = try await fetch(url, expected: expected, from: from, tool: tool, cache: job.cache, offline: job.offline, report: job.report)
+        let file = fetched.path
+        try checkFormat(file, url: url)
+        var notes: [String] = []
+        if expected == nil {
+            notes.append("\(tool): recorded the checksum of its \(platformKey) download in tack.lock: \(fetched.sum)")
+        }
+        locked[platformKey] = fetched.sum
 
         job.report(.extracting)
         let binaries: [String]
@@ -109,7 +132,7 @@ public struct URLBackend: Backend {
             let files = job.directory + "/files"
             try FileManager.default.createDirectoryOrFail(files)
             do {
-                let result = try SafeExtractor.extract(file, into: files)
+                let result = try SafeExtractor.extract(file, into: files, limits: limits)
                 for path in result.strippedSpecialBits {
                     notes.append("\(tool): removed the setuid/setgid bit from \(path) (tack never installs setuid files)")
                 }
@@ -126,6 +149,28 @@ public struct URLBackend: Backend {
             binaries = ["bin/" + name]
         }
         return InstallOutcome(binaries: binaries, lockFields: ["sha256": .map(locked)], notes: notes)
+    }
+
+    /// A bare binary must be an executable (ELF, Mach-O, or a `#!` script): a server that
+    /// answers 200 with a web page or an error text must not become the command, nor its hash
+    /// the lock's. Archives are checked by extracting them.
+    func checkFormat(_ file: String, url: String) throws(TackError) {
+        guard !Self.isArchive(url) else { return }
+        let head = [UInt8]((FileHandle(forReadingAtPath: file)?.readData(ofLength: 4)) ?? Data())
+        if Self.isExecutableFormat(head) { return }
+        let what = Self.describeBadArchive(file) == "sent a web page, not an archive" ? "sent a web page" : "sent a file that is not a program"
+        throw TackError("\(url) \(what), not an executable (ELF, Mach-O or a `#!` script) — nothing was installed")
+    }
+
+    static func isExecutableFormat(_ head: [UInt8]) -> Bool {
+        if head.starts(with: [0x23, 0x21]) { return true }  // #!
+        guard head.count >= 4 else { return false }
+        let magics: [[UInt8]] = [
+            [0x7F, 0x45, 0x4C, 0x46],  // ELF
+            [0xFE, 0xED, 0xFA, 0xCE], [0xFE, 0xED, 0xFA, 0xCF], [0xCE, 0xFA, 0xED, 0xFE], [0xCF, 0xFA, 0xED, 0xFE],  // Mach-O
+            [0xCA, 0xFE, 0xBA, 0xBE],  // universal Mach-O
+        ]
+        return magics.contains { head.starts(with: $0) }
     }
 
     /// `bin/<name>` links to the archive's executables named by `bin:`, or to the one

@@ -22,7 +22,7 @@ public struct URLSessionHTTPClient: HTTPClient {
             throw HTTPFailure(status: 0, message: "cannot write \(destination)")
         }
         defer { try? out.close() }
-        let delegate = StreamingDelegate(out: out, progress: progress)
+        let delegate = StreamingDelegate(out: out, destination: destination, progress: progress)
         let config = URLSessionConfiguration.ephemeral
         config.timeoutIntervalForRequest = timeout
         let session = URLSession(configuration: config, delegate: delegate, delegateQueue: nil)
@@ -50,9 +50,16 @@ public struct URLSessionHTTPClient: HTTPClient {
         guard let out = FileHandle(forWritingAtPath: destination) else { throw HTTPFailure(status: 0, message: "cannot write \(destination)") }
         defer { try? out.close() }
         var hasher = SHA256()
-        while let chunk = try? input.read(upToCount: 1 << 20), !chunk.isEmpty {
+        while true {
+            let chunk: Data
+            do { chunk = try input.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw HTTPFailure(status: 0, message: "cannot read \(path): \(describe(error))")
+            }
+            if chunk.isEmpty { break }
             hasher.update(data: chunk)
-            out.write(chunk)
+            do { try out.write(contentsOf: chunk) } catch {
+                throw HTTPFailure(status: 0, message: "cannot write \(destination): \(describe(error))")
+            }
         }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
@@ -60,6 +67,7 @@ public struct URLSessionHTTPClient: HTTPClient {
 
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let out: FileHandle
+    let destination: String
     let progress: @Sendable (Int64, Int64?) -> Void
     var finish: ((Result<String, HTTPFailure>) -> Void)?
     var hasher = SHA256()
@@ -67,8 +75,9 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     var expected: Int64?
     var failure: HTTPFailure?
 
-    init(out: FileHandle, progress: @escaping @Sendable (Int64, Int64?) -> Void) {
+    init(out: FileHandle, destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) {
         self.out = out
+        self.destination = destination
         self.progress = progress
     }
 
@@ -83,8 +92,15 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard failure == nil else { return }
         hasher.update(data: data)
-        out.write(data)
+        do { try out.write(contentsOf: data) } catch {
+            // A full disk, a quota: stop the transfer and say where and why (the caller removes
+            // the partial file). Not worth retrying.
+            failure = HTTPFailure(status: 0, message: "cannot write \(destination): \(describe(error))")
+            dataTask.cancel()
+            return
+        }
         received += Int64(data.count)
         progress(received, expected)
     }
@@ -104,4 +120,14 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         finish?(result)
         finish = nil
     }
+}
+
+/// `No space left on device`, not Foundation's wrapping of it.
+func describe(_ error: any Error) -> String {
+    let ns = error as NSError
+    if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(posix.code)))
+    }
+    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+    return error.localizedDescription
 }

@@ -51,13 +51,48 @@ enum DoctorCheck {
             let resolution = try Resolver(settings).resolve()
             let files = Set(resolution.pins.map { $0.request.origin }.filter { $0.kind != .environment }.map(\.file))
             r.ok("\(resolution.pins.count) tool\(resolution.pins.count == 1 ? "" : "s") pinned here, from \(files.count) file\(files.count == 1 ? "" : "s")")
-            for t in try resolution.current(settings: settings) where t.version != nil && !t.installed {
-                r.problem("\(t.tool) \(t.version!) is not installed (set by \(t.origin.describe(home: settings.home))) — run `tack install`")
+            var locks = Set(resolution.pins.compactMap { $0.lockDirectory.map { Paths.child($0, Lockfile.fileName) } })
+            if let store = settings.store {
+                for root in knownProjects(store) { locks.insert(Paths.child(root, Lockfile.fileName)) }
+            }
+            let mismatched = checkInstallsAgainstLocks(locks.sorted(), settings, &r)
+            for t in try resolution.current(settings: settings) where !t.installed {
+                guard let version = t.version, !mismatched.contains("\(t.tool)@\(version)") else { continue }
+                r.problem("\(t.tool) \(version) is not installed (set by \(t.origin.describe(home: settings.home))) — run `tack install`")
             }
         } catch {
             r.problem("\(error.message)")
         }
         return r
+    }
+
+    static func knownProjects(_ store: Store) -> [String] {
+        ((try? store.fs.read(store.state + "/projects")).map { String(decoding: $0, as: UTF8.self) } ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
+    /// Installs whose record says they were made from another entry than the lock that uses
+    /// them (another source, commit, checksum or options); returns them as `tool@version`.
+    static func checkInstallsAgainstLocks(_ locks: [String], _ settings: Settings, _ r: inout Report) -> Set<String> {
+        guard let store = settings.store else { return [] }
+        var out: Set<String> = []
+        for path in locks where settings.fs.isFile(path) {
+            guard let lock = try? Lockfile.load(path, fs: settings.fs) else { continue }
+            for name in lock.tools.keys.sorted() {
+                guard let entry = lock.tools[name], let record = store.installedEntry(name, entry.version),
+                      !entry.isSameInstall(as: record) else { continue }
+                out.insert("\(name)@\(entry.version.text)")
+                r.problem("\(name) \(entry.version) is installed from \(describe(record)), but \(Paths.abbreviate(path, home: settings.home)) locks \(describe(entry)) — run `tack install` in \(Paths.abbreviate(Paths.dirname(path), home: settings.home)) to build the locked one")
+            }
+        }
+        return out
+    }
+
+    static func describe(_ entry: LockedTool) -> String {
+        var text = entry.source
+        if case .string(let commit)? = entry.fields["commit"] { text += " (commit \(commit.prefix(12)))" }
+        if !entry.options.isEmpty { text += " with " + entry.options.keys.sorted().map { "\($0): \(entry.options[$0] ?? "")" }.joined(separator: ", ") }
+        return text
     }
 
     /// Builds made with another Swift toolchain than the one on PATH.

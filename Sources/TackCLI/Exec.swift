@@ -49,18 +49,23 @@ struct Exec: AsyncParsableCommand {
         var current: [CurrentTool]
         do { current = try project.resolution.current(settings: settings) } catch { throw fail(error) }
 
-        // Install what is missing, unless that is forbidden.
-        let missing = current.filter { t in
+        // Install what is missing and provides the command (nothing else: an unrelated
+        // build must not hold the command up), unless that is forbidden.
+        let allMissing = current.filter { t in
             guard let pin = project.resolution.pin(t.tool), LockPlanner.isLockable(pin.request) else { return false }
             return !t.installed
         }
+        let providers = Set(CommandProviders.tools(providing: program, among: allMissing.compactMap { project.resolution.pin($0.tool)?.request }))
+        let missing = allMissing.filter { providers.contains($0.tool) }
         if !missing.isEmpty {
             if frozen || settings.isFrozen || settings.isOffline {
                 let first = missing[0]
                 let what = first.version.map { "\(first.tool) \($0)" } ?? "\(first.tool) \(first.requested)"
                 throw fail(TackError("\(what) is not installed (set by \(first.origin.describe(home: settings.home))) — run `tack install`"))
             }
-            var sync = Sync(project: project)
+            let writer: Project
+            do { writer = try Project.locked(settings: settings) } catch { throw fail(error) }
+            var sync = Sync(project: writer)
             sync.only = Set(missing.map(\.tool))
             let status = await sync.run()
             if status != 0 { throw ExitCode(status) }
@@ -84,10 +89,14 @@ struct Exec: AsyncParsableCommand {
         } else if let found = TackCore.Which.searchPath(program, settings: lookup) {
             executable = found
         } else {
-            throw fail(TackError("\(program): command not found"), status: 127)
+            var message = "\(program): command not found"
+            let unknown = allMissing.filter { !providers.contains($0.tool) }.map(\.tool)
+            if !unknown.isEmpty { message += "; these pinned tools are not installed and may provide it: \(unknown.joined(separator: ", ")) — run `tack install`" }
+            throw fail(TackError(message), status: 127)
         }
         let argv = command.map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        StartState.captured.restore()
         execve(executable, argv, envp)
         throw fail(TackError("cannot run \(executable): \(String(cString: strerror(errno)))"), status: 126)
     }

@@ -35,7 +35,7 @@ struct Install: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let project = try Project.current()
+        let project = try Project.current(locking: true)
         if project.resolution.pins.isEmpty {
             Output.err("no tools are pinned for \(Paths.abbreviate(project.settings.cwd, home: project.home)) — add one with `tack use TOOL@VERSION`\n")
             return

@@ -11,7 +11,7 @@ struct Lock: AsyncParsableCommand {
     )
 
     func run() async throws {
-        let project = try Project.current()
+        let project = try Project.current(locking: true)
         if project.settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids writing tack.lock")) }
         var sync = Sync(project: project)
         sync.install = false
@@ -38,7 +38,7 @@ struct Update: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let project = try Project.current()
+        let project = try Project.current(locking: true)
         if project.settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids changing tack.lock")) }
         for t in tools where project.resolution.pin(t) == nil {
             throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)@VERSION`"))

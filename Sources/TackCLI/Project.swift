@@ -1,4 +1,5 @@
 import ArgumentParser
+import Archive
 import Backends
 import Foundation
 import TackCore
@@ -11,6 +12,8 @@ struct Project {
     let resolution: Resolution
     let store: Store
     let registry: BackendRegistry
+    /// The project's lock, when this value was read under it (`Project.locked`).
+    private(set) var hold: FileLock?
 
     init(settings: Settings) throws(TackError) {
         self.settings = settings
@@ -20,10 +23,22 @@ struct Project {
         self.registry = Project.registry(settings, pathPrefix: Project.pinnedBinDirectories(resolution, settings))
     }
 
-    /// The project of the process's working directory, or a printed error.
-    static func current() throws -> Project {
+    /// The project of the process's working directory, or a printed error. With `locking`,
+    /// read under the project's lock (for commands that write its files).
+    static func current(locking: Bool = false) throws -> Project {
         let settings = try processSettings()
-        do { return try Project(settings: settings) } catch { throw fail(error) }
+        do { return locking ? try locked(settings: settings) : try Project(settings: settings) } catch { throw fail(error) }
+    }
+
+    /// The project read again under its lock, held until the value goes: what a command that
+    /// reads, changes and writes tack.yml or tack.lock works on, so that parallel commands
+    /// each see the others' writes.
+    static func locked(settings: Settings) throws(TackError) -> Project {
+        let first = try Project(settings: settings)
+        let lock = try ProjectLock.acquire(store: first.store, root: first.resolution.projectRoot ?? settings.cwd)
+        var project = try Project(settings: settings)
+        project.hold = lock
+        return project
     }
 
     /// The bin directories of the tools pinned here that are installed now: backends that run
@@ -43,7 +58,7 @@ struct Project {
         if !pathPrefix.isEmpty { interpreters["PATH"] = (pathPrefix + [settings.environment["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":") }
         return BackendRegistry([
             GitBackend(runner: FoundationProcessRunner(), environment: settings.environment),
-            URLBackend(http: URLSessionHTTPClient()),
+            URLBackend(http: URLSessionHTTPClient(), limits: SafeExtractor.Limits.from(environment: settings.environment)),
             PipBackend(runner: FoundationProcessRunner(), http: URLSessionHTTPClient(), environment: interpreters, shims: settings.store?.shims),
             GemBackend(runner: FoundationProcessRunner(), environment: interpreters, shims: settings.store?.shims),
             AsdfBackend(runner: FoundationProcessRunner(), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings)),

@@ -32,6 +32,16 @@ struct Sync {
             }
             staleBuilds = Set(project.store.staleBuilds(toolchain: toolchain).map { "\($0.name)@\($0.version.text)" })
         }
+        // Code a project file chose (a `build:` command, an asdf plugin) runs only from a
+        // trusted file: refused before anything is fetched or written.
+        let policy = TrustPolicy(settings: project.settings)
+        for pin in project.resolution.pins where LockPlanner.isLockable(pin.request) {
+            if let refusal = policy.codeRefusal(pin.request, file: pin.overridden?.origin ?? pin.request.origin) {
+                Output.error(refusal)
+                problems += 1
+            }
+        }
+        if problems > 0 { return 1 }
         var items: [Installer.Item] = []
         // Which lock each tool's entry lives in, and that lock as planned.
         var lockOf: [String: String] = [:]
@@ -63,10 +73,18 @@ struct Sync {
                     problems += 1
                 }
                 resolved = planned
+                // `tack lock` records what an install would (a url tool's checksum for this
+                // platform), so that `--frozen` can verify it anywhere.
+                if !install, failures.isEmpty {
+                    let (completed, problems_) = await complete(resolved, requests: requests)
+                    resolved = completed
+                    problems += problems_
+                    if problems_ > 0 { continue }
+                }
                 // A lock is written only when everything resolved: a failure loses nothing.
                 if let lockPath, failures.isEmpty {
                     do {
-                        if try project.writeLock(planned, to: lockPath) {
+                        if try project.writeLock(resolved, to: lockPath) {
                             for c in changes { Output.err(describe(c) + "\n") }
                         }
                     } catch {
@@ -135,6 +153,23 @@ struct Sync {
         if !failed.isEmpty { summary += ", \(failed.count) failed" }
         if installed > 0 || !failed.isEmpty { Output.err(summary + "\n") }
         return problems > 0 || !failed.isEmpty ? 1 : 0
+    }
+
+    /// Each entry with what its backend adds without installing; returns the problems said.
+    func complete(_ lock: Lockfile, requests: [ToolRequest]) async -> (Lockfile, Int) {
+        var out = lock
+        var problems = 0
+        for request in requests {
+            guard let entry = lock.tools[request.name], let backend = try? project.registry.backend(for: request) else { continue }
+            do {
+                let fields = try await backend.completeLock(entry, for: request, cache: project.store.cache)
+                for (k, v) in fields { out.tools[request.name]?.fields[k] = v }
+            } catch {
+                Output.error(error.message)
+                problems += 1
+            }
+        }
+        return (out, problems)
     }
 
     func describe(_ c: LockPlanner.Change) -> String {

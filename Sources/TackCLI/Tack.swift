@@ -23,6 +23,9 @@ public struct Tack: AsyncParsableCommand {
     /// Parses the arguments and runs the command, awaiting async ones. (Called explicitly:
     /// from top-level code Swift picks ParsableCommand's synchronous `main()`.)
     public static func runFromCommandLine() async {
+        _ = StartState.captured
+        OutputCheck.install()
+        Interrupts.install { CurrentProcess.settings(relevantOnly: true)?.store }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -62,18 +62,33 @@ struct Use: AsyncParsableCommand {
         }
 
         let fs = settings.fs
+        // Read, edit and write under the project's lock: parallel `tack use` keep every pin.
+        let hold: FileLock
+        let store: Store
+        do {
+            store = try settings.requireStore()
+            hold = try ProjectLock.acquire(store: store, root: Paths.dirname(path))
+        } catch { throw fail(error) }
+        defer { hold.unlock() }
         let original: [UInt8]? = fs.info(path) == nil ? nil : try fsRead(fs, path)
         let lockPath = Paths.join(Paths.dirname(path), Lockfile.fileName)
         let originalLock: [UInt8]? = fs.info(lockPath) == nil ? nil : try fsRead(fs, lockPath)
         let edited: [UInt8]
         do { edited = try ManifestEditor.pin(arg.name, requirement, entry: entry, in: original ?? [], path: path, kind: kind) } catch { throw fail(error) }
+        // A file the user trusted stays trusted through tack's own edit of one pin.
+        let trust = TrustStore(store: store)
+        let wasTrusted = original != nil && kind != .globalManifest && TrustPolicy(settings: settings).isTrusted(path)
         do {
             try fs.createDirectory(Paths.dirname(path))
             try fs.writeAtomically(path, edited)
         } catch { throw fail(TackError("cannot write \(path): \(error)")) }
+        if wasTrusted {
+            do { try trust.trust(path, hash: SHA256Digest.hex(edited)) } catch { throw fail(error) }
+        }
 
         func restore() {
             if let original { try? fs.writeAtomically(path, original) } else { try? fs.remove(path) }
+            if let original, wasTrusted { try? trust.trust(path, hash: SHA256Digest.hex(original)) }
             if let originalLock { try? fs.writeAtomically(lockPath, originalLock) } else { try? fs.remove(lockPath) }
         }
         let project: Project

@@ -94,9 +94,15 @@ public protocol Backend: Sendable {
     func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome
     /// The commit a `ref:` pin (branch, tag or commit) names now, as a version to lock.
     func resolve(ref: String, of request: ToolRequest) async throws(TackError) -> AvailableVersion
+    /// What `tack lock` adds to an entry without installing it (a url tool's checksum for
+    /// this platform, from a download into `cache`): the fields to merge, empty when nothing
+    /// is missing.
+    func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue]
 }
 
 extension Backend {
+    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue] { [:] }
+
     public func resolve(ref: String, of request: ToolRequest) async throws(TackError) -> AvailableVersion {
         throw TackError("\(request.name) comes from the \(name) backend, which has no refs; `ref:` pins are for git tools (set by \(request.origin.describe(home: nil)))")
     }

@@ -51,6 +51,12 @@ public protocol FileSystem: Sendable {
     func list(_ path: String) throws(FileSystemError) -> [String]
     func remove(_ path: String) throws(FileSystemError)
     func isWritableDirectory(_ path: String) -> Bool
+    /// Whether `path` is a symbolic link that leads nowhere (a loop, or a missing target).
+    func isBrokenLink(_ path: String) -> Bool
+}
+
+extension FileSystem {
+    public func isBrokenLink(_ path: String) -> Bool { false }
 }
 
 extension FileSystem {
@@ -76,6 +82,11 @@ public struct LocalFileSystem: FileSystem {
     public static let maxReadSize = 1 << 20
 
     public init() {}
+
+    public func isBrokenLink(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) != 0 && lstat(path, &st) == 0
+    }
 
     public func info(_ path: String) -> FileInfo? {
         var st = stat()

@@ -79,7 +79,7 @@ public struct Installer: Sendable {
         let name = item.locked.name
         let version = item.locked.version
         let final = store.installDirectory(name, version)
-        if !rebuild && isComplete(final) { return Done(status: .alreadyInstalled) }
+        if !rebuild, let done = reuse(item) { return done }
         let backend = try registry.backend(for: item.request)
         let toolDir = store.toolDirectory(name)
         do {
@@ -94,7 +94,7 @@ public struct Installer: Sendable {
         }
         defer { lock.unlock() }
         // Another process may have finished it while we waited.
-        if !rebuild && isComplete(final) { return Done(status: .alreadyInstalled) }
+        if !rebuild, let done = reuse(item) { return done }
 
         // What a killed install left behind; we hold the lock, so nobody is using it.
         let pid = getpid()
@@ -142,6 +142,33 @@ public struct Installer: Sendable {
         }
     }
 
+    /// The install already in place when it is the one `item` describes, with what its record
+    /// can teach the lock (a checksum this lock has not recorded yet). An install made from
+    /// another entry (a fork's tag of the same version, other options) is not reused: the
+    /// caller builds this one in its place.
+    func reuse(_ item: Item) -> Done? {
+        guard isComplete(store.installDirectory(item.locked.name, item.locked.version)),
+              let record = store.installedEntry(item.locked.name, item.locked.version),
+              item.locked.isSameInstall(as: record) else { return nil }
+        return Done(status: .alreadyInstalled, lockFields: Installer.learned(item.locked, from: record))
+    }
+
+    /// The identity fields `record` has and `locked` lacks, merged into what `locked` has.
+    static func learned(_ locked: LockedTool, from record: LockedTool) -> [String: LockValue] {
+        var out: [String: LockValue] = [:]
+        for key in ["commit", "plugin-commit"] where locked.fields[key] == nil {
+            if let value = record.fields[key] { out[key] = value }
+        }
+        for key in ["sha256", "hashes", "packages", "gems"] {
+            guard case .map(let theirs)? = record.fields[key] else { continue }
+            var mine: [String: String] = [:]
+            if case .map(let m)? = locked.fields[key] { mine = m }
+            let merged = mine.merging(theirs) { a, _ in a }
+            if merged != mine { out[key] = .map(merged) }
+        }
+        return out
+    }
+
     /// An install is complete when its directory holds the metadata written last.
     func isComplete(_ dir: String) -> Bool { store.fs.isFile(dir + "/" + Installer.metadataFile) }
 
@@ -179,16 +206,3 @@ extension Store {
     }
 }
 
-/// An exclusive `flock` on a file: released by the OS when the process dies, so a killed
-/// install never blocks the next one.
-public final class FileLock: @unchecked Sendable {
-    let fd: Int32
-    public init(path: String) throws(TackError) {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw TackError("cannot open \(path): \(String(cString: strerror(errno)))") }
-    }
-    deinit { close(fd) }
-    public func tryLock() -> Bool { flock(fd, LOCK_EX | LOCK_NB) == 0 }
-    public func lock() { while flock(fd, LOCK_EX) != 0 && errno == EINTR {} }
-    public func unlock() { _ = flock(fd, LOCK_UN) }
-}

@@ -26,8 +26,17 @@ public struct LockPlanner: Sendable {
 
     /// Whether a lock entry still describes this pin.
     public static func entry(_ entry: LockedTool, matches request: ToolRequest, backend: any Backend) -> Bool {
-        entry.requested == request.requirement.description && entry.backend == backend.name
-            && entry.source == backend.source(of: request)
+        entry.disagreements(with: request, backend: backend.name, source: backend.source(of: request)).isEmpty
+    }
+
+    /// A fresh entry for `request`: what the backend found, and the options it was found for.
+    static func entry(_ request: ToolRequest, backend: any Backend, found: AvailableVersion) -> LockedTool {
+        var fields = found.fields
+        let options = request.options.lockRecord
+        if !options.isEmpty { fields["options"] = .map(options) }
+        return LockedTool(
+            name: request.name, version: found.version, requested: request.requirement.description,
+            backend: backend.name, source: backend.source(of: request), fields: fields)
     }
 
     /// Requests tack can lock and install: not `system` (whatever is on PATH) nor `path:`
@@ -47,21 +56,24 @@ public struct LockPlanner: Sendable {
             if offline {
                 throw TackError("TACK_OFFLINE is set, and tack.lock has no commit for \(request.name) \(request.requirement) (set by \(request.origin.describe(home: nil))) — unset TACK_OFFLINE to resolve it")
             }
-            let found = try await backend.resolve(ref: ref, of: request)
-            return LockedTool(
-                name: request.name, version: found.version, requested: request.requirement.description,
-                backend: backend.name, source: backend.source(of: request), fields: found.fields)
+            return LockPlanner.entry(request, backend: backend, found: try await backend.resolve(ref: ref, of: request))
         case .path, .system:
             throw TackError("\(request.name) is pinned to `\(request.requirement)`, which tack runs but does not install")
         default: break
         }
         if offline {
-            let usable = installed.filter { request.requirement.matches($0.version) && $0.source == backend.source(of: request) && $0.backend == backend.name }
+            let usable = installed.filter {
+                request.requirement.matches($0.version) && $0.source == backend.source(of: request) && $0.backend == backend.name
+                    && $0.options == request.options.lockRecord
+            }
             guard let best = usable.max(by: { $0.version < $1.version }) else {
                 throw TackError("TACK_OFFLINE is set, and no installed version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) — unset TACK_OFFLINE to fetch it")
             }
             var entry = best
             entry.requested = request.requirement.description
+            // An install's record holds what only the install needs.
+            entry.fields["binaries"] = nil
+            entry.fields["built"] = nil
             return entry
         }
         let available = try await backend.versions(of: request)
@@ -71,9 +83,7 @@ public struct LockPlanner: Sendable {
             let hint = newest.map { "; the newest is \($0)" } ?? (available.isEmpty ? "; it has no versions at all" : "")
             throw TackError("no version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) at \(backend.source(of: request))\(hint)")
         }
-        return LockedTool(
-            name: request.name, version: best.version, requested: request.requirement.description,
-            backend: backend.name, source: backend.source(of: request), fields: best.fields)
+        return LockPlanner.entry(request, backend: backend, found: best)
     }
 
     /// The lock for `requests`, keeping what `existing` still says where it can.
@@ -115,7 +125,7 @@ public struct LockPlanner: Sendable {
     }
 
     /// Every way `lock` fails to describe `requests`, one line each, for `--frozen`.
-    public static func differences(_ requests: [ToolRequest], _ lock: Lockfile, registry: BackendRegistry, lockPath: String, home: String?) -> [String] {
+    public static func differences(_ requests: [ToolRequest], _ lock: Lockfile, registry: BackendRegistry, lockPath: String, home: String?, platform: Platform = .current) -> [String] {
         var out: [String] = []
         let pinned = Dictionary(requests.filter(isLockable).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for name in pinned.keys.sorted() {
@@ -125,11 +135,20 @@ public struct LockPlanner: Sendable {
                 out.append("\(name) \(r.requirement) is pinned \(set) but not in tack.lock")
                 continue
             }
-            if entry.requested != r.requirement.description {
-                out.append("\(name): the requirement is \(r.requirement) \(set), but tack.lock was resolved for \(entry.requested)")
+            let backend = try? registry.backend(for: r)
+            for d in entry.disagreements(with: r, backend: backend?.name ?? r.source.backend, source: backend?.source(of: r) ?? (r.source.identity ?? "")) {
+                // `(set by …)` goes with what the manifest says: before ", but tack.lock …".
+                if let but = d[...].range(of: ", but ") {
+                    out.append("\(name): \(d[..<but.lowerBound]) \(set)\(d[but.lowerBound...])")
+                } else {
+                    out.append("\(name): \(d) \(set)")
+                }
             }
-            if let backend = try? registry.backend(for: r), entry.backend != backend.name || entry.source != backend.source(of: r) {
-                out.append("\(name): the source is \(backend.name) \(backend.source(of: r)) \(set), but tack.lock has \(entry.backend) \(entry.source)")
+            // --frozen installs only what it can verify.
+            if entry.backend == "url" {
+                if !entry.hasChecksum(for: platform) {
+                    out.append("\(name): tack.lock has no checksum for \(platform) — run `tack lock` to add it")
+                }
             }
         }
         for name in lock.tools.keys.sorted() where pinned[name] == nil {

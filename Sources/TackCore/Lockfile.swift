@@ -97,8 +97,10 @@ public struct Lockfile: Sendable, Equatable {
         }
         var fields: [String: LockValue] = [:]
         var marks: [String: Mark] = [:]
+        var keyMarks: [String: Mark] = [:]
         for (k, v) in pairs {
             marks[k.value] = v.mark
+            keyMarks[k.value] = k.mark
             switch v {
             case .scalar(let s): fields[k.value] = .string(s.value)
             case .sequence(let items, _):
@@ -121,7 +123,7 @@ public struct Lockfile: Sendable, Equatable {
             guard let value = fields.removeValue(forKey: key) else {
                 throw fail(mark, "the entry for \(name.value) has no `\(key)`; run `tack lock` to write it again")
             }
-            guard case .string(let s) = value else { throw fail(marks[key]!, "`\(key)` must be a string") }
+            guard case .string(let s) = value else { throw fail(marks[key] ?? mark, "`\(key)` must be a string") }
             return s
         }
         let versionText = try take("version")
@@ -129,7 +131,21 @@ public struct Lockfile: Sendable, Equatable {
         let source = try take("source")
         let requested = try take("requested")
         guard let version = Version(versionText), !versionText.contains("/") else {
-            throw fail(marks["version"]!, "\(quoted(versionText)) is not a version")
+            throw fail(marks["version"] ?? mark, "\(quoted(versionText)) is not a version")
+        }
+        for key in fields.keys.sorted() where !LockedTool.knownFields.contains(key) {
+            throw fail(keyMarks[key] ?? mark, "unknown key `\(key)` in the entry for \(name.value) (tack writes: \(LockedTool.knownFields.sorted().joined(separator: ", "))) — run `tack lock` to write it again")
+        }
+        if backend == "url", let sums = fields["sha256"] {
+            guard case .map(let m) = sums else { throw fail(marks["sha256"] ?? mark, "`sha256` must map platforms (like `linux-x86_64`) to checksums") }
+            for (platform, sum) in m.sorted(by: { $0.key < $1.key }) {
+                guard Platform.isValidKey(platform) else {
+                    throw fail(marks["sha256"] ?? mark, "\(quoted(platform)) in `sha256` of \(name.value) is not a platform; platforms are written `os-arch`, like `linux-x86_64`")
+                }
+                guard Checksum.isSHA256(sum) else {
+                    throw fail(marks["sha256"] ?? mark, "the \(platform) checksum of \(name.value) is not a SHA-256: \(quoted(sum))")
+                }
+            }
         }
         return LockedTool(name: name.value, version: version, requested: requested, backend: backend, source: source, fields: fields)
     }
@@ -160,6 +176,13 @@ public struct LockedTool: Sendable, Equatable {
         a.name == b.name && a.version.text == b.version.text && a.requested == b.requested
             && a.backend == b.backend && a.source == b.source && a.fields == b.fields
     }
+}
+
+extension LockedTool {
+    /// Every key tack writes in an entry (`binaries` and `built` only in an install's record).
+    public static let knownFields: Set<String> = [
+        "tag", "commit", "ref", "sha256", "hashes", "packages", "gems", "plugin-commit", "options", "binaries", "built",
+    ]
 }
 
 public enum LockValue: Sendable, Equatable {

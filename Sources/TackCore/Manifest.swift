@@ -191,9 +191,11 @@ public struct ManifestDecoder {
                     try setRequirement(r)
                 case "ref":
                     let text = try string(v, "`ref`")
-                    do { try setRequirement(.ref(try Requirement.parseRef(text))) } catch let e as Requirement.ParseError {
-                        throw fail(v.mark, "expected a git branch, tag or commit, found \(quoted(text)): \(e)")
-                    } catch { throw error as! TackError }
+                    let ref: String
+                    do { ref = try Requirement.parseRef(text) } catch {
+                        throw fail(v.mark, "expected a git branch, tag or commit, found \(quoted(text)): \(error)")
+                    }
+                    try setRequirement(.ref(ref))
                 case "path":
                     let text = try string(v, "`path`")
                     if text.contains(where: \.isControl) { throw fail(v.mark, "`path` contains a control character") }
@@ -206,14 +208,14 @@ public struct ManifestDecoder {
                         throw fail(v.mark, "expected `owner/repo` after `github:`, found \(quoted(repo))")
                     }
                     try setSource(.git("https://github.com/\(repo).git"))
-                case "url": try setSource(.url(try url(v, "`url`")))
+                case "url": try setSource(.url(try downloadURL(v, "`url`")))
                 case "pip": try setSource(.pip(try packageName(v, "`pip`")))
                 case "gem": try setSource(.gem(try packageName(v, "`gem`")))
                 case "asdf": try setSource(.asdf(try url(v, "`asdf`")))
                 case "products": opts.products = try strings(v, "`products`")
-                case "bin": opts.bin = try strings(v, "`bin`")
+                case "bin": opts.bin = try binPaths(v)
                 case "build": opts.build = try string(v, "`build`")
-                case "checksum": opts.checksum = try string(v, "`checksum`")
+                case "checksum": opts.checksum = try checksum(v, "`checksum`")
                 case "platforms":
                     for (platform, entry) in try mapping(v, "`platforms`") {
                         var fields: [String: String] = [:]
@@ -221,7 +223,21 @@ public struct ManifestDecoder {
                             guard ["url", "bin", "checksum"].contains(fk.value) else {
                                 throw unknownKey(fk, in: ["url", "bin", "checksum"], context: " in `platforms.\(platform.value)`")
                             }
-                            fields[fk.value] = try string(fv, "`\(fk.value)`")
+                            let what = "`platforms.\(platform.value).\(fk.value)`"
+                            switch fk.value {
+                            case "url":
+                                if case .scalar(let sv) = fv, sv.value == "unsupported" { fields["url"] = "unsupported" }
+                                else { fields["url"] = try downloadURL(fv, what) }
+                            case "checksum": fields["checksum"] = try checksum(fv, what)
+                            default:
+                                // One string: paths separated by spaces.
+                                let text = try string(fv, what)
+                                for spec in text.split(separator: " ") { try checkBin(String(spec), at: fv.mark) }
+                                fields["bin"] = text
+                            }
+                        }
+                        guard Platform.isValidKey(platform.value) else {
+                            throw fail(platform.mark, "\(quoted(platform.value)) is not a platform; write `os-arch`, like `linux-x86_64` or `darwin-arm64`")
                         }
                         opts.platforms[platform.value] = fields
                     }
@@ -274,6 +290,54 @@ public struct ManifestDecoder {
             throw fail(node.mark, "\(what) must be a URL or path without spaces, found \(quoted(text))")
         }
         return text
+    }
+
+    /// A url tool's download: an `https://`, `http://` or `file://` URL (a template with
+    /// `{version}`, `{os}`, `{arch}`).
+    func downloadURL(_ node: Node, _ what: String) throws(TackError) -> String {
+        let text = try url(node, what)
+        let lower = text.lowercased()
+        guard ["https://", "http://", "file://"].contains(where: { lower.hasPrefix($0) && lower.count > $0.count }) else {
+            throw fail(node.mark, "\(what) must be an https://, http:// or file:// URL, found \(quoted(text))")
+        }
+        return text
+    }
+
+    func checksum(_ node: Node, _ what: String) throws(TackError) -> String {
+        let text = try string(node, what)
+        guard Checksum.isSHA256(text) else {
+            throw fail(node.mark, "\(what) must be a SHA-256 checksum (64 hexadecimal digits), found \(quoted(text))")
+        }
+        return text.lowercased()
+    }
+
+    /// `bin:` entries: paths inside the install (relative, no `..`), each optionally
+    /// `=name` for the command it installs as.
+    func binPaths(_ node: Node) throws(TackError) -> [String] {
+        let list = try strings(node, "`bin`")
+        for (i, spec) in list.enumerated() {
+            let mark: Mark = { if case .sequence(let items, _) = node, i < items.count { return items[i].mark }; return node.mark }()
+            try checkBin(spec, at: mark)
+        }
+        return list
+    }
+
+    func checkBin(_ spec: String, at mark: Mark) throws(TackError) {
+        let path: Substring, name: Substring
+        if let eq = spec.lastIndex(of: "=") {
+            path = spec[..<eq]
+            name = spec[spec.index(after: eq)...]
+        } else {
+            path = spec[...]
+            name = spec.split(separator: "/").last ?? ""
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(".."), !path.contains(where: \.isControl) else {
+            throw fail(mark, "`bin` paths name files inside the install, like `bin/tool` (relative, without `..`), found \(quoted(spec))")
+        }
+        guard ToolName.isValidBinaryName(String(name)) else {
+            throw fail(mark, "\(quoted(String(name))) (in `bin: \(spec)`) is not a valid command name")
+        }
     }
 
     func packageName(_ node: Node, _ what: String) throws(TackError) -> String {

@@ -16,6 +16,14 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     }
     public var description: String { "\(os)-\(arch)" }
 
+    /// `os-arch`: lowercase letters and digits, one `-`, then letters, digits and `_`.
+    public static func isValidKey(_ key: String) -> Bool {
+        let parts = key.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return false }
+        return parts[0].utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
+            && parts[1].utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+    }
+
     public static let supported = [
         Platform(os: "linux", arch: "x86_64"), Platform(os: "linux", arch: "arm64"),
         Platform(os: "darwin", arch: "x86_64"), Platform(os: "darwin", arch: "arm64"),

@@ -46,6 +46,22 @@ public struct Resolver: Sendable {
             probes.append((path, info))
             return info?.kind == .file ? info : nil
         }
+        /// tack's own files must be regular files: a directory, pipe, device or a link that
+        /// leads nowhere in their place is an error, never "nothing pinned" (and a pipe is
+        /// never opened, so it cannot hang tack).
+        func probeManifest(_ path: String) throws(TackError) -> FileInfo? {
+            let info = probe(path)
+            if info != nil { return info }
+            switch fs.info(path)?.kind {
+            case .directory?: throw TackError("\(path) is a directory; tack reads its manifest from a file of that name — remove or rename the directory")
+            case .other?: throw TackError("\(path) is not a regular file (a pipe, socket or device); tack reads its manifest only from a file")
+            default:
+                if fs.isBrokenLink(path) {
+                    throw TackError("\(path) is a symbolic link that leads nowhere (a loop, or a missing target) — fix or remove it")
+                }
+                return nil
+            }
+        }
 
         var dir = settings.cwd
         while true {
@@ -64,14 +80,14 @@ public struct Resolver: Sendable {
             }
             let manifestPath = Paths.child(dir, Resolver.manifestName)
             var base: Manifest?
-            if probe(manifestPath) != nil {
+            if try probeManifest(manifestPath) != nil {
                 let m = try Manifest.load(manifestPath, kind: .manifest, fs: fs)
                 base = m
                 for r in m.tools { add(r) }
             }
             let localPath = Paths.child(dir, Resolver.localManifestName)
             var local: Manifest?
-            if probe(localPath) != nil {
+            if try probeManifest(localPath) != nil {
                 let m = try Manifest.load(localPath, kind: .localManifest, fs: fs)
                 local = m
                 for var r in m.tools {
@@ -95,7 +111,7 @@ public struct Resolver: Sendable {
             dir = Paths.dirname(dir)
         }
 
-        if let global = settings.globalManifest, probe(global) != nil {
+        if let global = settings.globalManifest, try probeManifest(global) != nil {
             let m = try Manifest.load(global, kind: .globalManifest, fs: fs)
             manifests.append(m)
             for r in m.tools where pinned[r.name] == nil {
@@ -175,17 +191,22 @@ extension Resolution {
             let r = pin.request
             var version: Version?
             var backend = r.source.backend
+            var locked: LockedTool?
             if let dir = pin.lockDirectory {
                 if locks[dir] == nil {
                     let path = Paths.child(dir, Lockfile.fileName)
                     locks[dir] = .some(settings.fs.info(path) == nil ? nil : try Lockfile.load(path, fs: settings.fs))
                 }
-                if let lock = locks[dir]!, let entry = lock.tools[r.name],
-                   entry.requested == r.requirement.description,
-                   r.source.identity == nil || r.source.identity == entry.source
+                // An entry that no longer describes the pin (another requirement, source or
+                // options, a version outside the requirement) is not used.
+                if let lock = locks[dir] ?? nil, let entry = lock.tools[r.name],
+                   r.source.identity == nil
+                    ? entry.requested == r.requirement.description
+                    : entry.disagreements(with: r, backend: r.source.backend, source: r.source.identity ?? "").isEmpty
                 {
                     version = entry.version
                     backend = entry.backend
+                    locked = entry
                 }
             }
             if version == nil {
@@ -196,7 +217,16 @@ extension Resolution {
                         ?? store.flatMap { r.requirement.best(of: $0.installedVersions(r.name)) }
                 }
             }
-            let installed = version.map { v in store?.isInstalled(r.name, v) ?? false } ?? false
+            // An install counts only when it was made from this lock entry (a fork's 1.0.0 is
+            // not the original's).
+            let installed = version.map { v in
+                guard let store, store.isInstalled(r.name, v) else { return false }
+                guard let record = store.installedEntry(r.name, v) else { return false }
+                if let locked { return locked.isSameInstall(as: record) }
+                // Not locked yet: an install from this pin's source and options.
+                guard let identity = r.source.identity else { return true }
+                return record.backend == r.source.backend && record.source == identity && record.options == r.options.lockRecord
+            } ?? false
             let isFile = r.origin.kind != .environment && r.origin.kind != .commandLine
             out.append(CurrentTool(
                 tool: r.name, requested: r.requirement.description, version: version?.text, backend: backend,

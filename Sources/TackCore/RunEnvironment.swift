@@ -17,7 +17,7 @@ public struct RunEnvironment: Sendable, Equatable {
     public var missing: [String] = []
     /// The `env` of trusted manifests, nearer manifests winning, sorted by name.
     public var variables: [Variable] = []
-    /// Manifests that set `env` but are not trusted (their env is left out).
+    /// Manifests that set `env` or pin `path:` but are not trusted (left out).
     public var untrusted: [String] = []
 
     public init(binDirectories: [String] = [], missing: [String] = [], variables: [Variable] = [], untrusted: [String] = []) {
@@ -33,12 +33,15 @@ public struct RunEnvironment: Sendable, Equatable {
     public static func make(resolution: Resolution, rows: [CurrentTool], settings: Settings) -> RunEnvironment {
         var out = RunEnvironment()
         let store = settings.store
+        let policy = TrustPolicy(settings: settings)
         for (pin, row) in zip(resolution.pins, rows) {
             switch pin.request.requirement {
             case .system: continue
-            case .path(let dir):
-                let base = dir.hasPrefix("~/") ? (settings.home ?? "") + dir.dropFirst(1) : dir
-                let root = Paths.join(Paths.dirname(pin.request.origin.file), base)
+            case .path:
+                guard let root = policy.pathRoot(pin.request) else {
+                    if !out.untrusted.contains(pin.request.origin.file) { out.untrusted.append(pin.request.origin.file) }
+                    continue
+                }
                 out.binDirectories.append(settings.fs.isDirectory(root + "/bin") ? root + "/bin" : root)
             default:
                 if let v = row.version.flatMap(Version.init), row.installed, let store {
@@ -49,30 +52,24 @@ public struct RunEnvironment: Sendable, Equatable {
             }
         }
         var values: [String: String] = [:]
-        let trust = store.map(TrustStore.init)
+        var untrustedEnv: [String] = []
         // Farthest first, so nearer manifests overwrite; the user's own global manifest needs no trust.
         for manifest in resolution.manifests.reversed() where !manifest.env.isEmpty {
-            let trusted: Bool
-            if manifest.path == settings.globalManifest {
-                trusted = true
-            } else if let trust, let bytes = try? settings.fs.read(manifest.path) {
-                trusted = trust.isTrusted(manifest.path, hash: SHA256Digest.hex(bytes))
-            } else {
-                trusted = false
-            }
-            if trusted {
+            if policy.isTrusted(manifest.path) {
                 for e in manifest.env { values[e.name] = e.value }
             } else {
-                out.untrusted.insert(manifest.path, at: 0)
+                untrustedEnv.insert(manifest.path, at: 0)
             }
         }
+        for file in out.untrusted where !untrustedEnv.contains(file) { untrustedEnv.append(file) }
+        out.untrusted = untrustedEnv
         out.variables = values.sorted { $0.key < $1.key }.map { Variable(name: $0.key, value: $0.value) }
         return out
     }
 
     /// The warning for a manifest whose env was left out.
     public static func untrustedWarning(_ path: String, home: String?) -> String {
-        "\(Paths.abbreviate(path, home: home)) sets env but is not trusted, so its env was not applied — run `tack trust` to allow it"
+        "\(Paths.abbreviate(path, home: home)) is not trusted, so its env and path: pins were not applied — read it, then run `tack trust \(Paths.abbreviate(Paths.dirname(path), home: home))`"
     }
 
     /// A short fingerprint of everything applied, so the shell hook can tell "nothing changed".

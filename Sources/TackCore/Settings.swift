@@ -20,16 +20,19 @@ public struct Settings: Sendable {
 
     func absolute(_ path: String) -> String { Paths.join(cwd, path) }
 
-    /// `$TACK_HOME`, else `$XDG_DATA_HOME/tack`, else `~/.local/share/tack`.
+    /// `$TACK_HOME`, else `$XDG_DATA_HOME/tack`, else `~/.local/share/tack`. A relative
+    /// XDG_DATA_HOME is ignored, as the XDG spec says; a relative TACK_HOME gives no store
+    /// (`requireStore` says why): the store is never made inside whatever directory tack runs in.
     public var tackHome: String? {
-        if let h = nonEmpty("TACK_HOME") { return absolute(h) }
-        if let x = nonEmpty("XDG_DATA_HOME") { return Paths.join(absolute(x), "tack") }
+        if let h = nonEmpty("TACK_HOME") { return h.hasPrefix("/") ? Paths.normalize(h) : nil }
+        if let x = nonEmpty("XDG_DATA_HOME"), x.hasPrefix("/") { return Paths.join(Paths.normalize(x), "tack") }
         return home.map { Paths.join($0, ".local/share/tack") }
     }
 
-    /// `$XDG_CONFIG_HOME/tack/tack.yml`, else `~/.config/tack/tack.yml`.
+    /// `$XDG_CONFIG_HOME/tack/tack.yml`, else `~/.config/tack/tack.yml` (a relative
+    /// XDG_CONFIG_HOME is ignored).
     public var globalManifest: String? {
-        if let x = nonEmpty("XDG_CONFIG_HOME") { return Paths.join(absolute(x), "tack/tack.yml") }
+        if let x = nonEmpty("XDG_CONFIG_HOME"), x.hasPrefix("/") { return Paths.join(Paths.normalize(x), "tack/tack.yml") }
         return home.map { Paths.join($0, ".config/tack/tack.yml") }
     }
 
@@ -38,8 +41,16 @@ public struct Settings: Sendable {
     public var isFrozen: Bool { ["1", "true", "yes"].contains(environment["TACK_FROZEN"]?.lowercased() ?? "") }
     public var isOffline: Bool { ["1", "true", "yes"].contains(environment["TACK_OFFLINE"]?.lowercased() ?? "") }
 
+    /// The store, where tack may create it: TACK_HOME absolute, or else HOME a directory that
+    /// exists (a mistyped HOME must not grow a new tree at the root of the file system).
     public func requireStore() throws(TackError) -> Store {
+        if let h = nonEmpty("TACK_HOME"), !h.hasPrefix("/") {
+            throw TackError("TACK_HOME must be an absolute path, not \(quoted(h)) — tack keeps its store in one place, never inside the directory it runs in")
+        }
         guard let store else { throw TackError("neither TACK_HOME nor HOME is set, so tack has nowhere to keep tools; set TACK_HOME") }
+        if nonEmpty("TACK_HOME") == nil, !(nonEmpty("XDG_DATA_HOME")?.hasPrefix("/") ?? false), let home, !fs.isDirectory(home) {
+            throw TackError("HOME is \(quoted(home)), which is not a directory, so tack has nowhere to keep tools — set HOME to your home directory, or TACK_HOME")
+        }
         return store
     }
 }

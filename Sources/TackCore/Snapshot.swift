@@ -80,6 +80,7 @@ public struct Snapshot: Sendable, Equatable {
     public static func make(settings: Settings, resolution: Resolution, rows: [CurrentTool], executable: String?) -> Snapshot {
         var paths: [String] = resolution.probes.map(\.path)
         var roots: [String: String] = [:]
+        let policy = TrustPolicy(settings: settings)
         if let executable { paths.append(executable) }
         if let store = settings.store {
             paths.append(store.root + "/registries")
@@ -91,14 +92,12 @@ public struct Snapshot: Sendable, Equatable {
                     paths.append(store.installDirectory(row.tool, v) + "/" + Installer.metadataFile)
                 }
                 if let dir = pin.lockDirectory { paths.append(Paths.child(dir, Lockfile.fileName)) }
-                if case .path(let dir) = pin.request.requirement {
-                    let base = dir.hasPrefix("~/") ? (settings.home ?? "") + dir.dropFirst(1) : dir
-                    roots[row.tool] = Paths.join(Paths.dirname(pin.request.origin.file), base)
-                }
+                if let root = policy.pathRoot(pin.request) { roots[row.tool] = root }
             }
         }
         let run = RunEnvironment.make(resolution: resolution, rows: rows, settings: settings)
-        if let store = settings.store, resolution.manifests.contains(where: { !$0.env.isEmpty }) {
+        if let store = settings.store, resolution.manifests.contains(where: { !$0.env.isEmpty })
+            || resolution.pins.contains(where: { if case .path = $0.request.requirement { return true } else { return false } }) {
             paths.append(TrustStore(store: store).path)
         }
         var seen: Set<String> = []
@@ -151,7 +150,8 @@ public struct Snapshot: Sendable, Equatable {
 
     /// Writes the snapshot (atomically); failing to is not an error, only slower next time.
     public func save(settings: Settings) {
-        guard !racy, let path = Snapshot.location(settings: settings), let bytes = encode() else { return }
+        // Only where the store may be made (never under a HOME that does not exist).
+        guard !racy, (try? settings.requireStore()) != nil, let path = Snapshot.location(settings: settings), let bytes = encode() else { return }
         try? settings.fs.createDirectory(Paths.dirname(path))
         try? settings.fs.writeAtomically(path, bytes)
     }

@@ -43,3 +43,57 @@ public struct TrustStore: Sendable {
         } catch { throw TackError("cannot write \(path): \(error)") }
     }
 }
+
+/// What in a project file needs `tack trust` before tack acts on it (PRODUCT.md, Safety
+/// rules): `env`, `path:` pins, `build:` commands, asdf plugins, a team cache and
+/// `bootstrap.run`. The user's global manifest and registries need none.
+public struct TrustPolicy: Sendable {
+    public let settings: Settings
+    let trust: TrustStore?
+
+    public init(settings: Settings) {
+        self.settings = settings
+        self.trust = settings.store.map(TrustStore.init)
+    }
+
+    /// Whether `file` is the user's own (the global manifest) or trusted as it is now.
+    public func isTrusted(_ file: String) -> Bool {
+        if file == settings.globalManifest { return true }
+        guard let trust, let bytes = try? settings.fs.read(file) else { return false }
+        return trust.isTrusted(file, hash: SHA256Digest.hex(bytes))
+    }
+
+    /// The directory a `path:` pin puts on PATH, or nil when the file that pins it is not
+    /// trusted (a cloned repository must not choose what `git` or `ls` run).
+    public func pathRoot(_ pin: ToolRequest) -> String? {
+        guard case .path(let dir) = pin.requirement else { return nil }
+        guard pin.origin.kind == .globalManifest || isTrusted(pin.origin.file) else { return nil }
+        let base = dir.hasPrefix("~/") ? (settings.home ?? "") + dir.dropFirst(1) : dir
+        return Paths.join(Paths.dirname(pin.origin.file), base)
+    }
+
+    /// Why installing this pin would run code a project file chose (a `build:` command, an asdf
+    /// plugin's scripts) from a file that is not trusted; nil when it may run. `file` is where
+    /// the pin's source and options were written (for an environment override, the pin it
+    /// overrides).
+    public func codeRefusal(_ request: ToolRequest, file origin: Origin) -> String? {
+        let what: String
+        if request.options.build != nil {
+            what = "\(request.name) has a `build:` command, which would run on this machine"
+        } else if case .asdf(let url) = request.source {
+            what = "\(request.name) comes from the asdf plugin \(url), whose scripts would run on this machine"
+        } else {
+            return nil
+        }
+        // Entries from the registries are the user's (or tack's) choice, not the project's.
+        if origin.kind == .globalManifest { return nil }
+        let registry = try? ToolRegistry.load(store: settings.store)
+        if let entry = registry?.entries[request.name], entry.source == request.source, entry.options.build == request.options.build {
+            return nil
+        }
+        if origin.kind == .globalManifest || isTrusted(origin.file) { return nil }
+        let home = settings.home
+        let dir = Paths.abbreviate(Paths.dirname(origin.file), home: home)
+        return "\(what), and \(Paths.abbreviate(origin.file, home: home)) is not trusted (set by \(origin.describe(home: home))) — read it, then run `tack trust \(dir)`; nothing was fetched or installed"
+    }
+}

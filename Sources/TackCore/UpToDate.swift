@@ -1,5 +1,6 @@
 /// Whether `tack install` has nothing to do: every lockable pin has a lock entry that still
-/// matches it, the locks hold nothing else, and every locked version is completely installed.
+/// matches it (and has its checksum for this platform), the locks hold nothing else, and every
+/// locked version is installed from that entry.
 /// Cheap enough for the front end, which answers a no-op install without starting tack-cli.
 public enum UpToDate {
     public static func check(_ resolution: Resolution, settings: Settings) -> Bool {
@@ -15,9 +16,12 @@ public enum UpToDate {
                 guard let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: settings.fs) else { return false }
                 locks[dir] = lock
             }
-            guard let entry = locks[dir]!.tools[r.name], entry.requested == r.requirement.description,
-                  entry.backend == r.source.backend, entry.source == identity,
-                  settings.fs.isFile(store.installDirectory(r.name, entry.version) + "/" + Installer.metadataFile)
+            // The entry describes the pin, has what --frozen verifies, and the install is the
+            // one it describes.
+            guard let entry = locks[dir]?.tools[r.name],
+                  entry.disagreements(with: r, backend: r.source.backend, source: identity).isEmpty,
+                  entry.backend != "url" || entry.hasChecksum(for: .current),
+                  let record = store.installedEntry(r.name, entry.version), entry.isSameInstall(as: record)
             else { return false }
             pinnedPerLock[dir, default: []].insert(r.name)
         }

@@ -53,12 +53,22 @@ public enum Which {
     public static func searchPath(_ command: String, settings: Settings) -> String? {
         let shims = settings.store?.shims
         let shimTarget = shims.flatMap { realPath($0 + "/" + command) }
+        // tack itself (this program, or the `tack` beside it that shims link to) under the
+        // command's name is never the next one on PATH.
+        var selves: [(UInt64, UInt64)] = []
+        let dir = Paths.dirname(realPath("/proc/self/exe") ?? "/")
+        for path in ["/proc/self/exe", dir + "/tack", Paths.normalize(dir + "/../../bin/tack")] {
+            var st = stat()
+            if stat(path, &st) == 0 { selves.append((UInt64(st.st_dev), UInt64(st.st_ino))) }
+        }
         for dir in (settings.environment["PATH"] ?? "").split(separator: ":") where !dir.isEmpty {
             let d = Paths.normalize(dir.hasPrefix("/") ? String(dir) : Paths.join(settings.cwd, String(dir)))
             if d == shims { continue }
             let candidate = Paths.child(d, command)
             guard settings.fs.isFile(candidate) && access(candidate, X_OK) == 0 else { continue }
             if let shimTarget, realPath(candidate) == shimTarget { continue }
+            var st = stat()
+            if stat(candidate, &st) == 0, selves.contains(where: { $0 == (UInt64(st.st_dev), UInt64(st.st_ino)) }) { continue }
             return candidate
         }
         return nil

@@ -101,14 +101,22 @@ public enum Output {
                 Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
                 #endif
             }
-            if n < 0 {
-                if errno == EINTR { continue }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                // Output that cannot be written is a failure, said where it still can be.
+                if fd == 1 {
+                    let why = n < 0 ? String(cString: strerror(errno)) : "nothing was written"
+                    write(2, "tack: cannot write output: \(why)\n")
+                    exit(1)
+                }
                 return
             }
             offset += n
         }
     }
 
-    /// `tack: <message>` on stderr.
-    public static func error(_ message: String) { err("tack: \(message)\n") }
+    /// `tack: <message>` on stderr, with every control character but the line break escaped:
+    /// a tool name, key, path or server's answer cannot move the cursor, recolour or retitle
+    /// the user's terminal.
+    public static func error(_ message: String) { err("tack: \(Terminal.escapeControls(message))\n") }
 }

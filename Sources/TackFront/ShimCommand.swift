@@ -19,7 +19,7 @@ public enum ShimCommand {
                 LeanRun.exec(exe, name: command, arguments: arguments)
             }
             if let exe = LeanRun.searchPath(command, path: getenv("PATH"), shims: LeanRun.shims(context)) {
-                LeanRun.exec(exe, name: command, arguments: arguments)
+                LeanRun.execFallback(exe, name: command, arguments: arguments)
             }
         }
         slowPath(command, arguments: arguments)
@@ -42,12 +42,15 @@ public enum ShimCommand {
         }
         let name = String(cString: command)
         switch Which.find(name, rows: snapshot.rows, pathRoots: snapshot.pathRoots, settings: settings) {
-        case .found(let path, _):
+        case .found(let path, let tool):
+            if tool == nil { LeanRun.execFallback(Array(path.utf8) + [0], name: command, arguments: arguments) }
             LeanRun.exec(Array(path.utf8) + [0], name: command, arguments: arguments)
         case .notInstalled(let tool, let version, let setBy):
             Output.error("\(tool) \(version) is not installed (set by \(setBy)) — run `tack install`")
             exit(127)
         case .notFound(let elsewhere):
+            // A `path:` pin left out for want of trust may be what would have provided it.
+            for file in snapshot.run.untrusted { Output.error(RunEnvironment.untrustedWarning(file, home: settings.home)) }
             var message = "\(name): command not found"
             if !elsewhere.isEmpty { message += "; the `\(name)` command exists in these installed tools: \(elsewhere.joined(separator: ", ")) — pin one with `tack use`" }
             Output.error(message)

@@ -41,7 +41,7 @@ public enum Launcher {
                 LeanRun.exec(exe, name: name, arguments: argv)
             }
             if let exe = LeanRun.searchPath(name, path: getenv("PATH"), shims: LeanRun.shims(context)) {
-                LeanRun.exec(exe, name: name, arguments: argv)
+                LeanRun.execFallback(exe, name: name, arguments: argv)
             }
         }
         handOff(argv)
@@ -108,7 +108,10 @@ public enum Launcher {
         while written < bytes.count {
             let n = bytes.withUnsafeBufferPointer { CLean.write(1, $0.baseAddress! + written, $0.count - written) }
             if n < 0 && lean_errno() == EINTR { continue }
-            if n <= 0 { exit(1) }
+            if n <= 0 {
+                LeanRun.error(["cannot write output: ", n < 0 ? String(cString: strerror(lean_errno())) : "nothing was written"])
+                exit(1)
+            }
             written += n
         }
     }

@@ -342,7 +342,8 @@ public struct LeanContext {
     /// As `Settings.tackHome`, for values that are already normal absolute paths.
     static func tackHome() -> [UInt8]? {
         if let h = variable("TACK_HOME") { return isNormal(h) ? h : nil }
-        if let x = variable("XDG_DATA_HOME") { return isNormal(x) ? (x.count == 1 ? [] : x) + Array("/tack".utf8) : nil }
+        // A relative XDG_DATA_HOME is ignored, as the XDG spec says.
+        if let x = variable("XDG_DATA_HOME"), x.first == UInt8(ascii: "/") { return isNormal(x) ? (x.count == 1 ? [] : x) + Array("/tack".utf8) : nil }
         if let home = variable("HOME") { return isNormal(home) ? (home.count == 1 ? [] : home) + Array("/.local/share/tack".utf8) : nil }
         return nil
     }

@@ -48,7 +48,11 @@ public enum LeanRun {
     /// `Which.searchPath` does.
     public static func searchPath(_ command: UnsafePointer<CChar>, path: UnsafePointer<CChar>?, shims: [UInt8]) -> [UInt8]? {
         guard let path else { return nil }
-        var shimsStat = stat(), shimStat = stat()
+        var shimsStat = stat(), shimStat = stat(), selfStat = stat()
+        // This very program under the command's name (a copy of tack linked or named like a
+        // tool) is never the next one: running it would only search again.
+        var selfPath = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let haveSelf = lean_self_path(&selfPath, selfPath.count) == 0 && stat(selfPath, &selfStat) == 0
         let haveShims = shims.withUnsafeBufferPointer { b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { stat($0, &shimsStat) == 0 } }
         let shim = shims.withUnsafeBufferPointer { b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { join($0, command) } }
         let haveShim = shim.withUnsafeBufferPointer { b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { stat($0, &shimStat) == 0 } }
@@ -66,6 +70,12 @@ public enum LeanRun {
                     if haveShims, stat(d, &st) == 0, st.st_dev == shimsStat.st_dev, st.st_ino == shimsStat.st_ino { return nil }
                     let c = join(d, command)
                     guard isExecutableFile(c) else { return nil }
+                    if haveSelf {
+                        let same = c.withUnsafeBufferPointer { cb in
+                            cb.baseAddress!.withMemoryRebound(to: CChar.self, capacity: cb.count) { stat($0, &st) == 0 && st.st_dev == selfStat.st_dev && st.st_ino == selfStat.st_ino }
+                        }
+                        if same { return nil }
+                    }
                     if haveShim {
                         let same = c.withUnsafeBufferPointer { cb in
                             cb.baseAddress!.withMemoryRebound(to: CChar.self, capacity: cb.count) { stat($0, &st) == 0 && st.st_dev == shimStat.st_dev && st.st_ino == shimStat.st_ino }
@@ -109,6 +119,57 @@ public enum LeanRun {
         }
     }
 
+    /// The variable that counts a process's falls through to PATH: `<pid>:<count>`. An exec
+    /// keeps the pid, so a chain of execs counts up, while a tool that runs the command again
+    /// as a child starts from nothing.
+    static let hopsVariable = "__TACK_SHIM_HOPS"
+    public static let maxHops = 4
+
+    /// A shim's fallback: runs the next `name` on PATH, unless this process has already fallen
+    /// through `maxHops` times (a copy of tack named like the command, or shims that reach each
+    /// other, would otherwise exec for ever).
+    public static func execFallback(_ executable: [UInt8], name: UnsafePointer<CChar>, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
+        let pid = Int(getpid())
+        var hops = 0
+        if let value = getenv(hopsVariable) {
+            let text = LeanContext.bytes(value)
+            if let colon = text.firstIndex(of: UInt8(ascii: ":")), number(text[..<colon]) == pid {
+                hops = number(text[(colon + 1)...]) ?? 0
+            }
+        }
+        hops += 1
+        if hops > maxHops {
+            error([String(cString: name), ": the command found on PATH, ", String(decoding: executable.dropLast(), as: UTF8.self),
+                   ", leads back to tack (a copy of tack named like the command, or shims that call each other); stopped after ",
+                   digits(maxHops), " hops — remove it from PATH"])
+            exit(126)
+        }
+        var value = Array(digits(pid).utf8) + [UInt8(ascii: ":")] + Array(digits(hops).utf8)
+        value.append(0)
+        value.withUnsafeBufferPointer { b in _ = b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { setenv(hopsVariable, $0, 1) } }
+        exec(executable, name: name, arguments: arguments)
+    }
+
+    static func number(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count < 12 else { return nil }
+        var n = 0
+        for b in bytes {
+            guard b >= 0x30 && b <= 0x39 else { return nil }
+            n = n * 10 + Int(b - 0x30)
+        }
+        return n
+    }
+
+    static func digits(_ n: Int) -> String {
+        var out: [UInt8] = []
+        var v = n
+        repeat {
+            out.insert(UInt8(0x30 + v % 10), at: 0)
+            v /= 10
+        } while v > 0
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Replaces this process with `executable`, `argv[0]` set to `name`.
     public static func exec(_ executable: [UInt8], name: UnsafePointer<CChar>, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
         arguments[0] = strdup(name)
@@ -128,7 +189,17 @@ public enum LeanRun {
     /// `tack: <parts>` and a newline on stderr, in one write.
     public static func error(_ parts: [String]) {
         var line = Array("tack: ".utf8)
-        for p in parts { line += Array(p.utf8) }
+        let hex = Array("0123456789ABCDEF".utf8)
+        for p in parts {
+            // Control characters from paths and names are escaped, never sent to the terminal.
+            for b in p.utf8 {
+                if b < 0x20 || b == 0x7F {
+                    line += Array("\\u{".utf8) + [hex[Int(b >> 4)], hex[Int(b & 0xF)], UInt8(ascii: "}")]
+                } else {
+                    line.append(b)
+                }
+            }
+        }
         line.append(0x0A)
         _ = line.withUnsafeBufferPointer { write(2, $0.baseAddress!, $0.count) }
     }

@@ -155,6 +155,7 @@ private struct Builder {
             if e.data.scalar.anchor != nil {
                 throw YAMLError(mark, "YAML anchors (`&name`) are not supported in tack files")
             }
+            if let tag = e.data.scalar.tag { throw tagError(mark, tag) }
             let value = String(
                 decoding: UnsafeBufferPointer(start: e.data.scalar.value, count: Int(e.data.scalar.length)),
                 as: UTF8.self)
@@ -165,11 +166,13 @@ private struct Builder {
             if e.data.sequence_start.anchor != nil {
                 throw YAMLError(mark, "YAML anchors (`&name`) are not supported in tack files")
             }
+            if let tag = e.data.sequence_start.tag { throw tagError(mark, tag) }
             try push(.sequence([], mark), mark)
         case YAML_MAPPING_START_EVENT:
             if e.data.mapping_start.anchor != nil {
                 throw YAMLError(mark, "YAML anchors (`&name`) are not supported in tack files")
             }
+            if let tag = e.data.mapping_start.tag { throw tagError(mark, tag) }
             try push(.mapping([], mark, pendingKey: nil, seen: []), mark)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let node: Node
@@ -182,6 +185,15 @@ private struct Builder {
             break
         }
         return false
+    }
+
+    /// Tags (`!foo`, `!!python/object`) ask a YAML reader to build a type: tack files hold
+    /// only strings, lists and mappings, so any tag is refused rather than ignored.
+    func tagError(_ mark: Mark, _ tag: UnsafeMutablePointer<yaml_char_t>) -> YAMLError {
+        let text = String(cString: UnsafeRawPointer(tag).assumingMemoryBound(to: CChar.self))
+        var shown = ""
+        for u in text.unicodeScalars { shown += u.value < 0x20 || u.value == 0x7F ? "?" : String(u) }
+        return YAMLError(mark, "the YAML tag `\(shown)` is not allowed in tack files; write plain values")
     }
 
     mutating func push(_ frame: Frame, _ mark: Mark) throws(YAMLError) {

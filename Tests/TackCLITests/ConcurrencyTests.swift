@@ -8,7 +8,7 @@ import Testing
         let s = try Sandbox()
         let log = s.root + "/builds.log"
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], sleep: 1, log: log)
-        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         #expect(try s.tack(["lock"], in: "app").status == 0)
         let processes = try (0..<8).map { i in try s.spawn(["install"], in: "app", log: s.root + "/out-\(i).log") }
         for p in processes { p.waitUntilExit() }
@@ -24,7 +24,7 @@ import Testing
     @Test func killedInstallsLeaveNothingThatLooksInstalled() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], sleep: 0.4)
-        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         #expect(try s.tack(["lock"], in: "app").status == 0)
         // Kill at every point from just started (front end, exec, resolving, cloning) to building.
         var killed = 0

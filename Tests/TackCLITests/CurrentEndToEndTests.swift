@@ -94,7 +94,7 @@ import Testing
                 version: "0.54.1"
 
             """)
-        try s.mkdir("tack-home/installs/mylint/0.54.1/bin")
+        try s.fakeInstall("mylint", "0.54.1", backend: "git", source: "https://github.com/realm/SwiftLint.git", requested: "~> 0.54")
         let r = try s.tack(["current", "--json"], in: "app")
         #expect(r.stdout == #"[{"tool":"mylint","requested":"~> 0.54","version":"0.54.1","backend":"git","source":"\#(s.root)/app/tack.yml","line":2,"installed":true}]"# + "\n")
         #expect(try s.tack(["current", "mylint"], in: "app").stdout == "0.54.1 (set by \(s.root)/app/tack.yml:2)\n")
@@ -123,7 +123,8 @@ import Testing
         #expect(doctor.stdout.contains("ok       TACK_HOME \(s.root)/tack-home will be created on first install"))
         #expect(doctor.stdout.contains("problem  jq 1.7.1 is not installed (set by \(s.root)/app/tack.yml:2) — run `tack install`"))
         #expect(doctor.stdout.contains("ok       binaries: ") && doctor.stdout.contains("/tack-front"), "\(doctor.stdout)")
-        try s.mkdir("tack-home/installs/jq/1.7.1")
+        let jq = try s.plainJQ()
+        try s.fakeInstall("jq", "1.7.1", backend: "url", source: jq)
         #expect(try s.tack(["doctor"], in: "app").status == 0)
         // A shim left by another tack (an older installation) is a problem `tack reshim` fixes.
         try s.mkdir("tack-home/shims")

@@ -5,7 +5,7 @@ import Testing
     @Test func execPutsPinnedToolsFirstAndPassesEverythingThrough() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0", "1.1.0"])
-        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         try s.mkdir("app/a/b/c")
         // Missing tools are installed first.
         let first = try s.tack(["exec", "--", "hello"], in: "app/a/b/c")
@@ -39,7 +39,7 @@ import Testing
         let untrusted = try s.tack(["exec", "--", "sh", "-c", "echo \"[$GREETING]\""], in: "app")
         #expect(untrusted.status == 0)
         #expect(untrusted.stdout == "[]\n")
-        #expect(untrusted.stderr == "tack: \(s.root)/app/tack.yml sets env but is not trusted, so its env was not applied — run `tack trust` to allow it\n")
+        #expect(untrusted.stderr == "tack: \(s.root)/app/tack.yml is not trusted, so its env and path: pins were not applied — read it, then run `tack trust \(s.root)/app`\n")
         let t = try s.tack(["trust"], in: "app")
         #expect(t.status == 0)
         #expect(t.stderr == "trusted: \(s.root)/app/tack.yml\n")

@@ -32,6 +32,38 @@ final class Sandbox {
         try data.write(to: URL(fileURLWithPath: full))
     }
 
+    /// Writes a project file and trusts its project (`tack trust`), as a user who has read
+    /// it would: for manifests with `build:` commands, env or `path:` pins.
+    func writeTrusted(_ path: String, _ text: String) throws {
+        try write(path, text)
+        let dir = (path as NSString).deletingLastPathComponent
+        let r = try tack(["trust"], in: dir)
+        guard r.status == 0 else { throw TrustFailed(message: r.stderr) }
+    }
+    struct TrustFailed: Error { var message: String }
+
+    /// A registry of the user's own that makes `jq` a plain url tool (no options), so tests
+    /// can fake its install and lock by hand. Returns its source.
+    @discardableResult
+    func plainJQ() throws -> String {
+        let source = "https://example.org/jq-{version}"
+        try write("tack-home/registries/local/registry.yml", "jq: { url: \"\(source)\" }\n")
+        return source
+    }
+
+    /// An install as tack leaves it: the version's directory with `bin/` and the record of the
+    /// lock entry it was made from (what makes it count as installed).
+    func fakeInstall(_ tool: String, _ version: String, backend: String, source: String, requested: String? = nil) throws {
+        let dir = "tack-home/installs/\(tool)/\(version)"
+        try mkdir(dir + "/bin")
+        try write(dir + "/.tack-install.lock", """
+            version: 1
+            tools:
+              \(tool): { backend: "\(backend)", requested: "\(requested ?? version)", source: "\(source)", version: "\(version)" }
+
+            """)
+    }
+
     func mkdir(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: root + "/" + path, withIntermediateDirectories: true)
     }
@@ -42,10 +74,11 @@ final class Sandbox {
         var stderr: String
     }
 
-    /// Runs `tack args` in `directory` (relative to the sandbox).
-    func tack(_ args: [String], in directory: String = "", env extra: [String: String] = [:]) throws -> Result {
+    /// Runs `tack args` in `directory` (relative to the sandbox); `stdout`, when given,
+    /// receives standard output instead of a pipe (`/dev/full`, say).
+    func tack(_ args: [String], in directory: String = "", env extra: [String: String] = [:], stdout: FileHandle? = nil, program: String? = nil) throws -> Result {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Self.binary())
+        p.executableURL = URL(fileURLWithPath: try program ?? Self.binary())
         p.arguments = args
         p.currentDirectoryURL = URL(fileURLWithPath: root + "/" + directory)
         var env = environment
@@ -53,14 +86,16 @@ final class Sandbox {
         env.merge(extra) { $1 }
         p.environment = env
         let out = Pipe(), err = Pipe()
-        p.standardOutput = out
+        p.standardOutput = stdout ?? out
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
+        if stdout != nil { try? out.fileHandleForWriting.close() }
+        let o = stdout == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
+        return Result(status: status, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
     /// Runs any program in `directory` with the sandbox's environment, `input` on its stdin.

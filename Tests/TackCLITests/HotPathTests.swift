@@ -44,13 +44,14 @@ import TackLean
 
     @Test func trustedEnvAndPathApplyThroughShims() throws {
         let (s, shims) = try project()
-        let warning = "tack: \(s.root)/app/tack.yml sets env but is not trusted, so its env was not applied — run `tack trust` to allow it\n"
+        let warning = "tack: \(s.root)/app/tack.yml is not trusted, so its env and path: pins were not applied — read it, then run `tack trust \(s.root)/app`\n"
         // Twice each: the first run resolves and writes the snapshot, the second reads it.
+        // Untrusted, neither the env nor the `path:` pin applies: the command is not found.
         for _ in 0..<2 {
             let r = try s.run(shims + "/show", [], in: "app/a/b/c")
-            #expect(r.status == 0)
-            #expect(r.stdout == "greeting=[] first=\(s.root)/tool/bin\n")
-            #expect(r.stderr == warning)
+            #expect(r.status == 127)
+            #expect(r.stdout == "")
+            #expect(r.stderr == warning + "tack: show: command not found\n", "\(r.stderr)")
         }
         #expect(try s.tack(["trust"], in: "app").status == 0)
         for _ in 0..<2 {
@@ -61,8 +62,8 @@ import TackLean
         // Any edit needs trust again, on the very next run.
         try s.write("app/tack.yml", "tools:\n  show: { path: ../tool }\nenv:\n  GREETING: changed\n")
         let edited = try s.run(shims + "/show", [], in: "app/a/b/c")
-        #expect(edited.stdout == "greeting=[] first=\(s.root)/tool/bin\n")
-        #expect(edited.stderr == warning)
+        #expect(edited.stdout == "")
+        #expect(edited.stderr == warning + "tack: show: command not found\n", "\(edited.stderr)")
     }
 
     @Test func aManifestThatIsALinkGoesStaleWhenItsTargetChanges() throws {
@@ -81,7 +82,7 @@ import TackLean
     @Test func aBadVersionOverrideThroughAShimFailsClearly() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
-        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         #expect(try s.tack(["install"], in: "app").status == 0)
         let shim = s.root + "/tack-home/shims/hello"
         #expect(try s.run(shim, [], in: "app").stdout == "hello 1.0.0\n")
@@ -107,7 +108,7 @@ import TackLean
     @Test func snapshotAnswersWithoutTheFrontEnd() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
-        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         try s.mkdir("app/a/b")
         #expect(try s.tack(["install"], in: "app").status == 0)
         // The full tack writes the snapshot for app/a/b.

@@ -5,7 +5,7 @@ import Testing
 /// with the git backend, against repositories made in the test.
 @Suite struct InstallTests {
     func project(_ s: Sandbox, _ entries: [String: String]) throws {
-        try s.write("app/tack.yml", "tools:\n" + entries.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined())
+        try s.writeTrusted("app/tack.yml", "tools:\n" + entries.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined())
     }
 
     func lockedVersion(_ s: Sandbox, _ tool: String) -> String? {
@@ -167,7 +167,7 @@ import Testing
     @Test func useAddsAndChangesPinsAndRollsBackOnFailure() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0", "1.1.0"])
-        try s.write("app/tack.yml", "# our tools\ntools:\n  hello: \(repo.entry("1.0.0"))   # keep\nenv:\n  A: b\n")
+        try s.writeTrusted("app/tack.yml", "# our tools\ntools:\n  hello: \(repo.entry("1.0.0"))   # keep\nenv:\n  A: b\n")
         let r = try s.tack(["use", "hello@1.1.0"], in: "app")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(s.read("app/tack.yml") == "# our tools\ntools:\n  hello: \(repo.entry("1.1.0"))   # keep\nenv:\n  A: b\n")
@@ -190,7 +190,7 @@ import Testing
         let s = try Sandbox()
         let log = s.root + "/builds.log"
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: log)
-        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         #expect(try s.tack(["install"], in: "app").status == 0)
         #expect(try s.tack(["doctor"], in: "app").status == 0)
         // Pretend it was built by an older toolchain.
@@ -214,7 +214,7 @@ import Testing
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
         let main1 = try repo.commit(of: "main")
-        try s.write("app/tack.yml", "tools:\n  hello: { git: \"\(repo.path)\", ref: main, build: sh build.sh, bin: [out/hello] }\n  tagged: { git: \"\(repo.path)\", ref: \"1.0.0\", build: sh build.sh, bin: [out/hello] }\n  bysha: { git: \"\(repo.path)\", ref: \"\(main1)\", build: sh build.sh, bin: [out/hello] }\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: { git: \"\(repo.path)\", ref: main, build: sh build.sh, bin: [out/hello] }\n  tagged: { git: \"\(repo.path)\", ref: \"1.0.0\", build: sh build.sh, bin: [out/hello] }\n  bysha: { git: \"\(repo.path)\", ref: \"\(main1)\", build: sh build.sh, bin: [out/hello] }\n")
         let r = try s.tack(["install"], in: "app")
         #expect(r.status == 0, "\(r.stderr)")
         let v1 = "0.0.0-ref." + main1.prefix(12)

@@ -108,7 +108,7 @@ func uvDirectory() throws -> String {
         try repo.git("add", ".")
         try repo.git("commit", "-q", "-m", "python")
         try repo.git("tag", "1.0.0")
-        try s.write("app/tack.yml", """
+        try s.writeTrusted("app/tack.yml", """
             tools:
               greet: { pip: greet, version: "~> 1.0", index_url: "\(server.url("static/simple"))" }
               mypython: { git: "\(repo.path)", version: 1.0.0, build: sh build.sh, bin: [out/python3] }

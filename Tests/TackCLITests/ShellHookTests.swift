@@ -19,8 +19,8 @@ import Testing
     func project() throws -> Sandbox {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0", "1.1.0"])
-        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\nenv:\n  GREETING: hello\n  EXISTING: project\n")
-        try s.write("app/sub/tack.yml", "tools:\n  hello: \(repo.entry("1.1.0"))\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\nenv:\n  GREETING: hello\n  EXISTING: project\n")
+        try s.writeTrusted("app/sub/tack.yml", "tools:\n  hello: \(repo.entry("1.1.0"))\n")
         try s.write("edited.yml", "tools:\n  hello: \(repo.entry("1.1.0"))\nenv:\n  GREETING: changed\n")
         #expect(try s.tack(["install"], in: "app").status == 0)
         #expect(try s.tack(["install"], in: "app/sub").status == 0)
@@ -58,7 +58,7 @@ import Testing
     func check(_ r: Sandbox.Result, _ s: Sandbox) {
         #expect(r.stdout == Self.expected, "stderr: \(r.stderr)")
         // One warning when the edited manifest became untrusted, none at other prompts.
-        let warning = "tack: \(s.root)/app/tack.yml sets env but is not trusted, so its env was not applied — run `tack trust` to allow it"
+        let warning = "tack: \(s.root)/app/tack.yml is not trusted, so its env and path: pins were not applied — read it, then run `tack trust \(s.root)/app`"
         #expect(r.stderr.components(separatedBy: warning).count == 2, "stderr: \(r.stderr)")
     }
 

@@ -25,9 +25,9 @@ import Testing
     @Test func shimsRunThePinnedVersionOrFallThroughWithoutLooping() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0", "1.1.0", "1.2.0"])
-        try s.write("one/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
-        try s.write("two/tack.yml", "tools:\n  hello: \(repo.entry("1.1.0"))\n")
-        try s.write("three/tack.yml", "tools:\n  hello: \(repo.entry("1.2.0"))\n")
+        try s.writeTrusted("one/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("two/tack.yml", "tools:\n  hello: \(repo.entry("1.1.0"))\n")
+        try s.writeTrusted("three/tack.yml", "tools:\n  hello: \(repo.entry("1.2.0"))\n")
         try s.mkdir("one/a/b/c")
         try s.mkdir("nothing")
         #expect(try s.tack(["install"], in: "one").status == 0)

@@ -15,6 +15,7 @@ import Testing
 
     @Test func everyChangeTakesEffectOnTheNextRun() throws {
         let s = try Sandbox()
+        let jq = try s.plainJQ()
         try s.write("app/tack.yml", "tools:\n  jq: 1.7.1\n")
         try s.mkdir("app/a/b")
         #expect(try current(s).contains(#""tool":"jq","requested":"1.7.1""#))
@@ -44,14 +45,14 @@ import Testing
         #expect(try current(s, env: ["TACK_JQ_VERSION": "1.2.0"]).contains(#""requested":"1.2.0""#))
         #expect(try current(s).contains(#""requested":"1.4.0""#))
         // An install, then an uninstall, of the pinned version.
-        try s.mkdir("tack-home/installs/jq/1.4.0")
+        try s.fakeInstall("jq", "1.4.0", backend: "url", source: jq)
         #expect(try current(s).contains(#""installed":true"#))
         try FileManager.default.removeItem(atPath: s.root + "/tack-home/installs/jq/1.4.0")
         #expect(try current(s).contains(#""installed":false"#))
         // A lock appears for a range.
         try s.write("app/a/tack.local.yml", "tools:\n  jq: \"~> 1.4\"\n")
         #expect(try current(s).contains(#""version":null"#))
-        try s.write("app/a/tack.lock", "version: 1\ntools:\n  jq:\n    backend: \"url\"\n    requested: \"~> 1.4\"\n    source: \"https://github.com/jqlang/jq/releases/download/jq-{version}/jq-linux-amd64\"\n    version: \"1.4.1\"\n")
+        try s.write("app/a/tack.lock", "version: 1\ntools:\n  jq:\n    backend: \"url\"\n    requested: \"~> 1.4\"\n    source: \"\(jq)\"\n    version: \"1.4.1\"\n")
         #expect(try current(s).contains(#""version":"1.4.1""#))
         // A broken manifest is an error every time, never served from a snapshot.
         try s.write("app/a/tack.yml", "tools:\n  jq: [\n")
@@ -72,7 +73,7 @@ import Testing
     @Test func removedInstallDirectoryIsNoticedByShimsAndWhich() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
-        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         #expect(try s.tack(["install"], in: "app").status == 0)
         #expect(try s.tack(["which", "hello"], in: "app").status == 0)
         try FileManager.default.removeItem(atPath: s.root + "/tack-home/installs/hello/1.0.0")

@@ -12,9 +12,13 @@ import Testing
             let package = Package(
                 name: "greet",
                 products: [.executable(name: "greet", targets: ["greet"])],
-                targets: [.executableTarget(name: "greet", resources: [.copy("greeting.txt")])]
+                targets: [
+                    .executableTarget(name: "greet", resources: [.copy("greeting.txt")]),
+                    .executableTarget(name: "helper"),
+                ]
             )
             """)
+        try s.write("greet/Sources/helper/main.swift", "print(\"an internal helper, not a product\")\n")
         try s.write("greet/Sources/greet/greeting.txt", "hello from a resource\n")
         try s.write("greet/Sources/greet/main.swift", """
             import Foundation
@@ -37,7 +41,15 @@ import Testing
         #expect(out == "hello from a resource\n")
         let metadata = s.read("tack-home/installs/greet/1.0.0/.tack-install.lock") ?? ""
         #expect(metadata.contains("swift: \"Swift version "))
-        #expect(metadata.contains("binaries: [\"bin/greet\"]"))
+        #expect(metadata.contains("binaries: [\"bin/greet\"]"), "the declared product, not the helper target")
+
+        // `products:` is part of the pin: a product the package does not declare fails here
+        // as on a machine without the install, listing the products there are, before building.
+        try s.write("app/tack.yml", "tools:\n  greet: { git: \"\(repo.path)\", version: 1.0.0, products: [nosuch] }\n")
+        let missing = try s.tack(["install"], in: "app")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("the Swift package of greet 1.0.0 has no executable product \"nosuch\" (named by `products:`); its executable products are: greet — nothing was installed"), "\(missing.stderr)")
+        #expect(try runProgram(bin + "/greet", in: "/") == "hello from a resource\n", "the install is untouched")
     }
 
     /// The README's first example: real code no one here wrote, from the machine's git mirror

@@ -108,7 +108,8 @@ func sha256(_ path: String) throws -> String {
         try manifest(s, url: server.url("files/" + name))
         #expect(try s.tack(["lock"], in: "app").status == 0)
         let lock = try #require(s.read("app/tack.lock"))
-        try s.write("app/tack.lock", lock.replacingOccurrences(of: "    source:", with: "    sha256:\n      linux-x86_64: \"\(wrong)\"\n    source:"))
+        #expect(lock.contains(sum), "`tack lock` recorded the checksum")
+        try s.write("app/tack.lock", lock.replacingOccurrences(of: sum, with: wrong))
         let frozen = try s.tack(["install", "--frozen"], in: "app")
         #expect(frozen.status == 1)
         #expect(frozen.stderr.contains("checksum mismatch for shellcheck 0.10.0 (linux-x86_64): tack.lock says \(wrong), download is \(sum) — nothing was installed"))
@@ -198,6 +199,11 @@ func sha256(_ path: String) throws -> String {
         try s.write("app/tack.yml", "tools:\n  node: { url: \"\(server.url("files/node-v{version}.tar.xz"))\", version: \"~> 20.0\", versions: { url: \"\(server.url("files/index.json"))\", regex: '\"version\":\"v([0-9.]+)\"' } }\n")
         let r = try s.tack(["ls-remote", "node"], in: "app")
         #expect(r.stdout == "18.19.1\n20.11.1\n21.6.2\n", "\(r.stderr)")
+        // `tack lock` records the artifact's checksum, so the artifact must exist.
+        let missing = try s.tack(["lock"], in: "app")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("cannot download node 20.11.1 from \(server.url("files/node-v20.11.1.tar.xz"))"), "\(missing.stderr)")
+        try s.write("www/node-v20.11.1.tar.xz", "node\n")
         #expect(try s.tack(["lock"], in: "app").status == 0)
         #expect(s.read("app/tack.lock")?.contains("version: \"20.11.1\"") == true)
     }

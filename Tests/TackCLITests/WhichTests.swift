@@ -5,7 +5,7 @@ import Testing
     @Test func pinnedInstalledNotInstalledAndPathFallback() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0", "1.1.0"])
-        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         try s.mkdir("app/sub")
         let missing = try s.tack(["which", "hello"], in: "app/sub")
         #expect(missing.status == 1)
@@ -42,7 +42,7 @@ import Testing
         let s = try Sandbox()
         try s.write("src/mytool/bin/mytool", "#!/bin/sh\necho mine\n")
         chmod(s.root + "/src/mytool/bin/mytool", 0o755)
-        try s.write("app/tack.yml", "tools:\n  mytool: { path: ../src/mytool }\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  mytool: { path: ../src/mytool }\n")
         let r = try s.tack(["which", "mytool"], in: "app")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == "\(s.root)/src/mytool/bin/mytool\n")

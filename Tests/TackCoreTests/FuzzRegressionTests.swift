@@ -7,13 +7,17 @@ import Testing
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     /// A lock with a field key over 1024 characters was written with an implicit key, which
-    /// YAML does not allow, so it did not read back.
-    @Test func lockWithAVeryLongKeyRoundTrips() throws {
+    /// YAML does not allow, so it did not read back. Field keys are now only those tack
+    /// writes, so the fuzzer's lock is refused where the key is; long keys inside a field's
+    /// map still round-trip (below).
+    @Test func lockWithAVeryLongKeyIsRefusedWhereItIs() throws {
         let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("lock-long-key.crash"))
-        let lock = try Lockfile.parse(Array(data.dropFirst()), path: "/f/tack.lock")
-        let again = try Lockfile.parse(lock.serialized(), path: "/f/tack.lock")
-        #expect(again == lock)
-        #expect(again.serialized() == lock.serialized())
+        do {
+            _ = try Lockfile.parse(Array(data.dropFirst()), path: "/f/tack.lock")
+            Issue.record("the fuzzer's lock parsed")
+        } catch {
+            #expect(error.message.hasPrefix("/f/tack.lock:15:5: unknown key `363x-x86"), "\(error.message.prefix(80))")
+        }
     }
 
     /// `path:` followed by a combining mark: the mark joined the colon into one Character, so
@@ -30,7 +34,7 @@ import Testing
     @Test func longKeysOfEveryKindRoundTrip() throws {
         let long = String(repeating: "k", count: 2000)
         let lock = Lockfile(tools: ["t": LockedTool(name: "t", version: Version("1")!, requested: "1", backend: "b", source: "s",
-                                                    fields: [long: .string("v"), "m": .map([long: "v"]), long + "x": .list([long])])])
+                                                    fields: ["commit": .string(long), "hashes": .map([long: "v"]), "binaries": .list([long])])])
         #expect(try Lockfile.parse(lock.serialized(), path: "/l") == lock)
     }
 }

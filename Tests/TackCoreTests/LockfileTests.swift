@@ -6,11 +6,11 @@ import Testing
         "swiftlint": LockedTool(
             name: "swiftlint", version: Version("0.54.1")!, requested: "~> 0.54", backend: "git",
             source: "https://github.com/realm/SwiftLint.git",
-            fields: ["tag": .string("0.54.1"), "commit": .string("0123456789abcdef0123456789abcdef01234567"), "products": .list(["swiftlint"])]),
+            fields: ["tag": .string("0.54.1"), "commit": .string("0123456789abcdef0123456789abcdef01234567"), "options": .map(["products": "swiftlint"])]),
         "shellcheck": LockedTool(
             name: "shellcheck", version: Version("0.10.0")!, requested: "0.10.0", backend: "url",
             source: "https://example.org/shellcheck-v{version}.{os}.{arch}.tar.xz",
-            fields: ["sha256": .map(["linux-x86_64": "6c88", "darwin-arm64": "1f3e"])]),
+            fields: ["sha256": .map(["linux-x86_64": "6c88000000000000000000000000000000000000000000000000000000000000", "darwin-arm64": "1f3e000000000000000000000000000000000000000000000000000000000000"])]),
     ])
 
     @Test func goldenBytes() {
@@ -24,14 +24,15 @@ import Testing
                 backend: "url"
                 requested: "0.10.0"
                 sha256:
-                  darwin-arm64: "1f3e"
-                  linux-x86_64: "6c88"
+                  darwin-arm64: "1f3e000000000000000000000000000000000000000000000000000000000000"
+                  linux-x86_64: "6c88000000000000000000000000000000000000000000000000000000000000"
                 source: "https://example.org/shellcheck-v{version}.{os}.{arch}.tar.xz"
                 version: "0.10.0"
               swiftlint:
                 backend: "git"
                 commit: "0123456789abcdef0123456789abcdef01234567"
-                products: ["swiftlint"]
+                options:
+                  products: "swiftlint"
                 requested: "~> 0.54"
                 source: "https://github.com/realm/SwiftLint.git"
                 tag: "0.54.1"
@@ -56,7 +57,7 @@ import Testing
         let alphabet = Array("aZ09 :#\"'\\\n\t{}[],&*!|>%@`é\u{1}\u{7F}\u{85}\u{FEFF}-")
         for _ in 0..<200 {
             let s = String((0..<Int(rng.next() % 20)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
-            let lock = Lockfile(tools: ["t": LockedTool(name: "t", version: Version("1.0")!, requested: s, backend: "git", source: s, fields: ["k": .map([s.isEmpty ? "x" : s: s]), "l": .list([s])])])
+            let lock = Lockfile(tools: ["t": LockedTool(name: "t", version: Version("1.0")!, requested: s, backend: "git", source: s, fields: ["hashes": .map([s.isEmpty ? "x" : s: s]), "binaries": .list([s])])])
             #expect(try Lockfile.parse(lock.serialized(), path: "/l") == lock, "\(s.debugDescription)")
         }
     }

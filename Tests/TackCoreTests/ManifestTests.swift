@@ -87,7 +87,7 @@ func manifestError(_ text: String) -> String? {
         ("tools:\n  jq:\n", "/p/tack.yml:2:3: `jq` needs a version: write `jq: latest` for the newest, or a version like `jq: 1.2.3`"),
         ("tools:\n  jq: [1.7]\n", "/p/tack.yml:2:7: `jq` must be a version or a mapping (like `{ git: URL, version: 1.2 }`), found a list"),
         ("tools:\n  ink: { gti: https://x/y.git }\n", "/p/tack.yml:2:10: unknown key `gti` in ink; did you mean `git`?"),
-        ("tools:\n  ink: { git: a.git, url: b }\n", "/p/tack.yml:2:22: ink has two sources, `git` (line 2) and `url`; keep one"),
+        ("tools:\n  ink: { git: a.git, url: \"https://b\" }\n", "/p/tack.yml:2:22: ink has two sources, `git` (line 2) and `url`; keep one"),
         ("tools:\n  ink: { git: a.git, version: 1.0, ref: main }\n", "/p/tack.yml:2:36: `ref` and `version` (line 2) both say which version of ink to use; keep one"),
         ("tools:\n  ink: { pip: ink, products: [x] }\n", "/p/tack.yml:2:20: `products` applies to git tools, but ink comes from pip"),
         ("tools:\n  ink: { github: notarepo }\n", "/p/tack.yml:2:18: expected `owner/repo` after `github:`, found \"notarepo\""),

@@ -109,9 +109,15 @@ func summary(_ r: Resolution) -> [String] {
                 "mygo": LockedTool(name: "mygo", version: Version("1.22.5")!, requested: "1.21", backend: "url", source: "u"),
             ]).serialized(), as: UTF8.self),
         ])
-        try fs.createDirectory("/tack/installs/mylint/0.54.1")
+        // Installs are directories with the record of the lock entry they were made from.
+        func install(_ entry: LockedTool) throws {
+            let dir = "/tack/installs/\(entry.name)/\(entry.version.text)"
+            try fs.createDirectory(dir)
+            try fs.writeAtomically(dir + "/" + Installer.metadataFile, Lockfile(tools: [entry.name: entry]).serialized())
+        }
+        try install(LockedTool(name: "mylint", version: Version("0.54.1")!, requested: "~> 0.54", backend: "git", source: "https://github.com/realm/SwiftLint.git"))
         try fs.createDirectory("/tack/installs/myyq/4.40.5")
-        try fs.createDirectory("/tack/installs/myyq/4.44.1")
+        try install(LockedTool(name: "myyq", version: Version("4.44.1")!, requested: "4", backend: "url", source: "u"))
         try fs.createDirectory("/tack/installs/myyq/.4.45.0.tmp")
         try fs.createDirectory("/tack/installs/myyq/5.0.0")
         let settings = Settings(environment: ["HOME": "/home/me", "TACK_HOME": "/tack"], cwd: "/app", fs: fs)

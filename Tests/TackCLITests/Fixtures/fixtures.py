@@ -12,7 +12,8 @@
                               /static/PATH           a file under DIR, or a directory's index.html
   fixtures.py archive KIND OUT VERSION [HOSTILE]
                               KIND: tar.gz, tar.xz, zip, or binary; HOSTILE: dotdot, absolute,
-                              symlink-escape, hardlink-outside, device, setuid
+                              symlink-escape, hardlink-outside, device, setuid, modes (0777 and
+                              1777), duplicate (a second shellcheck), bomb (3 MiB of zeros)
   fixtures.py wheel NAME VERSION OUTDIR [REQUIREMENT...]
                               a pure-Python wheel whose console script NAME prints
                               "NAME VERSION" and its arguments, requiring REQUIREMENTs
@@ -146,6 +147,14 @@ def archive(kind, out, version, hostile=None):
             add(tar, top + "/null", type=tarfile.CHRTYPE, mode=0o666)
         elif hostile == "setuid":
             add(tar, top + "/suid", tool_script(version), mode=0o4755)
+        elif hostile == "modes":
+            add(tar, top + "/open", tool_script(version), mode=0o777)
+            add(tar, top + "/shared", type=tarfile.DIRTYPE, mode=0o1777)
+            add(tar, top + "/shared/note", b"note\n", mode=0o666)
+        elif hostile == "duplicate":
+            add(tar, top + "/shellcheck", b"#!/bin/sh\necho replaced\n", mode=0o755)
+        elif hostile == "bomb":
+            add(tar, top + "/zeros", b"\0" * (3 << 20))
 
 def normalize(name):
     import re

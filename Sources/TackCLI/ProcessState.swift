@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Backends
+import Dispatch
+import TackCore
+import TackFront
+
+/// What this process started with, captured before anything else runs, so that a command
+/// `tack exec` runs starts with the signal mask and the ignored signals tack itself started
+/// with (Swift's worker threads block nearly every signal, and a child inherits the mask of
+/// the thread that execs it).
+struct StartState: @unchecked Sendable {
+    var mask = sigset_t()
+    var ignored: Set<Int32> = []
+
+    static let signalRange: Range<Int32> = 1..<65
+
+    /// Captured on first use: `Tack.runFromCommandLine` touches it first, on the main thread.
+    static let captured: StartState = {
+        var state = StartState()
+        pthread_sigmask(SIG_SETMASK, nil, &state.mask)
+        for sig in signalRange where sig != SIGKILL && sig != SIGSTOP {
+            var action = sigaction()
+            guard sigaction(sig, nil, &action) == 0 else { continue }
+            if Self.isIgnore(action) { state.ignored.insert(sig) }
+        }
+        return state
+    }()
+
+    static func isIgnore(_ action: sigaction) -> Bool {
+        #if canImport(Glibc)
+        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
+        #else
+        return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == 1
+        #endif
+    }
+
+    /// Puts every disposition and the mask back as they were at start (immediately before an
+    /// exec: handlers do not survive it, ignored signals and the mask do).
+    func restore() {
+        for sig in Self.signalRange where sig != SIGKILL && sig != SIGSTOP {
+            signal(sig, ignored.contains(sig) ? SIG_IGN : SIG_DFL)
+        }
+        var m = mask
+        pthread_sigmask(SIG_SETMASK, &m, nil)
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP while tack works: stop what it started, remove this process's
+/// unfinished installs and downloads, and exit as a shell expects (128 + the signal).
+enum Interrupts {
+    private static let queue = DispatchQueue(label: "tack.signals")
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    static func install(store: @escaping @Sendable () -> Store?) {
+        for sig in [SIGINT, SIGTERM, SIGHUP] where !StartState.captured.ignored.contains(sig) {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler {
+                RunningChildren.shared.signalAll(SIGTERM)
+                if let store = store() { removeUnfinished(store) }
+                Output.err("\n")
+                Output.error("interrupted (\(sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP")); nothing half-installed was kept")
+                _exit(128 + sig)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// This process's temporary install directories and partial downloads.
+    static func removeUnfinished(_ store: Store) {
+        let fs = store.fs
+        let pid = getpid()
+        for tool in (try? fs.list(store.installs)) ?? [] {
+            let dir = store.installs + "/" + tool
+            for entry in (try? fs.list(dir)) ?? [] where entry.hasPrefix(".tmp-") && entry.hasSuffix("-\(pid)") {
+                try? fs.remove(dir + "/" + entry)
+            }
+        }
+        let downloads = store.cache + "/downloads"
+        for entry in (try? fs.list(downloads)) ?? [] where entry.hasPrefix(".partial-\(pid)-") {
+            try? fs.remove(downloads + "/" + entry)
+        }
+    }
+}
+
+/// Output that could not be written (a full disk, a closed pipe's reader gone) is an error:
+/// stdout is flushed at exit and a failure is said on stderr with exit status 1.
+enum OutputCheck {
+    static func install() {
+        atexit {
+            errno = 0
+            if fflush(nil) != 0 {
+                let why = errno != 0 ? String(cString: strerror(errno)) : "write error"
+                Output.error("cannot write output: \(why)")
+                _exit(1)
+            }
+        }
+    }
+}

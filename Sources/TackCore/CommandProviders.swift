@@ -1,0 +1,25 @@
+/// Which pinned tools provide a command, from what their pins say before they are installed:
+/// the tool's own name, its `products:`, and the names its `bin:` paths install as. `tack
+/// exec` installs only those, not every missing tool.
+public enum CommandProviders {
+    public static func tools(providing command: String, among requests: [ToolRequest]) -> [String] {
+        guard !command.contains("/") else { return [] }
+        return requests.filter { names(of: $0).contains(command) }.map(\.name)
+    }
+
+    /// The command names a pin is known to install.
+    public static func names(of request: ToolRequest) -> Set<String> {
+        var out: Set<String> = [request.name]
+        out.formUnion(request.options.products)
+        var bins = request.options.bin
+        for fields in request.options.platforms.values { if let b = fields["bin"] { bins += b.split(separator: " ").map(String.init) } }
+        for spec in bins {
+            if let eq = spec.lastIndex(of: "=") {
+                out.insert(String(spec[spec.index(after: eq)...]))
+            } else if let last = spec.split(separator: "/").last {
+                out.insert(String(last))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,95 @@
+/// Whether a lock entry still describes a pin, and whether an install is the one an entry
+/// describes: the two checks that keep tack.lock from lying (PRODUCT.md, Safety rules).
+extension ToolOptions {
+    /// The options that change what gets installed, as tack.lock's `options:` records them:
+    /// only those set, each as one string (lists joined by `, `), so the map is empty for a
+    /// plain pin and the lock stays short.
+    public var lockRecord: [String: String] {
+        var out: [String: String] = [:]
+        if !products.isEmpty { out["products"] = products.joined(separator: ", ") }
+        if !bin.isEmpty { out["bin"] = bin.joined(separator: ", ") }
+        if let build { out["build"] = build }
+        if let checksum { out["checksum"] = checksum.lowercased() }
+        for (platform, fields) in platforms {
+            for (key, value) in fields { out["platforms.\(platform).\(key)"] = key == "checksum" ? value.lowercased() : value }
+        }
+        if let python { out["python"] = python }
+        if let indexURL { out["index_url"] = indexURL }
+        if let findLinks { out["find_links"] = findLinks }
+        if !extras.isEmpty { out["extras"] = extras.joined(separator: ", ") }
+        if let gemSource { out["source"] = gemSource }
+        return out
+    }
+}
+
+extension LockedTool {
+    /// The entry's `options:` (empty when it has none).
+    public var options: [String: String] {
+        if case .map(let m)? = fields["options"] { return m }
+        return [:]
+    }
+
+    /// Whether a url tool's entry records its checksum for `platform` (what --frozen needs).
+    public func hasChecksum(for platform: Platform) -> Bool {
+        if case .map(let sums)? = fields["sha256"] { return sums[platform.description] != nil }
+        return false
+    }
+
+    /// Why this entry does not describe `request` from `backend` at `source`, one phrase per
+    /// difference; empty when it does. A locked version that no longer satisfies the
+    /// requirement, another backend, source or options, or a checksum that contradicts the
+    /// manifest's: each means the lock was written for another pin (or by hand).
+    public func disagreements(with request: ToolRequest, backend: String, source: String, platform: Platform = .current) -> [String] {
+        var out: [String] = []
+        let requirement = request.requirement
+        if requested != requirement.description {
+            out.append("the requirement is \(requirement), but tack.lock was resolved for \(requested)")
+        }
+        if self.backend != backend || self.source != source {
+            out.append("the source is \(backend) \(source), but tack.lock has \(self.backend) \(self.source)")
+        }
+        switch requirement {
+        case .ref(let ref):
+            if case .string(let locked)? = fields["ref"], locked != ref {
+                out.append("the ref is \(ref), but tack.lock followed \(locked)")
+            }
+        case .system, .path:
+            break
+        default:
+            // (A changed requirement says so above; this is a lock edited to another version.)
+            if requested == requirement.description && !requirement.matches(version) {
+                out.append("tack.lock has \(version), which does not satisfy \(requirement)")
+            }
+        }
+        let wanted = request.options.lockRecord
+        if options != wanted {
+            let keys = Set(options.keys).union(wanted.keys).filter { options[$0] != wanted[$0] }.sorted()
+            out.append("the options differ from tack.lock's (\(keys.joined(separator: ", ")))")
+        }
+        if backend == "url", case .map(let sums)? = fields["sha256"] {
+            let key = platform.description
+            let wantedSum = request.options.platforms[key]?["checksum"] ?? request.options.checksum
+            if let wantedSum, let locked = sums[key], !Checksum.same(wantedSum, locked) {
+                out.append("the manifest's checksum for \(key) is \(wantedSum.lowercased()), but tack.lock has \(locked.lowercased())")
+            }
+        }
+        return out
+    }
+
+    /// Whether an install made from `installed` (its record) is the one this entry describes:
+    /// same backend, source, version and options, and no identity field (commit, checksums,
+    /// hashes, plugin commit) that both record and that differs. A field only one side has is
+    /// what the lock has yet to learn from the install.
+    public func isSameInstall(as installed: LockedTool) -> Bool {
+        guard backend == installed.backend, source == installed.source, version == installed.version,
+              options == installed.options else { return false }
+        for key in ["commit", "plugin-commit"] {
+            if case .string(let a)? = fields[key], case .string(let b)? = installed.fields[key], a.lowercased() != b.lowercased() { return false }
+        }
+        for key in ["sha256", "hashes", "packages", "gems"] {
+            guard case .map(let a)? = fields[key], case .map(let b)? = installed.fields[key] else { continue }
+            for (k, v) in a { if let w = b[k], !Checksum.same(v, w) { return false } }
+        }
+        return true
+    }
+}
