@@ -156,7 +156,7 @@ public struct AsdfBackend: Backend {
         var commands: [(name: String, path: String)] = []
         var seen: Set<String> = []
         for rel in binPaths {
-            guard GitBackend.isSafeRelativePath(rel) else { throw TackError("the asdf plugin of \(job.locked.name) names a bin path outside the install: \(rel)") }
+            guard BinSpec.isSafeRelativePath(rel) else { throw TackError("the asdf plugin of \(job.locked.name) names a bin path outside the install: \(rel)") }
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: installPath + "/" + rel)) ?? []).sorted()
             where ToolName.isValidBinaryName(name) && FileManager.default.isExecutableFile(atPath: installPath + "/" + rel + "/" + name) && seen.insert(name).inserted {
                 commands.append((name, rel + "/" + name))

@@ -135,9 +135,8 @@ public struct GitBackend: Backend {
         var binaries: [String] = []
         for spec in job.request.options.bin {
             // `path` or `path=name`, as for url tools.
-            let (path, name) = URLBackend.splitBin(spec.replacingOccurrences(of: "{version}", with: job.locked.version.text))
-            let rendered = path
-            guard Self.isSafeRelativePath(rendered), ToolName.isValidBinaryName(name) else {
+            let (rendered, name) = BinSpec.split(spec.replacingOccurrences(of: "{version}", with: job.locked.version.text))
+            guard BinSpec.isSafeRelativePath(rendered), ToolName.isValidBinaryName(name) else {
                 throw TackError("`bin: \(spec)` of \(job.locked.name) must be a path inside the checkout")
             }
             guard FileManager.default.isExecutableFile(atPath: src + "/" + rendered) else {
@@ -153,10 +152,6 @@ public struct GitBackend: Backend {
     public static func toolchainLine(_ output: String) -> String {
         let line = output.split(separator: "\n").first { $0.contains("Swift version") }.map(String.init) ?? "unknown"
         return line.trimmingCharacters(in: .whitespaces)
-    }
-
-    static func isSafeRelativePath(_ p: String) -> Bool {
-        !p.isEmpty && !p.hasPrefix("/") && !p.split(separator: "/").contains("..") && !p.contains("\0")
     }
 
     /// The executable products in `swift package dump-package` output.

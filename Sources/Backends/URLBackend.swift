@@ -71,11 +71,11 @@ public struct URLBackend: Backend {
     /// The download of `url` in the cache (keyed by checksum; a cached file is never partial),
     /// fetched and checked against `expected` first when it is not there.
     func fetch(_ url: String, expected: String?, from: String, tool: String, cache: String, offline: Bool,
-               report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> (path: String, sum: String, fresh: Bool) {
+               report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> (path: String, sum: String) {
         let downloads = cache + "/downloads"
         try FileManager.default.createDirectoryOrFail(downloads)
         if let expected, FileManager.default.fileExists(atPath: downloads + "/" + expected) {
-            return (downloads + "/" + expected, expected, false)
+            return (downloads + "/" + expected, expected)
         }
         if offline {
             throw TackError("TACK_OFFLINE is set, and \(url) is not in the download cache — unset TACK_OFFLINE to download \(tool)")
@@ -97,7 +97,7 @@ public struct URLBackend: Backend {
         if rename(partial, file) != 0 && !FileManager.default.fileExists(atPath: file) {
             throw TackError("cannot move the download of \(tool) into \(downloads): \(String(cString: strerror(errno)))")
         }
-        return (file, sum, true)
+        return (file, sum)
     }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
@@ -141,7 +141,7 @@ public struct URLBackend: Backend {
             }
             binaries = try linkBinaries(bins, job: job, files: files, tool: tool)
         } else {
-            let name = bins.first.map { Self.splitBin($0).name } ?? job.locked.name
+            let name = bins.first.map { BinSpec.split($0).name } ?? job.locked.name
             guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` is not a valid binary name") }
             try FileManager.default.createDirectoryOrFail(job.directory + "/bin")
             try FileManager.default.copyOrFail(file, to: job.directory + "/bin/" + name)
@@ -190,8 +190,8 @@ public struct URLBackend: Backend {
         try fm.createDirectoryOrFail(job.directory + "/bin")
         var out: [String] = []
         for spec in paths {
-            let (path, name) = Self.splitBin(spec)
-            guard GitBackend.isSafeRelativePath(path) else { throw TackError("`bin: \(path)` of \(job.locked.name) must be a path inside the archive") }
+            let (path, name) = BinSpec.split(spec)
+            guard BinSpec.isSafeRelativePath(path) else { throw TackError("`bin: \(path)` of \(job.locked.name) must be a path inside the archive") }
             guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` (in `bin: \(spec)`) is not a valid command name") }
             let full = files + "/" + path
             // The link must resolve inside the install (the archive's own links were checked).
@@ -217,16 +217,6 @@ public struct URLBackend: Backend {
             }
         }
     }
-
-    /// `path/to/tool=name`: the file and the command name it is installed as.
-    static func splitBin(_ spec: String) -> (path: String, name: String) {
-        if let eq = spec.lastIndex(of: "=") {
-            return (String(spec[..<eq]), String(spec[spec.index(after: eq)...]))
-        }
-        return (spec, (spec as NSString).lastPathComponent)
-    }
-
-    static func isSHA256(_ s: String) -> Bool { s.count == 64 && s.allSatisfy(\.isHexDigit) }
 
     static let archiveSuffixes = [".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz", ".tar.zst", ".tar", ".zip"]
 

@@ -53,7 +53,7 @@ enum DoctorCheck {
             r.ok("\(resolution.pins.count) tool\(resolution.pins.count == 1 ? "" : "s") pinned here, from \(files.count) file\(files.count == 1 ? "" : "s")")
             var locks = Set(resolution.pins.compactMap { $0.lockDirectory.map { Paths.child($0, Lockfile.fileName) } })
             if let store = settings.store {
-                for root in knownProjects(store) { locks.insert(Paths.child(root, Lockfile.fileName)) }
+                for root in store.knownProjects() { locks.insert(Paths.child(root, Lockfile.fileName)) }
             }
             let mismatched = checkInstallsAgainstLocks(locks.sorted(), settings, &r)
             for t in try resolution.current(settings: settings) where !t.installed {
@@ -64,11 +64,6 @@ enum DoctorCheck {
             r.problem("\(error.message)")
         }
         return r
-    }
-
-    static func knownProjects(_ store: Store) -> [String] {
-        ((try? store.fs.read(store.state + "/projects")).map { String(decoding: $0, as: UTF8.self) } ?? "")
-            .split(separator: "\n").map(String.init)
     }
 
     /// Installs whose record says they were made from another entry than the lock that uses

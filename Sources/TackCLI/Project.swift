@@ -34,8 +34,8 @@ struct Project {
     /// reads, changes and writes tack.yml or tack.lock works on, so that parallel commands
     /// each see the others' writes.
     static func locked(settings: Settings) throws(TackError) -> Project {
-        let first = try Project(settings: settings)
-        let lock = try ProjectLock.acquire(store: first.store, root: first.resolution.projectRoot ?? settings.cwd)
+        let root = try Resolver(settings).resolve().projectRoot ?? settings.cwd
+        let lock = try ProjectLock.acquire(store: try settings.requireStore(), root: root)
         var project = try Project(settings: settings)
         project.hold = lock
         return project
@@ -122,10 +122,7 @@ struct Project {
         try? settings.fs.writeAtomically(path, Array((lines.sorted().joined(separator: "\n") + "\n").utf8))
     }
 
-    func knownProjects() -> [String] {
-        ((try? settings.fs.read(store.state + "/projects")).map { String(decoding: $0, as: UTF8.self) } ?? "")
-            .split(separator: "\n").map(String.init)
-    }
+    func knownProjects() -> [String] { store.knownProjects() }
 
     func installedProvider() -> @Sendable (String) -> [LockedTool] {
         let store = self.store

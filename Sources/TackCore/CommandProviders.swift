@@ -13,13 +13,7 @@ public enum CommandProviders {
         out.formUnion(request.options.products)
         var bins = request.options.bin
         for fields in request.options.platforms.values { if let b = fields["bin"] { bins += b.split(separator: " ").map(String.init) } }
-        for spec in bins {
-            if let eq = spec.lastIndex(of: "=") {
-                out.insert(String(spec[spec.index(after: eq)...]))
-            } else if let last = spec.split(separator: "/").last {
-                out.insert(String(last))
-            }
-        }
+        for spec in bins { out.insert(BinSpec.split(spec).name) }
         return out
     }
 }

@@ -147,8 +147,7 @@ public struct Installer: Sendable {
     /// another entry (a fork's tag of the same version, other options) is not reused: the
     /// caller builds this one in its place.
     func reuse(_ item: Item) -> Done? {
-        guard isComplete(store.installDirectory(item.locked.name, item.locked.version)),
-              let record = store.installedEntry(item.locked.name, item.locked.version),
+        guard let record = store.installedEntry(item.locked.name, item.locked.version),
               item.locked.isSameInstall(as: record) else { return nil }
         return Done(status: .alreadyInstalled, lockFields: Installer.learned(item.locked, from: record))
     }
@@ -156,10 +155,10 @@ public struct Installer: Sendable {
     /// The identity fields `record` has and `locked` lacks, merged into what `locked` has.
     static func learned(_ locked: LockedTool, from record: LockedTool) -> [String: LockValue] {
         var out: [String: LockValue] = [:]
-        for key in ["commit", "plugin-commit"] where locked.fields[key] == nil {
+        for key in LockedTool.identityValues where locked.fields[key] == nil {
             if let value = record.fields[key] { out[key] = value }
         }
-        for key in ["sha256", "hashes", "packages", "gems"] {
+        for key in LockedTool.identityMaps {
             guard case .map(let theirs)? = record.fields[key] else { continue }
             var mine: [String: String] = [:]
             if case .map(let m)? = locked.fields[key] { mine = m }
@@ -168,9 +167,6 @@ public struct Installer: Sendable {
         }
         return out
     }
-
-    /// An install is complete when its directory holds the metadata written last.
-    func isComplete(_ dir: String) -> Bool { store.fs.isFile(dir + "/" + Installer.metadataFile) }
 
     func fsyncDirectory(_ path: String) -> Bool {
         let fd = open(path, O_RDONLY)
@@ -181,10 +177,17 @@ public struct Installer: Sendable {
 }
 
 extension Store {
-    /// The lock entry an install was made from, with its binaries and build facts.
+    /// The lock entry an install was made from, with its binaries and build facts: nil unless
+    /// the install is complete (its record is written last).
     public func installedEntry(_ name: String, _ version: Version) -> LockedTool? {
         let path = installDirectory(name, version) + "/" + Installer.metadataFile
         return (try? Lockfile.load(path, fs: fs))?.tools[name]
+    }
+
+    /// The project roots tack has installed for (`state/projects`), for `prune` and `doctor`.
+    public func knownProjects() -> [String] {
+        ((try? fs.read(state + "/projects")).map { String(decoding: $0, as: UTF8.self) } ?? "")
+            .split(separator: "\n").map(String.init)
     }
 
     /// Every complete install of a tool, oldest first.

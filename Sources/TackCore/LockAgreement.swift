@@ -76,6 +76,17 @@ extension LockedTool {
         return out
     }
 
+    /// The fields that say which bytes an install is: single values, and maps (checksums by
+    /// platform or file, hashes by distribution, versions by gem).
+    static let identityValues = ["commit", "plugin-commit"]
+    static let identityMaps = ["sha256", "hashes", "packages", "gems"]
+
+    /// Whether this record (or entry) was made from `request`'s pin: its backend, source and
+    /// options, whatever version and commit it holds.
+    public func isFrom(_ request: ToolRequest, backend: String, source: String) -> Bool {
+        self.backend == backend && self.source == source && options == request.options.lockRecord
+    }
+
     /// Whether an install made from `installed` (its record) is the one this entry describes:
     /// same backend, source, version and options, and no identity field (commit, checksums,
     /// hashes, plugin commit) that both record and that differs. A field only one side has is
@@ -83,10 +94,10 @@ extension LockedTool {
     public func isSameInstall(as installed: LockedTool) -> Bool {
         guard backend == installed.backend, source == installed.source, version == installed.version,
               options == installed.options else { return false }
-        for key in ["commit", "plugin-commit"] {
+        for key in Self.identityValues {
             if case .string(let a)? = fields[key], case .string(let b)? = installed.fields[key], a.lowercased() != b.lowercased() { return false }
         }
-        for key in ["sha256", "hashes", "packages", "gems"] {
+        for key in Self.identityMaps {
             guard case .map(let a)? = fields[key], case .map(let b)? = installed.fields[key] else { continue }
             for (k, v) in a { if let w = b[k], !Checksum.same(v, w) { return false } }
         }

@@ -63,8 +63,7 @@ public struct LockPlanner: Sendable {
         }
         if offline {
             let usable = installed.filter {
-                request.requirement.matches($0.version) && $0.source == backend.source(of: request) && $0.backend == backend.name
-                    && $0.options == request.options.lockRecord
+                request.requirement.matches($0.version) && $0.isFrom(request, backend: backend.name, source: backend.source(of: request))
             }
             guard let best = usable.max(by: { $0.version < $1.version }) else {
                 throw TackError("TACK_OFFLINE is set, and no installed version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) — unset TACK_OFFLINE to fetch it")
@@ -145,10 +144,8 @@ public struct LockPlanner: Sendable {
                 }
             }
             // --frozen installs only what it can verify.
-            if entry.backend == "url" {
-                if !entry.hasChecksum(for: platform) {
-                    out.append("\(name): tack.lock has no checksum for \(platform) — run `tack lock` to add it")
-                }
+            if entry.backend == "url" && !entry.hasChecksum(for: platform) {
+                out.append("\(name): tack.lock has no checksum for \(platform) — run `tack lock` to add it")
             }
         }
         for name in lock.tools.keys.sorted() where pinned[name] == nil {

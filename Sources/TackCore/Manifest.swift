@@ -323,20 +323,12 @@ public struct ManifestDecoder {
     }
 
     func checkBin(_ spec: String, at mark: Mark) throws(TackError) {
-        let path: Substring, name: Substring
-        if let eq = spec.lastIndex(of: "=") {
-            path = spec[..<eq]
-            name = spec[spec.index(after: eq)...]
-        } else {
-            path = spec[...]
-            name = spec.split(separator: "/").last ?? ""
-        }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(".."), !path.contains(where: \.isControl) else {
+        let (path, name) = BinSpec.split(spec)
+        guard BinSpec.isSafeRelativePath(path) else {
             throw fail(mark, "`bin` paths name files inside the install, like `bin/tool` (relative, without `..`), found \(quoted(spec))")
         }
-        guard ToolName.isValidBinaryName(String(name)) else {
-            throw fail(mark, "\(quoted(String(name))) (in `bin: \(spec)`) is not a valid command name")
+        guard ToolName.isValidBinaryName(name) else {
+            throw fail(mark, "\(quoted(name)) (in `bin: \(spec)`) is not a valid command name")
         }
     }
 

@@ -220,12 +220,11 @@ extension Resolution {
             // An install counts only when it was made from this lock entry (a fork's 1.0.0 is
             // not the original's).
             let installed = version.map { v in
-                guard let store, store.isInstalled(r.name, v) else { return false }
-                guard let record = store.installedEntry(r.name, v) else { return false }
+                guard let record = store?.installedEntry(r.name, v) else { return false }
                 if let locked { return locked.isSameInstall(as: record) }
                 // Not locked yet: an install from this pin's source and options.
                 guard let identity = r.source.identity else { return true }
-                return record.backend == r.source.backend && record.source == identity && record.options == r.options.lockRecord
+                return record.isFrom(r, backend: r.source.backend, source: identity)
             } ?? false
             let isFile = r.origin.kind != .environment && r.origin.kind != .commandLine
             out.append(CurrentTool(

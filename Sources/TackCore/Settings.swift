@@ -80,10 +80,6 @@ public struct Store: Sendable {
         toolDirectory(name) + "/" + version.text
     }
 
-    public func isInstalled(_ name: String, _ version: Version) -> Bool {
-        fs.isDirectory(installDirectory(name, version))
-    }
-
     /// Installed versions of a tool, oldest first. Temporary directories (starting with `.`)
     /// of installs in progress are never listed.
     public func installedVersions(_ name: String) -> [Version] {

@@ -91,7 +91,7 @@ public struct TrustPolicy: Sendable {
         if let entry = registry?.entries[request.name], entry.source == request.source, entry.options.build == request.options.build {
             return nil
         }
-        if origin.kind == .globalManifest || isTrusted(origin.file) { return nil }
+        if isTrusted(origin.file) { return nil }
         let home = settings.home
         let dir = Paths.abbreviate(Paths.dirname(origin.file), home: home)
         return "\(what), and \(Paths.abbreviate(origin.file, home: home)) is not trusted (set by \(origin.describe(home: home))) — read it, then run `tack trust \(dir)`; nothing was fetched or installed"
