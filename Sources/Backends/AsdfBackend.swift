@@ -89,7 +89,9 @@ public struct AsdfBackend: Backend {
         let (dir, commit) = try plugin(request, commit: nil)
         let out = try await runScript(dir, "list-all", env: pluginEnvironment(dir), in: dir)
         guard out.status == 0 else { throw TackError("the asdf plugin of \(request.name) failed to list versions (bin/list-all, exit \(out.status)):\n\(out.tail(10))") }
-        var versions = Set(out.output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).compactMap { Version(String($0)) })
+        // asdf's versions are any words (`temurin-17.0.2+8`): those that are not numbers are
+        // opaque versions, which only an exact pin selects.
+        var versions = Set(out.output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r\n" }).compactMap { Version(word: String($0)) })
         if versions.isEmpty { throw TackError("the asdf plugin of \(request.name) lists no versions tack can read:\n\(out.tail(5))") }
         // `latest`: what the plugin's bin/latest-stable says, where it has one (asdf's own rule).
         if case .latest = request.requirement, FileManager.default.isExecutableFile(atPath: dir + "/bin/latest-stable") {

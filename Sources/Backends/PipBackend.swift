@@ -43,7 +43,7 @@ public struct PipBackend: Backend {
         if versions.isEmpty {
             throw TackError("no distributions of `\(source(of: request))` on \(index)\(request.options.findLinks.map { " or in \($0)" } ?? "") (set by \(request.origin.describe(home: nil)))")
         }
-        return versions.compactMap(Version.init).sorted().map { AvailableVersion(version: $0) }
+        return versions.compactMap({ Version($0) }).sorted().map { AvailableVersion(version: $0) }
     }
 
     /// File names a PEP 503 page (or a local directory) offers; yanked files are left out.

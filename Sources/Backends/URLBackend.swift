@@ -46,12 +46,14 @@ public struct URLBackend: Backend {
         }
         let regex: Regex<AnyRegexOutput>
         do { regex = try Regex(pattern) } catch { throw TackError("`versions.regex` of \(request.name) is not a valid regular expression: \(error)") }
-        var seen: Set<Version> = []
+        // The first group is the version; a group named `lts` (node's index) the LTS line.
+        var seen: [Version: String?] = [:]
         for match in String(decoding: body, as: UTF8.self).matches(of: regex) {
             guard match.output.count > 1, let text = match.output[1].substring, let v = Version(String(text)) else { continue }
-            seen.insert(v)
+            let lts = match.output["lts"]?.substring.map(String.init)
+            if seen[v] == nil || lts != nil { seen[v] = .some(lts) }
         }
-        return seen.sorted().map { AvailableVersion(version: $0) }
+        return seen.keys.sorted().map { AvailableVersion(version: $0, lts: seen[$0] ?? nil) }
     }
 
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue] {

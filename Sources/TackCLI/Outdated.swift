@@ -7,7 +7,9 @@ struct Outdated: AsyncParsableCommand {
         abstract: "Show what `tack update` would change: locked, wanted and latest versions.",
         discussion: """
             `wanted` is the newest version the requirement in tack.yml allows; `latest` the newest \
-            release of all. Exits 0 whether or not anything is outdated.
+            release of all. For a `ref:` pin (a branch, tag or commit), `current` is the locked \
+            commit and `wanted` the commit the ref names now. Exits 0 whether or not anything is \
+            outdated.
             """
     )
 
@@ -25,9 +27,16 @@ struct Outdated: AsyncParsableCommand {
             for r in requests {
                 do throws(TackError) {
                     let backend = try project.registry.backend(for: r)
-                    let available = try await backend.versions(of: r).map(\.version)
-                    let current = lock.tools[r.name].flatMap { LockPlanner.entry($0, matches: r, backend: backend) ? $0.version.text : nil }
-                    rows.append((r.name, current, r.requirement.best(of: available)?.text, Requirement.latest.best(of: available)?.text))
+                    let locked = lock.tools[r.name].flatMap { LockPlanner.entry($0, matches: r, backend: backend) ? $0 : nil }
+                    if case .ref(let ref) = r.requirement {
+                        // What `tack update` would move to: the commit the ref names now.
+                        let now = try await backend.resolve(ref: ref, of: r)
+                        let latest = try? await backend.versions(of: r).map(\.version)
+                        rows.append((r.name, locked.flatMap(Outdated.commit), Outdated.commit(now.fields), latest.flatMap { Requirement.latest.best(of: $0)?.text }))
+                        continue
+                    }
+                    let available = try await backend.versions(of: r)
+                    rows.append((r.name, locked?.version.text, r.requirement.best(of: available)?.version.text, Requirement.latest.best(of: available.map(\.version))?.text))
                 } catch {
                     Output.error(error.message)
                     problems += 1
@@ -49,6 +58,15 @@ struct Outdated: AsyncParsableCommand {
             Output.out(renderTable(table))
         }
         if problems > 0 { throw ExitCode(1) }
+    }
+}
+
+extension Outdated {
+    /// A ref pin's commit, shortened as git shows it (12 digits).
+    static func commit(_ entry: LockedTool) -> String? { commit(entry.fields) }
+    static func commit(_ fields: [String: LockValue]) -> String? {
+        guard case .string(let c)? = fields["commit"] else { return nil }
+        return String(c.prefix(12))
     }
 }
 

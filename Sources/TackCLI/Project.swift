@@ -19,6 +19,7 @@ struct Project {
         self.settings = settings
         self.store = try settings.requireStore()
         let resolution = try Resolver(settings).resolve()
+        IgnoredFiles.report(resolution.ignored, settings: settings)
         self.resolution = resolution
         self.registry = Project.registry(settings, pathPrefix: Project.pinnedBinDirectories(resolution, settings))
     }

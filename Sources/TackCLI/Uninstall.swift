@@ -13,7 +13,7 @@ struct Uninstall: ParsableCommand {
 
     func run() throws {
         let parts = target.split(separator: "@", maxSplits: 1).map(String.init)
-        guard parts.count == 2, ToolName.isValid(parts[0]), let version = Version(parts[1]), version.text == parts[1] else {
+        guard parts.count == 2, ToolName.isValid(parts[0]), let version = Version(word: parts[1]), version.text == parts[1] else {
             throw fail(TackError("expected tool@version, like swiftlint@0.54.1, found \(quoted(target))"), status: 2)
         }
         let settings = try processSettings()

@@ -3,9 +3,13 @@
 public struct AvailableVersion: Sendable, Equatable {
     public var version: Version
     public var fields: [String: LockValue]
-    public init(version: Version, fields: [String: LockValue] = [:]) {
+    /// The long-term-support line this release belongs to (node's `Iron`), where the version
+    /// index says; what `lts/*` and `lts/<codename>` select by. Not recorded in the lock.
+    public var lts: String?
+    public init(version: Version, fields: [String: LockValue] = [:], lts: String? = nil) {
         self.version = version
         self.fields = fields
+        self.lts = lts
     }
 }
 

@@ -53,7 +53,8 @@ extension LockedTool {
             if case .string(let locked)? = fields["ref"], locked != ref {
                 out.append("the ref is \(ref), but tack.lock followed \(locked)")
             }
-        case .system, .path:
+        case .system, .path, .lts:
+            // (An LTS line is known only from the version index, not from the lock.)
             break
         default:
             // (A changed requirement says so above; this is a lock edited to another version.)

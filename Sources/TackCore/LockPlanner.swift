@@ -76,10 +76,12 @@ public struct LockPlanner: Sendable {
             return entry
         }
         let available = try await backend.versions(of: request)
-        let candidates = available.filter { request.requirement.matches($0.version) }
-        guard let best = candidates.max(by: { $0.version < $1.version }) else {
+        guard let best = request.requirement.best(of: available) else {
             let newest = available.map(\.version).filter { !$0.isPrerelease }.max()
-            let hint = newest.map { "; the newest is \($0)" } ?? (available.isEmpty ? "; it has no versions at all" : "")
+            var hint = newest.map { "; the newest is \($0)" } ?? (available.isEmpty ? "; it has no versions at all" : "")
+            if case .lts = request.requirement, !available.contains(where: { $0.lts != nil }) {
+                hint = "; its version index says nothing of LTS lines (a url tool's `versions.regex` names them with a `(?<lts>…)` group)"
+            }
             throw TackError("no version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) at \(backend.source(of: request))\(hint)")
         }
         return LockPlanner.entry(request, backend: backend, found: best)

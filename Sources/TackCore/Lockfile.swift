@@ -130,7 +130,7 @@ public struct Lockfile: Sendable, Equatable {
         let backend = try take("backend")
         let source = try take("source")
         let requested = try take("requested")
-        guard let version = Version(versionText), !versionText.contains("/") else {
+        guard let version = Version(word: versionText), !versionText.contains("/") else {
             throw fail(marks["version"] ?? mark, "\(quoted(versionText)) is not a version")
         }
         for key in fields.keys.sorted() where !LockedTool.knownFields.contains(key) {

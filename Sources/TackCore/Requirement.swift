@@ -12,6 +12,10 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
     case ref(String)
     /// `path: <dir>`: a local checkout, outside tack's store.
     case path(String)
+    /// `lts/*` (nil: the newest long-term-support release) or `lts/<codename>` (the newest of
+    /// that line, like `lts/iron`), as nvm reads them: for tools whose version index says
+    /// which releases are LTS (node).
+    case lts(String?)
 
     public struct Comparator: Sendable, Hashable {
         public enum Op: String, Sendable, Hashable { case eq = "=", ne = "!=", lt = "<", le = "<=", gt = ">", ge = ">=" }
@@ -37,6 +41,7 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
         case .system: return "system"
         case .ref(let r): return "ref:\(r)"
         case .path(let p): return "path:\(p)"
+        case .lts(let line): return "lts/\(line ?? "*")"
         }
     }
 
@@ -58,18 +63,34 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
             if v.isPrerelease && !p.isPrerelease { return false }
             return v.hasPrefix(p)
         case .range(let cs, _):
+            if v.isOpaque { return false }
             if v.isPrerelease && !cs.contains(where: { $0.version.isPrerelease }) { return false }
             return cs.allSatisfy { $0.matches(v) }
         case .latest:
             return !v.isPrerelease
-        case .system, .ref, .path:
+        case .system, .ref, .path, .lts:
             return false
+        }
+    }
+
+    /// Whether `v`, with what its backend knows of it (its LTS line), satisfies this requirement.
+    public func matches(_ v: AvailableVersion) -> Bool {
+        switch self {
+        case .lts(let line):
+            guard let lts = v.lts, !v.version.isPrerelease else { return false }
+            return line.map { $0 == lts.lowercased() } ?? true
+        default: return matches(v.version)
         }
     }
 
     /// The newest of `candidates` that satisfies this requirement.
     public func best(of candidates: some Sequence<Version>) -> Version? {
         candidates.filter(matches).max()
+    }
+
+    /// The newest of a backend's `available` versions that satisfies this requirement.
+    public func best(of available: [AvailableVersion]) -> AvailableVersion? {
+        available.filter(matches).max { $0.version < $1.version }
     }
 
     // MARK: Parsing
@@ -94,6 +115,15 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
             guard !p.isEmpty else { throw .invalid("`path:` needs a directory") }
             if let bad = p.first(where: { $0.isControl }) { throw .unsafe(bad) }
             return .path(p)
+        }
+        if let rest = s.droppingPrefix("lts/") {
+            // nvm's LTS aliases; codenames are compared without case (`lts/Iron` is `lts/iron`).
+            if rest == "*" { return .lts(nil) }
+            let line = rest.lowercased()
+            guard !line.isEmpty, line.utf8.count <= 32, line.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else {
+                throw .invalid("`\(s)` is not an LTS line; write `lts/*` or a codename like `lts/iron`")
+            }
+            return .lts(line)
         }
         if let bad = s.first(where: { Requirement.forbidden($0) }) { throw .unsafe(bad) }
         if s.contains("..") { throw .invalid("`..` is not part of any version") }
@@ -135,6 +165,9 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
             }
             return .range(comparators, text: s)
         }
+        // A word that is not a version number is an exact, opaque version (as rbenv and asdf
+        // take any safe word): `nightly-2000-01-01`, `temurin-17.0.2+8`, `1.9.3-p194@tag`.
+        if Version(s) == nil, let opaque = Version(word: s) { return .prefix(opaque) }
         return .prefix(try version(Substring(s), in: s))
     }
 
@@ -142,6 +175,7 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
         let t = String(text).trimmingSpaces
         guard !t.isEmpty else { throw .invalid("an operator without a version") }
         guard let v = Version(t) else {
+            if t.hasPrefix("-") { throw .invalid("`\(t)` is not a version: a version never starts with `-`") }
             throw .invalid("`\(t)` is not a version (versions look like 1.2.3, v1.2 or 20240101)")
         }
         return v
@@ -159,7 +193,7 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
     /// Characters that never belong in a version requirement: path separators, control
     /// characters and shell metacharacters.
     static func forbidden(_ c: Character) -> Bool {
-        c.isControl || "/\\;&|`$'\"*?[]{}()#\n\r\t@:".contains(c)
+        c.isControl || "/\\;&|`$'\"*?[]{}()#\n\r\t:".contains(c)
     }
 
     static func increment(_ digits: String) -> String {

@@ -22,6 +22,9 @@ public struct Resolution: Sendable {
     /// Every file looked for, and what was found (nil: absent), so a snapshot of this
     /// resolution can tell when it has gone stale.
     public var probes: [(path: String, info: FileInfo?)]
+    /// Compatible files (and lines of them) left out because tack cannot read them, each
+    /// `file:line:column: why`: they pin nothing, and every other pin still holds.
+    public var ignored: [IgnoredFile] = []
 
     public func pin(_ tool: String) -> Pin? { pins.first { $0.request.name == tool } }
 }
@@ -40,6 +43,13 @@ public struct Resolver: Sendable {
         var probes: [(String, FileInfo?)] = []
         var projectRoot: String?
         var firstPinningDirectory: String?
+        var ignored: [IgnoredFile] = []
+        /// A version file's pins; a file tack cannot read pins nothing and is noted in `ignored`.
+        func readCompatible(_ file: CompatibleFile, _ path: String) -> [ToolRequest] {
+            let (pins, problems) = Resolver.read(file, path, fs: fs)
+            ignored += problems
+            return pins
+        }
 
         func probe(_ path: String) -> FileInfo? {
             let info = fs.info(path)
@@ -71,11 +81,13 @@ public struct Resolver: Sendable {
                 if here[r.name] == nil { order.append(r.name) }
                 here[r.name] = r
             }
-            // Lowest precedence first; later files overwrite.
+            // Lowest precedence first; later files overwrite. ~/.tool-versions is asdf's
+            // global default, read after the global manifest below.
             for file in CompatibleFile.allCases.reversed() {
                 let path = Paths.child(dir, file.rawValue)
+                if path == settings.userToolVersions { continue }
                 if probe(path) != nil {
-                    for r in try file.read(path, fs: fs) { add(r) }
+                    for r in readCompatible(file, path) { add(r) }
                 }
             }
             let manifestPath = Paths.child(dir, Resolver.manifestName)
@@ -111,11 +123,20 @@ public struct Resolver: Sendable {
             dir = Paths.dirname(dir)
         }
 
-        if let global = settings.globalManifest, try probeManifest(global) != nil {
-            let m = try Manifest.load(global, kind: .globalManifest, fs: fs)
+        var global: Set<String> = []
+        if let path = settings.globalManifest, try probeManifest(path) != nil {
+            let m = try Manifest.load(path, kind: .globalManifest, fs: fs)
             manifests.append(m)
             for r in m.tools where pinned[r.name] == nil {
-                pinned[r.name] = .init(request: r, lockDirectory: Paths.dirname(global), overridden: nil)
+                pinned[r.name] = .init(request: r, lockDirectory: Paths.dirname(path), overridden: nil)
+                global.insert(r.name)
+            }
+        }
+        // asdf's global default, below tack's own; locked beside the global manifest.
+        if let path = settings.userToolVersions, probe(path) != nil {
+            for r in readCompatible(.toolVersions, path) where pinned[r.name] == nil {
+                pinned[r.name] = .init(request: r, lockDirectory: settings.globalManifest.map(Paths.dirname), overridden: nil)
+                global.insert(r.name)
             }
         }
 
@@ -125,18 +146,53 @@ public struct Resolver: Sendable {
             let registry = try ToolRegistry.load(store: settings.store)
             for (name, pin) in pinned { pinned[name]!.request = registry.apply(pin.request) }
         }
+        for (name, pin) in pinned where !pin.request.alternatives.isEmpty {
+            pinned[name]!.request = chooseAlternative(pin.request)
+        }
         let root = projectRoot ?? firstPinningDirectory
         // Project pins are locked in the project root's tack.lock.
         if let root {
-            for (name, pin) in pinned where pin.request.origin.kind != .globalManifest {
+            for (name, pin) in pinned where !global.contains(name) {
                 if let d = pin.lockDirectory, d == root || d.hasPrefix(root == "/" ? "/" : root + "/") {
                     pinned[name]!.lockDirectory = root
                 }
             }
         }
-        return Resolution(
+        var resolution = Resolution(
             pins: pinned.keys.sorted().map { pinned[$0]! }, projectRoot: root,
             manifests: manifests, probes: probes)
+        resolution.ignored = ignored
+        return resolution
+    }
+
+    static func read(_ file: CompatibleFile, _ path: String, fs: any FileSystem) -> ([ToolRequest], [IgnoredFile]) {
+        do {
+            let reading = try file.read(path, fs: fs)
+            return (reading.pins, reading.skipped.map { IgnoredFile(path: path, problem: $0.message, pinsNothing: false) })
+        } catch {
+            return ([], [IgnoredFile(path: path, problem: error.message, pinsNothing: true)])
+        }
+    }
+
+    /// The first of a pin's versions that is installed (`system` and `path:` always are),
+    /// else the first: how asdf picks among `ruby 3.3.0 3.2.2` and pyenv among its lines.
+    func chooseAlternative(_ request: ToolRequest) -> ToolRequest {
+        let installed = settings.store.map { $0.installedVersions(request.name) } ?? []
+        var chosen = request
+        chosen.alternatives = []
+        for candidate in [request.requirement] + request.alternatives {
+            let available: Bool
+            switch candidate {
+            case .system, .path: available = true
+            case .ref, .lts: available = false
+            default: available = candidate.best(of: installed) != nil
+            }
+            if available {
+                chosen.requirement = candidate
+                return chosen
+            }
+        }
+        return chosen
     }
 
     func applyEnvironmentOverrides(_ pinned: inout [String: Resolution.Pin]) throws(TackError) {
@@ -144,26 +200,42 @@ public struct Resolver: Sendable {
         for name in pinned.keys { byVariable[ToolName.environmentVariable(name)] = name }
         for (key, value) in settings.environment.sorted(by: { $0.key < $1.key })
         where key.hasPrefix("TACK_") && key.hasSuffix("_VERSION") && key.count > 13 && !value.isEmpty {
-            let requirement: Requirement
-            do { requirement = try Requirement.parse(value) } catch {
-                throw TackError("\(key)=\(quoted(value)) in the environment is not a version requirement: \(error)")
+            let tool = byVariable[key] ?? String(String(key.dropFirst(5).dropLast(8)).lowercased().map { $0 == "_" ? "-" : $0 })
+            guard byVariable[key] != nil || ToolName.isValid(tool) else { continue }
+            // One version, or several tried in turn: pyenv's `3.12:3.11`, asdf's `5.4.5 5.4.6`.
+            var requirements: [Requirement] = []
+            for word in Resolver.environmentVersions(value) {
+                let version = CompatibleFile.strippingToolPrefix(word, tool + "-")
+                do { requirements.append(try Requirement.parse(version)) } catch {
+                    throw TackError("\(key)=\(quoted(value)) in the environment is not a version requirement: \(error)")
+                }
+                if case .path = requirements.last {
+                    throw TackError("\(key) cannot name a path; pin `path:` in tack.yml instead")
+                }
             }
-            if case .path = requirement {
-                throw TackError("\(key) cannot name a path; pin `path:` in tack.yml instead")
-            }
+            guard let requirement = requirements.first else { continue }
             let origin = Origin(kind: .environment, file: key, line: 0, column: 0)
-            if let name = byVariable[key] {
-                let underlying = pinned[name]!.request
+            if let underlying = pinned[tool]?.request {
                 var r = underlying
                 r.requirement = requirement
+                r.alternatives = Array(requirements.dropFirst())
                 r.origin = origin
-                pinned[name] = .init(request: r, lockDirectory: nil, overridden: underlying)
+                pinned[tool] = .init(request: r, lockDirectory: nil, overridden: underlying)
             } else {
-                let name = String(key.dropFirst(5).dropLast(8)).lowercased().map { $0 == "_" ? "-" : $0 }
-                let tool = String(name)
-                guard ToolName.isValid(tool) else { continue }
-                pinned[tool] = .init(request: ToolRequest(name: tool, requirement: requirement, origin: origin), lockDirectory: nil, overridden: nil)
+                var r = ToolRequest(name: tool, requirement: requirement, origin: origin)
+                r.alternatives = Array(requirements.dropFirst())
+                pinned[tool] = .init(request: r, lockDirectory: nil, overridden: nil)
             }
+        }
+    }
+}
+
+extension Resolver {
+    /// The versions a `TACK_<TOOL>_VERSION` value lists: words separated by spaces (asdf), each
+    /// split again at `:` (pyenv) unless it is a `ref:`.
+    static func environmentVersions(_ value: String) -> [String] {
+        value.split(whereSeparator: { $0 == " " || $0 == "\t" }).flatMap { word -> [String] in
+            word.hasPrefix("ref:") || word.hasPrefix("path:") ? [String(word)] : word.split(separator: ":").map(String.init)
         }
     }
 }

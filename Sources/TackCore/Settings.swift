@@ -36,6 +36,12 @@ public struct Settings: Sendable {
         return home.map { Paths.join($0, ".config/tack/tack.yml") }
     }
 
+    /// `~/.tool-versions`: asdf's global default, read after the global manifest.
+    public var userToolVersions: String? {
+        guard let home, home.hasPrefix("/") else { return nil }
+        return Paths.child(home, CompatibleFile.toolVersions.rawValue)
+    }
+
     public var store: Store? { tackHome.map { Store(root: $0, fs: fs) } }
 
     public var isFrozen: Bool { ["1", "true", "yes"].contains(environment["TACK_FROZEN"]?.lowercased() ?? "") }
@@ -85,7 +91,7 @@ public struct Store: Sendable {
     public func installedVersions(_ name: String) -> [Version] {
         guard let names = try? fs.list(toolDirectory(name)) else { return [] }
         return names.filter { !$0.hasPrefix(".") }.compactMap { n in
-            Version(n).flatMap { $0.text == n && fs.isDirectory(toolDirectory(name) + "/" + n) ? $0 : nil }
+            Version(word: n).flatMap { $0.text == n && fs.isDirectory(toolDirectory(name) + "/" + n) ? $0 : nil }
         }.sorted()
     }
 }

@@ -87,7 +87,7 @@ public struct Snapshot: Sendable, Equatable {
             for name in ToolRegistry.userRegistries(store: store) { paths.append(store.root + "/registries/" + name + "/registry.yml") }
             for (pin, row) in zip(resolution.pins, rows) {
                 paths.append(store.toolDirectory(row.tool))
-                if let v = row.version.flatMap(Version.init) {
+                if let v = row.version.flatMap({ Version(word: $0) }) {
                     paths.append(store.installDirectory(row.tool, v))
                     paths.append(store.installDirectory(row.tool, v) + "/" + Installer.metadataFile)
                 }

@@ -110,6 +110,10 @@ public struct ToolRequest: Sendable, Hashable {
     public var source: ToolSource
     public var options: ToolOptions
     public var origin: Origin
+    /// Further versions a version file lists after the first (asdf's `ruby 3.3.0 3.2.2`,
+    /// pyenv's lines, `TACK_PYTHON_VERSION=3.12:3.11`): the resolver pins the first of all of
+    /// them that is installed, else the first.
+    public var alternatives: [Requirement] = []
 
     public init(name: String, requirement: Requirement, source: ToolSource = .registry, options: ToolOptions = ToolOptions(), origin: Origin) {
         self.name = name

@@ -58,7 +58,8 @@ public struct TrustPolicy: Sendable {
 
     /// Whether `file` is the user's own (the global manifest) or trusted as it is now.
     public func isTrusted(_ file: String) -> Bool {
-        if file == settings.globalManifest { return true }
+        // The user's own files: the global manifest and asdf's ~/.tool-versions.
+        if file == settings.globalManifest || file == settings.userToolVersions { return true }
         guard let trust, let bytes = try? settings.fs.read(file) else { return false }
         return trust.isTrusted(file, hash: SHA256Digest.hex(bytes))
     }

@@ -4,10 +4,16 @@
 /// The text is split at `.`, `-`, `_` and `+` and between digits and letters. Numbers compare
 /// as numbers (of any length), words compare as text, a number ranks above a word (so a word
 /// marks a pre-release: `1.0-beta < 1.0`), and missing trailing parts count as 0, as RubyGems does.
+///
+/// Version files of other managers also name versions that are not numbers at all
+/// (`nightly-2000-01-01`, `temurin-17.0.2+8`, `1.9.3-p194@tag`): `Version(word:)` takes those
+/// as opaque versions, which equal only themselves and sort after every numbered version.
 public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
     public enum Part: Sendable, Hashable {
         case number(String)  // digits without leading zeros ("0" for zero)
         case word(String)
+        /// The whole text of an opaque version.
+        case opaque(String)
     }
 
     /// The version as written, without a leading `v`.
@@ -53,11 +59,34 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.parts = parts
     }
 
+    /// A numbered version when `raw` is one, else an opaque version when `raw` is a safe word:
+    /// ASCII letters, digits and `. _ + - @`, starting with a letter or digit, without `..`,
+    /// at most 128 characters (so it is always a valid directory name, never an option).
+    public init?(word raw: String) {
+        if let v = Version(raw) { self = v; return }
+        guard Version.isSafeWord(raw) else { return nil }
+        self.text = raw
+        self.parts = [.opaque(raw)]
+    }
+
+    static func isSafeWord(_ s: String) -> Bool {
+        guard let first = s.utf8.first, s.utf8.count <= 128, !s.contains("..") else { return false }
+        func alnum(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+        guard alnum(first) else { return false }
+        return s.utf8.allSatisfy { alnum($0) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2B || $0 == 0x2D || $0 == 0x40 }
+    }
+
+    /// A version that is not a number: it matches only itself.
+    public var isOpaque: Bool {
+        if case .opaque? = parts.first { return true } else { return false }
+    }
+
     public var description: String { text }
 
-    /// True when any part is a word: `2.0.0-rc1`, `1.0b2`.
+    /// True when any part is a word: `2.0.0-rc1`, `1.0b2`; and for opaque versions, which no
+    /// range or `latest` selects.
     public var isPrerelease: Bool {
-        parts.contains { if case .word = $0 { return true } else { return false } }
+        parts.contains { if case .number = $0 { return false } else { return true } }
     }
 
     /// The leading numbers, up to the first word.
@@ -104,6 +133,10 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
             return a == b ? 0 : (a < b ? -1 : 1)
         case (.number, .word): return 1
         case (.word, .number): return -1
+        // Opaque versions sort after every numbered one, and among themselves by text.
+        case (.opaque(let a), .opaque(let b)): return a == b ? 0 : (a < b ? -1 : 1)
+        case (.opaque, _): return 1
+        case (_, .opaque): return -1
         }
     }
 

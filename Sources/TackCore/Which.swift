@@ -27,7 +27,7 @@ public enum Which {
                 }
                 continue
             }
-            guard let v = tool.version.flatMap(Version.init), let store else { continue }
+            guard let v = tool.version.flatMap({ Version(word: $0) }), let store else { continue }
             let candidate = store.installDirectory(tool.tool, v) + "/bin/" + command
             if executable(candidate) { return .found(candidate, tool: tool.tool) }
             if !tool.installed && tool.tool == command {

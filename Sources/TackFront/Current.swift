@@ -21,16 +21,24 @@ public enum CurrentCommand {
                 return 1
             }
         }
+        // One tool asked for, and it cannot run as pinned: exit 1, as `rbenv version-name`,
+        // `pyenv version-name` and `asdf current TOOL` do (the output is the same).
+        let status: Int32 = tool != nil && !tools.allSatisfy(isReady) ? 1 : 0
         if json {
             Output.out(renderJSON(tools) + "\n")
-            return 0
+            return status
         }
         if tools.isEmpty {
             Output.error("no tools are pinned for \(Paths.abbreviate(settings.cwd, home: settings.home)) — add one with `tack use TOOL@VERSION`")
             return 0
         }
         Output.out(renderText(tools, single: tool != nil, home: settings.home))
-        return 0
+        return status
+    }
+
+    /// Installed as pinned, or `system` or `path:` (which tack runs but does not install).
+    static func isReady(_ t: CurrentTool) -> Bool {
+        t.installed || t.requested == "system" || t.requested.hasPrefix("path:")
     }
 
     /// What `run` prints (stdout, exit 0) for each argument form, for the snapshot; forms that
@@ -40,6 +48,8 @@ public enum CurrentCommand {
         if !rows.isEmpty { out.append(("current", renderText(rows, single: false, home: home))) }
         for tool in Set(rows.map(\.tool)).sorted() {
             let matching = rows.filter { $0.tool == tool }
+            // Those exit 1: answered by the slow path, which says so.
+            guard matching.allSatisfy(isReady) else { continue }
             out.append(("current \(tool)", renderText(matching, single: true, home: home)))
             out.append(("current \(tool) --json", renderJSON(matching) + "\n"))
         }

@@ -68,6 +68,7 @@ public enum Front {
                   let resolution = try? Resolver(settings).resolve(), !resolution.pins.isEmpty,
                   UpToDate.check(resolution, settings: settings)
             else { return nil }
+            IgnoredFiles.report(resolution.ignored, settings: settings)
             return 0
         default:
             return nil

@@ -12,6 +12,7 @@ public enum HotPath {
     public static func snapshot(settings: Settings) throws(TackError) -> Snapshot {
         if let s = Snapshot.load(settings: settings) { return s }
         let resolution = try Resolver(settings).resolve()
+        IgnoredFiles.report(resolution.ignored, settings: settings)
         let rows = try resolution.current(settings: settings)
         var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())
         snapshot.answers = CurrentCommand.answers(rows, home: settings.home)

@@ -1,0 +1,52 @@
+/// A compatible file, or a line of one, that tack left out because it cannot read it. The
+/// file's other tools, and every other file, still pin as before.
+public struct IgnoredFile: Sendable, Equatable {
+    public var path: String
+    /// `file:line:column: why`.
+    public var problem: String
+    /// The whole file was left out (else one line of it was skipped).
+    public var pinsNothing: Bool
+
+    public init(path: String, problem: String, pinsNothing: Bool) {
+        self.path = path
+        self.problem = problem
+        self.pinsNothing = pinsNothing
+    }
+
+    /// The warning line shown for it.
+    public var warning: String {
+        pinsNothing ? "warning: \(problem) — \(Paths.basename(path)) pins nothing until it is fixed" : "warning: \(problem)"
+    }
+}
+
+/// Which ignored-file warnings were shown already, so each is shown once per version of the
+/// file (not at every prompt): `state/warned/<hash of the path>` holds the file's stat key
+/// and the warnings shown for it.
+public struct WarningLedger: Sendable {
+    let store: Store
+
+    public init(store: Store) { self.store = store }
+
+    /// The warnings of `ignored` not shown yet for these versions of their files; they are
+    /// recorded as shown. Where nothing can be recorded, every warning is returned.
+    public func unseen(_ ignored: [IgnoredFile]) -> [IgnoredFile] {
+        var out: [IgnoredFile] = []
+        var byPath: [String: [IgnoredFile]] = [:]
+        for i in ignored { byPath[i.path, default: []].append(i) }
+        for (path, items) in byPath.sorted(by: { $0.key < $1.key }) {
+            let record = Array((Snapshot.statKey(path) + "\n" + items.map(\.warning).joined(separator: "\n") + "\n").utf8)
+            let file = location(path)
+            if let old = try? store.fs.read(file, limit: 1 << 16), old == record { continue }
+            out += items
+            try? store.fs.createDirectory(Paths.dirname(file))
+            try? store.fs.writeAtomically(file, record)
+        }
+        return out
+    }
+
+    func location(_ path: String) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a file name, not a security boundary
+        for b in path.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return store.state + "/warned/" + String(h, radix: 16)
+    }
+}
