@@ -20,7 +20,7 @@ struct Outdated: AsyncParsableCommand {
 
     func run() async throws {
         let project = try Project.current()
-        var rows: [(tool: String, current: String?, wanted: String?, latest: String?)] = []
+        var rows: [(tool: String, current: String?, wanted: String?, latest: String?, followsRef: Bool)] = []
         var problems = 0
         for (lockPath, requests) in project.groups {
             let lock = lockPath.flatMap { try? project.loadLock($0) } ?? Lockfile()
@@ -32,11 +32,11 @@ struct Outdated: AsyncParsableCommand {
                         // What `tack update` would move to: the commit the ref names now.
                         let now = try await backend.resolve(ref: ref, of: r)
                         let latest = try? await backend.versions(of: r).map(\.version)
-                        rows.append((r.name, locked.flatMap(Outdated.commit), Outdated.commit(now.fields), latest.flatMap { Requirement.latest.best(of: $0)?.text }))
+                        rows.append((r.name, locked.flatMap(Outdated.commit), Outdated.commit(now.fields), latest.flatMap { Requirement.latest.best(of: $0)?.text }, true))
                         continue
                     }
                     let available = try await backend.versions(of: r)
-                    rows.append((r.name, locked?.version.text, r.requirement.best(of: available)?.version.text, Requirement.latest.best(of: available.map(\.version))?.text))
+                    rows.append((r.name, locked?.version.text, r.requirement.best(of: available)?.version.text, Requirement.latest.best(of: available.map(\.version))?.text, false))
                 } catch {
                     Output.error(error.message)
                     problems += 1
@@ -44,7 +44,8 @@ struct Outdated: AsyncParsableCommand {
             }
         }
         rows.sort { $0.tool < $1.tool }
-        let outdated = rows.filter { $0.current != $0.wanted || $0.wanted != $0.latest }
+        // A ref pin is behind only when its ref has moved (a release is not what it follows).
+        let outdated = rows.filter { $0.current != $0.wanted || (!$0.followsRef && $0.wanted != $0.latest) }
         if json {
             let value = JSON.array(outdated.map { r in
                 .object([("tool", .string(r.tool)), ("current", r.current.map(JSON.string) ?? .null),

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func best() throws {
-        let versions = ["0.53.0", "0.54.0", "0.54.1", "0.55.0-rc1", "1.0.0"].compactMap(Version.init)
+        let versions = ["0.53.0", "0.54.0", "0.54.1", "0.55.0-rc1", "1.0.0"].compactMap({ Version($0) })
         #expect(try Requirement.parse("~> 0.54").best(of: versions)?.text == "0.54.1")
         #expect(try Requirement.parse("latest").best(of: versions)?.text == "1.0.0")
         #expect(try Requirement.parse("0.53").best(of: versions)?.text == "0.53.0")
