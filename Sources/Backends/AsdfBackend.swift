@@ -67,9 +67,7 @@ public struct AsdfBackend: Backend {
 
     /// A directory name for a plugin URL (FNV-1a: a name, not a security boundary).
     static func key(_ url: String) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in url.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return String(h, radix: 16)
+        FNV1a.hex(url)
     }
 
     func pluginEnvironment(_ plugin: String) -> [String: String] {

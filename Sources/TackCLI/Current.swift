@@ -9,7 +9,11 @@ struct Current: ParsableCommand {
             Precedence, tool by tool: TACK_<TOOL>_VERSION in the environment; else the nearest \
             directory (walking up) that pins the tool, where tack.local.yml beats tack.yml beats \
             the compatible files (.tool-versions, .ruby-version, .python-version, .node-version, \
-            .nvmrc, .swift-version, Mintfile); else the global manifest.
+            .nvmrc, .swift-version, Mintfile, read as their own tools read them); else the \
+            global manifest; else ~/.tool-versions.
+
+            With a tool, exits 1 when its pinned version is not installed or not resolved yet \
+            (system and path: pins are not checked).
 
             Examples:
               tack current              every pinned tool

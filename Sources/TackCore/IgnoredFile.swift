@@ -45,8 +45,6 @@ public struct WarningLedger: Sendable {
     }
 
     func location(_ path: String) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a file name, not a security boundary
-        for b in path.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return store.state + "/warned/" + String(h, radix: 16)
+        store.state + "/warned/" + FNV1a.hex(path)
     }
 }

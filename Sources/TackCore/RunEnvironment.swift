@@ -74,15 +74,13 @@ public struct RunEnvironment: Sendable, Equatable {
 
     /// A short fingerprint of everything applied, so the shell hook can tell "nothing changed".
     public var digest: String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        func add(_ s: String) {
-            for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-            h = (h ^ 0xff) &* 0x100_0000_01b3
-        }
+        var h = FNV1a()
+        // Each field ends in a byte no string holds, so fields cannot run together.
+        func add(_ s: String) { h.add(s); h.add("\u{FF}") }
         for d in binDirectories { add("b"); add(d) }
         for v in variables { add("v"); add(v.name); add(v.value) }
         for u in untrusted { add("u"); add(u) }
         for m in missing { add("m"); add(m) }
-        return String(h, radix: 16)
+        return h.hex
     }
 }

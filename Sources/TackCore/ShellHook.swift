@@ -113,9 +113,7 @@ public enum ShellHook {
 
     /// The fingerprint `errorVariable` holds for `message`.
     public static func errorKey(_ message: String) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in message.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return String(h, radix: 16)
+        FNV1a.hex(message)
     }
 
     /// The shell line that sets (or, with nil, unsets) one variable.

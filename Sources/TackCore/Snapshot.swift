@@ -131,11 +131,7 @@ public struct Snapshot: Sendable, Equatable {
     /// Where the snapshot for this directory and environment lives.
     public static func location(settings: Settings) -> String? {
         guard let store = settings.store else { return nil }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a file name, not a security boundary
-        for b in (settings.cwd + "\u{0}" + environmentKey(settings.environment)).utf8 {
-            h = (h ^ UInt64(b)) &* 0x100_0000_01b3
-        }
-        return store.state + "/snapshots/" + String(h, radix: 16)
+        return store.state + "/snapshots/" + FNV1a.hex(settings.cwd + "\u{0}" + environmentKey(settings.environment))
     }
 
     /// The snapshot, if one exists for this directory and environment and nothing it depends
