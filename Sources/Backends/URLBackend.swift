@@ -47,13 +47,13 @@ public struct URLBackend: Backend {
         let regex: Regex<AnyRegexOutput>
         do { regex = try Regex(pattern) } catch { throw TackError("`versions.regex` of \(request.name) is not a valid regular expression: \(error)") }
         // The first group is the version; a group named `lts` (node's index) the LTS line.
-        var seen: [Version: String?] = [:]
+        var found: [Version: AvailableVersion] = [:]
         for match in String(decoding: body, as: UTF8.self).matches(of: regex) {
             guard match.output.count > 1, let text = match.output[1].substring, let v = Version(String(text)) else { continue }
             let lts = match.output["lts"]?.substring.map(String.init)
-            if seen[v] == nil || lts != nil { seen[v] = .some(lts) }
+            if found[v]?.lts == nil { found[v] = AvailableVersion(version: v, lts: lts) }
         }
-        return seen.keys.sorted().map { AvailableVersion(version: $0, lts: seen[$0] ?? nil) }
+        return found.values.sorted { $0.version < $1.version }
     }
 
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue] {

@@ -52,7 +52,7 @@ enum DoctorCheck {
             let files = Set(resolution.pins.map { $0.request.origin }.filter { $0.kind != .environment }.map(\.file))
             r.ok("\(resolution.pins.count) tool\(resolution.pins.count == 1 ? "" : "s") pinned here, from \(files.count) file\(files.count == 1 ? "" : "s")")
             // Shown once elsewhere; here every time.
-            for i in resolution.ignored { r.problem(String(i.warning.dropFirst("warning: ".count))) }
+            for i in resolution.ignored { r.problem(i.message) }
             var locks = Set(resolution.pins.compactMap { $0.lockDirectory.map { Paths.child($0, Lockfile.fileName) } })
             if let store = settings.store {
                 for root in store.knownProjects() { locks.insert(Paths.child(root, Lockfile.fileName)) }

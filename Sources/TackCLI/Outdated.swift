@@ -32,7 +32,7 @@ struct Outdated: AsyncParsableCommand {
                         // What `tack update` would move to: the commit the ref names now.
                         let now = try await backend.resolve(ref: ref, of: r)
                         let latest = try? await backend.versions(of: r).map(\.version)
-                        rows.append((r.name, locked.flatMap(Outdated.commit), Outdated.commit(now.fields), latest.flatMap { Requirement.latest.best(of: $0)?.text }, true))
+                        rows.append((r.name, locked.flatMap { Outdated.commit($0.fields) }, Outdated.commit(now.fields), latest.flatMap { Requirement.latest.best(of: $0)?.text }, true))
                         continue
                     }
                     let available = try await backend.versions(of: r)
@@ -64,7 +64,6 @@ struct Outdated: AsyncParsableCommand {
 
 extension Outdated {
     /// A ref pin's commit, shortened as git shows it (12 digits).
-    static func commit(_ entry: LockedTool) -> String? { commit(entry.fields) }
     static func commit(_ fields: [String: LockValue]) -> String? {
         guard case .string(let c)? = fields["commit"] else { return nil }
         return String(c.prefix(12))

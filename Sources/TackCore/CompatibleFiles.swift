@@ -54,7 +54,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
         }
         switch self {
         case .toolVersions: return try parseToolVersions(Lines(text), path)
-        case .mintfile: return try parseMintfile(Lines(text), path)
+        case .mintfile: return try parseMintfile(text, path)
         case .nvmrc: return try parseNvmrc(text, path)
         case .pythonVersion: return parsePythonVersion(Lines(text), path)
         case .rubyVersion: return try firstWord(Lines(text), path, tool: "ruby", strip: "ruby-")
@@ -182,24 +182,19 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
     func parseNvmrc(_ text: String, _ path: String) throws(TackError) -> Reading {
         var bare: (line: Int, column: Int, word: String)?
         var keys: [String: Int] = [:]
-        for (n, raw) in Lines.split(text) {
-            var line = raw
-            if let hash = line.firstIndex(of: "#") { line = String(line[..<hash]) }
-            let leading = line.prefix { $0.isWhitespace || $0 == "\u{FEFF}" }.count
-            let trimmed = Lines.trimmed(line)
-            if trimmed.isEmpty { continue }
-            if let eq = trimmed.firstIndex(of: "=") {
-                let key = Lines.trimmed(String(trimmed[..<eq]))
-                guard !key.isEmpty else { throw TackError.at(path, n, leading + 1, "a `key=value` line needs a key (found \(quoted(trimmed)))") }
-                if key == "node" { throw TackError.at(path, n, leading + 1, "the node version is the line without `=`, not a `node=` key") }
-                if let first = keys[key] { throw TackError.at(path, n, leading + 1, "`\(key)` is set twice (first on line \(first))") }
+        for (n, column, content) in Lines.contents(text) {
+            if let eq = content.firstIndex(of: "=") {
+                let key = Lines.trimmed(String(content[..<eq]))
+                guard !key.isEmpty else { throw TackError.at(path, n, column, "a `key=value` line needs a key (found \(quoted(content)))") }
+                if key == "node" { throw TackError.at(path, n, column, "the node version is the line without `=`, not a `node=` key") }
+                if let first = keys[key] { throw TackError.at(path, n, column, "`\(key)` is set twice (first on line \(first))") }
                 keys[key] = n
                 continue
             }
             if let first = bare {
-                throw TackError.at(path, n, leading + 1, "more than one node version (the first is \(quoted(first.word)) on line \(first.line)); an .nvmrc holds one")
+                throw TackError.at(path, n, column, "more than one node version (the first is \(quoted(first.word)) on line \(first.line)); an .nvmrc holds one")
             }
-            bare = (n, leading + 1, trimmed)
+            bare = (n, column, content)
         }
         guard let bare else {
             if keys.isEmpty { return Reading() }
@@ -224,11 +219,10 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
     /// (`https://…`, `ssh://git@…`, `git@host:path`); the version is a tag, or a branch or
     /// commit (pinned as `ref:`); without one, the newest release. The tool is named after
     /// the repository, without `.git`, in lower case.
-    func parseMintfile(_ lines: Lines, _ path: String) throws(TackError) -> Reading {
+    func parseMintfile(_ text: String, _ path: String) throws(TackError) -> Reading {
         var reading = Reading()
         var seen: [String: (line: Int, repo: String)] = [:]
-        for (n, raw) in lines.lines {
-            let (column, spec) = raw
+        for (n, column, spec) in Lines.contents(text) {
             let parsed = MintReference(spec)
             guard let url = parsed.gitURL, let rawName = parsed.name else {
                 throw TackError.at(path, n, column, "expected `owner/repo@version` or a git URL, found \(quoted(spec))")
@@ -320,16 +314,8 @@ struct Lines {
     /// (line, [(column, word)]) for each line with at least one word.
     let fieldsByLine: [(Int, [(Int, String)])]
 
-    /// Each line with a word, as (line, (column of its first word, the words rejoined by the
-    /// spaces between them)): what a Mintfile reads as one package.
-    var lines: [(Int, (Int, String))] {
-        fieldsByLine.map { n, fields in (n, (fields[0].0, rejoined[n] ?? "")) }
-    }
-    private let rejoined: [Int: String]
-
     init(_ text: String) {
         var out: [(Int, [(Int, String)])] = []
-        var joined: [Int: String] = [:]
         for (n, line) in Lines.split(text) {
             var fields: [(Int, String)] = []
             var column = 0
@@ -348,15 +334,21 @@ struct Lines {
                 }
             }
             if !word.isEmpty { fields.append((wordStart, word)) }
-            if !fields.isEmpty {
-                out.append((n, fields))
-                var content = line
-                if let hash = content.firstIndex(of: "#") { content = String(content[..<hash]) }
-                joined[n] = Lines.trimmed(content)
-            }
+            if !fields.isEmpty { out.append((n, fields)) }
         }
         fieldsByLine = out
-        rejoined = joined
+    }
+
+    /// Each line that holds something once its comment is gone: its number, the column where
+    /// that starts, and it trimmed (what .nvmrc and Mintfile lines are read from, spaces
+    /// inside kept).
+    static func contents(_ text: String) -> [(line: Int, column: Int, text: String)] {
+        split(text).compactMap { n, line in
+            let content = line.firstIndex(of: "#").map { String(line[..<$0]) } ?? line
+            let trimmed = trimmed(content)
+            guard !trimmed.isEmpty else { return nil }
+            return (n, content.prefix { $0.isWhitespace || $0 == "\u{FEFF}" }.count + 1, trimmed)
+        }
     }
 
     /// The lines of `text`, numbered from 1, split at `\n` with one `\r` before it removed.
@@ -375,9 +367,6 @@ struct Lines {
     /// `s` without leading and trailing whitespace (a byte-order mark included, as
     /// JavaScript's `trim` removes it).
     static func trimmed(_ s: String) -> String {
-        let scalars = s.unicodeScalars
-        func blank(_ u: Unicode.Scalar) -> Bool { u.properties.isWhitespace || u == "\u{FEFF}" }
-        guard let start = scalars.firstIndex(where: { !blank($0) }), let end = scalars.lastIndex(where: { !blank($0) }) else { return "" }
-        return String(String.UnicodeScalarView(scalars[start...end]))
+        s.trimming { $0.properties.isWhitespace || $0 == "\u{FEFF}" }
     }
 }

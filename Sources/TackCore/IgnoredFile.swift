@@ -13,10 +13,13 @@ public struct IgnoredFile: Sendable, Equatable {
         self.pinsNothing = pinsNothing
     }
 
-    /// The warning line shown for it.
-    public var warning: String {
-        pinsNothing ? "warning: \(problem) — \(Paths.basename(path)) pins nothing until it is fixed" : "warning: \(problem)"
+    /// What is wrong, and what it means for the pins.
+    public var message: String {
+        pinsNothing ? "\(problem) — \(Paths.basename(path)) pins nothing until it is fixed" : problem
     }
+
+    /// The warning line shown for it.
+    public var warning: String { "warning: " + message }
 }
 
 /// Which ignored-file warnings were shown already, so each is shown once per version of the

@@ -167,8 +167,8 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
         }
         // A word that is not a version number is an exact, opaque version (as rbenv and asdf
         // take any safe word): `nightly-2000-01-01`, `temurin-17.0.2+8`, `1.9.3-p194@tag`.
-        if Version(s) == nil, let opaque = Version(word: s) { return .prefix(opaque) }
-        return .prefix(try version(Substring(s), in: s))
+        if let v = Version(word: s) { return .prefix(v) }
+        return .prefix(try version(Substring(s), in: s))  // says why it is not a version
     }
 
     static func version(_ text: Substring, in whole: String) throws(ParseError) -> Version {
@@ -220,10 +220,12 @@ extension Requirement.ParseError: CustomStringConvertible {
 }
 
 extension StringProtocol {
-    var trimmingSpaces: String {
+    var trimmingSpaces: String { trimming { $0.properties.isWhitespace } }
+
+    /// The text without the leading and trailing scalars `blank` says are blank.
+    func trimming(_ blank: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        guard let start = scalars.firstIndex(where: { !blank($0) }), let end = scalars.lastIndex(where: { !blank($0) }) else { return "" }
         return String(String.UnicodeScalarView(scalars[start...end]))
     }
 }

@@ -46,9 +46,14 @@ public struct Resolver: Sendable {
         var ignored: [IgnoredFile] = []
         /// A version file's pins; a file tack cannot read pins nothing and is noted in `ignored`.
         func readCompatible(_ file: CompatibleFile, _ path: String) -> [ToolRequest] {
-            let (pins, problems) = Resolver.read(file, path, fs: fs)
-            ignored += problems
-            return pins
+            do {
+                let reading = try file.read(path, fs: fs)
+                ignored += reading.skipped.map { IgnoredFile(path: path, problem: $0.message, pinsNothing: false) }
+                return reading.pins
+            } catch {
+                ignored.append(IgnoredFile(path: path, problem: error.message, pinsNothing: true))
+                return []
+            }
         }
 
         func probe(_ path: String) -> FileInfo? {
@@ -163,15 +168,6 @@ public struct Resolver: Sendable {
             manifests: manifests, probes: probes)
         resolution.ignored = ignored
         return resolution
-    }
-
-    static func read(_ file: CompatibleFile, _ path: String, fs: any FileSystem) -> ([ToolRequest], [IgnoredFile]) {
-        do {
-            let reading = try file.read(path, fs: fs)
-            return (reading.pins, reading.skipped.map { IgnoredFile(path: path, problem: $0.message, pinsNothing: false) })
-        } catch {
-            return ([], [IgnoredFile(path: path, problem: error.message, pinsNothing: true)])
-        }
     }
 
     /// The first of a pin's versions that is installed (`system` and `path:` always are),
