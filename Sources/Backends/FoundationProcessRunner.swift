@@ -6,8 +6,10 @@ import TackCore
 public struct FoundationProcessRunner: ProcessRunner {
     public init() {}
 
-    public func run(_ executable: String, _ arguments: [String], directory: String, environment: [String: String]) async throws(TackError) -> ProcessOutput {
+    public func run(_ executable: String, _ arguments: [String], directory: String, environment: [String: String],
+                    output lines: (@Sendable (String) -> Void)?) async throws(TackError) -> ProcessOutput {
         let path = try Self.locate(executable, path: environment["PATH"] ?? "/usr/bin:/bin")
+        Output.verbose("running \(([path] + arguments).map(Self.quoted).joined(separator: " ")) in \(directory)")
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("tack-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
@@ -22,6 +24,8 @@ public struct FoundationProcessRunner: ProcessRunner {
             defer { try? handle.close() }
             process.standardOutput = handle
             process.standardError = handle
+            // The log is followed while the program runs, for progress lines.
+            let follower = lines.map { lines in Task.detached { await Self.follow(log.path, lines) } }
             let status: Int32 = try await withCheckedThrowingContinuation { continuation in
                 process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
                 do {
@@ -33,11 +37,36 @@ public struct FoundationProcessRunner: ProcessRunner {
                 }
             }
             RunningChildren.shared.remove(process.processIdentifier)
+            follower?.cancel()
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             return ProcessOutput(status: status, output: output)
         } catch {
             throw TackError("cannot run \(path): \(error.localizedDescription)")
         }
+    }
+
+    /// Hands each new complete line of `path` to `lines`, twice a second, until cancelled.
+    static func follow(_ path: String, _ lines: @Sendable (String) -> Void) async {
+        var offset: UInt64 = 0
+        var partial: [UInt8] = []
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: 500_000_000)
+            guard let handle = FileHandle(forReadingAtPath: path) else { continue }
+            defer { try? handle.close() }
+            guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.readToEnd(), !data.isEmpty else { continue }
+            offset += UInt64(data.count)
+            partial += data
+            // SwiftPM redraws its `[n/m]` line with carriage returns at a terminal, new lines
+            // otherwise: both end a line here.
+            while let end = partial.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                lines(String(decoding: partial[..<end], as: UTF8.self))
+                partial.removeSubrange(...end)
+            }
+        }
+    }
+
+    static func quoted(_ word: String) -> String {
+        word.isEmpty || word.contains(where: { " \"'$\\".contains($0) }) ? "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" : word
     }
 
     static func locate(_ executable: String, path: String) throws(TackError) -> String {

@@ -99,7 +99,13 @@ public struct GitBackend: Backend {
         }
         for product in products {
             guard ToolName.isValidBinaryName(product) else { throw TackError("`\(product)` is not a valid product name") }
-            let out = try await runner.run("swift", ["build", "-c", "release", "--product", product, "--package-path", src, "--scratch-path", buildDir], directory: src, environment: environment)
+            let report = job.report
+            let out = try await runner.run(
+                "swift", ["build", "-c", "release", "--product", product, "--package-path", src, "--scratch-path", buildDir],
+                directory: src, environment: environment
+            ) { line in
+                if let step = InstallPhase.swiftBuildStep(line) { report(.buildStep(step)) }
+            }
             guard out.status == 0 else {
                 throw TackError("building \(product) of \(tool) failed (swift build exited \(out.status)):\n\(out.tail())")
             }

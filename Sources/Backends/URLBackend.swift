@@ -36,6 +36,10 @@ public struct URLBackend: Backend {
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         // An exact pin needs no index: the URL names the version (a wrong one fails at download).
         if let v = request.requirement.exactVersion, case .prefix = request.requirement { return [AvailableVersion(version: v)] }
+        return try await available(of: request)
+    }
+
+    public func available(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         guard let index = request.options.versionIndex, let url = index["url"], let pattern = index["regex"] else {
             if let v = request.requirement.exactVersion { return [AvailableVersion(version: v)] }
             throw TackError("\(request.name) is a url tool without a `versions:` index, so tack cannot list its versions — pin an exact version like 1.2.3, or add `versions: { url: …, regex: … }` (set by \(request.origin.describe(home: nil)))")

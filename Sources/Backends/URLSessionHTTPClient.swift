@@ -16,6 +16,8 @@ public struct URLSessionHTTPClient: HTTPClient {
         guard let u = URL(string: url), let scheme = u.scheme?.lowercased() else {
             throw HTTPFailure(status: 400, message: "`\(url)` is not a URL")
         }
+        // Said without credentials or a query (a signed URL's token).
+        Output.verbose("fetching \(scheme)://\(u.host ?? "")\(u.port.map { ":\($0)" } ?? "")\(u.path)")
         if scheme == "file" { return try copyFile(u.path, to: destination) }
         guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not `\(url)`") }
         guard FileManager.default.createFile(atPath: destination, contents: nil), let out = FileHandle(forWritingAtPath: destination) else {

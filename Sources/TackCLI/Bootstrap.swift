@@ -131,7 +131,7 @@ struct Bootstrap: AsyncParsableCommand {
             guard CurrentProcess.isTerminal(0) else {
                 throw fail(TackError("installing system packages needs --yes (stdin is not a terminal to ask) — nothing was changed"))
             }
-            Output.err("Install the system packages? [y/N] ")
+            Output.prompt("Install the system packages? [y/N] ")
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
             guard answer == "y" || answer == "yes" else { throw fail(TackError("nothing was changed")) }
         }

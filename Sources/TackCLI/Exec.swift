@@ -2,7 +2,6 @@ import ArgumentParser
 import Backends
 import Foundation
 import TackCore
-import TackFront
 
 struct Exec: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,24 +24,54 @@ struct Exec: AsyncParsableCommand {
     @Flag(help: "Do not install or change anything; fail if a pinned tool is missing.")
     var frozen = false
 
-    func run() async throws {
-        var overrides: [ToolArgument] = []
+    /// What the words say: `tool@version` overrides, then the command and its arguments.
+    struct Invocation: Equatable {
+        var frozen: Bool
+        var overrides: [ToolArgument]
         var command: [String]
-        if let dash = words.firstIndex(of: "--") {
-            for w in words[..<dash] { overrides.append(try ToolArgument.parse(w)) }
-            command = Array(words[(dash + 1)...])
-        } else {
-            command = words
+    }
+
+    /// Reads the words as `HotCommand` does for the forms it answers: `[--frozen] [--]
+    /// COMMAND...`, or `tool@version... -- COMMAND...`.
+    func invocation() throws -> Invocation {
+        var words = self.words
+        var frozen = self.frozen
+        if words.first == "--frozen" {  // captured with the rest: `tack exec --frozen cmd`
+            frozen = true
+            words.removeFirst()
         }
-        if command.first == "--frozen" { command.removeFirst() }  // `tack exec --frozen cmd`
-        guard let program = command.first else {
+        var overrides: [ToolArgument] = []
+        var command = words
+        if let dash = words.firstIndex(of: "--") {
+            for w in words[..<dash] {
+                let o = try ToolArgument.parse(w)
+                guard o.requirement != nil else { throw ValidationError("say which version: \(o.name)@VERSION") }
+                overrides.append(o)
+            }
+            command = Array(words[(dash + 1)...])
+        }
+        guard let program = command.first, !program.isEmpty else {
             throw ValidationError("say what to run: tack exec [tool@version...] -- COMMAND [ARGS...]")
         }
+        return Invocation(frozen: frozen, overrides: overrides, command: command)
+    }
+
+    func validate() throws {
+        // Help is asked for before any command is named; after one, the words are the command's.
+        if let first = words.first, first == "-h" || first == "--help" { throw CleanExit.helpRequest(self) }
+        _ = try invocation()
+    }
+
+    func run() async throws {
+        let invocation = try invocation()
+        let frozen = invocation.frozen
+        let overrides = invocation.overrides
+        let command = invocation.command
+        let program = command[0]
         var settings = try processSettings()
         // `tool@version` on the command line wins, as TACK_<TOOL>_VERSION would.
         for o in overrides {
-            guard let r = o.requirement else { throw ValidationError("say which version: \(o.name)@VERSION") }
-            settings.environment[ToolName.environmentVariable(o.name)] = r.description
+            if let r = o.requirement { settings.environment[ToolName.environmentVariable(o.name)] = r.description }
         }
         var project: Project
         do { project = try Project(settings: settings) } catch { throw fail(error) }
@@ -86,7 +115,7 @@ struct Exec: AsyncParsableCommand {
         let executable: String
         if program.contains("/") {
             executable = program
-        } else if let found = TackCore.Which.searchPath(program, settings: lookup) {
+        } else if let found = CommandSearch.searchPath(program, settings: lookup) {
             executable = found
         } else {
             var message = "\(program): command not found"

@@ -1,6 +1,5 @@
 import ArgumentParser
 import TackCore
-import TackFront
 
 struct Install: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,15 +9,19 @@ struct Install: AsyncParsableCommand {
             installs in parallel. Installs are transactional: a failed or killed install leaves \
             nothing that looks installed.
 
+            A tool with a version (jq@1.6) installs that version from the tool's source (where \
+            it is pinned here, else the registry) without pinning or locking it: `tack use` pins.
+
             Examples:
               tack install                  everything pinned here
               tack install swiftlint        one pinned tool
+              tack install jq@1.7.1 shellcheck
               tack install --frozen         CI: exactly tack.lock; fail on any difference
             """
     )
 
-    @Argument(help: "Install only these pinned tools.")
-    var tools: [String] = []
+    @Argument(help: "Only these: pinned tools, or tool@version for a version pinned nowhere.")
+    var tools: [ToolArgument] = []
 
     @Flag(help: "Install exactly tack.lock, never write it, and fail listing every difference from the manifest (also TACK_FROZEN=1).")
     var frozen = false
@@ -30,24 +33,32 @@ struct Install: AsyncParsableCommand {
     var rebuild = false
 
     func validate() throws {
-        for t in tools where !ToolName.isValid(t) { throw ValidationError(ToolName.problem(t)) }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() async throws {
         let project = try Project.current(locking: true)
-        if project.resolution.pins.isEmpty {
+        let pinned = tools.filter { $0.requirement == nil }.map(\.name)
+        let versions = tools.compactMap { t -> ToolRequest? in
+            guard let requirement = t.requirement else { return nil }
+            var request = project.resolution.pin(t.name)?.request
+                ?? ToolRequest(name: t.name, requirement: requirement, origin: Origin(kind: .commandLine, file: "the command line", line: 0, column: 0))
+            request.requirement = requirement
+            return request
+        }
+        if project.resolution.pins.isEmpty && versions.isEmpty {
             Output.err("no tools are pinned for \(Paths.abbreviate(project.settings.cwd, home: project.home)) — add one with `tack use TOOL@VERSION`\n")
             return
         }
-        for t in tools where project.resolution.pin(t) == nil {
-            throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)@VERSION`"))
+        for t in pinned where project.resolution.pin(t) == nil {
+            throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)`, or install a version without pinning it: `tack install \(t)@VERSION`"))
         }
         var sync = Sync(project: project)
         sync.frozen = sync.frozen || frozen
         sync.rebuild = rebuild
         if let jobs { sync.jobs = jobs }
-        if !tools.isEmpty { sync.only = Set(tools) }
+        if !tools.isEmpty { sync.only = Set(pinned) }
+        sync.extra = versions
         let status = await sync.run()
         if status != 0 { throw ExitCode(status) }
     }

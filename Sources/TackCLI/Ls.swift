@@ -1,6 +1,5 @@
 import ArgumentParser
 import TackCore
-import TackFront
 
 struct Ls: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,30 +49,72 @@ struct LsRemote: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls-remote",
         abstract: "List the versions of a tool that can be installed, oldest first.",
-        discussion: "The tool's source comes from where it is pinned here."
+        discussion: """
+            The tool's source is where it is pinned here; a tool pinned nowhere can be named \
+            as the registry names it (node, jq), as a git URL, or as a GitHub owner/repo. A \
+            PREFIX keeps the versions whose text starts with it.
+
+            Examples:
+              tack ls-remote node 20            20.0.0 … 20.18.1
+              tack ls-remote apple/swift-format
+              tack ls-remote https://github.com/realm/SwiftLint.git --json   [{"version":"0.57.0"},…]
+            """
     )
 
-    @Argument(help: "The tool.")
+    @Argument(help: "A tool pinned here or in the registry, a git URL, or owner/repo.")
     var tool: String
 
-    @Flag(help: "Print a JSON array of version strings.")
+    @Argument(help: "Only versions starting with this.")
+    var prefix: String?
+
+    @Flag(help: "Print a JSON array of objects: version (and lts where the index says).")
     var json = false
 
     func validate() throws {
-        if !ToolName.isValid(tool) { throw ValidationError(ToolName.problem(tool)) }
+        _ = try RemoteTool.request(tool)
+        if let prefix, prefix.contains(where: { $0.isWhitespace || $0.isControl }) {
+            throw ValidationError("`\(prefix)` is not a version prefix")
+        }
     }
 
     func run() async throws {
         let project = try Project.current()
-        guard let pin = project.resolution.pin(tool) else {
-            throw fail(TackError("\(tool) is not pinned here, so tack does not know its source — pin it in tack.yml first"))
-        }
-        let versions: [AvailableVersion]
-        do { versions = try await project.registry.backend(for: pin.request).versions(of: pin.request) } catch { throw fail(error) }
+        let request: ToolRequest
+        if let pin = project.resolution.pin(tool) { request = pin.request } else { request = try RemoteTool.request(tool) }
+        var versions: [AvailableVersion]
+        do { versions = try await project.registry.backend(for: request).available(of: request) } catch { throw fail(error) }
+        if let prefix { versions = versions.filter { $0.version.text.hasPrefix(prefix) } }
         if json {
-            Output.out(JSON.array(versions.map { .string($0.version.text) }).serialized() + "\n")
+            Output.out(JSON.array(versions.map { v in
+                .object([("version", .string(v.version.text))] + (v.lts.map { [("lts", JSON.string($0))] } ?? []))
+            }).serialized() + "\n")
         } else {
             Output.out(versions.map { $0.version.text + "\n" }.joined())
         }
+    }
+}
+
+/// A tool named on the command line where it is pinned nowhere: a registry name, a git URL,
+/// or `owner/repo` on GitHub.
+enum RemoteTool {
+    static func request(_ word: String) throws -> ToolRequest {
+        let origin = Origin(kind: .commandLine, file: "the command line", line: 0, column: 0)
+        if ToolName.isValid(word) { return ToolRequest(name: word, requirement: .latest, source: .registry, origin: origin) }
+        let url: String
+        if word.contains("://") || word.hasPrefix("git@") {
+            url = word
+        } else {
+            let parts = word.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ p in !p.isEmpty && p != "." && p != ".." && p.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) } }) else {
+                throw ValidationError("`\(word)` is neither a tool name, a git URL nor owner/repo")
+            }
+            url = "https://github.com/\(word).git"
+        }
+        guard !url.contains(where: { $0.isControl || $0.isWhitespace }) else { throw ValidationError("`\(word)` is not a git URL") }
+        var name = url.split(separator: "/").last.map(String.init) ?? ""
+        if name.hasSuffix(".git") { name.removeLast(4) }
+        name = name.lowercased()
+        if !ToolName.isValid(name) { name = "tool" }
+        return ToolRequest(name: name, requirement: .latest, source: .git(url), origin: origin)
     }
 }

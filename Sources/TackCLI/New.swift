@@ -1,7 +1,6 @@
 import ArgumentParser
 import Scaffold
 import TackCore
-import TackFront
 
 struct New: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,13 +1,13 @@
 import ArgumentParser
 import TackCore
-import TackFront
 
 struct Outdated: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what `tack update` would change: locked, wanted and latest versions.",
         discussion: """
-            `wanted` is the newest version the requirement in tack.yml allows; `latest` the newest \
-            release of all. For a `ref:` pin (a branch, tag or commit), `current` is the locked \
+            `current` is the version locked (or, after a requirement changed, the one still \
+            installed); `wanted` the newest version the requirement in tack.yml allows; `latest` \
+            the newest release of all. For a `ref:` pin (a branch, tag or commit), `current` is the locked \
             commit and `wanted` the commit the ref names now. Exits 0 whether or not anything is \
             outdated.
             """
@@ -15,8 +15,6 @@ struct Outdated: AsyncParsableCommand {
 
     @Flag(help: "Print a JSON array: tool, current, wanted, latest.")
     var json = false
-
-    struct Row { var tool, current: String?; var wanted, latest: String?; var error: String? }
 
     func run() async throws {
         let project = try Project.current()
@@ -31,12 +29,18 @@ struct Outdated: AsyncParsableCommand {
                     if case .ref(let ref) = r.requirement {
                         // What `tack update` would move to: the commit the ref names now.
                         let now = try await backend.resolve(ref: ref, of: r)
-                        let latest = try? await backend.versions(of: r).map(\.version)
+                        let latest = try? await backend.available(of: r).map(\.version)
                         rows.append((r.name, locked.flatMap { Outdated.commit($0.fields) }, Outdated.commit(now.fields), latest.flatMap { Requirement.latest.best(of: $0)?.text }, true))
                         continue
                     }
-                    let available = try await backend.versions(of: r)
-                    rows.append((r.name, locked?.version.text, r.requirement.best(of: available)?.version.text, Requirement.latest.best(of: available.map(\.version))?.text, false))
+                    let available = try await backend.available(of: r)
+                    // What runs now: the locked version, or (after the requirement changed) the
+                    // one the lock still names, while it is installed.
+                    var current = locked?.version.text
+                    if current == nil, let previous = lock.tools[r.name], project.store.installedEntry(r.name, previous.version) != nil {
+                        current = previous.version.text
+                    }
+                    rows.append((r.name, current, r.requirement.best(of: available)?.version.text, Requirement.latest.best(of: available.map(\.version))?.text, false))
                 } catch {
                     Output.error(error.message)
                     problems += 1

@@ -6,7 +6,6 @@ import Darwin
 import Backends
 import Dispatch
 import TackCore
-import TackFront
 
 /// What this process started with, captured before anything else runs, so that a command
 /// `tack exec` runs starts with the signal mask and the ignored signals tack itself started

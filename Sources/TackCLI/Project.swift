@@ -132,7 +132,7 @@ struct Project {
 }
 
 /// `tool` or `tool@requirement` on the command line.
-struct ToolArgument: ExpressibleByArgument {
+struct ToolArgument: ExpressibleByArgument, Equatable {
     var name: String
     var requirement: Requirement?
 
@@ -157,52 +157,6 @@ struct ToolArgument: ExpressibleByArgument {
         }
         return arg
     }
-}
-
-/// Prints install progress: on a terminal one live line per tool, otherwise plain lines.
-final class ProgressReporter: @unchecked Sendable {
-    private let lock = NSLock()
-    private let live: Bool
-    private var rows: [String] = []
-    private var text: [String: String] = [:]
-    private let color: Bool
-
-    init(settings: Settings) {
-        live = CurrentProcess.isTerminal(2) && settings.environment["TERM"] != "dumb"
-        color = live && settings.environment["NO_COLOR"] == nil
-    }
-
-    func handle(_ event: Installer.Event) {
-        lock.lock()
-        defer { lock.unlock() }
-        let key: String, line: String
-        switch event {
-        case .phase(let tool, let version, let phase):
-            key = tool
-            line = "\(tool) \(version): \(phase.label)…"
-        case .finished(let tool, let version, let status):
-            key = tool
-            // Nothing happened to an installed tool: say nothing, as a no-op install should.
-            if status == .alreadyInstalled && text[tool] == nil { return }
-            line = status == .installed ? "\(tool) \(version): \(paint("installed", 32))" : "\(tool) \(version): already installed"
-        case .failed(let tool, let version, let error):
-            key = tool
-            let first = error.message.split(separator: "\n").first.map(String.init) ?? ""
-            line = "\(tool) \(version): \(paint("failed", 31)) — \(first)"
-        }
-        guard live else {
-            Output.err(line.replacingOccurrences(of: "…", with: "") + "\n")
-            return
-        }
-        if text[key] == nil { rows.append(key); Output.err("\n") }
-        text[key] = line
-        // Redraw every row in place.
-        var out = "\u{1B}[\(rows.count)A"
-        for row in rows { out += "\r\u{1B}[2K" + (text[row] ?? "") + "\n" }
-        Output.err(out)
-    }
-
-    private func paint(_ s: String, _ code: Int) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
 }
 
 /// Fails a command with the error's message on stderr.

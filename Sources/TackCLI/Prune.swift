@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TackCore
-import TackFront
 
 struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -13,6 +13,8 @@ struct Sync {
     var install = true
     var rebuild = false
     var jobs = defaultJobs
+    /// Versions to install beside what is pinned, locked nowhere (`tack install jq@1.6`).
+    var extra: [ToolRequest] = []
 
     init(project: Project) {
         self.project = project
@@ -99,6 +101,23 @@ struct Sync {
                 if let entry = resolved.tools[request.name] {
                     items.append(.init(request: request, locked: entry, rebuild: staleBuilds.contains("\(entry.name)@\(entry.version.text)")))
                 }
+            }
+        }
+        if !extra.isEmpty {
+            for request in extra {
+                if let refusal = policy.codeRefusal(request, file: request.origin) {
+                    Output.error(refusal)
+                    return 1
+                }
+            }
+            let (planned, _, failures) = await project.planner.plan(
+                extra, existing: Lockfile(), update: .none, installed: project.installedProvider(), offline: offline)
+            for name in failures.keys.sorted() {
+                Output.error(failures[name]!.message)
+                problems += 1
+            }
+            for request in extra {
+                if let entry = planned.tools[request.name] { items.append(.init(request: request, locked: entry)) }
             }
         }
         if let root = project.resolution.projectRoot { project.remember(root) }

@@ -1,8 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import TackCore
-import TackFront
 
-/// The root command of `tack-cli`, which `tack` execs for everything it does not answer itself.
+/// The root command of `tack-cli`, which `tack` execs for everything it does not answer itself
+/// (`HotCommand` is that table).
 public struct Tack: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "tack",
@@ -10,15 +15,27 @@ public struct Tack: AsyncParsableCommand {
         discussion: """
             A project lists its tools in tack.yml; tack resolves them into tack.lock, installs \
             exactly those versions and runs them per directory.
+
+            Global options, before or after the command: -q/--quiet (only errors and what was \
+            asked for; also TACK_QUIET=1), -v/--verbose (also each program run and URL fetched; \
+            also TACK_VERBOSE=1).
+
+            Exit status: 0 success; 1 failure; 2 a command line tack cannot read; from `exec` and \
+            shims, the command's own status, or 126 (found, cannot run) and 127 (not found) as a \
+            shell gives them.
             """,
         version: "tack \(TackVersion.current)",
         subcommands: [
-            Install.self, Use.self, Lock.self, Update.self, Outdated.self, Current.self, Which.self, Ls.self, LsRemote.self,
-            Exec.self, Uninstall.self, Prune.self, Reshim.self, Activate.self, HookEnv.self, Registry.self, Trust.self, Bootstrap.self, New.self, Doctor.self,
+            Install.self, Use.self, Lock.self, Update.self, Outdated.self, Current.self, Which.self, Where.self, Ls.self,
+            LsRemote.self, Exec.self, Env.self, Uninstall.self, Prune.self, Reshim.self, Activate.self, Deactivate.self,
+            HookEnv.self, Registry.self, Trust.self, Bootstrap.self, New.self, Doctor.self, Completion.self, VersionCommand.self,
         ]
     )
 
     public init() {}
+
+    /// Every command's name, hidden ones included.
+    static var commandNames: [String] { configuration.subcommands.map { $0._commandName } }
 
     /// Parses the arguments and runs the command, awaiting async ones. (Called explicitly:
     /// from top-level code Swift picks ParsableCommand's synchronous `main()`.)
@@ -26,23 +43,93 @@ public struct Tack: AsyncParsableCommand {
         _ = StartState.captured
         OutputCheck.install()
         Interrupts.install { CurrentProcess.settings(relevantOnly: true)?.store }
+        let arguments = GlobalOptions.apply(Array(CommandLine.arguments.dropFirst()))
+        if let problem = preflight(arguments) {
+            Output.error(problem)
+            Glibc_exit(UsageError.status)
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            finish(error, arguments: arguments)
         }
+    }
+
+    /// What ArgumentParser would not say well: a word that is no command ("did you mean"), and
+    /// `tack help` of one.
+    static func preflight(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = commandNames
+        if first == "help" {
+            for word in arguments.dropFirst() where !word.hasPrefix("-") {
+                if !names.contains(word) { return UsageError.unknownCommand(word, commands: names) }
+                break
+            }
+            return nil
+        }
+        return names.contains(first) ? nil : UsageError.unknownCommand(first, commands: names)
+    }
+
+    /// Ends the process for an error: help and `--version` to stdout; a command line tack
+    /// cannot read as `tack: <what> — see tack CMD --help`, status 2; a failure already said,
+    /// with its status.
+    static func finish(_ error: any Error, arguments: [String]) -> Never {
+        if let code = error as? ExitCode { Glibc_exit(code.rawValue) }
+        let code = exitCode(for: error)
+        if code == .success { exit(withError: error) }
+        let command = arguments.first.flatMap { commandNames.contains($0) ? $0 : nil }
+        if code == .validationFailure {
+            Output.error(UsageError.message(message(for: error), command: command))
+            Glibc_exit(UsageError.status)
+        }
+        Output.error(message(for: error))
+        Glibc_exit(1)
+    }
+}
+
+@inline(__always) func Glibc_exit(_ status: Int32) -> Never {
+    #if canImport(Glibc)
+    Glibc.exit(status)
+    #else
+    Darwin.exit(status)
+    #endif
+}
+
+/// `-q/--quiet` and `-v/--verbose`, taken out of the command line wherever they stand before a
+/// `--` (and before the command `exec` runs), and set as TACK_QUIET / TACK_VERBOSE so that
+/// every part of this process, and the tack processes it starts, hear them.
+enum GlobalOptions {
+    static func apply(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        var passthrough = false
+        for (i, a) in arguments.enumerated() {
+            if passthrough || a == "--" {
+                passthrough = true
+                out.append(a)
+                continue
+            }
+            switch a {
+            case "-q", "--quiet": setenv("TACK_QUIET", "1", 1)
+            case "-v", "--verbose": setenv("TACK_VERBOSE", "1", 1)
+            default:
+                out.append(a)
+                // What follows exec's command, and a `new` template's variables, are not tack's.
+                if i > 0, arguments[0] == "exec", !a.hasPrefix("-") { passthrough = true }
+            }
+        }
+        return out
     }
 }
 
 /// The process's settings, or a clear error when the working directory is gone.
 func processSettings() throws -> Settings {
     guard let settings = CurrentProcess.settings() else {
-        Output.error("cannot read the current directory; has it been removed?")
+        Output.error(TackError.noWorkingDirectory.message)
         throw ExitCode(1)
     }
     return settings

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Backends
 import TackCore
-import TackFront
 
 struct Trust: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,5 @@
 import ArgumentParser
 import TackCore
-import TackFront
 
 struct Use: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,15 +9,18 @@ struct Use: AsyncParsableCommand {
             are kept. If the tool cannot be resolved or installed, tack.yml and tack.lock are put \
             back as they were.
 
+            Without a version, pins the newest release there is (an exact version).
+
             Examples:
+              tack use jq                   the newest jq, exactly
               tack use swiftlint@0.57.0
               tack use ink@0.6.0 --git https://github.com/JohnSundell/Ink.git --product ink-cli
               tack use jq@1.7.1 --global
             """
     )
 
-    @Argument(help: "tool@requirement, like swiftlint@0.57.0 or swiftformat@'~> 0.54'.")
-    var target: String
+    @Argument(help: "tool or tool@requirement, like swiftlint@0.57.0 or swiftformat@'~> 0.54'.")
+    var target: ToolArgument
 
     @Flag(help: "Pin in the global manifest (~/.config/tack/tack.yml) instead of the project's tack.yml.")
     var global = false
@@ -32,13 +34,17 @@ struct Use: AsyncParsableCommand {
     @Option(name: .customLong("product"), help: "For a new git entry: an executable product to build (repeatable).")
     var products: [String] = []
 
+    func validate() throws {
+        if git != nil && github != nil { throw ValidationError("give --git or --github, not both") }
+        if !products.isEmpty && git == nil && github == nil { throw ValidationError("--product goes with --git or --github") }
+    }
+
     func run() async throws {
-        let arg = try ToolArgument.parse(target)
-        guard let requirement = arg.requirement else {
-            throw ValidationError("say which version: \(arg.name)@VERSION (or @latest)")
-        }
+        let arg = target
         let settings = try processSettings()
         if settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids changing tack.yml and tack.lock")) }
+        let requirement: Requirement
+        if let r = arg.requirement { requirement = r } else { requirement = try await newest(settings) }
         let path: String
         let kind: Origin.Kind
         if global {
@@ -53,9 +59,8 @@ struct Use: AsyncParsableCommand {
                 ?? Paths.join(settings.cwd, "tack.yml")
         }
         var entry: String?
-        if git != nil || github != nil {
-            guard (git == nil) != (github == nil) else { throw ValidationError("give --git or --github, not both") }
-            var fields = git.map { ["git: \(ManifestEditor.yamlValue($0))"] } ?? ["github: \(ManifestEditor.yamlValue(github!))"]
+        if let source = git.map({ "git: \(ManifestEditor.yamlValue($0))" }) ?? github.map({ "github: \(ManifestEditor.yamlValue($0))" }) {
+            var fields = [source]
             fields.append("version: \(ManifestEditor.yamlValue(requirement.description))")
             if !products.isEmpty { fields.append("products: [\(products.map(ManifestEditor.yamlValue).joined(separator: ", "))]") }
             entry = "{ \(fields.joined(separator: ", ")) }"
@@ -111,6 +116,23 @@ struct Use: AsyncParsableCommand {
             throw ExitCode(status)
         }
         Output.err("pinned \(arg.name) \(requirement) in \(Paths.abbreviate(path, home: settings.home))\n")
+    }
+
+    /// The newest release of the tool, from where it is pinned here, the --git or --github
+    /// source given, or the registry: pinned exactly.
+    func newest(_ settings: Settings) async throws -> Requirement {
+        let project: Project
+        do { project = try Project(settings: settings) } catch { throw fail(error) }
+        let origin = Origin(kind: .commandLine, file: "the command line", line: 0, column: 0)
+        var request = project.resolution.pin(target.name)?.request ?? ToolRequest(name: target.name, requirement: .latest, origin: origin)
+        if let url = git ?? github.map({ "https://github.com/\($0).git" }) { request.source = .git(url) }
+        request.requirement = .latest
+        let versions: [AvailableVersion]
+        do { versions = try await project.registry.backend(for: request).available(of: request) } catch { throw fail(error) }
+        guard let newest = Requirement.latest.best(of: versions) else {
+            throw fail(TackError("\(target.name) has no release to pin — name a version: `tack use \(target.name)@VERSION`"))
+        }
+        return .prefix(newest.version)
     }
 
     func fsRead(_ fs: any FileSystem, _ path: String) throws -> [UInt8] {

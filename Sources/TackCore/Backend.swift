@@ -43,9 +43,20 @@ public struct InstallJob: Sendable {
 }
 
 public enum InstallPhase: Sendable, Equatable {
+    /// SwiftPM's progress in one line of its output: `[12/345]`, or nil.
+    public static func swiftBuildStep(_ line: String) -> String? {
+        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return nil }
+        let inside = line[line.index(after: line.startIndex)..<close]
+        let parts = inside.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 7 && $0.allSatisfy({ $0 >= "0" && $0 <= "9" }) }) else { return nil }
+        return "[\(inside)]"
+    }
+
     case waiting
     case fetching
     case building
+    /// SwiftPM's `[n/m]` while it builds (`Compiling…`, `Linking…`).
+    case buildStep(String)
     case copying
     case downloading(received: Int64, total: Int64?)
     case extracting
@@ -56,6 +67,7 @@ public enum InstallPhase: Sendable, Equatable {
         case .waiting: return "waiting for another tack"
         case .fetching: return "fetching"
         case .building: return "building"
+        case .buildStep(let step): return "building \(step)"
         case .copying: return "copying"
         case .extracting: return "extracting"
         case .downloading(let r, let t):
@@ -92,8 +104,11 @@ public protocol Backend: Sendable {
     var name: String { get }
     /// The identity of the request's source, as tack.lock records it.
     func source(of request: ToolRequest) -> String
-    /// Every version available, with what the lock records for each.
+    /// The versions resolution may choose from for this request, with what the lock records
+    /// for each (an exact url pin needs no index: just its version).
     func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion]
+    /// Every version that exists, whatever the request pins (`ls-remote`, `outdated`).
+    func available(of request: ToolRequest) async throws(TackError) -> [AvailableVersion]
     /// Installs `job.locked` into `job.directory`, verifying what the lock records.
     func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome
     /// The commit a `ref:` pin (branch, tag or commit) names now, as a version to lock.
@@ -106,6 +121,11 @@ public protocol Backend: Sendable {
 
 extension Backend {
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue] { [:] }
+    public func available(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
+        var all = request
+        all.requirement = .latest
+        return try await versions(of: all)
+    }
 
     public func resolve(ref: String, of request: ToolRequest) async throws(TackError) -> AvailableVersion {
         throw TackError("\(request.name) comes from the \(name) backend, which has no refs; `ref:` pins are for git tools (set by \(request.origin.describe(home: nil)))")

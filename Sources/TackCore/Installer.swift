@@ -175,37 +175,3 @@ public struct Installer: Sendable {
         return fsync(fd) == 0
     }
 }
-
-extension Store {
-    /// The lock entry an install was made from, with its binaries and build facts: nil unless
-    /// the install is complete (its record is written last).
-    public func installedEntry(_ name: String, _ version: Version) -> LockedTool? {
-        let path = installDirectory(name, version) + "/" + Installer.metadataFile
-        return (try? Lockfile.load(path, fs: fs))?.tools[name]
-    }
-
-    /// The project roots tack has installed for (`state/projects`), for `prune` and `doctor`.
-    public func knownProjects() -> [String] {
-        ((try? fs.read(state + "/projects")).map { String(decoding: $0, as: UTF8.self) } ?? "")
-            .split(separator: "\n").map(String.init)
-    }
-
-    /// Every complete install of a tool, oldest first.
-    public func installedEntries(_ name: String) -> [LockedTool] {
-        installedVersions(name).compactMap { installedEntry(name, $0) }
-    }
-
-    /// Installs built with a Swift toolchain other than `toolchain` (`Swift version 6.3.1 (…)`).
-    public func staleBuilds(toolchain: String) -> [LockedTool] {
-        installedTools().flatMap { installedEntries($0) }.filter { entry in
-            if case .map(let built)? = entry.fields["built"], let swift = built["swift"] { return swift != toolchain }
-            return false
-        }
-    }
-
-    /// Every tool with at least one version directory.
-    public func installedTools() -> [String] {
-        ((try? fs.list(installs)) ?? []).filter(ToolName.isValid)
-    }
-}
-

@@ -16,5 +16,14 @@ public struct ProcessOutput: Sendable, Equatable {
 
 /// Runs programs with argument arrays (never a shell string), so tests can substitute one.
 public protocol ProcessRunner: Sendable {
-    func run(_ executable: String, _ arguments: [String], directory: String, environment: [String: String]) async throws(TackError) -> ProcessOutput
+    /// Runs to completion; `output`, when given, hears each line as the program writes it
+    /// (at least once a second while it runs), for progress.
+    func run(_ executable: String, _ arguments: [String], directory: String, environment: [String: String],
+             output: (@Sendable (String) -> Void)?) async throws(TackError) -> ProcessOutput
+}
+
+extension ProcessRunner {
+    public func run(_ executable: String, _ arguments: [String], directory: String, environment: [String: String]) async throws(TackError) -> ProcessOutput {
+        try await run(executable, arguments, directory: directory, environment: environment, output: nil)
+    }
 }

@@ -240,7 +240,7 @@ extension String {
 
 extension Character {
     /// C0 and C1 control characters, DEL included: never part of a name, version or path here.
-    var isControl: Bool {
+    public var isControl: Bool {
         unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }
     }
 }

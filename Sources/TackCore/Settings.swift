@@ -60,38 +60,3 @@ public struct Settings: Sendable {
         return store
     }
 }
-
-/// The layout of `$TACK_HOME`. Every path built here comes from a validated tool name and a
-/// parsed version, so none can leave the store.
-public struct Store: Sendable {
-    public let root: String
-    public let fs: any FileSystem
-
-    public init(root: String, fs: any FileSystem) {
-        self.root = root
-        self.fs = fs
-    }
-
-    public var installs: String { root + "/installs" }
-    public var shims: String { root + "/shims" }
-    public var cache: String { root + "/cache" }
-    public var state: String { root + "/state" }
-
-    public func toolDirectory(_ name: String) -> String {
-        precondition(ToolName.isValid(name), "tool names are validated where they enter")
-        return installs + "/" + name
-    }
-
-    public func installDirectory(_ name: String, _ version: Version) -> String {
-        toolDirectory(name) + "/" + version.text
-    }
-
-    /// Installed versions of a tool, oldest first. Temporary directories (starting with `.`)
-    /// of installs in progress are never listed.
-    public func installedVersions(_ name: String) -> [Version] {
-        guard let names = try? fs.list(toolDirectory(name)) else { return [] }
-        return names.filter { !$0.hasPrefix(".") }.compactMap { n in
-            Version(word: n).flatMap { $0.text == n && fs.isDirectory(toolDirectory(name) + "/" + n) ? $0 : nil }
-        }.sorted()
-    }
-}

@@ -27,6 +27,13 @@ public enum ShellHook {
                   eval "$(\(posixQuote(tack)) hook-env bash)"
                   return $previous_exit_status
                 }
+                tack() {
+                  if [ "${1-}" = deactivate ]; then
+                    eval "$(\(posixQuote(tack)) deactivate bash)"
+                  else
+                    \(posixQuote(tack)) "$@"
+                  fi
+                }
                 if [[ ";${PROMPT_COMMAND[*]:-};" != *";_tack_hook;"* ]]; then
                   PROMPT_COMMAND="_tack_hook${PROMPT_COMMAND:+;$PROMPT_COMMAND}"
                 fi
@@ -37,6 +44,13 @@ public enum ShellHook {
             return """
                 _tack_hook() {
                   eval "$(\(posixQuote(tack)) hook-env zsh)"
+                }
+                tack() {
+                  if [[ "${1-}" == deactivate ]]; then
+                    eval "$(\(posixQuote(tack)) deactivate zsh)"
+                  else
+                    \(posixQuote(tack)) "$@"
+                  fi
                 }
                 typeset -ag precmd_functions chpwd_functions
                 if (( ! ${precmd_functions[(I)_tack_hook]} )); then
@@ -53,10 +67,52 @@ public enum ShellHook {
                 function __tack_hook --on-event fish_prompt --on-variable PWD
                     \(fishQuote(tack)) hook-env fish | source
                 end
+                function tack
+                    if test "$argv[1]" = deactivate
+                        \(fishQuote(tack)) deactivate fish | source
+                    else
+                        \(fishQuote(tack)) $argv
+                    end
+                end
                 __tack_hook
 
                 """
         }
+    }
+
+    /// The script `tack deactivate` prints: the hook and the `tack` function removed, and
+    /// PATH and every variable the hook set back to what they were before it (from the
+    /// record the hook keeps in the shell), as leaving every project would.
+    public static func deactivation(_ shell: Shell, environment: [String: String], home: String?) -> String {
+        var environment = environment
+        var script: String
+        switch shell {
+        case .bash:
+            script = """
+                PROMPT_COMMAND="${PROMPT_COMMAND//_tack_hook;/}"
+                PROMPT_COMMAND="${PROMPT_COMMAND//_tack_hook/}"
+                unset -f _tack_hook tack
+
+                """
+        case .zsh:
+            script = """
+                precmd_functions=(${precmd_functions:#_tack_hook})
+                chpwd_functions=(${chpwd_functions:#_tack_hook})
+                unfunction _tack_hook tack 2>/dev/null
+
+                """
+        case .fish:
+            script = """
+                functions -e __tack_hook tack
+
+                """
+        }
+        // Nothing applied: what update would do on leaving every project.
+        let leave = update(shell, run: nil, environment: environment, home: home).script
+        script += leave
+        environment[errorVariable] = nil
+        script += line(shell, errorVariable, nil)
+        return script
     }
 
     /// One step of the hook: the shell commands (and warnings for stderr) that take the shell

@@ -6,8 +6,8 @@ public enum CurrentCommand {
     /// Returns the exit status.
     public static func run(tool: String?, json: Bool, settings: Settings) -> Int32 {
         if let tool, !ToolName.isValid(tool) {
-            Output.error(ToolName.problem(tool))
-            return 2
+            Output.error(UsageError.message(ToolName.problem(tool), command: "current"))
+            return UsageError.status
         }
         var tools: [CurrentTool]
         do { tools = try HotPath.resolve(settings: settings).rows } catch {

@@ -7,72 +7,48 @@ import TackCore
 import TackLean
 
 /// `tack-front`: the hot commands' slow path, without Foundation. `tack` hands it what a
-/// snapshot does not answer; it answers `current`, `which`, `exec`, `hook-env`, a no-op
-/// `install` and shims itself (resolving, and writing a new snapshot) and hands everything else
-/// (with `--help` for every command) to `tack-cli` by exec.
+/// snapshot does not answer; it answers `HotCommand`'s forms itself (resolving, and writing a
+/// new snapshot) and hands everything else — with every `--help` — to `tack-cli` by exec.
 public enum Front {
     public static func main() -> Never {
-        let argc = Int(CommandLine.argc)
         let argv = CommandLine.unsafeArgv
-        // Called through a shim (a link named after a tool's command): run that command.
-        if let zeroth = argv[0] {
-            let slash = strrchr(zeroth, Int32(UInt8(ascii: "/")))
-            let name = UnsafePointer(slash.map { $0 + 1 } ?? zeroth)
-            if name[0] != 0 && strcmp(name, "tack") != 0 && strcmp(name, "tack-cli") != 0 && strcmp(name, "tack-shim") != 0
-                && strcmp(name, "tack-front") != 0 {
-                ShimCommand.run(name, arguments: argv)
-            }
+        switch HotCommand.classify(argc: Int(CommandLine.argc), argv: argv) {
+        case .shim(let name):
+            ShimCommand.run(name, arguments: argv)
+        case .exec(_, let command):
+            ExecCommand.run(argv + command)
+        case .which(let command):
+            exit(withSettings { WhichCommand.run(String(cString: command), settings: $0) })
+        case .current(let tool, let json):
+            exit(withSettings { CurrentCommand.run(tool: tool.map { String(cString: $0) }, json: json, settings: $0) })
+        case .install:
+            if noOpInstall() { exit(0) }
+        case .hookEnv(let shell):
+            if let shell = ShellHook.Shell(rawValue: String(cString: shell)) { exit(HookEnvCommand.run(shell)) }
+        case .full:
+            break
         }
-        if argc >= 2, let first = argv[1] {
-            if strcmp(first, "exec") == 0 {
-                ExecCommand.run(argv, count: argc, start: 2)
-            } else if strcmp(first, "hook-env") == 0, argc == 3, let shell = ShellHook.Shell(rawValue: String(cString: argv[2]!)) {
-                exit(HookEnvCommand.run(shell))
-            }
-        }
-        let arguments = CommandLine.arguments
-        let args = Array(arguments.dropFirst())
-        if let status = fastPath(args) { exit(status) }
-        execFullCLI(arguments)
+        execFullCLI(CommandLine.arguments)
     }
 
-    /// Handles the forms the front end knows exactly; nil means "let tack-cli do it".
-    static func fastPath(_ args: [String]) -> Int32? {
-        guard let command = args.first else { return nil }
-        switch command {
-        case "--version":
-            guard args.count == 1 else { return nil }
-            Output.out("tack \(TackVersion.current)\n")
-            return 0
-        case "current":
-            var tool: String?
-            var json = false
-            for a in args.dropFirst() {
-                if a == "--json" { json = true } else if !a.hasPrefix("-") && tool == nil { tool = a } else { return nil }
-            }
-            guard let settings = CurrentProcess.settings(relevantOnly: true) else {
-                Output.error("cannot read the current directory; has it been removed?")
-                return 1
-            }
-            return CurrentCommand.run(tool: tool, json: json, settings: settings)
-        case "which":
-            guard args.count == 2, !args[1].hasPrefix("-") else { return nil }
-            guard let settings = CurrentProcess.settings(relevantOnly: true) else {
-                Output.error("cannot read the current directory; has it been removed?")
-                return 1
-            }
-            return WhichCommand.run(args[1], settings: settings)
-        case "install":
-            // A no-op install is answered here; anything to do goes to tack-cli.
-            guard args.dropFirst().allSatisfy({ $0 == "--frozen" }), let settings = CurrentProcess.settings(relevantOnly: true),
-                  let resolution = try? Resolver(settings).resolve(), !resolution.pins.isEmpty,
-                  UpToDate.check(resolution, settings: settings)
-            else { return nil }
-            IgnoredFiles.report(resolution.ignored, settings: settings)
-            return 0
-        default:
-            return nil
+    /// The status of `body` run with the process's settings, or 1 (said) without a directory.
+    static func withSettings(_ body: (Settings) -> Int32) -> Int32 {
+        guard let settings = CurrentProcess.settings(relevantOnly: true) else {
+            Output.error(TackError.noWorkingDirectory.message)
+            return 1
         }
+        return body(settings)
+    }
+
+    /// `tack install [--frozen]` when everything pinned here is installed and locked as pinned
+    /// (and the warnings about ignored files are said); anything to do is tack-cli's.
+    static func noOpInstall() -> Bool {
+        guard let settings = CurrentProcess.settings(relevantOnly: true),
+              let resolution = try? Resolver(settings).resolve(), !resolution.pins.isEmpty,
+              UpToDate.check(resolution, settings: settings)
+        else { return false }
+        IgnoredFiles.report(resolution.ignored, settings: settings)
+        return true
     }
 
     /// The `tack` executable, which shims link to and the prompt hook runs: this binary's

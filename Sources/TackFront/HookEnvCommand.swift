@@ -20,7 +20,7 @@ public enum HookEnvCommand {
             if same { return 0 }
         }
         guard let settings = CurrentProcess.settings() else {
-            Output.error("cannot read the current directory; has it been removed?")
+            Output.error(TackError.noWorkingDirectory.message)
             return 1
         }
         var run: RunEnvironment?

@@ -13,14 +13,8 @@ public enum ShimCommand {
     public static func run(_ command: UnsafePointer<CChar>, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
         // The hot path: a snapshot that still holds.
         if let context = LeanContext.current(), let path = context.snapshotPath(),
-           let snapshot = LeanSnapshot.load(path: path, context: context), !snapshot.isMissing(command) {
-            if let exe = LeanRun.findInBins(snapshot, command) {
-                LeanRun.apply(snapshot, warn: HotPath.warnUntrusted)
-                LeanRun.exec(exe, name: command, arguments: arguments)
-            }
-            if let exe = LeanRun.searchPath(command, path: getenv("PATH"), shims: LeanRun.shims(context)) {
-                LeanRun.execFallback(exe, name: command, arguments: arguments)
-            }
+           let snapshot = LeanSnapshot.load(path: path, context: context) {
+            LeanRun.runShim(snapshot, shims: LeanRun.shims(context), name: command, arguments: arguments, warn: HotPath.warnUntrusted)
         }
         slowPath(command, arguments: arguments)
     }
@@ -28,7 +22,7 @@ public enum ShimCommand {
     /// Resolves (writing a new snapshot), then runs the command or explains why it cannot.
     static func slowPath(_ command: UnsafePointer<CChar>, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
         guard let settings = CurrentProcess.settings(relevantOnly: true) else {
-            Output.error("cannot read the current directory; has it been removed?")
+            Output.error(TackError.noWorkingDirectory.message)
             exit(1)
         }
         let snapshot: Snapshot
@@ -41,7 +35,7 @@ public enum ShimCommand {
             LeanRun.exec(exe, name: command, arguments: arguments)
         }
         let name = String(cString: command)
-        switch Which.find(name, rows: snapshot.rows, pathRoots: snapshot.pathRoots, settings: settings) {
+        switch CommandSearch.find(name, rows: snapshot.rows, pathRoots: snapshot.pathRoots, settings: settings) {
         case .found(let path, let tool):
             if tool == nil { LeanRun.execFallback(Array(path.utf8) + [0], name: command, arguments: arguments) }
             LeanRun.exec(Array(path.utf8) + [0], name: command, arguments: arguments)

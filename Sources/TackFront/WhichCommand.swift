@@ -4,15 +4,15 @@ import TackCore
 public enum WhichCommand {
     public static func run(_ command: String, settings: Settings) -> Int32 {
         guard ToolName.isValidBinaryName(command) else {
-            Output.error("`\(command)` is not a command name")
-            return 2
+            Output.error(UsageError.message("`\(command)` is not a command name", command: "which"))
+            return UsageError.status
         }
         let hot: (rows: [CurrentTool], pathRoots: [String: String])
         do { hot = try HotPath.resolve(settings: settings) } catch {
             Output.error(error.message)
             return 1
         }
-        switch Which.find(command, rows: hot.rows, pathRoots: hot.pathRoots, settings: settings) {
+        switch CommandSearch.find(command, rows: hot.rows, pathRoots: hot.pathRoots, settings: settings) {
         case .found(let path, _):
             Output.out(path + "\n")
             return 0

@@ -5,12 +5,8 @@ import CLean
 /// process is most of the cost: it reads the on-disk snapshot on C strings and answers what
 /// that snapshot answers, with none of tack's other code.
 ///
-/// - As a shim (`argv[0]` is a tool's command): the pinned tool's executable runs with the
-///   pinned tools first on PATH and the trusted env; a command pinned nowhere runs the next one
-///   on PATH outside the shims.
-/// - `tack exec [--frozen] [--] COMMAND ARGS...`: the same environment, then COMMAND.
-/// - `tack which COMMAND`: the pinned executable's path.
-/// - `tack hook-env SHELL`: nothing, when the applied digest is the snapshot's.
+/// Which argv it answers is `HotCommand`'s table: a shim, `exec`, `which`, `current`, a no-op
+/// `install` and an unchanged `hook-env`, each when the snapshot holds.
 ///
 /// Everything else — no snapshot, a tool to install, an untrusted manifest to warn about, an
 /// error to explain, every other command — is handed to `tack-front` with the same arguments,
@@ -20,86 +16,47 @@ public enum Launcher {
     public static let emptyDigest: StaticString = "cbf29ce484222325"
 
     public static func main(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
-        guard let zeroth = argv[0] else { handOff(argv) }
-        let name = UnsafePointer(strrchr(zeroth, Int32(UInt8(ascii: "/"))).map { $0 + 1 } ?? zeroth)
-        if strcmp(name, "tack") == 0 || strcmp(name, "tack-shim") == 0 || name[0] == 0 {
-            argv[0] = strdup("tack")
-            if argc >= 2, let first = argv[1] {
-                if argc == 3, strcmp(first, "hook-env") == 0, hookUnchanged() { exit(0) }
-                if strcmp(first, "exec") == 0 { exec(argv, count: Int(argc)) }
-                if argc == 3, strcmp(first, "which") == 0 { which(argv[2]!) }
-                if strcmp(first, "current") == 0 { current(argv, count: Int(argc)) }
-                if strcmp(first, "install") == 0 { install(argv, count: Int(argc)) }
+        switch HotCommand.classify(argc: Int(argc), argv: argv) {
+        case .shim(let name):
+            if let context = LeanContext.current(), let path = context.snapshotPath(),
+               let snapshot = LeanSnapshot.load(path: path, context: context), !snapshot.hasUntrusted {
+                LeanRun.runShim(snapshot, shims: LeanRun.shims(context), name: name, arguments: argv) { _ in }
             }
-            handOff(argv)
-        }
-        if let context = LeanContext.current(), let path = context.snapshotPath(),
-           let snapshot = LeanSnapshot.load(path: path, context: context),
-           !snapshot.isMissing(name), !snapshot.hasUntrusted {
-            if let exe = LeanRun.findInBins(snapshot, name) {
-                LeanRun.apply(snapshot) { _ in }
-                LeanRun.exec(exe, name: name, arguments: argv)
-            }
-            if let exe = LeanRun.searchPath(name, path: getenv("PATH"), shims: LeanRun.shims(context)) {
-                LeanRun.execFallback(exe, name: name, arguments: argv)
-            }
+        case .exec(_, let command):
+            exec(argv, command: command)
+        case .which(let command):
+            which(command)
+        case .current(let tool, let json):
+            current(tool: tool, json: json)
+        case .install:
+            if let snapshot = LeanSnapshot.current(), snapshot.isUpToDate { exit(0) }
+        case .hookEnv:
+            if hookUnchanged() { exit(0) }
+        case .full:
+            break
         }
         handOff(argv)
     }
 
     /// `tack exec [--frozen] [--] COMMAND ARGS...` when the snapshot holds, everything pinned
-    /// is installed and no manifest is untrusted; returns otherwise (`tool@version` overrides,
-    /// options, installs, warnings: the front end's work).
-    static func exec(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, count: Int) {
-        var i = 2
-        if i < count, strcmp(argv[i]!, "--frozen") == 0 { i += 1 }
-        if i < count, strcmp(argv[i]!, "--") == 0 { i += 1 }
-        guard i < count, let program = argv[i], program[0] != CChar(UInt8(ascii: "-")) else { return }
-        // `tool@version` before a later `--` is for the front end.
-        for j in i..<count where strcmp(argv[j]!, "--") == 0 { return }
+    /// is installed and no manifest is untrusted; returns otherwise (installs and warnings are
+    /// the front end's work).
+    static func exec(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, command: Int) {
         guard let context = LeanContext.current(), let path = context.snapshotPath(),
               let snapshot = LeanSnapshot.load(path: path, context: context),
               !snapshot.hasMissing, !snapshot.hasUntrusted
         else { return }
-        LeanRun.apply(snapshot) { _ in }
-        let executable: [UInt8]
-        if strchr(program, Int32(UInt8(ascii: "/"))) != nil {
-            executable = LeanRun.bytes(UnsafePointer(program))
-        } else if let found = LeanRun.searchPath(program, path: getenv("PATH"), shims: LeanRun.shims(context)) {
-            executable = found
-        } else {
-            LeanRun.error([String(cString: program), ": command not found"])
-            exit(127)
-        }
-        LeanRun.exec(executable, name: program, arguments: argv + i)
+        LeanRun.runCommand(snapshot, shims: LeanRun.shims(context), arguments: argv + command) { _ in }
     }
 
     /// `tack current [TOOL] [--json]`: the output the snapshot stored for these arguments.
-    static func current(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, count: Int) {
-        var tool: UnsafeMutablePointer<CChar>?
-        var json = false
-        for i in 2..<max(count, 2) {
-            let a = argv[i]!
-            if strcmp(a, "--json") == 0, !json {
-                json = true
-            } else if a[0] != CChar(UInt8(ascii: "-")), a[0] != 0, tool == nil {
-                tool = a
-            } else {
-                return
-            }
-        }
+    static func current(tool: UnsafeMutablePointer<CChar>?, json: Bool) {
         var key = Array("current".utf8)
         if let tool { key += [UInt8(ascii: " ")] + LeanContext.bytes(UnsafePointer(tool)) }
         if json { key += Array(" --json".utf8) }
         guard let snapshot = LeanSnapshot.current(), let output = snapshot.answer(key) else { return }
         write(output)
         exit(0)
-    }
-
-    /// `tack install [--frozen]...` with nothing to do.
-    static func install(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, count: Int) {
-        for i in 2..<max(count, 2) where strcmp(argv[i]!, "--frozen") != 0 { return }
-        if let snapshot = LeanSnapshot.current(), snapshot.isUpToDate { exit(0) }
     }
 
     /// All of `bytes` to stdout; exits 1 if stdout is gone.

@@ -45,7 +45,7 @@ public enum LeanRun {
 
     /// The first `command` on `path` that is not a shim: the shims directory is skipped, and so
     /// is anything that is the same file as the shim (an alias of that directory), as
-    /// `Which.searchPath` does.
+    /// `CommandSearch.searchPath` does.
     public static func searchPath(_ command: UnsafePointer<CChar>, path: UnsafePointer<CChar>?, shims: [UInt8]) -> [UInt8]? {
         guard let path else { return nil }
         var shimsStat = stat(), shimStat = stat(), selfStat = stat()
@@ -88,6 +88,42 @@ public enum LeanRun {
             if let candidate { return candidate }
         }
         return nil
+    }
+
+    /// What a shim does once a snapshot holds: the command from a pinned tool's bin directory
+    /// (in the snapshot's environment), else the next one on PATH outside the shims. Returns
+    /// when the snapshot says the command's tool is missing, or nothing provides it: the
+    /// caller explains.
+    public static func runShim(_ snapshot: LeanSnapshot, shims: [UInt8], name: UnsafePointer<CChar>,
+                               arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                               warn: (UnsafePointer<CChar>) -> Void) {
+        guard !snapshot.isMissing(name) else { return }
+        if let exe = findInBins(snapshot, name) {
+            apply(snapshot, warn: warn)
+            exec(exe, name: name, arguments: arguments)
+        }
+        if let exe = searchPath(name, path: getenv("PATH"), shims: shims) {
+            execFallback(exe, name: name, arguments: arguments)
+        }
+    }
+
+    /// What `tack exec` does once a snapshot holds and everything it pins is installed:
+    /// the snapshot's environment, then `command` (`arguments[0]`) from PATH, or by its path.
+    public static func runCommand(_ snapshot: LeanSnapshot, shims: [UInt8],
+                                  arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                                  warn: (UnsafePointer<CChar>) -> Void) -> Never {
+        guard let program = arguments[0] else { exit(2) }
+        apply(snapshot, warn: warn)
+        let executable: [UInt8]
+        if strchr(program, Int32(UInt8(ascii: "/"))) != nil {
+            executable = bytes(UnsafePointer(program))
+        } else if let found = searchPath(program, path: getenv("PATH"), shims: shims) {
+            executable = found
+        } else {
+            error([String(cString: program), ": command not found"])
+            exit(127)
+        }
+        exec(executable, name: program, arguments: arguments)
     }
 
     /// Puts the bin directories first on PATH, exports the trusted env, and warns once per

@@ -6,7 +6,7 @@ import Darwin
 
 /// Which executable a command name runs here: the pinned tool that provides it, else the
 /// next one on PATH outside tack's shims (as rbenv's `which`).
-public enum Which {
+public enum CommandSearch {
     public enum Answer: Sendable, Equatable {
         /// The executable, and the pin it comes from (nil: found on PATH, outside tack).
         case found(String, tool: String?)

@@ -1,5 +1,3 @@
-import TackCore
-
 /// A small JSON value and writer, for `--json` output without Foundation. Keys keep the order
 /// they are given in, so output is stable for scripts and tests.
 public indirect enum JSON: Sendable, Equatable {

@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TackCore
 
 /// The running process, read without Foundation.
 public enum CurrentProcess {
@@ -83,40 +82,4 @@ public enum CurrentProcess {
     }
 
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
-}
-
-/// Unbuffered output straight to the file descriptors.
-public enum Output {
-    public static func out(_ s: String) { write(1, s) }
-    public static func err(_ s: String) { write(2, s) }
-
-    static func write(_ fd: Int32, _ s: String) {
-        var bytes = Array(s.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buf in
-                #if canImport(Darwin)
-                Darwin.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                #else
-                Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                #endif
-            }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                // Output that cannot be written is a failure, said where it still can be.
-                if fd == 1 {
-                    let why = n < 0 ? String(cString: strerror(errno)) : "nothing was written"
-                    write(2, "tack: cannot write output: \(why)\n")
-                    exit(1)
-                }
-                return
-            }
-            offset += n
-        }
-    }
-
-    /// `tack: <message>` on stderr, with every control character but the line break escaped:
-    /// a tool name, key, path or server's answer cannot move the cursor, recolour or retitle
-    /// the user's terminal.
-    public static func error(_ message: String) { err("tack: \(Terminal.escapeControls(message))\n") }
 }

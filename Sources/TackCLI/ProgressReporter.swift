@@ -1,0 +1,116 @@
+import Foundation
+import TackCore
+
+/// Install progress on stderr. At a terminal: one live line per tool, redrawn in place with
+/// its phase, SwiftPM's `[n/m]` step and the time it has taken, refreshed every second while
+/// anything runs. Piped: one plain line per phase. A failure's line says only "failed": the
+/// error itself is said once, by the command, when everything has finished.
+final class ProgressReporter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let live: Bool
+    private let color: Bool
+    private var rows: [String] = []
+    private var state: [String: Row] = [:]
+    private var drawn = 0
+    private var ticker: Task<Void, Never>?
+
+    struct Row {
+        var version: String
+        var phase: String
+        var started: ContinuousClock.Instant
+        var done: Bool
+        /// The kind of phase last printed, piped (so `[n/m]` steps do not each take a line).
+        var printedKind: String
+    }
+
+    init(settings: Settings) {
+        live = CurrentProcess.isTerminal(2) && settings.environment["TERM"] != "dumb" && !Output.isQuiet
+        color = live && settings.environment["NO_COLOR"] == nil
+    }
+
+    deinit { ticker?.cancel() }
+
+    func handle(_ event: Installer.Event) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = ContinuousClock.now
+        switch event {
+        case .phase(let tool, let version, let phase):
+            var row = state[tool] ?? Row(version: version, phase: "", started: now, done: false, printedKind: "")
+            if state[tool] == nil { rows.append(tool) }
+            row.phase = phase.label + "…"
+            state[tool] = row
+            if !live {
+                let kind = String(phase.label.prefix { $0 != " " })
+                if kind != row.printedKind {
+                    state[tool]?.printedKind = kind
+                    Output.err("\(tool) \(version): \(phase.label)\n")
+                }
+            }
+        case .finished(let tool, let version, let status):
+            // Nothing happened to an installed tool: say nothing, as a no-op install should.
+            if status == .alreadyInstalled && state[tool] == nil { return }
+            let took = state[tool].map { Self.elapsed(now - $0.started) } ?? ""
+            let word = status == .installed ? paint("installed", 32) : "already installed"
+            finish(tool, version, word + (took.isEmpty ? "" : " in \(took)"), now: now)
+        case .failed(let tool, let version, _):
+            finish(tool, version, paint("failed", 31), now: now)
+        }
+        if live {
+            redraw(now)
+            startTicker()
+        }
+    }
+
+    private func finish(_ tool: String, _ version: String, _ phase: String, now: ContinuousClock.Instant) {
+        if state[tool] == nil { rows.append(tool) }
+        state[tool] = Row(version: version, phase: phase, started: state[tool]?.started ?? now, done: true, printedKind: "")
+        if !live { Output.err("\(tool) \(version): \(phase)\n") }
+    }
+
+    /// Every row again, in place: the cursor goes up over what was drawn, never past it.
+    private func redraw(_ now: ContinuousClock.Instant) {
+        var out = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
+        for tool in rows {
+            guard let row = state[tool] else { continue }
+            var line = "\(tool) \(row.version): \(row.phase)"
+            if !row.done {
+                let took = Self.elapsed(now - row.started)
+                if !took.isEmpty { line += " " + paint(took, 2) }
+            }
+            out += "\r\u{1B}[2K" + line + "\n"
+        }
+        drawn = rows.count
+        Output.err(out)
+    }
+
+    private func startTicker() {
+        guard ticker == nil else { return }
+        ticker = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 1_000_000_000)
+                guard let self, self.tick() else { return }
+            }
+        }
+    }
+
+    /// One refresh of the elapsed times; false when nothing runs any more.
+    private func tick() -> Bool {
+        lock.withLock {
+            let running = state.values.contains { !$0.done }
+            if running { redraw(ContinuousClock.now) } else { ticker = nil }
+            return running
+        }
+    }
+
+    /// `7s`, `2m 05s`, `1h 02m`; nothing under a second.
+    static func elapsed(_ d: Duration) -> String {
+        let s = Int(d.components.seconds)
+        if s < 1 { return "" }
+        if s < 60 { return "\(s)s" }
+        if s < 3600 { return "\(s / 60)m \(String(format: "%02d", s % 60))s" }
+        return "\(s / 3600)h \(String(format: "%02d", (s % 3600) / 60))m"
+    }
+
+    private func paint(_ s: String, _ code: Int) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+}

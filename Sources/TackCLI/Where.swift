@@ -1,0 +1,59 @@
+import ArgumentParser
+import TackCore
+
+struct Where: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the directory an installed version of a tool lives in.",
+        discussion: """
+            Without a version: the version pinned here, else the newest installed one. With \
+            one (an exact version or a requirement): the newest installed version it allows. \
+            Exits 1 when that version is not installed.
+
+            Examples:
+              tack where jq                 ~/.local/share/tack/installs/jq/1.7.1
+              tack where swiftlint@0.57.0
+            """
+    )
+
+    @Argument(help: "tool or tool@version.")
+    var target: ToolArgument
+
+    func run() throws {
+        let settings = try processSettings()
+        let store: Store
+        do { store = try settings.requireStore() } catch { throw fail(error) }
+        let tool = target.name
+        let installed = store.installedVersions(tool).filter { store.installedEntry(tool, $0) != nil }
+        let version: Version
+        if let requirement = target.requirement {
+            guard let best = requirement.best(of: installed) else {
+                throw fail(TackError("no installed version of \(tool) satisfies \(requirement)\(Self.listing(installed)) — install one with `tack use \(tool)@\(requirement)`"))
+            }
+            version = best
+        } else if let row = try pinnedRow(tool, settings: settings) {
+            guard let text = row.version, let v = Version(word: text), row.installed else {
+                let what = row.version.map { "\(tool) \($0)" } ?? "\(tool) \(row.requested)"
+                throw fail(TackError("\(what) is not installed (set by \(row.origin.describe(home: settings.home))) — run `tack install`"))
+            }
+            version = v
+        } else if let newest = installed.last {
+            version = newest
+        } else {
+            throw fail(TackError("\(tool) is not installed — install it with `tack use \(tool)@VERSION`"))
+        }
+        Output.out(store.installDirectory(tool, version) + "\n")
+    }
+
+    /// The tool as pinned here, when it is (and tack installs it: not `system` or `path:`).
+    func pinnedRow(_ tool: String, settings: Settings) throws -> CurrentTool? {
+        do {
+            let resolution = try Resolver(settings).resolve()
+            guard let pin = resolution.pin(tool), LockPlanner.isLockable(pin.request) else { return nil }
+            return try resolution.current(settings: settings).first { $0.tool == tool }
+        } catch { throw fail(error) }
+    }
+
+    static func listing(_ versions: [Version]) -> String {
+        versions.isEmpty ? " (none is installed)" : " (installed: \(versions.map(\.text).joined(separator: ", ")))"
+    }
+}

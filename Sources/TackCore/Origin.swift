@@ -1,0 +1,39 @@
+/// Where a pin was written: the file and line a user can open, or the environment variable.
+public struct Origin: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case manifest = "tack.yml"
+        case localManifest = "tack.local.yml"
+        case globalManifest = "global tack.yml"
+        case toolVersions = ".tool-versions"
+        case rubyVersion = ".ruby-version"
+        case pythonVersion = ".python-version"
+        case nodeVersion = ".node-version"
+        case nvmrc = ".nvmrc"
+        case swiftVersion = ".swift-version"
+        case mintfile = "Mintfile"
+        case environment = "environment"
+        case commandLine = "command line"
+    }
+    public var kind: Kind
+    /// The absolute file, or the environment variable's name.
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(kind: Kind, file: String, line: Int, column: Int) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `~/app/tack.yml:2`, or `TACK_SWIFTLINT_VERSION` for the environment.
+    public func describe(home: String?) -> String {
+        switch kind {
+        case .environment, .commandLine: return file
+        default: return "\(Paths.abbreviate(file, home: home)):\(line)"
+        }
+    }
+}
+
+/// Where a tool comes from. `registry` means "look the short name up in the registry".

@@ -1,0 +1,26 @@
+public enum ToolName {
+    /// `[a-z0-9][a-z0-9._-]*`, at most 64 characters: never a path, never an option.
+    public static func isValid(_ name: String) -> Bool {
+        guard let first = name.utf8.first, name.utf8.count <= 64 else { return false }
+        func ok(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) }
+        guard ok(first) else { return false }
+        return name.utf8.allSatisfy { ok($0) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
+    }
+
+    public static func problem(_ name: String) -> String {
+        "`\(name)` is not a valid tool name (lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit)"
+    }
+
+    /// `swift-format` → `TACK_SWIFT_FORMAT_VERSION`.
+    public static func environmentVariable(_ name: String) -> String {
+        "TACK_" + String(name.uppercased().map { $0 == "-" || $0 == "." ? "_" : $0 }) + "_VERSION"
+    }
+}
+
+extension ToolName {
+    /// A binary's file name: no path separators, not `.` or `..`, no control characters.
+    public static func isValidBinaryName(_ s: String) -> Bool {
+        !s.isEmpty && s != "." && s != ".." && !s.hasPrefix("-") && s.count <= 255
+            && !s.contains("/") && !s.contains(where: { $0.isControl })
+    }
+}
