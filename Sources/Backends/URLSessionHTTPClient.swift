@@ -85,7 +85,9 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            failure = HTTPFailure(status: http.statusCode, message: "\(response.url?.absoluteString ?? "the server") answered \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))")
+            // The caller names the URL it asked for; a redirect's target is news.
+            let redirected = response.url != dataTask.originalRequest?.url ? response.url?.absoluteString : nil
+            failure = HTTPFailure(status: http.statusCode, message: "\(redirected.map { "redirected to \($0), which" } ?? "the server") answered \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))")
             completionHandler(.cancel)
             return
         }
@@ -108,14 +110,13 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let url = task.originalRequest?.url?.absoluteString ?? "the download"
         let result: Result<String, HTTPFailure>
         if let failure {
             result = .failure(failure)
         } else if let error {
-            result = .failure(HTTPFailure(status: nil, message: "downloading \(url) failed: \(error.localizedDescription)"))
+            result = .failure(HTTPFailure(status: nil, message: error.localizedDescription))
         } else if let expected, received != expected {
-            result = .failure(HTTPFailure(status: nil, message: "the download of \(url) was cut short: \(received) of \(expected) bytes"))
+            result = .failure(HTTPFailure(status: nil, message: "the download was cut short: \(received) of \(expected) bytes"))
         } else {
             result = .success(hasher.finalize().map { String(format: "%02x", $0) }.joined())
         }

@@ -38,165 +38,212 @@ struct Bootstrap: AsyncParsableCommand {
     @Option(help: "The shell for --shell-rc: bash, zsh or fish (default: $SHELL's).")
     var shell: ShellHook.Shell?
 
+    /// What a bootstrap would do here, step by step; empty parts are done already.
+    struct Plan {
+        var manager: PackageManager?
+        var missingPackages: [String] = []
+        var packageNote: String?
+        var toolsToInstall: [String] = []
+        var toolsUpToDate = true
+        var rcChange: (file: String, text: String, shell: ShellHook.Shell)?
+        var commands: [(manifest: String, command: String)] = []
+
+        func lines(home: String?) -> [String] {
+            var plan: [String] = []
+            if let manager, !missingPackages.isEmpty {
+                plan.append("install system packages with \(manager.command)\(manager.needsRoot && getuid() != 0 ? " (sudo)" : ""): \(missingPackages.joined(separator: ", "))")
+            }
+            if !toolsToInstall.isEmpty { plan.append("install tools: \(toolsToInstall.joined(separator: ", "))") }
+            if let rcChange { plan.append("add the \(rcChange.shell.rawValue) hook to \(Paths.abbreviate(rcChange.file, home: home))") }
+            for c in commands { plan.append("run: \(c.command)  (from \(Paths.abbreviate(c.manifest, home: home)))") }
+            return plan
+        }
+    }
+
     func run() async throws {
         let project = try Project.current()
         let settings = project.settings
-        let env = settings.environment
-        let home = project.home
         // The project's manifests (nearest first); the user's global manifest has no bootstrap.
         let manifests = project.resolution.manifests.filter { $0.path != settings.globalManifest }
+        if project.resolution.projectRoot == nil {
+            throw fail(TackError("no tack.yml or version file in \(Paths.abbreviate(settings.cwd, home: project.home)) or any directory above it, so there is nothing to set up — run tack bootstrap in a project"))
+        }
+        try refuseUntrustedCommands(manifests, project)
 
-        // Commands from untrusted manifests never run; refuse before changing anything.
+        var plan = Plan()
+        try await planPackages(manifests, settings.environment, &plan)
+        planTools(project, &plan)
+        try planHook(project, &plan)
+        plan.commands = pendingCommands(manifests, project)
+
+        let lines = plan.lines(home: project.home)
+        if let note = plan.packageNote { Output.err("note: \(note)\n") }
+        if lines.isEmpty {
+            Output.err("tack bootstrap: nothing to do — packages, tools\(shellRc ? ", the shell hook" : "") and commands are all in place\n")
+            return
+        }
+        Output.err("tack bootstrap will:\n" + lines.map { "  - \($0)\n" }.joined())
+        if dryRun {
+            Output.err("(--dry-run: nothing was changed)\n")
+            return
+        }
+        try confirmPackages(plan)
+
+        var steps = Steps()
+        try await installPackages(plan, settings.environment, &steps)
+        if !plan.toolsUpToDate {
+            let status = await Sync(project: project).run()
+            guard status == 0 else { throw steps.failed("installing tools", "see the errors above") }
+            steps.done.append("installed the tools")
+        }
+        reshim(project)
+        try addHook(plan, project, &steps)
+        try await runCommands(plan, settings.environment, &steps)
+        Output.err("tack bootstrap: done — \(steps.done.isEmpty ? "shims rebuilt" : steps.done.joined(separator: "; "))\n")
+    }
+
+    /// What finished, for the message when a later step fails.
+    struct Steps {
+        var done: [String] = []
+        func failed(_ step: String, _ message: String) -> ExitCode {
+            if !done.isEmpty { Output.err("done before the failure: \(done.joined(separator: "; "))\n") }
+            return fail(TackError("\(step) failed: \(message) — fix that and run `tack bootstrap` again; it continues from here"))
+        }
+    }
+
+    /// Commands from untrusted manifests never run: refused before anything changes.
+    func refuseUntrustedCommands(_ manifests: [Manifest], _ project: Project) throws {
         let trust = TrustStore(store: project.store)
+        let home = project.home
         for m in manifests where !(m.bootstrap?.run.isEmpty ?? true) {
-            let bytes = (try? settings.fs.read(m.path)) ?? []
+            let bytes = (try? project.settings.fs.read(m.path)) ?? []
             if !trust.isTrusted(m.path, hash: SHA256Digest.hex(bytes)) {
                 throw fail(TackError("\(Paths.abbreviate(m.path, home: home)) has `bootstrap.run` commands and is not trusted — read them, then run `tack trust \(Paths.abbreviate(Paths.dirname(m.path), home: home))`; nothing was changed"))
             }
         }
+    }
 
-        // 1. System packages.
+    /// 1. The system packages `bootstrap.packages` lists for this machine that are missing.
+    func planPackages(_ manifests: [Manifest], _ env: [String: String], _ plan: inout Plan) async throws {
         var listed: [String: [String]] = [:]
         for m in manifests.reversed() {
             for (manager, names) in m.bootstrap?.packages ?? [:] {
                 for n in names where !(listed[manager]?.contains(n) ?? false) { listed[manager, default: []].append(n) }
             }
         }
-        var manager: PackageManager?
-        var missingPackages: [String] = []
-        var packageNote: String?
-        if !listed.isEmpty {
-            do { manager = try PackageManager.detect(environment: env, isExecutable: { FileManager.default.isExecutableFile(atPath: $0) }) } catch { throw fail(error) }
-            if let manager {
-                let wanted = listed[manager.rawValue] ?? []
-                if wanted.isEmpty {
-                    packageNote = "bootstrap.packages lists none for \(manager.rawValue), this machine's package manager (it lists \(listed.keys.sorted().joined(separator: ", ")))"
-                } else {
-                    let (program, args) = manager.queryCommand(wanted)
-                    let out = try await run(program, args, env: env)
-                    let installed = manager.installed(from: out.output, asked: wanted)
-                    missingPackages = wanted.filter { !installed.contains($0) }
-                }
-            } else {
-                packageNote = "no supported package manager (apt-get, dnf, pacman, apk, brew) is on PATH, so bootstrap.packages (\(listed.keys.sorted().joined(separator: ", "))) cannot be installed"
-            }
+        guard !listed.isEmpty else { return }
+        let manager: PackageManager?
+        do { manager = try PackageManager.detect(environment: env, isExecutable: { FileManager.default.isExecutableFile(atPath: $0) }) } catch { throw fail(error) }
+        guard let manager else {
+            plan.packageNote = "no supported package manager (apt-get, dnf, pacman, apk, brew) is on PATH, so bootstrap.packages (\(listed.keys.sorted().joined(separator: ", "))) cannot be installed"
+            return
         }
-
-        // 2. Tools.
-        let upToDate = project.resolution.pins.isEmpty || UpToDate.check(project.resolution, settings: settings)
-        var toolsToInstall: [String] = []
-        if !upToDate {
-            let rows = (try? project.resolution.current(settings: settings)) ?? []
-            toolsToInstall = rows.filter { !$0.installed && $0.requested != "system" && !$0.requested.hasPrefix("path:") }.map { "\($0.tool) \($0.version ?? $0.requested)" }
-            if toolsToInstall.isEmpty { toolsToInstall = ["(tack.lock to update)"] }
+        plan.manager = manager
+        let wanted = listed[manager.rawValue] ?? []
+        if wanted.isEmpty {
+            plan.packageNote = "bootstrap.packages lists none for \(manager.rawValue), this machine's package manager (it lists \(listed.keys.sorted().joined(separator: ", ")))"
+            return
         }
+        let (program, args) = manager.queryCommand(wanted)
+        let out = try await run(program, args, env: env)
+        let installed = manager.installed(from: out.output, asked: wanted)
+        plan.missingPackages = wanted.filter { !installed.contains($0) }
+    }
 
-        // 3. The shell hook.
-        var rcChange: (file: String, text: String, shell: ShellHook.Shell)?
-        if shellRc {
-            let chosen = try shell ?? Self.shellFromEnvironment(env)
-            guard let home else { throw fail(TackError("HOME is not set, so there is no start-up file to add the hook to")) }
-            guard let tack = Front.launcherPath() else { throw fail(TackError("cannot find the tack executable to put in the hook — reinstall tack with ./bootstrap.sh")) }
-            let file = ShellRC.file(chosen, home: home, environment: env)
-            let current = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-            do {
-                if let text = try ShellRC.apply(current, line: ShellRC.line(chosen, tack: tack)) { rcChange = (file, text, chosen) }
-            } catch { throw fail(TackError("\(Paths.abbreviate(file, home: home)): \(error.message)")) }
-        }
+    /// 2. The pinned tools not installed (or a lock to bring up to date).
+    func planTools(_ project: Project, _ plan: inout Plan) {
+        plan.toolsUpToDate = project.resolution.pins.isEmpty || UpToDate.check(project.resolution, settings: project.settings)
+        guard !plan.toolsUpToDate else { return }
+        let rows = (try? project.resolution.current(settings: project.settings)) ?? []
+        plan.toolsToInstall = rows.filter { !$0.installed && $0.requested != "system" && !$0.requested.hasPrefix("path:") }.map { "\($0.tool) \($0.version ?? $0.requested)" }
+        if plan.toolsToInstall.isEmpty { plan.toolsToInstall = ["(tack.lock to update)"] }
+    }
 
-        // 4. Commands not yet run (each is recorded once it succeeds).
+    /// 3. The shell hook, with --shell-rc, where the start-up file lacks it.
+    func planHook(_ project: Project, _ plan: inout Plan) throws {
+        guard shellRc else { return }
+        let env = project.settings.environment
+        let chosen = try shell ?? Self.shellFromEnvironment(env)
+        guard let home = project.home else { throw fail(TackError("HOME is not set, so there is no start-up file to add the hook to")) }
+        guard let tack = Front.launcherPath() else { throw fail(TackError("cannot find the tack executable to put in the hook — reinstall tack with ./bootstrap.sh")) }
+        let file = ShellRC.file(chosen, home: home, environment: env)
+        let current = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        do {
+            if let text = try ShellRC.apply(current, line: ShellRC.line(chosen, tack: tack)) { plan.rcChange = (file, text, chosen) }
+        } catch { throw fail(TackError("\(Paths.abbreviate(file, home: home)): \(error.message)")) }
+    }
+
+    /// 4. The `bootstrap.run` commands not yet run here (each is recorded once it succeeds).
+    func pendingCommands(_ manifests: [Manifest], _ project: Project) -> [(manifest: String, command: String)] {
         let ran = BootstrapRecord(store: project.store)
         var commands: [(manifest: String, command: String)] = []
         for m in manifests.reversed() {
             for c in m.bootstrap?.run ?? [] where !ran.has(manifest: m.path, command: c) { commands.append((m.path, c)) }
         }
+        return commands
+    }
 
-        // The plan.
-        var plan: [String] = []
-        if let manager, !missingPackages.isEmpty { plan.append("install system packages with \(manager.command)\(manager.needsRoot && getuid() != 0 ? " (sudo)" : ""): \(missingPackages.joined(separator: ", "))") }
-        if !toolsToInstall.isEmpty { plan.append("install tools: \(toolsToInstall.joined(separator: ", "))") }
-        if let rcChange { plan.append("add the \(rcChange.shell.rawValue) hook to \(Paths.abbreviate(rcChange.file, home: home))") }
-        for c in commands { plan.append("run: \(c.command)  (from \(Paths.abbreviate(c.manifest, home: home)))") }
-        if let packageNote { Output.err("note: \(packageNote)\n") }
-        if plan.isEmpty {
-            Output.err("tack bootstrap: nothing to do — packages, tools\(shellRc ? ", the shell hook" : "") and commands are all in place\n")
-            return
+    /// Installing system packages needs --yes or a yes at the prompt.
+    func confirmPackages(_ plan: Plan) throws {
+        guard !plan.missingPackages.isEmpty && !yes else { return }
+        guard CurrentProcess.isTerminal(0) else {
+            throw fail(TackError("installing system packages needs --yes (stdin is not a terminal to ask) — nothing was changed"))
         }
-        Output.err("tack bootstrap will:\n" + plan.map { "  - \($0)\n" }.joined())
-        if dryRun {
-            Output.err("(--dry-run: nothing was changed)\n")
-            return
-        }
-        if !missingPackages.isEmpty && !yes {
-            guard CurrentProcess.isTerminal(0) else {
-                throw fail(TackError("installing system packages needs --yes (stdin is not a terminal to ask) — nothing was changed"))
-            }
-            Output.prompt("Install the system packages? [y/N] ")
-            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            guard answer == "y" || answer == "yes" else { throw fail(TackError("nothing was changed")) }
-        }
+        Output.prompt("Install the system packages? [y/N] ")
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard answer == "y" || answer == "yes" else { throw fail(TackError("nothing was changed")) }
+    }
 
-        var done: [String] = []
-        func stepFailed(_ step: String, _ message: String) -> ExitCode {
-            if !done.isEmpty { Output.err("done before the failure: \(done.joined(separator: "; "))\n") }
-            return fail(TackError("\(step) failed: \(message) — fix that and run `tack bootstrap` again; it continues from here"))
-        }
-
-        if let manager, !missingPackages.isEmpty {
-            for (program, args) in manager.installCommands(missingPackages) {
-                var argv = [program] + args
-                if manager == .apt { argv = ["env", "DEBIAN_FRONTEND=noninteractive"] + argv }
-                if manager.needsRoot && getuid() != 0 {
-                    guard Self.onPath("sudo", env) != nil else {
-                        throw stepFailed("installing system packages", "this needs root, and sudo is not available; run as root: \(argv.joined(separator: " "))")
-                    }
-                    argv = ["sudo"] + (CurrentProcess.isTerminal(0) ? [] : ["-n"]) + argv
-                } else if manager == .brew && getuid() == 0 {
-                    throw stepFailed("installing system packages", "Homebrew does not run as root; run tack bootstrap as your user")
+    func installPackages(_ plan: Plan, _ env: [String: String], _ steps: inout Steps) async throws {
+        guard let manager = plan.manager, !plan.missingPackages.isEmpty else { return }
+        for (program, args) in manager.installCommands(plan.missingPackages) {
+            var argv = [program] + args
+            if manager == .apt { argv = ["env", "DEBIAN_FRONTEND=noninteractive"] + argv }
+            if manager.needsRoot && getuid() != 0 {
+                guard Self.onPath("sudo", env) != nil else {
+                    throw steps.failed("installing system packages", "this needs root, and sudo is not available; run as root: \(argv.joined(separator: " "))")
                 }
-                Output.err("==> \(argv.joined(separator: " "))\n")
-                let out = try await run(argv[0], Array(argv.dropFirst()), env: env)
-                guard out.status == 0 else {
-                    throw stepFailed("installing system packages (\(argv.joined(separator: " ")))", "exit \(out.status):\n\(out.tail(15))\n")
-                }
+                argv = ["sudo"] + (CurrentProcess.isTerminal(0) ? [] : ["-n"]) + argv
+            } else if manager == .brew && getuid() == 0 {
+                throw steps.failed("installing system packages", "Homebrew does not run as root; run tack bootstrap as your user")
             }
-            done.append("installed \(missingPackages.joined(separator: ", "))")
-        }
-
-        if !upToDate {
-            let status = await Sync(project: project).run()
-            guard status == 0 else { throw stepFailed("installing tools", "see the errors above") }
-            done.append("installed the tools")
-        }
-        reshim(project)
-
-        if let rcChange {
-            do {
-                try FileManager.default.createDirectory(atPath: Paths.dirname(rcChange.file), withIntermediateDirectories: true)
-                try settings.fs.writeAtomically(rcChange.file, Array(rcChange.text.utf8))
-            } catch {
-                throw stepFailed("adding the shell hook", "cannot write \(rcChange.file): \(error)")
-            }
-            done.append("added the hook to \(Paths.abbreviate(rcChange.file, home: home))")
-        }
-
-        if !commands.isEmpty {
-            // With the tools just installed on PATH, and the trusted env.
-            let fresh = try Project.current()
-            let rows = (try? fresh.resolution.current(settings: fresh.settings)) ?? []
-            let runEnv = RunEnvironment.make(resolution: fresh.resolution, rows: rows, settings: fresh.settings)
-            var childEnv = env
-            childEnv["PATH"] = (runEnv.binDirectories + [env["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":")
-            for v in runEnv.variables { childEnv[v.name] = v.value }
-            for c in commands {
-                Output.err("==> \(c.command)\n")
-                let status = Self.runCommand(c.command, in: Paths.dirname(c.manifest), env: childEnv)
-                guard status == 0 else { throw stepFailed("running `\(c.command)`", "it exited with \(status)") }
-                do { try ran.record(manifest: c.manifest, command: c.command) } catch { throw fail(error) }
-                done.append("ran `\(c.command)`")
+            Output.err("==> \(argv.joined(separator: " "))\n")
+            let out = try await run(argv[0], Array(argv.dropFirst()), env: env)
+            guard out.status == 0 else {
+                throw steps.failed("installing system packages (\(argv.joined(separator: " ")))", "exit \(out.status):\n\(out.tail(15))\n")
             }
         }
-        Output.err("tack bootstrap: done — \(done.isEmpty ? "shims rebuilt" : done.joined(separator: "; "))\n")
+        steps.done.append("installed \(plan.missingPackages.joined(separator: ", "))")
+    }
+
+    func addHook(_ plan: Plan, _ project: Project, _ steps: inout Steps) throws {
+        guard let rcChange = plan.rcChange else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: Paths.dirname(rcChange.file), withIntermediateDirectories: true)
+            try project.settings.fs.writeAtomically(rcChange.file, Array(rcChange.text.utf8))
+        } catch {
+            throw steps.failed("adding the shell hook", "cannot write \(rcChange.file): \(error)")
+        }
+        steps.done.append("added the hook to \(Paths.abbreviate(rcChange.file, home: project.home))")
+    }
+
+    /// The commands, with the tools just installed first on PATH and the trusted env.
+    func runCommands(_ plan: Plan, _ env: [String: String], _ steps: inout Steps) async throws {
+        guard !plan.commands.isEmpty else { return }
+        let fresh = try Project.current()
+        let rows = (try? fresh.resolution.current(settings: fresh.settings)) ?? []
+        let runEnv = RunEnvironment.make(resolution: fresh.resolution, rows: rows, settings: fresh.settings)
+        var childEnv = env
+        childEnv["PATH"] = (runEnv.binDirectories + [env["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":")
+        for v in runEnv.variables { childEnv[v.name] = v.value }
+        let ran = BootstrapRecord(store: fresh.store)
+        for c in plan.commands {
+            Output.err("==> \(c.command)\n")
+            let status = Self.runCommand(c.command, in: Paths.dirname(c.manifest), env: childEnv)
+            guard status == 0 else { throw steps.failed("running `\(c.command)`", "it exited with \(status)") }
+            do { try ran.record(manifest: c.manifest, command: c.command) } catch { throw fail(error) }
+            steps.done.append("ran `\(c.command)`")
+        }
     }
 
     static func onPath(_ name: String, _ env: [String: String]) -> String? {

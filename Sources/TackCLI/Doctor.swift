@@ -9,16 +9,29 @@ struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check tack's installation and this directory, and say how to fix what is wrong.",
         discussion: """
-            Checks the libraries tack is linked with, that $TACK_HOME is writable, and that \
-            every manifest and version file pinning tools here reads cleanly. Exits 1 when \
-            anything is wrong.
+            Checks the libraries tack is linked with, that $TACK_HOME is writable, that the \
+            shims directory is on PATH or the shell hook is active, that every manifest and \
+            version file pinning tools here reads cleanly, that installs match the locks that \
+            use them and have the commands they should, that the projects tack remembers still \
+            exist, and that Swift builds match the toolchain. Exits 1 when anything is wrong.
             """
     )
+
+    @Flag(help: "Print a JSON object: problems (a count) and checks, each with status and message.")
+    var json = false
 
     func run() async throws {
         let settings = try processSettings()
         var report = DoctorCheck.run(settings: settings)
         await DoctorCheck.checkToolchain(settings, &report)
+        if json {
+            Output.out(JSON.object([
+                ("problems", .int(report.problems)),
+                ("checks", .array(report.checks.map { .object([("status", .string($0.status)), ("message", .string($0.message))]) })),
+            ]).serialized() + "\n")
+            if report.problems > 0 { throw ExitCode(1) }
+            return
+        }
         for line in report.lines { Output.out(line + "\n") }
         if report.problems > 0 {
             Output.out("\(report.problems) problem\(report.problems == 1 ? "" : "s") found\n")
@@ -31,13 +44,11 @@ struct Doctor: AsyncParsableCommand {
 /// The checks behind `tack doctor`, separate from printing them.
 enum DoctorCheck {
     struct Report {
-        var lines: [String] = []
-        var problems = 0
-        mutating func ok(_ s: String) { lines.append("ok       \(s)") }
-        mutating func problem(_ s: String) {
-            lines.append("problem  \(s)")
-            problems += 1
-        }
+        var checks: [(status: String, message: String)] = []
+        var problems: Int { checks.filter { $0.status == "problem" }.count }
+        var lines: [String] { checks.map { ($0.status == "ok" ? "ok       " : "problem  ") + $0.message } }
+        mutating func ok(_ s: String) { checks.append(("ok", s)) }
+        mutating func problem(_ s: String) { checks.append(("problem", s)) }
     }
 
     static func run(settings: Settings) -> Report {
@@ -47,6 +58,9 @@ enum DoctorCheck {
         r.ok("libgit2 \(Git.libraryVersion)")
         checkHome(settings, &r)
         checkBinaries(settings, &r)
+        checkPath(settings, &r)
+        checkProjects(settings, &r)
+        checkInstalledCommands(settings, &r)
         do {
             let resolution = try Resolver(settings).resolve()
             let files = Set(resolution.pins.map { $0.request.origin }.filter { $0.kind != .environment }.map(\.file))
@@ -127,6 +141,43 @@ enum DoctorCheck {
         }
         if !stale.isEmpty {
             r.problem("\(stale.count) shim\(stale.count == 1 ? "" : "s") in \(Paths.abbreviate(store.shims, home: settings.home)) link to another tack (\(stale.prefix(3).joined(separator: ", "))\(stale.count > 3 ? ", …" : "")) — run `tack reshim`")
+        }
+    }
+
+    /// Shims only run when their directory is on PATH, or the hook puts tools there.
+    static func checkPath(_ settings: Settings, _ r: inout Report) {
+        guard let store = settings.store else { return }
+        let path = (settings.environment["PATH"] ?? "").split(separator: ":").map { Paths.normalize(String($0)) }
+        if path.contains(Paths.normalize(store.shims)) {
+            r.ok("the shims directory is on PATH")
+        } else if settings.environment[ShellHook.digestVariable] != nil || settings.environment[ShellHook.diffVariable] != nil {
+            r.ok("the shell hook is active")
+        } else {
+            r.problem("neither the shims directory (\(Paths.abbreviate(store.shims, home: settings.home))) is on PATH nor the shell hook active, so pinned tools run only through `tack exec` — add `eval \"$(tack activate bash)\"` (or zsh, fish) to your shell's start-up file, or put the shims directory first on PATH")
+        }
+    }
+
+    /// Projects tack installed for (which `prune` keeps tools for) that are gone.
+    static func checkProjects(_ settings: Settings, _ r: inout Report) {
+        guard let store = settings.store else { return }
+        let gone = store.knownProjects().filter { !settings.fs.isDirectory($0) }
+        if !gone.isEmpty {
+            r.problem("\(gone.count) project\(gone.count == 1 ? "" : "s") tack installed for no longer exist\(gone.count == 1 ? "s" : "") (\(gone.prefix(3).map { Paths.abbreviate($0, home: settings.home) }.joined(separator: ", "))\(gone.count > 3 ? ", …" : "")) — run `tack prune` to forget them and remove the tools only they used")
+        }
+    }
+
+    /// Every command an install's record lists is there and executable.
+    static func checkInstalledCommands(_ settings: Settings, _ r: inout Report) {
+        guard let store = settings.store else { return }
+        for tool in store.installedTools() {
+            for entry in store.installedEntries(tool) {
+                guard case .list(let bins)? = entry.fields["binaries"] else { continue }
+                let dir = store.installDirectory(tool, entry.version)
+                let missing = bins.filter { !settings.fs.isFile(dir + "/" + $0) || access(dir + "/" + $0, X_OK) != 0 }
+                if !missing.isEmpty {
+                    r.problem("\(tool) \(entry.version) lacks \(missing.joined(separator: ", ")), which its install made — run `tack uninstall \(tool)@\(entry.version.text)` and `tack install`")
+                }
+            }
         }
     }
 

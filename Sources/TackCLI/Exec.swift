@@ -88,9 +88,7 @@ struct Exec: AsyncParsableCommand {
         let missing = allMissing.filter { providers.contains($0.tool) }
         if !missing.isEmpty {
             if frozen || settings.isFrozen || settings.isOffline {
-                let first = missing[0]
-                let what = first.version.map { "\(first.tool) \($0)" } ?? "\(first.tool) \(first.requested)"
-                throw fail(TackError("\(what) is not installed (set by \(first.origin.describe(home: settings.home))) — run `tack install`"))
+                throw fail(Self.cannotInstall(missing[0], project: project, frozen: frozen || settings.isFrozen))
             }
             let writer: Project
             do { writer = try Project.locked(settings: settings) } catch { throw fail(error) }
@@ -128,5 +126,25 @@ struct Exec: AsyncParsableCommand {
         StartState.captured.restore()
         execve(executable, argv, envp)
         throw fail(TackError("cannot run \(executable): \(String(cString: strerror(errno)))"), status: 126)
+    }
+
+    /// Why a missing tool stays missing under --frozen or TACK_OFFLINE, and what to do: a lock
+    /// that does not lock what is pinned needs `tack lock`, not an install.
+    static func cannotInstall(_ tool: CurrentTool, project: Project, frozen: Bool) -> TackError {
+        let home = project.settings.home
+        let what = tool.version.map { "\(tool.tool) \($0)" } ?? "\(tool.tool) \(tool.requested)"
+        let setBy = tool.origin.describe(home: home)
+        if frozen, let pin = project.resolution.pin(tool.tool), let dir = pin.lockDirectory {
+            let lockPath = Paths.child(dir, Lockfile.fileName)
+            let locked = (try? project.loadLock(lockPath))?.tools[tool.tool]
+            let backend = try? project.registry.backend(for: pin.request)
+            var agrees = false
+            if let locked, let backend { agrees = LockPlanner.entry(locked, matches: pin.request, backend: backend) }
+            if !agrees {
+                return TackError("\(tool.tool) \(tool.requested) (set by \(setBy)) is not locked as pinned in \(Paths.abbreviate(lockPath, home: home)), and --frozen (or TACK_FROZEN) forbids changing it — run `tack lock` and commit tack.lock")
+            }
+            return TackError("\(what) is not installed (set by \(setBy)), and --frozen (or TACK_FROZEN) forbids installing here — run `tack install --frozen`")
+        }
+        return TackError("\(what) is not installed (set by \(setBy)), and TACK_OFFLINE forbids fetching it — install it while online with `tack install`")
     }
 }

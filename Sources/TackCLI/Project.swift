@@ -125,6 +125,12 @@ struct Project {
 
     func knownProjects() -> [String] { store.knownProjects() }
 
+    /// Drops projects from `state/projects`.
+    func forget(_ roots: Set<String>) {
+        let kept = knownProjects().filter { !roots.contains($0) }
+        try? settings.fs.writeAtomically(store.state + "/projects", Array((kept.map { $0 + "\n" }.joined()).utf8))
+    }
+
     func installedProvider() -> @Sendable (String) -> [LockedTool] {
         let store = self.store
         return { store.installedEntries($0) }

@@ -47,6 +47,10 @@ struct Prune: ParsableCommand {
             }
         }
         if removed > 0 && !dryRun { reshim(project) }
+        // Projects that are gone are forgotten (their tools went above, unless pinned elsewhere).
+        let gone = project.knownProjects().filter { !settings.fs.isDirectory($0) }
+        for root in gone { Output.out(dryRun ? "would forget \(Paths.abbreviate(root, home: settings.home)), which no longer exists\n" : "forgot \(Paths.abbreviate(root, home: settings.home)), which no longer exists\n") }
+        if !gone.isEmpty && !dryRun { project.forget(Set(gone)) }
         // What the remaining installs no longer use (with --dry-run: what they would not).
         let unused = CachePrune(store: project.store, removing: dryRun ? removedVersions : []).unused()
         for path in unused {

@@ -11,16 +11,33 @@ struct Uninstall: ParsableCommand {
     @Argument(help: "tool@version")
     var target: String
 
-    func run() throws {
+    func validate() throws {
+        _ = try parsed()
+    }
+
+    func parsed() throws -> (String, Version) {
         let parts = target.split(separator: "@", maxSplits: 1).map(String.init)
         guard parts.count == 2, ToolName.isValid(parts[0]), let version = Version(word: parts[1]), version.text == parts[1] else {
-            throw fail(TackError("expected tool@version, like swiftlint@0.54.1, found \(quoted(target))"), status: 2)
+            throw ValidationError("expected tool@version, like swiftlint@0.54.1, found \(quoted(target))")
         }
+        return (parts[0], version)
+    }
+
+    func run() throws {
+        let (tool, version) = try parsed()
+        let parts = [tool]
         let settings = try processSettings()
         let store: Store
         do { store = try settings.requireStore() } catch { throw fail(error) }
+        // Commands of a tool still pinned here keep their shims, which then say it is not
+        // installed and what to run, instead of the shell's "command not found".
+        var keep: Set<String> = []
+        if let pin = try? Resolver(settings).resolve().pin(tool), LockPlanner.isLockable(pin.request),
+           case .list(let bins)? = store.installedEntry(tool, version)?.fields["binaries"] {
+            keep = Set(bins.map(Paths.basename))
+        }
         do { try Remover(store: store).remove(parts[0], version) } catch { throw fail(error) }
-        if let front = Front.launcherPath() { _ = try? Shims.rebuild(store: store, front: front) }
+        if let front = Front.launcherPath() { _ = try? Shims.rebuild(store: store, front: front, keeping: keep) }
         Output.err("uninstalled \(parts[0]) \(version)\n")
     }
 }

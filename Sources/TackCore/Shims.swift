@@ -17,16 +17,22 @@ public enum Shims {
                 for b in bins { names.insert(Paths.basename(b)) }
             }
         }
-        return names.filter { ToolName.isValidBinaryName($0) && $0 != "tack" && $0 != "tack-cli" && $0 != "tack-shim" && $0 != "tack-front" }
+        return names.filter(isShimName)
     }
 
-    /// Makes the shims directory hold exactly one link to `front` per command. Returns the
-    /// commands added and removed.
+    /// A command that may have a shim: a plain file name, never one of tack's own.
+    static func isShimName(_ name: String) -> Bool {
+        ToolName.isValidBinaryName(name) && !["tack", "tack-cli", "tack-shim", "tack-front"].contains(name)
+    }
+
+    /// Makes the shims directory hold exactly one link to `front` per command (and per
+    /// command in `keeping`, whose tool is uninstalled but still pinned). Returns the commands
+    /// added and removed.
     @discardableResult
-    public static func rebuild(store: Store, front: String) throws(TackError) -> (added: [String], removed: [String]) {
+    public static func rebuild(store: Store, front: String, keeping: Set<String> = []) throws(TackError) -> (added: [String], removed: [String]) {
         let dir = store.shims
         do { try store.fs.createDirectory(dir) } catch { throw TackError("cannot create \(dir): \(error)") }
-        let wanted = commands(in: store)
+        let wanted = commands(in: store).union(keeping.filter(isShimName))
         let present = Set(((try? store.fs.list(dir)) ?? []).filter { !$0.hasPrefix(".") })
         var added: [String] = []
         for name in wanted.sorted() {

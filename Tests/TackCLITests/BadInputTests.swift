@@ -49,7 +49,7 @@ import Testing
         Case(name: "broken global manifest", files: ["home/.config/tack/tack.yml": "tools:\n  jq: [1]\n"],
              error: "$ROOT/home/.config/tack/tack.yml:2:7: `jq` must be a version or a mapping (like `{ git: URL, version: 1.2 }`), found a list"),
         Case(name: "invalid tool argument", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n"], args: ["current", "../jq"],
-             error: "`../jq` is not a valid tool name (lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit)", status: 2),
+             error: "`../jq` is not a valid tool name (lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit) — see `tack current --help`", status: 2),
         Case(name: "broken local manifest", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.local.yml": "tools:\n  jq: { version: 1.6, version: 1.5 }\n"],
              error: "$ROOT/p/tack.local.yml:2:23: duplicate key `version` (first set at line 2)"),
         Case(name: "unknown key in a lock", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.lock": "version: 1\ntools:\n  jq: { version: \"1.7.1\", backend: url, source: x, requested: 1.7.1, run: \"rm -rf ~\" }\n"],

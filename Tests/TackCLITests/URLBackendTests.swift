@@ -134,7 +134,7 @@ func sha256(_ path: String) throws -> String {
         try manifest(s, url: server.url("nothing-here/" + name))
         let n = try s.tack(["install"], in: "app")
         #expect(n.status == 1)
-        #expect(n.stderr.contains("tack: cannot download shellcheck 0.10.0 from \(server.url("nothing-here/" + name)): \(server.url("nothing-here/" + name)) answered 404 "))
+        #expect(n.stderr.contains("tack: cannot download shellcheck 0.10.0 from \(server.url("nothing-here/" + name)): the server answered 404 "))
         #expect(try server.requests("nothing-here/" + name) == 1, "a 404 is not retried")
 
         try manifest(s, url: server.url("html/" + name))
