@@ -69,7 +69,7 @@ let package = Package(
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "TackCLITests", dependencies: ["TackCore", "TackFront", "TackLean", "Git", "Backends", "Archive", "Scaffold"],
+            name: "TackCLITests", dependencies: ["TackCore", "TackFront", "TackLean", "TackCLI", "Git", "Backends", "Archive", "Scaffold"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
