@@ -134,17 +134,22 @@ struct Exec: AsyncParsableCommand {
         let home = project.settings.home
         let what = tool.version.map { "\(tool.tool) \($0)" } ?? "\(tool.tool) \(tool.requested)"
         let setBy = tool.origin.describe(home: home)
-        if frozen, let pin = project.resolution.pin(tool.tool), let dir = pin.lockDirectory {
-            let lockPath = Paths.child(dir, Lockfile.fileName)
-            let locked = (try? project.loadLock(lockPath))?.tools[tool.tool]
-            let backend = try? project.registry.backend(for: pin.request)
-            var agrees = false
-            if let locked, let backend { agrees = LockPlanner.entry(locked, matches: pin.request, backend: backend) }
-            if !agrees {
-                return TackError("\(tool.tool) \(tool.requested) (set by \(setBy)) is not locked as pinned in \(Paths.abbreviate(lockPath, home: home)), and --frozen (or TACK_FROZEN) forbids changing it — run `tack lock` and commit tack.lock")
-            }
-            return TackError("\(what) is not installed (set by \(setBy)), and --frozen (or TACK_FROZEN) forbids installing here — run `tack install --frozen`")
+        guard frozen else {
+            return TackError("\(what) is not installed (set by \(setBy)), and TACK_OFFLINE forbids fetching it — install it while online with `tack install`")
         }
-        return TackError("\(what) is not installed (set by \(setBy)), and TACK_OFFLINE forbids fetching it — install it while online with `tack install`")
+        guard let pin = project.resolution.pin(tool.tool), let dir = pin.lockDirectory, pin.overridden == nil,
+              tool.origin.kind != .environment, tool.origin.kind != .commandLine else {
+            // An override is pinned nowhere: installing it is a separate, deliberate step.
+            return TackError("\(what) is not installed (set by \(setBy)), and --frozen (or TACK_FROZEN) forbids installing it — install it first with `tack install \(tool.tool)@\(tool.version ?? tool.requested)`")
+        }
+        let lockPath = Paths.child(dir, Lockfile.fileName)
+        var agrees = false
+        if let locked = (try? project.loadLock(lockPath))?.tools[tool.tool], let backend = try? project.registry.backend(for: pin.request) {
+            agrees = LockPlanner.entry(locked, matches: pin.request, backend: backend)
+        }
+        if !agrees {
+            return TackError("\(tool.tool) \(tool.requested) (set by \(setBy)) is not locked as pinned in \(Paths.abbreviate(lockPath, home: home)), and --frozen (or TACK_FROZEN) forbids changing it — run `tack lock` and commit tack.lock")
+        }
+        return TackError("\(what) is not installed (set by \(setBy)), and --frozen (or TACK_FROZEN) forbids installing here — run `tack install --frozen`")
     }
 }

@@ -21,6 +21,11 @@ final class Sandbox {
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
+    /// The environment of a user who has set tack up: the shims directory first on PATH.
+    var withShimsOnPath: [String: String] {
+        ["PATH": root + "/tack-home/shims:" + (environment["PATH"] ?? "/usr/bin:/bin")]
+    }
+
     /// Writes `text` to `path` (relative to the sandbox), creating directories.
     func write(_ path: String, _ text: String) throws {
         try write(path, Data(text.utf8))

@@ -55,10 +55,10 @@ import Testing
         let system = try run(s, "hello", in: "nothing", path: "\(shims):\(s.root)/alias:\(s.root)/sys:/usr/bin:/bin")
         #expect(system.stdout == "system hello\n")
 
-        // Uninstalling the last versions removes the shim.
-        #expect(try s.tack(["uninstall", "hello@1.0.0"], in: "one").status == 0)
+        // Uninstalling the last versions (where they are pinned nowhere) removes the shim.
+        #expect(try s.tack(["uninstall", "hello@1.0.0"], in: "nothing").status == 0)
         #expect(FileManager.default.fileExists(atPath: shims + "/hello"))
-        #expect(try s.tack(["uninstall", "hello@1.1.0"], in: "one").status == 0)
+        #expect(try s.tack(["uninstall", "hello@1.1.0"], in: "nothing").status == 0)
         #expect(!FileManager.default.fileExists(atPath: shims + "/hello"))
         let r = try s.tack(["reshim"])
         #expect(r.stderr == "shims in \(shims): up to date\n")
