@@ -26,8 +26,8 @@ struct Bootstrap: AsyncParsableCommand {
             """
     )
 
-    @Flag(help: "Print the plan and change nothing.")
-    var dryRun = false
+    @OptionGroup var dryRunOption: DryRunOption
+    var dryRun: Bool { dryRunOption.dryRun }
 
     @Flag(help: "Install system packages without asking.")
     var yes = false

@@ -21,8 +21,7 @@ struct Exec: AsyncParsableCommand {
     @Argument(parsing: .captureForPassthrough, help: "[tool@version...] -- command [args...]")
     var words: [String] = []
 
-    @Flag(help: "Do not install or change anything; fail if a pinned tool is missing.")
-    var frozen = false
+    @OptionGroup var frozenOption: FrozenOption
 
     /// What the words say: `tool@version` overrides, then the command and its arguments.
     struct Invocation: Equatable {
@@ -35,7 +34,7 @@ struct Exec: AsyncParsableCommand {
     /// COMMAND...`, or `tool@version... -- COMMAND...`.
     func invocation() throws -> Invocation {
         var words = self.words
-        var frozen = self.frozen
+        var frozen = frozenOption.frozen
         if words.first == "--frozen" {  // captured with the rest: `tack exec --frozen cmd`
             frozen = true
             words.removeFirst()

@@ -23,8 +23,8 @@ struct Install: AsyncParsableCommand {
     @Argument(help: "Only these: pinned tools, or tool@version for a version pinned nowhere.")
     var tools: [ToolArgument] = []
 
-    @Flag(help: "Install exactly tack.lock, never write it, and fail listing every difference from the manifest (also TACK_FROZEN=1).")
-    var frozen = false
+    @OptionGroup var frozenOption: FrozenOption
+    var frozen: Bool { frozenOption.frozen }
 
     @Option(help: "How many tools to install at once (default: TACK_JOBS, else the number of cores).")
     var jobs: Int?

@@ -14,8 +14,8 @@ struct Prune: ParsableCommand {
             """
     )
 
-    @Flag(help: "Only list what would be removed.")
-    var dryRun = false
+    @OptionGroup var dryRunOption: DryRunOption
+    var dryRun: Bool { dryRunOption.dryRun }
 
     func run() throws {
         let project = try Project.current()

@@ -22,107 +22,143 @@ struct Sync {
         offline = project.settings.isOffline
     }
 
+    /// What locking decided: the installs to make, and the lock each tool's entry lives in.
+    struct Plan {
+        var items: [Installer.Item] = []
+        var lockOf: [String: String] = [:]
+        var locks: [String: Lockfile] = [:]
+        var problems = 0
+    }
+
     /// Returns the exit status; every problem has been printed.
     func run() async -> Int32 {
-        var problems = 0
-        // With --rebuild: the installs built with another Swift toolchain than the current one.
-        var staleBuilds: Set<String> = []
-        if rebuild {
-            guard let toolchain = await Toolchain.current(project.settings) else {
-                Output.error("--rebuild needs a Swift toolchain, and `swift --version` did not run — put Swift on PATH")
-                return 1
-            }
-            staleBuilds = Set(project.store.staleBuilds(toolchain: toolchain).map { "\($0.name)@\($0.version.text)" })
+        guard let stale = await staleBuilds(), refuseUntrustedCode() else { return 1 }
+        var plan = await lockGroups(rebuilding: stale)
+        await planExtra(&plan)
+        if let root = project.resolution.projectRoot { project.remember(root) }
+        guard install, !plan.items.isEmpty else { return plan.problems > 0 ? 1 : 0 }
+
+        let results = await installItems(plan.items)
+        let learnedProblems = recordLearned(results, plan)
+        let failed = report(results)
+        return plan.problems + learnedProblems > 0 || failed > 0 ? 1 : 0
+    }
+
+    /// With --rebuild: `tool@version` of the installs built with another Swift toolchain than
+    /// the current one; nil (said) when there is no toolchain to compare with.
+    func staleBuilds() async -> Set<String>? {
+        guard rebuild else { return [] }
+        guard let toolchain = await Toolchain.current(project.settings) else {
+            Output.error("--rebuild needs a Swift toolchain, and `swift --version` did not run — put Swift on PATH")
+            return nil
         }
-        // Code a project file chose (a `build:` command, an asdf plugin) runs only from a
-        // trusted file: refused before anything is fetched or written.
+        return Set(project.store.staleBuilds(toolchain: toolchain).map { "\($0.name)@\($0.version.text)" })
+    }
+
+    /// Code a project file chose (a `build:` command, an asdf plugin) runs only from a trusted
+    /// file: refused (said) before anything is fetched or written. True when nothing is.
+    func refuseUntrustedCode() -> Bool {
         let policy = TrustPolicy(settings: project.settings)
+        var refused = false
         for pin in project.resolution.pins where LockPlanner.isLockable(pin.request) {
             if let refusal = policy.codeRefusal(pin.request, file: pin.overridden?.origin ?? pin.request.origin) {
                 Output.error(refusal)
-                problems += 1
+                refused = true
             }
         }
-        if problems > 0 { return 1 }
-        var items: [Installer.Item] = []
-        // Which lock each tool's entry lives in, and that lock as planned.
-        var lockOf: [String: String] = [:]
-        var plannedLocks: [String: Lockfile] = [:]
+        for request in extra {
+            if let refusal = policy.codeRefusal(request, file: request.origin) {
+                Output.error(refusal)
+                refused = true
+            }
+        }
+        return !refused
+    }
+
+    /// Each lock: checked (--frozen) or planned and written, and the installs it asks for.
+    func lockGroups(rebuilding stale: Set<String>) async -> Plan {
+        var plan = Plan()
         for (lockPath, requests) in project.groups {
             var lock = Lockfile()
             if let lockPath {
                 do { lock = try project.loadLock(lockPath) } catch {
                     Output.error(error.message)
-                    problems += 1
+                    plan.problems += 1
                     continue
                 }
             }
-            var resolved: Lockfile
-            if frozen, let lockPath {
-                let diffs = LockPlanner.differences(requests, lock, registry: project.registry, lockPath: lockPath, home: project.home)
-                if !diffs.isEmpty {
-                    let where_ = Paths.abbreviate(lockPath, home: project.home)
-                    Output.error("\(where_) does not match what is pinned, and --frozen (or TACK_FROZEN) forbids changing it — nothing was installed:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n") + "\nrun `tack lock` and commit tack.lock")
-                    problems += 1
-                    continue
-                }
-                resolved = lock
-            } else {
-                let (planned, changes, failures) = await project.planner.plan(
-                    requests, existing: lock, update: update, installed: project.installedProvider(), offline: offline)
-                for name in failures.keys.sorted() {
-                    Output.error(failures[name]!.message)
-                    problems += 1
-                }
-                resolved = planned
-                // `tack lock` records what an install would (a url tool's checksum for this
-                // platform), so that `--frozen` can verify it anywhere.
-                if !install, failures.isEmpty {
-                    let (completed, problems_) = await complete(resolved, requests: requests)
-                    resolved = completed
-                    problems += problems_
-                    if problems_ > 0 { continue }
-                }
-                // A lock is written only when everything resolved: a failure loses nothing.
-                if let lockPath, failures.isEmpty {
-                    do {
-                        if try project.writeLock(resolved, to: lockPath) {
-                            for c in changes { Output.err(describe(c) + "\n") }
-                        }
-                    } catch {
-                        Output.error(error.message)
-                        problems += 1
-                    }
-                }
-            }
-            if let lockPath { plannedLocks[lockPath] = resolved }
-            for request in requests where only == nil || only!.contains(request.name) {
-                if let lockPath { lockOf[request.name] = lockPath }
+            guard let resolved = await resolve(requests, lock, lockPath, &plan.problems) else { continue }
+            if let lockPath { plan.locks[lockPath] = resolved }
+            for request in requests where only?.contains(request.name) ?? true {
+                if let lockPath { plan.lockOf[request.name] = lockPath }
                 if let entry = resolved.tools[request.name] {
-                    items.append(.init(request: request, locked: entry, rebuild: staleBuilds.contains("\(entry.name)@\(entry.version.text)")))
+                    plan.items.append(.init(request: request, locked: entry, rebuild: stale.contains("\(entry.name)@\(entry.version.text)")))
                 }
             }
         }
-        if !extra.isEmpty {
-            for request in extra {
-                if let refusal = policy.codeRefusal(request, file: request.origin) {
-                    Output.error(refusal)
-                    return 1
-                }
+        return plan
+    }
+
+    /// One lock as it should be: the one on disk under --frozen (nil, said, when it does not
+    /// match what is pinned), else planned, completed for `tack lock`, and written when
+    /// everything resolved (a failure loses nothing).
+    func resolve(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String?, _ problems: inout Int) async -> Lockfile? {
+        if frozen, let lockPath {
+            let diffs = LockPlanner.differences(requests, lock, registry: project.registry, lockPath: lockPath, home: project.home)
+            guard diffs.isEmpty else {
+                let where_ = Paths.abbreviate(lockPath, home: project.home)
+                Output.error("\(where_) does not match what is pinned, and --frozen (or TACK_FROZEN) forbids changing it — nothing was installed:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n") + "\nrun `tack lock` and commit tack.lock")
+                problems += 1
+                return nil
             }
-            let (planned, _, failures) = await project.planner.plan(
-                extra, existing: Lockfile(), update: .none, installed: project.installedProvider(), offline: offline)
-            for name in failures.keys.sorted() {
-                Output.error(failures[name]!.message)
+            return lock
+        }
+        let (planned, changes, failures) = await project.planner.plan(
+            requests, existing: lock, update: update, installed: project.installedProvider(), offline: offline)
+        for (_, failure) in failures.sorted(by: { $0.key < $1.key }) {
+            Output.error(failure.message)
+            problems += 1
+        }
+        var resolved = planned
+        // `tack lock` records what an install would (a url tool's checksum for this
+        // platform), so that `--frozen` can verify it anywhere.
+        if !install, failures.isEmpty {
+            let (completed, incomplete) = await complete(resolved, requests: requests)
+            problems += incomplete
+            if incomplete > 0 { return nil }
+            resolved = completed
+        }
+        if let lockPath, failures.isEmpty {
+            do {
+                if try project.writeLock(resolved, to: lockPath) {
+                    for c in changes { Output.err(describeChange(c) + "\n") }
+                }
+            } catch {
+                Output.error(error.message)
                 problems += 1
             }
-            for request in extra {
-                if let entry = planned.tools[request.name] { items.append(.init(request: request, locked: entry)) }
-            }
         }
-        if let root = project.resolution.projectRoot { project.remember(root) }
-        guard install, !items.isEmpty else { return problems > 0 ? 1 : 0 }
+        return resolved
+    }
 
+    /// Versions named on the command line (`tack install jq@1.6`): planned, locked nowhere.
+    func planExtra(_ plan: inout Plan) async {
+        guard !extra.isEmpty else { return }
+        let (planned, _, failures) = await project.planner.plan(
+            extra, existing: Lockfile(), update: .none, installed: project.installedProvider(), offline: offline)
+        for (_, failure) in failures.sorted(by: { $0.key < $1.key }) {
+            Output.error(failure.message)
+            plan.problems += 1
+        }
+        for request in extra {
+            if let entry = planned.tools[request.name] { plan.items.append(.init(request: request, locked: entry)) }
+        }
+    }
+
+    /// Installs in parallel with progress. pip and gem tools run an interpreter that may
+    /// itself be pinned here (a python, a ruby): those go after the others, with what was just
+    /// installed on PATH.
+    func installItems(_ items: [Installer.Item]) async -> [String: Result<Installer.Done, TackError>] {
         let reporter = ProgressReporter(settings: project.settings)
         func installAll(_ items: [Installer.Item], registry: BackendRegistry) async -> [String: Result<Installer.Done, TackError>] {
             var installer = Installer(store: project.store, registry: registry)
@@ -130,48 +166,62 @@ struct Sync {
             installer.frozen = frozen
             return await installer.install(items, jobs: jobs) { reporter.handle($0) }
         }
-        // pip and gem tools run an interpreter that may itself be pinned here (a python, a
-        // ruby): those go first, then the pip and gem tools, with what was just installed on PATH.
-        let interpreted = items.filter { ["pip", "gem"].contains($0.request.source.backend) }
-        var results: [String: Result<Installer.Done, TackError>]
+        let isInterpreted = { (item: Installer.Item) in ["pip", "gem"].contains(item.request.source.backend) }
+        let interpreted = items.filter(isInterpreted)
         if interpreted.isEmpty || interpreted.count == items.count {
-            results = await installAll(items, registry: project.registry)
-        } else {
-            results = await installAll(items.filter { !["pip", "gem"].contains($0.request.source.backend) }, registry: project.registry)
-            let fresh = await installAll(interpreted, registry: project.registryWithPinnedInterpreters())
-            results.merge(fresh) { $1 }
+            return await installAll(items, registry: project.registry)
         }
-        // What installs taught the lock (a checksum first seen on this platform).
+        var results = await installAll(items.filter { !isInterpreted($0) }, registry: project.registry)
+        let fresh = await installAll(interpreted, registry: project.registryWithPinnedInterpreters())
+        results.merge(fresh) { $1 }
+        return results
+    }
+
+    /// What installs taught the locks (a checksum first seen on this platform), written;
+    /// returns the problems said.
+    func recordLearned(_ results: [String: Result<Installer.Done, TackError>], _ plan: Plan) -> Int {
+        var locks = plan.locks
         var learned: Set<String> = []
         for name in results.keys.sorted() {
-            guard case .success(let done) = results[name]!, let path = lockOf[name], var lock = plannedLocks[path] else { continue }
+            guard case .success(let done)? = results[name] else { continue }
             for note in done.notes { Output.err(note + "\n") }
-            guard !frozen, var entry = lock.tools[name] else { continue }
+            guard !frozen, let path = plan.lockOf[name], var lock = locks[path], var entry = lock.tools[name] else { continue }
             for (k, v) in done.lockFields { entry.fields[k] = v }
             if entry != lock.tools[name] {
                 lock.tools[name] = entry
-                plannedLocks[path] = lock
+                locks[path] = lock
                 learned.insert(path)
             }
         }
+        var problems = 0
         for path in learned.sorted() {
-            do { try project.writeLock(plannedLocks[path]!, to: path) } catch {
+            guard let lock = locks[path] else { continue }
+            do { try project.writeLock(lock, to: path) } catch {
                 Output.error(error.message)
                 problems += 1
             }
         }
+        return problems
+    }
+
+    /// Shims for what was installed, each failure's error (once), and the summary line;
+    /// returns how many failed.
+    func report(_ results: [String: Result<Installer.Done, TackError>]) -> Int {
         let installed = results.values.filter { (try? $0.get())?.status == .installed }.count
         if installed > 0 { reshim(project) }
-        let failed = results.filter { if case .failure = $0.value { return true } else { return false } }
-        for name in failed.keys.sorted() {
-            if case .failure(let e) = failed[name]! { Output.error(e.message) }
+        var failed = 0
+        for name in results.keys.sorted() {
+            if case .failure(let e)? = results[name] {
+                Output.error(e.message)
+                failed += 1
+            }
         }
-        let already = results.count - installed - failed.count
+        let already = results.count - installed - failed
         var summary = "\(installed) installed"
         if already > 0 { summary += ", \(already) already installed" }
-        if !failed.isEmpty { summary += ", \(failed.count) failed" }
-        if installed > 0 || !failed.isEmpty { Output.err(summary + "\n") }
-        return problems > 0 || !failed.isEmpty ? 1 : 0
+        if failed > 0 { summary += ", \(failed) failed" }
+        if installed > 0 || failed > 0 { Output.err(summary + "\n") }
+        return failed
     }
 
     /// Each entry with what its backend adds without installing; returns the problems said.
@@ -191,9 +241,6 @@ struct Sync {
         return (out, problems)
     }
 
-    func describe(_ c: LockPlanner.Change) -> String {
-        describeChange(c)
-    }
 }
 
 /// Rebuilds the shims after installs change; a failure is reported, not fatal.

@@ -14,7 +14,6 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     }
     private var entries: [String: Entry] = ["/": .directory(mtime: 0)]
     private var clock: Int64 = 1_000_000_000
-    private var readOnly: Set<String> = []
     private let lock = PThreadMutex()
 
     public init(files: [String: String] = [:]) {
@@ -24,7 +23,6 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     }
 
     /// Makes writes into `directory` fail with a permission error.
-    public func makeReadOnly(_ directory: String) { lock.locked { _ = readOnly.insert(directory) } }
 
     public func info(_ path: String) -> FileInfo? {
         lock.locked {
@@ -52,7 +50,6 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         let parent = Paths.dirname(p)
         try createDirectory(parent)
         try lock.locked { () throws(FileSystemError) in
-            if readOnly.contains(parent) { throw FileSystemError(path, .permission) }
             if case .directory = entries[p] { throw FileSystemError(path, .notAFile) }
             clock += 1
             entries[p] = .file(bytes, mtime: clock)
@@ -67,7 +64,6 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
             case .directory: return
             case .file: throw FileSystemError(path, .other("a file is in the way"))
             case nil:
-                if readOnly.contains(Paths.dirname(p)) { throw FileSystemError(path, .permission) }
                 clock += 1
                 entries[p] = .directory(mtime: clock)
             }
@@ -92,14 +88,7 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     }
 
     public func isWritableDirectory(_ path: String) -> Bool {
-        isDirectory(path) && !lock.locked { readOnly.contains(Paths.normalize(path)) }
-    }
-
-    /// Sets a file's modification time, as `touch -d` would.
-    public func setModificationTime(_ path: String, _ mtime: Int64) {
-        lock.locked {
-            if case .file(let b, _) = entries[Paths.normalize(path)] { entries[Paths.normalize(path)] = .file(b, mtime: mtime) }
-        }
+        isDirectory(path)
     }
 }
 

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import Backends
+import TackCore
+
+/// Backends against fakes of the outside world: no server, no subprocess.
+@Suite struct BackendUnitTests {
+    static let origin = Origin(kind: .manifest, file: "/p/tack.yml", line: 2, column: 3)
+    static let index = "https://example.org/releases"
+    static let template = "https://example.org/sc-{version}.tar.gz"
+
+    func request(_ requirement: Requirement, index: Bool = true) -> ToolRequest {
+        var options = ToolOptions()
+        if index { options.versionIndex = ["url": Self.index, "regex": "sc-([0-9.]+)[.]tar"] }
+        return ToolRequest(name: "sc", requirement: requirement, source: .url(Self.template), options: options, origin: Self.origin)
+    }
+
+    @Test func anExactUrlPinResolvesWithoutTheIndexButListsAll() async throws {
+        let http = FakeHTTPClient([Self.index: "sc-1.0.0.tar sc-1.1.0.tar sc-2.0.0.tar"])
+        let backend = URLBackend(http: http, retryDelays: [])
+        let exact = request(.prefix(try #require(Version("1.0.0"))))
+        #expect(try await backend.versions(of: exact).map(\.version.text) == ["1.0.0"])
+        #expect(http.requests.isEmpty, "resolution needs no index for an exact pin")
+        #expect(try await backend.available(of: exact).map(\.version.text) == ["1.0.0", "1.1.0", "2.0.0"])
+        #expect(http.requests == [Self.index])
+        #expect(try await backend.versions(of: request(.latest)).map(\.version.text) == ["1.0.0", "1.1.0", "2.0.0"])
+    }
+
+    @Test func anIndexThatFailsIsNamedOnce() async throws {
+        let backend = URLBackend(http: FakeHTTPClient([:]), retryDelays: [])
+        do {
+            _ = try await backend.available(of: request(.latest))
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.message == "cannot list the versions of sc from \(Self.index): the server answered 404 Not Found")
+        }
+        // No index: only an exact pin is known.
+        let bare = request(.prefix(try #require(Version("1.2.0"))), index: false)
+        #expect(try await URLBackend(http: FakeHTTPClient([:])).available(of: bare).map(\.version.text) == ["1.2.0"])
+        await #expect(throws: TackError.self) { try await URLBackend(http: FakeHTTPClient([:])).available(of: request(.latest, index: false)) }
+    }
+
+    @Test func gemVersionsComeFromGemSearch() async throws {
+        let dir = FileManager.default.temporaryDirectory.path + "/tack-fake-ruby-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for tool in ["ruby", "gem"] {
+            FileManager.default.createFile(atPath: dir + "/" + tool, contents: Data("#!/bin/sh\nexit 99\n".utf8), attributes: [.posixPermissions: 0o755])
+        }
+        let runner = FakeProcessRunner { _, args in
+            args.first == "search" ? ProcessOutput(status: 0, output: "*** REMOTE GEMS ***\n\nfastlane (2.220.0, 2.219.0 x86_64-linux, 2.9.0)\nfastlane-plugin (1.0.0)\n") : ProcessOutput(status: 1, output: "")
+        }
+        let backend = GemBackend(runner: runner, environment: ["PATH": dir], shims: nil)
+        let r = ToolRequest(name: "fastlane", requirement: .latest, source: .gem("fastlane"), origin: Self.origin)
+        #expect(try await backend.versions(of: r).map(\.version.text) == ["2.9.0", "2.219.0", "2.220.0"])
+        let call = try #require(runner.calls.first)
+        #expect(call.first == dir + "/gem")
+        #expect(Array(call.dropFirst().prefix(5)) == ["search", "--remote", "--exact", "--all", "fastlane"])
+        #expect(call.contains("--clear-sources"), "only the gem source asked for")
+    }
+}
