@@ -52,22 +52,23 @@ public enum HotCommand {
             words.append(w)
         }
         if strcmp(first, "exec") == 0 {
-            var i = 2
+            // `words[i]` is `argv[i + 2]`.
+            var i = 0
             var frozen = false
-            if i < argc, strcmp(argv[i]!, "--frozen") == 0 {
+            if i < words.count, strcmp(words[i], "--frozen") == 0 {
                 frozen = true
                 i += 1
             }
             var dashed = false
-            if i < argc, strcmp(argv[i]!, "--") == 0 {
+            if i < words.count, strcmp(words[i], "--") == 0 {
                 dashed = true
                 i += 1
             }
-            guard i < argc, let program = argv[i], program[0] != 0, !isOption(program) else { return .full }
+            guard i < words.count, words[i][0] != 0, !isOption(words[i]) else { return .full }
             if !dashed {
-                for j in i..<argc where strcmp(argv[j]!, "--") == 0 { return .full }
+                for j in i..<words.count where strcmp(words[j], "--") == 0 { return .full }
             }
-            return .exec(frozen: frozen, command: i)
+            return .exec(frozen: frozen, command: i + 2)
         }
         if strcmp(first, "which") == 0 {
             guard words.count == 1, words[0][0] != 0, !isOption(words[0]) else { return .full }
