@@ -155,7 +155,7 @@ struct Bootstrap: AsyncParsableCommand {
         plan.toolsUpToDate = project.resolution.pins.isEmpty || UpToDate.check(project.resolution, settings: project.settings)
         guard !plan.toolsUpToDate else { return }
         let rows = (try? project.resolution.current(settings: project.settings)) ?? []
-        plan.toolsToInstall = rows.filter { !$0.installed && $0.requested != "system" && !$0.requested.hasPrefix("path:") }.map { "\($0.tool) \($0.version ?? $0.requested)" }
+        plan.toolsToInstall = rows.filter { !$0.isReady }.map(\.label)
         if plan.toolsToInstall.isEmpty { plan.toolsToInstall = ["(tack.lock to update)"] }
     }
 

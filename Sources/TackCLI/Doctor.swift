@@ -74,7 +74,7 @@ enum DoctorCheck {
             let mismatched = checkInstallsAgainstLocks(locks.sorted(), settings, &r)
             for t in try resolution.current(settings: settings) where !t.installed {
                 guard let version = t.version, !mismatched.contains("\(t.tool)@\(version)") else { continue }
-                r.problem("\(t.tool) \(version) is not installed (set by \(t.origin.describe(home: settings.home))) — run `tack install`")
+                r.problem(TackError.notInstalled("\(t.tool) \(version)", setBy: t.origin.describe(home: settings.home)).message)
             }
         } catch {
             r.problem("\(error.message)")

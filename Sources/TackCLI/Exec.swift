@@ -131,7 +131,7 @@ struct Exec: AsyncParsableCommand {
     /// that does not lock what is pinned needs `tack lock`, not an install.
     static func cannotInstall(_ tool: CurrentTool, project: Project, frozen: Bool) -> TackError {
         let home = project.settings.home
-        let what = tool.version.map { "\(tool.tool) \($0)" } ?? "\(tool.tool) \(tool.requested)"
+        let what = tool.label
         let setBy = tool.origin.describe(home: home)
         guard frozen else {
             return TackError("\(what) is not installed (set by \(setBy)), and TACK_OFFLINE forbids fetching it — install it while online with `tack install`")

@@ -46,7 +46,7 @@ struct Install: AsyncParsableCommand {
         let versions = tools.compactMap { t -> ToolRequest? in
             guard let requirement = t.requirement else { return nil }
             var request = project.resolution.pin(t.name)?.request
-                ?? ToolRequest(name: t.name, requirement: requirement, origin: Origin(kind: .commandLine, file: "the command line", line: 0, column: 0))
+                ?? ToolRequest(name: t.name, requirement: requirement, origin: .commandLine)
             request.requirement = requirement
             return request
         }

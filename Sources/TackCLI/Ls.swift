@@ -93,28 +93,3 @@ struct LsRemote: AsyncParsableCommand {
         }
     }
 }
-
-/// A tool named on the command line where it is pinned nowhere: a registry name, a git URL,
-/// or `owner/repo` on GitHub.
-enum RemoteTool {
-    static func request(_ word: String) throws -> ToolRequest {
-        let origin = Origin(kind: .commandLine, file: "the command line", line: 0, column: 0)
-        if ToolName.isValid(word) { return ToolRequest(name: word, requirement: .latest, source: .registry, origin: origin) }
-        let url: String
-        if word.contains("://") || word.hasPrefix("git@") {
-            url = word
-        } else {
-            let parts = word.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts.allSatisfy({ p in !p.isEmpty && p != "." && p != ".." && p.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) } }) else {
-                throw ValidationError("`\(word)` is neither a tool name, a git URL nor owner/repo")
-            }
-            url = "https://github.com/\(word).git"
-        }
-        guard !url.contains(where: { $0.isControl || $0.isWhitespace }) else { throw ValidationError("`\(word)` is not a git URL") }
-        var name = url.split(separator: "/").last.map(String.init) ?? ""
-        if name.hasSuffix(".git") { name.removeLast(4) }
-        name = name.lowercased()
-        if !ToolName.isValid(name) { name = "tool" }
-        return ToolRequest(name: name, requirement: .latest, source: .git(url), origin: origin)
-    }
-}

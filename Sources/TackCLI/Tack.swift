@@ -46,7 +46,7 @@ public struct Tack: AsyncParsableCommand {
         let arguments = GlobalOptions.apply(Array(CommandLine.arguments.dropFirst()))
         if let problem = preflight(arguments) {
             Output.error(problem)
-            Glibc_exit(UsageError.status)
+            exitProcess(UsageError.status)
         }
         do {
             var command = try parseAsRoot(arguments)
@@ -79,51 +79,26 @@ public struct Tack: AsyncParsableCommand {
     /// cannot read as `tack: <what> — see tack CMD --help`, status 2; a failure already said,
     /// with its status.
     static func finish(_ error: any Error, arguments: [String]) -> Never {
-        if let code = error as? ExitCode { Glibc_exit(code.rawValue) }
+        if let code = error as? ExitCode { exitProcess(code.rawValue) }
         let code = exitCode(for: error)
         if code == .success { exit(withError: error) }
         let command = arguments.first.flatMap { commandNames.contains($0) ? $0 : nil }
         if code == .validationFailure {
             Output.error(UsageError.message(message(for: error), command: command))
-            Glibc_exit(UsageError.status)
+            exitProcess(UsageError.status)
         }
         Output.error(message(for: error))
-        Glibc_exit(1)
+        exitProcess(1)
     }
 }
 
-@inline(__always) func Glibc_exit(_ status: Int32) -> Never {
+/// The C library's `exit` (inside `Tack`, `exit` names ArgumentParser's).
+func exitProcess(_ status: Int32) -> Never {
     #if canImport(Glibc)
     Glibc.exit(status)
     #else
     Darwin.exit(status)
     #endif
-}
-
-/// `-q/--quiet` and `-v/--verbose`, taken out of the command line wherever they stand before a
-/// `--` (and before the command `exec` runs), and set as TACK_QUIET / TACK_VERBOSE so that
-/// every part of this process, and the tack processes it starts, hear them.
-enum GlobalOptions {
-    static func apply(_ arguments: [String]) -> [String] {
-        var out: [String] = []
-        var passthrough = false
-        for (i, a) in arguments.enumerated() {
-            if passthrough || a == "--" {
-                passthrough = true
-                out.append(a)
-                continue
-            }
-            switch a {
-            case "-q", "--quiet": setenv("TACK_QUIET", "1", 1)
-            case "-v", "--verbose": setenv("TACK_VERBOSE", "1", 1)
-            default:
-                out.append(a)
-                // What follows exec's command, and a `new` template's variables, are not tack's.
-                if i > 0, arguments[0] == "exec", !a.hasPrefix("-") { passthrough = true }
-            }
-        }
-        return out
-    }
 }
 
 /// The process's settings, or a clear error when the working directory is gone.

@@ -25,7 +25,6 @@ struct Uninstall: ParsableCommand {
 
     func run() throws {
         let (tool, version) = try parsed()
-        let parts = [tool]
         let settings = try processSettings()
         let store: Store
         do { store = try settings.requireStore() } catch { throw fail(error) }
@@ -36,9 +35,9 @@ struct Uninstall: ParsableCommand {
            case .list(let bins)? = store.installedEntry(tool, version)?.fields["binaries"] {
             keep = Set(bins.map(Paths.basename))
         }
-        do { try Remover(store: store).remove(parts[0], version) } catch { throw fail(error) }
+        do { try Remover(store: store).remove(tool, version) } catch { throw fail(error) }
         if let front = Front.launcherPath() { _ = try? Shims.rebuild(store: store, front: front, keeping: keep) }
-        Output.err("uninstalled \(parts[0]) \(version)\n")
+        Output.err("uninstalled \(tool) \(version)\n")
     }
 }
 

@@ -123,9 +123,8 @@ struct Use: AsyncParsableCommand {
     func newest(_ settings: Settings) async throws -> Requirement {
         let project: Project
         do { project = try Project(settings: settings) } catch { throw fail(error) }
-        let origin = Origin(kind: .commandLine, file: "the command line", line: 0, column: 0)
-        var request = project.resolution.pin(target.name)?.request ?? ToolRequest(name: target.name, requirement: .latest, origin: origin)
-        if let url = git ?? github.map({ "https://github.com/\($0).git" }) { request.source = .git(url) }
+        var request = project.resolution.pin(target.name)?.request ?? ToolRequest(name: target.name, requirement: .latest, origin: .commandLine)
+        if let url = git ?? github.map(GitHub.url) { request.source = .git(url) }
         request.requirement = .latest
         let versions: [AvailableVersion]
         do { versions = try await project.registry.backend(for: request).available(of: request) } catch { throw fail(error) }

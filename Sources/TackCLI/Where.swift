@@ -32,8 +32,7 @@ struct Where: ParsableCommand {
             version = best
         } else if let row = try pinnedRow(tool, settings: settings) {
             guard let text = row.version, let v = Version(word: text), row.installed else {
-                let what = row.version.map { "\(tool) \($0)" } ?? "\(tool) \(row.requested)"
-                throw fail(TackError("\(what) is not installed (set by \(row.origin.describe(home: settings.home))) — run `tack install`"))
+                throw fail(TackError.notInstalled(row.label, setBy: row.origin.describe(home: settings.home)))
             }
             version = v
         } else if let newest = installed.last {

@@ -290,7 +290,7 @@ struct MintReference {
         }
         let first = repo.split(separator: "/").first ?? ""
         if first.contains(".") { return repo.contains("/") ? "https://\(repo)" : nil }
-        return GitHub.isValidRepository(repo) ? "https://github.com/\(repo).git" : nil
+        return GitHub.isValidRepository(repo) ? GitHub.url(repo) : nil
     }
 
     /// `https://host/x` → (`https`, `host/x`); nil without `://`.

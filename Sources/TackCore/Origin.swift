@@ -27,6 +27,9 @@ public struct Origin: Sendable, Hashable {
         self.column = column
     }
 
+    /// A tool named on tack's command line (`tack install jq@1.6`, `tack ls-remote owner/repo`).
+    public static let commandLine = Origin(kind: .commandLine, file: "the command line", line: 0, column: 0)
+
     /// `~/app/tack.yml:2`, or `TACK_SWIFTLINT_VERSION` for the environment.
     public func describe(home: String?) -> String {
         switch kind {

@@ -246,6 +246,12 @@ public struct CurrentTool: Sendable, Equatable {
     public var line: Int?
     public var installed: Bool
     public var origin: Origin
+
+    /// Installed as pinned, or `system` or `path:` (which tack runs but does not install).
+    public var isReady: Bool { installed || requested == "system" || requested.hasPrefix("path:") }
+
+    /// `jq 1.7.1`, or `jq ~> 1.7` while nothing is resolved.
+    public var label: String { "\(tool) \(version ?? requested)" }
 }
 
 extension Resolution {

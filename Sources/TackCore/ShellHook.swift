@@ -84,7 +84,6 @@ public enum ShellHook {
     /// PATH and every variable the hook set back to what they were before it (from the
     /// record the hook keeps in the shell), as leaving every project would.
     public static func deactivation(_ shell: Shell, environment: [String: String], home: String?) -> String {
-        var environment = environment
         var script: String
         switch shell {
         case .bash:
@@ -108,9 +107,7 @@ public enum ShellHook {
                 """
         }
         // Nothing applied: what update would do on leaving every project.
-        let leave = update(shell, run: nil, environment: environment, home: home).script
-        script += leave
-        environment[errorVariable] = nil
+        script += update(shell, run: nil, environment: environment, home: home).script
         script += line(shell, errorVariable, nil)
         return script
     }

@@ -15,4 +15,9 @@ extension TackError {
     /// The working directory is gone (removed under the shell, or unreadable).
     public static let noWorkingDirectory = TackError(
         "cannot read the current directory — it may have been removed; cd to a directory that exists")
+
+    /// A pinned tool (`jq 1.7.1`) that is not installed, and the file or variable that pins it.
+    public static func notInstalled(_ what: String, setBy: String) -> TackError {
+        TackError("\(what) is not installed (set by \(setBy)) — run `tack install`")
+    }
 }

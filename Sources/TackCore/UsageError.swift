@@ -21,35 +21,18 @@ public enum UsageError {
         return "`\(shown)` is not a tack command — did you mean \(list.count == 1 ? list[0] : list.dropLast().joined(separator: ", ") + " or " + list[list.count - 1])?"
     }
 
-    /// The names within a small edit distance of `word` (or that it starts), closest first.
+    /// The names within a small edit distance of `word` (`Suggest.distance`: a swap of two
+    /// neighbours counts one, so `isntall` is next to `install`), or that it starts, closest first.
     public static func suggestions(for word: String, among names: [String]) -> [String] {
-        let w = Array(word.lowercased().utf8)
-        guard !w.isEmpty, w.count <= 64 else { return [] }
+        let w = word.lowercased()
+        guard !w.isEmpty, w.utf8.count <= 64 else { return [] }
         let limit = w.count <= 3 ? 1 : 2
         let scored = names.compactMap { name -> (Int, String)? in
-            let d = distance(w, Array(name.utf8))
+            let d = Suggest.distance(w, name)
             if d <= limit { return (d, name) }
-            if w.count >= 3, name.utf8.starts(with: w) { return (limit + 1, name) }
+            if w.count >= 3, name.hasPrefix(w) { return (limit + 1, name) }
             return nil
         }
         return scored.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.prefix(3).map(\.1)
-    }
-
-    /// Optimal string alignment distance: insertions, deletions, substitutions, and swaps of
-    /// two neighbours (`isntall` is one swap from `install`).
-    static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
-            }
-        }
-        return d[a.count][b.count]
     }
 }

@@ -23,7 +23,7 @@ public enum CurrentCommand {
         }
         // One tool asked for, and it cannot run as pinned: exit 1, as `rbenv version-name`,
         // `pyenv version-name` and `asdf current TOOL` do (the output is the same).
-        let status: Int32 = tool != nil && !tools.allSatisfy(isReady) ? 1 : 0
+        let status: Int32 = tool != nil && !tools.allSatisfy(\.isReady) ? 1 : 0
         if json {
             Output.out(renderJSON(tools) + "\n")
             return status
@@ -36,10 +36,6 @@ public enum CurrentCommand {
         return status
     }
 
-    /// Installed as pinned, or `system` or `path:` (which tack runs but does not install).
-    static func isReady(_ t: CurrentTool) -> Bool {
-        t.installed || t.requested == "system" || t.requested.hasPrefix("path:")
-    }
 
     /// What `run` prints (stdout, exit 0) for each argument form, for the snapshot; forms that
     /// print an error are left out.
@@ -49,7 +45,7 @@ public enum CurrentCommand {
         for tool in Set(rows.map(\.tool)).sorted() {
             let matching = rows.filter { $0.tool == tool }
             // Those exit 1: answered by the slow path, which says so.
-            guard matching.allSatisfy(isReady) else { continue }
+            guard matching.allSatisfy(\.isReady) else { continue }
             out.append(("current \(tool)", renderText(matching, single: true, home: home)))
             out.append(("current \(tool) --json", renderJSON(matching) + "\n"))
         }

@@ -30,9 +30,8 @@ public enum ShimCommand {
             Output.error(error.message)
             exit(1)
         }
-        if let lean = HotPath.lean(snapshot), !lean.isMissing(command), let exe = LeanRun.findInBins(lean, command) {
-            LeanRun.apply(lean, warn: HotPath.warnUntrusted)
-            LeanRun.exec(exe, name: command, arguments: arguments)
+        if let lean = HotPath.lean(snapshot), !lean.isMissing(command) {
+            LeanRun.runPinned(lean, name: command, arguments: arguments, warn: HotPath.warnUntrusted)
         }
         let name = String(cString: command)
         switch CommandSearch.find(name, rows: snapshot.rows, pathRoots: snapshot.pathRoots, settings: settings) {
@@ -40,7 +39,7 @@ public enum ShimCommand {
             if tool == nil { LeanRun.execFallback(Array(path.utf8) + [0], name: command, arguments: arguments) }
             LeanRun.exec(Array(path.utf8) + [0], name: command, arguments: arguments)
         case .notInstalled(let tool, let version, let setBy):
-            Output.error("\(tool) \(version) is not installed (set by \(setBy)) — run `tack install`")
+            Output.error(TackError.notInstalled("\(tool) \(version)", setBy: setBy).message)
             exit(127)
         case .notFound(let elsewhere):
             // A `path:` pin left out for want of trust may be what would have provided it.

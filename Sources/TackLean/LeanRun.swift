@@ -98,13 +98,20 @@ public enum LeanRun {
                                arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
                                warn: (UnsafePointer<CChar>) -> Void) {
         guard !snapshot.isMissing(name) else { return }
-        if let exe = findInBins(snapshot, name) {
-            apply(snapshot, warn: warn)
-            exec(exe, name: name, arguments: arguments)
-        }
+        runPinned(snapshot, name: name, arguments: arguments, warn: warn)
         if let exe = searchPath(name, path: getenv("PATH"), shims: shims) {
             execFallback(exe, name: name, arguments: arguments)
         }
+    }
+
+    /// The command from a pinned tool's bin directory, in the snapshot's environment; returns
+    /// when no pinned tool has it.
+    public static func runPinned(_ snapshot: LeanSnapshot, name: UnsafePointer<CChar>,
+                                 arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                                 warn: (UnsafePointer<CChar>) -> Void) {
+        guard let exe = findInBins(snapshot, name) else { return }
+        apply(snapshot, warn: warn)
+        exec(exe, name: name, arguments: arguments)
     }
 
     /// What `tack exec` does once a snapshot holds and everything it pins is installed:
