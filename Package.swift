@@ -48,7 +48,11 @@ let package = Package(
         .target(name: "TackFront", dependencies: ["TackCore", "TackLean"]),
         .target(
             name: "Backends",
-            dependencies: ["TackCore", "Git", "Archive", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "TackCore", "Git", "Archive", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            resources: [.embedInCode("Resources/swift-keys.asc")]),
         .target(
             name: "Scaffold",
             dependencies: ["TackCore", "YAML", "Git", .product(name: "Mustache", package: "swift-mustache")]),

@@ -13,6 +13,7 @@ public struct URLBackend: Backend {
     let retryDelays: [Double]
     /// How large an archive may unpack.
     let limits: SafeExtractor.Limits
+    var downloader: Downloader { Downloader(http: http, retryDelays: retryDelays) }
 
     public init(http: any HTTPClient, platform: Platform = .current, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard) {
         self.http = http
@@ -74,36 +75,10 @@ public struct URLBackend: Backend {
         return ["sha256": .map(sums)]
     }
 
-    /// The download of `url` in the cache (keyed by checksum; a cached file is never partial),
-    /// fetched and checked against `expected` first when it is not there.
+    /// The download of `url` in the cache, checked against `expected` (see `Downloader`).
     func fetch(_ url: String, expected: String?, from: String, tool: String, cache: String, offline: Bool,
                report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> (path: String, sum: String) {
-        let downloads = cache + "/downloads"
-        try FileManager.default.createDirectoryOrFail(downloads)
-        if let expected, FileManager.default.fileExists(atPath: downloads + "/" + expected) {
-            return (downloads + "/" + expected, expected)
-        }
-        if offline {
-            throw TackError("TACK_OFFLINE is set, and \(url) is not in the download cache — unset TACK_OFFLINE to download \(tool)")
-        }
-        let partial = downloads + "/.partial-\(getpid())-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: partial) }
-        let sum: String
-        do {
-            sum = try await withRetries { () async throws(HTTPFailure) -> String in
-                try await http.download(url, to: partial) { received, total in report(.downloading(received: received, total: total)) }
-            }
-        } catch {
-            throw TackError("cannot download \(tool) from \(url): \(error.message)")
-        }
-        if let expected, !Checksum.same(sum, expected) {
-            throw TackError("checksum mismatch for \(tool) (\(platform)): \(from) \(expected), download is \(sum) — nothing was installed")
-        }
-        let file = downloads + "/" + sum
-        if rename(partial, file) != 0 && !FileManager.default.fileExists(atPath: file) {
-            throw TackError("cannot move the download of \(tool) into \(downloads): \(String(cString: strerror(errno)))")
-        }
-        return (file, sum)
+        try await downloader.fetch(url, expected: expected, from: from, tool: tool, platform: platform.description, cache: cache, offline: offline, report: report)
     }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
@@ -214,14 +189,7 @@ public struct URLBackend: Backend {
     }
 
     func withRetries<T>(_ body: () async throws(HTTPFailure) -> T) async throws(HTTPFailure) -> T {
-        var attempt = 0
-        while true {
-            do { return try await body() } catch {
-                guard error.isTransient, attempt < retryDelays.count else { throw error }
-                try? await Task.sleep(nanoseconds: UInt64(retryDelays[attempt] * 1_000_000_000))
-                attempt += 1
-            }
-        }
+        try await downloader.withRetries(body)
     }
 
     static let archiveSuffixes = [".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz", ".tar.zst", ".tar", ".zip"]

@@ -63,6 +63,8 @@ struct Project {
             PipBackend(runner: FoundationProcessRunner(), http: URLSessionHTTPClient(), environment: interpreters, shims: settings.store?.shims),
             GemBackend(runner: FoundationProcessRunner(), environment: interpreters, shims: settings.store?.shims),
             AsdfBackend(runner: FoundationProcessRunner(), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings)),
+            SwiftBackend(http: URLSessionHTTPClient(), runner: FoundationProcessRunner(), environment: settings.environment,
+                         limits: SafeExtractor.Limits.from(environment: settings.environment)),
         ])
     }
 

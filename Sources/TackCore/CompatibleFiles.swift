@@ -59,7 +59,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
         case .pythonVersion: return parsePythonVersion(Lines(text), path)
         case .rubyVersion: return try firstWord(Lines(text), path, tool: "ruby", strip: "ruby-")
         case .nodeVersion: return try firstWord(Lines(text), path, tool: "node", strip: nil)
-        case .swiftVersion: return try firstWord(Lines(text), path, tool: "swift", strip: "swift-")
+        case .swiftVersion: return try firstWord(Lines(text), path, tool: "swift", strip: nil)
         }
     }
 
@@ -108,7 +108,8 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
     func firstWord(_ lines: Lines, _ path: String, tool: String, strip: String?) throws(TackError) -> Reading {
         guard let (n, fields) = lines.fieldsByLine.first else { return Reading() }
         let (column, word) = fields[0]
-        let version = CompatibleFile.strippingToolPrefix(word, strip)
+        // swiftenv's and swift.org's toolchain names read as swiftly's.
+        let version = tool == "swift" ? SwiftToolchain.normalize(word) : CompatibleFile.strippingToolPrefix(word, strip)
         do throws(Requirement.ParseError) {
             var req: Requirement
             if tool == "node", let alias = try CompatibleFile.nodeAlias(version) { req = alias } else {

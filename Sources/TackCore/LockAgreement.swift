@@ -18,6 +18,7 @@ extension ToolOptions {
         if let findLinks { out["find_links"] = findLinks }
         if !extras.isEmpty { out["extras"] = extras.joined(separator: ", ") }
         if let gemSource { out["source"] = gemSource }
+        if let toolchainPlatform { out["platform"] = toolchainPlatform }
         return out
     }
 }

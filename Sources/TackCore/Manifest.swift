@@ -22,10 +22,10 @@ public struct Manifest: Sendable, Equatable {
     public var bootstrap: Bootstrap?
 
     public static let topLevelKeys = ["tools", "env", "bootstrap"]
-    public static let sourceKeys = ["git", "github", "url", "pip", "gem", "asdf", "path"]
+    public static let sourceKeys = ["git", "github", "url", "pip", "gem", "asdf", "swift", "path"]
     public static let toolKeys = sourceKeys + [
         "version", "ref", "products", "bin", "build", "checksum", "platforms",
-        "python", "index_url", "find_links", "extras", "source", "versions",
+        "python", "index_url", "find_links", "extras", "source", "versions", "platform",
     ]
     public static let packageManagers = ["apt", "dnf", "pacman", "apk", "brew"]
 
@@ -212,6 +212,18 @@ public struct ManifestDecoder {
                 case "pip": try setSource(.pip(try packageName(v, "`pip`")))
                 case "gem": try setSource(.gem(try packageName(v, "`gem`")))
                 case "asdf": try setSource(.asdf(try url(v, "`asdf`")))
+                case "swift":
+                    let text = try string(v, "`swift`")
+                    guard text == SwiftToolchain.source else {
+                        throw fail(v.mark, "`swift:` says where Swift toolchains come from, and the only source is \(SwiftToolchain.source), found \(quoted(text)); a mirror of it is set with TACK_SWIFT_MIRROR")
+                    }
+                    try setSource(.swift(text))
+                case "platform":
+                    let text = try string(v, "`platform`")
+                    guard SwiftPlatform.isValidIdentifier(text) else {
+                        throw fail(v.mark, "expected a swift.org platform like `ubuntu2204` or `debian12`, found \(quoted(text))")
+                    }
+                    opts.toolchainPlatform = SwiftPlatform.identifier(text)
                 case "products": opts.products = try strings(v, "`products`")
                 case "bin": opts.bin = try binPaths(v)
                 case "build": opts.build = try string(v, "`build`")

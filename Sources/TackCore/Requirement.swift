@@ -49,7 +49,8 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
     /// versions: a full `1.2.3` (three or more numbers), a pre-release, or `= 1.2.3`.
     public var exactVersion: Version? {
         switch self {
-        case .prefix(let v) where v.release.count >= 3 || v.isPrerelease: return v
+        // (A Swift snapshot series, `main-snapshot`, names the newest of many.)
+        case .prefix(let v) where (v.release.count >= 3 || v.isPrerelease) && !SwiftToolchain.isSeries(v): return v
         case .range(let cs, _) where cs.count == 1 && cs[0].op == .eq: return cs[0].version
         default: return nil
         }

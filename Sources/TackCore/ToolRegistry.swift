@@ -26,7 +26,7 @@ public struct ToolRegistry: Sendable {
             }
             let entry = try decoder.decodeTool(key, value)
             if case .registry = entry.source {
-                throw TackError.at(path, key.mark.line, key.mark.column, "the registry entry for `\(key.value)` needs a source (git, github, url, pip, gem or asdf)")
+                throw TackError.at(path, key.mark.line, key.mark.column, "the registry entry for `\(key.value)` needs a source (git, github, url, pip, gem, asdf or swift)")
             }
             entries[key.value] = entry
         }
@@ -81,6 +81,7 @@ extension ToolOptions {
         if !other.extras.isEmpty { o.extras = other.extras }
         if other.gemSource != nil { o.gemSource = other.gemSource }
         if other.versionIndex != nil { o.versionIndex = other.versionIndex }
+        if other.toolchainPlatform != nil { o.toolchainPlatform = other.toolchainPlatform }
         return o
     }
 }

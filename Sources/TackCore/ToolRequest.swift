@@ -5,6 +5,9 @@ public enum ToolSource: Sendable, Hashable, CustomStringConvertible {
     case pip(String)
     case gem(String)
     case asdf(String)
+    /// The Swift toolchain (`swift: swift.org`, the built-in `swift` entry): swift.org's
+    /// releases and snapshots, or the mirror TACK_SWIFT_MIRROR names.
+    case swift(String)
 
     public var backend: String {
         switch self {
@@ -14,13 +17,14 @@ public enum ToolSource: Sendable, Hashable, CustomStringConvertible {
         case .pip: return "pip"
         case .gem: return "gem"
         case .asdf: return "asdf"
+        case .swift: return "swift"
         }
     }
 
     public var description: String {
         switch self {
         case .registry: return "registry"
-        case .git(let s), .url(let s), .pip(let s), .gem(let s), .asdf(let s): return "\(backend): \(s)"
+        case .git(let s), .url(let s), .pip(let s), .gem(let s), .asdf(let s), .swift(let s): return "\(backend): \(s)"
         }
     }
 
@@ -28,7 +32,7 @@ public enum ToolSource: Sendable, Hashable, CustomStringConvertible {
     public var identity: String? {
         switch self {
         case .registry: return nil
-        case .git(let s), .url(let s), .pip(let s), .gem(let s), .asdf(let s): return s
+        case .git(let s), .url(let s), .pip(let s), .gem(let s), .asdf(let s), .swift(let s): return s
         }
     }
 }
@@ -47,6 +51,9 @@ public struct ToolOptions: Sendable, Hashable {
     public var gemSource: String?
     /// `versions: { url:, regex: }`: where a url tool's versions are listed.
     public var versionIndex: [String: String]?
+    /// `platform:` of a Swift toolchain: the swift.org platform to install (`ubuntu2204`,
+    /// `debian12`), where this machine's distribution has no build of its own.
+    public var toolchainPlatform: String?
     public init() {}
 }
 

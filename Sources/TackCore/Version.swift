@@ -142,6 +142,12 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// True when `self` starts with every part of `prefix` (`1.2.7` has prefix `1.2`, `1.20` does not).
     public func hasPrefix(_ prefix: Version) -> Bool {
+        // An opaque word is a prefix of itself and of the words that continue it after a `-`
+        // (`main-snapshot` of `main-snapshot-2024-08-30`).
+        if case .opaque(let p)? = prefix.parts.first {
+            guard case .opaque(let t)? = parts.first else { return false }
+            return t == p || t.utf8.starts(with: (p + "-").utf8)
+        }
         // The parts as written: `1.1.0` is the prefix of 1.1.0 (and 1.1.0.1), not of 1.1.5.
         let p = prefix.parts[...]
         guard parts.count >= p.count else {

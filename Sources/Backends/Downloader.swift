@@ -1,0 +1,57 @@
+import Foundation
+import TackCore
+
+/// Downloads into the cache: streamed to a partial file, its SHA-256 checked, then renamed to
+/// its checksum, so a cached file is never partial and an interrupted download leaves nothing
+/// that looks complete. Transient failures (a server error, a timeout, a cut connection) are
+/// retried from the start.
+struct Downloader: Sendable {
+    let http: any HTTPClient
+    /// Delays between attempts after a transient failure.
+    let retryDelays: [Double]
+
+    /// The download of `url` in `cache/downloads` (keyed by checksum), fetched and checked
+    /// against `expected` first when it is not there. `from` says where `expected` came from
+    /// (`tack.lock says`), `platform` which platform's file it is, for the mismatch message.
+    func fetch(_ url: String, expected: String?, from: String, tool: String, platform: String, cache: String, offline: Bool,
+               report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> (path: String, sum: String) {
+        let downloads = cache + "/downloads"
+        try FileManager.default.createDirectoryOrFail(downloads)
+        if let expected, FileManager.default.fileExists(atPath: downloads + "/" + expected) {
+            return (downloads + "/" + expected, expected)
+        }
+        if offline {
+            throw TackError("TACK_OFFLINE is set, and \(url) is not in the download cache — unset TACK_OFFLINE to download \(tool)")
+        }
+        let partial = downloads + "/.partial-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: partial) }
+        let sum: String
+        do {
+            sum = try await withRetries { () async throws(HTTPFailure) -> String in
+                try await http.download(url, to: partial) { received, total in report(.downloading(received: received, total: total)) }
+            }
+        } catch {
+            throw TackError("cannot download \(tool) from \(url): \(error.message) — nothing was installed")
+        }
+        if let expected, !Checksum.same(sum, expected) {
+            throw TackError("checksum mismatch for \(tool) (\(platform)): \(from) \(expected), download is \(sum) — nothing was installed")
+        }
+        let file = downloads + "/" + sum
+        if rename(partial, file) != 0 && !FileManager.default.fileExists(atPath: file) {
+            throw TackError("cannot move the download of \(tool) into \(downloads): \(String(cString: strerror(errno)))")
+        }
+        return (file, sum)
+    }
+
+    /// `body`, tried again after each delay while it fails with a transient error.
+    func withRetries<T>(_ body: () async throws(HTTPFailure) -> T) async throws(HTTPFailure) -> T {
+        var attempt = 0
+        while true {
+            do { return try await body() } catch {
+                guard error.isTransient, attempt < retryDelays.count else { throw error }
+                try? await Task.sleep(nanoseconds: UInt64(retryDelays[attempt] * 1_000_000_000))
+                attempt += 1
+            }
+        }
+    }
+}

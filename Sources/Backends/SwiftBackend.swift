@@ -1,0 +1,364 @@
+import Archive
+import Foundation
+import TackCore
+
+/// Swift toolchains from swift.org: releases from its release list
+/// (`/api/v1/install/releases.json`), snapshots from its per-branch lists
+/// (`/api/v1/install/dev/<branch>/<platform>.json`), archives from download.swift.org's
+/// layout. `TACK_SWIFT_MIRROR` replaces both hosts with one base URL.
+///
+/// Linux: the platform's `.tar.gz`, its SHA-256 checked against the lock, then its `.sig`
+/// against swift.org's keys (or `TACK_SWIFT_KEYRING`). macOS: the `.pkg`, its signature
+/// checked with `pkgutil --check-signature`, expanded without the installer. The archive's
+/// top directory must be the toolchain's; every executable in its `usr/bin` gets a shim.
+public struct SwiftBackend: Backend {
+    public let name = "swift"
+    let http: any HTTPClient
+    let runner: any ProcessRunner
+    let platform: Platform
+    let environment: [String: String]
+    /// The text of /etc/os-release (Linux), which says which swift.org platform this is.
+    let osRelease: String
+    let retryDelays: [Double]
+    let limits: SafeExtractor.Limits
+
+    public init(http: any HTTPClient, runner: any ProcessRunner, environment: [String: String], platform: Platform = .current,
+                osRelease: String? = nil, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard) {
+        self.http = http
+        self.runner = runner
+        self.environment = environment
+        self.platform = platform
+        self.osRelease = osRelease ?? ((try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? "")
+        self.retryDelays = retryDelays
+        self.limits = limits
+    }
+
+    var downloader: Downloader { Downloader(http: http, retryDelays: retryDelays) }
+
+    public func source(of request: ToolRequest) -> String { SwiftToolchain.source }
+
+    /// Where release lists are read: swift.org, or the mirror.
+    var siteURL: String { mirror ?? "https://www.swift.org" }
+    /// Where archives are downloaded: download.swift.org, or the mirror.
+    var downloadURL: String { mirror ?? "https://download.swift.org" }
+    var mirror: String? {
+        guard var m = environment["TACK_SWIFT_MIRROR"], !m.isEmpty else { return nil }
+        while m.hasSuffix("/") { m.removeLast() }
+        return m
+    }
+
+    // MARK: Versions
+
+    public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
+        if case .prefix(let v) = request.requirement, case .snapshot(let branch, _)? = SwiftToolchain.name(v) {
+            return try await snapshots(branch: branch, request: request)
+        }
+        return try await releases(request).map { AvailableVersion(version: $0.version, fields: ["tag": .string($0.tag)]) }
+    }
+
+    /// Releases, and snapshots when the request names a snapshot series (`ls-remote --snapshots`).
+    public func available(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
+        try await versions(of: request)
+    }
+
+    struct Release {
+        var version: Version
+        var tag: String
+        /// Platform identifiers with the architectures each is built for.
+        var platforms: [String: [String]]
+    }
+
+    func releases(_ request: ToolRequest) async throws(TackError) -> [Release] {
+        let url = siteURL + "/api/v1/install/releases.json"
+        let body = try await getJSON(url, what: "the Swift releases")
+        guard let list = body as? [[String: Any]] else { throw TackError("\(url) is not swift.org's release list (expected a JSON array of releases)") }
+        var out: [Release] = []
+        for entry in list {
+            guard let name = entry["name"] as? String, let v = Version(name), case .release? = SwiftToolchain.name(v) else { continue }
+            let tag = (entry["tag"] as? String).flatMap { $0.hasPrefix("swift-") && Version(word: $0) != nil ? $0 : nil } ?? SwiftToolchain.releaseTag(v)
+            var platforms: [String: [String]] = [:]
+            for p in entry["platforms"] as? [[String: Any]] ?? [] {
+                guard let pname = p["name"] as? String else { continue }
+                let id = (p["dir"] as? String).map { SwiftPlatform.identifier(String($0.prefix { $0 != "-" })) } ?? SwiftPlatform.identifier(releaseName: pname)
+                guard SwiftPlatform.isValidIdentifier(id) else { continue }
+                platforms[id] = (p["archs"] as? [String]) ?? ["x86_64"]
+            }
+            // Every release has a macOS package (the list names Xcode, not a platform).
+            platforms["macos"] = ["universal"]
+            out.append(Release(version: v, tag: tag, platforms: platforms))
+        }
+        return out.sorted { $0.version < $1.version }
+    }
+
+    func snapshots(branch: String, request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
+        let target = try swiftPlatform(request, available: nil)
+        let url = siteURL + "/api/v1/install/dev/\(branch)/\(target.identifier).json"
+        let body = try await getJSON(url, what: "the \(branch) snapshots for \(target.identifier)")
+        guard let byArch = body as? [String: Any] else { throw TackError("\(url) is not a swift.org snapshot list (expected a JSON object of architectures)") }
+        var found: [Version: AvailableVersion] = [:]
+        for entry in byArch[target.arch] as? [[String: Any]] ?? [] {
+            guard let dir = entry["dir"] as? String, let v = SwiftToolchain.snapshotVersion(dir: dir) else { continue }
+            found[v] = AvailableVersion(version: v, fields: ["tag": .string(dir)])
+        }
+        return found.values.sorted { $0.version < $1.version }
+    }
+
+    func getJSON(_ url: String, what: String) async throws(TackError) -> Any {
+        let bytes: [UInt8]
+        do { bytes = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url) } } catch {
+            throw TackError("cannot list \(what) from \(url): \(error.message)")
+        }
+        guard let json = try? JSONSerialization.jsonObject(with: Data(bytes)) else {
+            throw TackError("\(url) did not answer with JSON; is \(mirror == nil ? "swift.org" : "TACK_SWIFT_MIRROR") right?")
+        }
+        return json
+    }
+
+    // MARK: Platform
+
+    /// The swift.org platform to install for: the pin's `platform:`, macOS, or this Linux
+    /// distribution. `available` (a release's platforms) checks that a build exists.
+    func swiftPlatform(_ request: ToolRequest, available: [String: [String]]?, version: Version? = nil) throws(TackError) -> SwiftPlatform {
+        let arch = SwiftPlatform.arch(of: platform)
+        if platform.os == "darwin" { return SwiftPlatform(identifier: "macos", arch: arch) }
+        let tool = version.map { "swift \($0)" } ?? "swift"
+        if let chosen = request.options.toolchainPlatform {
+            if let available, !(available[chosen]?.contains(arch) ?? false) {
+                throw TackError("\(tool) has no \(chosen) build for \(arch) (platform: \(chosen), set by \(request.origin.describe(home: nil))); swift.org builds it for \(Self.list(available, arch: arch))")
+            }
+            return SwiftPlatform(identifier: chosen, arch: arch)
+        }
+        let candidates = SwiftPlatform.candidates(osRelease: osRelease)
+        guard let available else {
+            guard let first = candidates.first else { throw unknownDistribution(tool) }
+            return SwiftPlatform(identifier: first, arch: arch)
+        }
+        if let id = candidates.first(where: { available[$0]?.contains(arch) ?? false }) {
+            return SwiftPlatform(identifier: id, arch: arch)
+        }
+        let this = candidates.first ?? "this distribution"
+        throw TackError("\(tool) has no build for \(this) on \(arch); swift.org builds it for \(Self.list(available, arch: arch)) — choose one with `swift: { version: \(version?.text ?? "…"), platform: NAME }` in tack.yml (set by \(request.origin.describe(home: nil)))")
+    }
+
+    func unknownDistribution(_ tool: String) -> TackError {
+        TackError("tack cannot tell which swift.org platform this Linux is (/etc/os-release names none it knows) — choose one with `swift: { version: …, platform: ubuntu2204 }` in tack.yml")
+    }
+
+    static func list(_ platforms: [String: [String]], arch: String) -> String {
+        let names = platforms.filter { $0.key != "macos" && $0.value.contains(arch) }.keys.sorted()
+        return names.isEmpty ? "no Linux platform on \(arch)" : names.joined(separator: ", ")
+    }
+
+    /// Where one toolchain's archive lives, below the download host.
+    struct Target {
+        var platform: SwiftPlatform
+        var tag: String
+        var archive: String
+        var path: String
+    }
+
+    func target(_ job: InstallJob) async throws(TackError) -> Target {
+        let v = job.locked.version
+        var tag: String
+        if case .string(let t)? = job.locked.fields["tag"] { tag = t } else { tag = SwiftToolchain.releaseTag(v) }
+        guard tag.hasPrefix("swift-"), Version(word: tag) != nil else { throw TackError("tack.lock's tag for swift \(v) is not a swift.org tag: \(quoted(tag))") }
+        let p: SwiftPlatform
+        let branchDirectory: String
+        switch SwiftToolchain.name(v) {
+        case .snapshot(let branch, _?)?:
+            p = try swiftPlatform(job.request, available: nil, version: v)
+            branchDirectory = SwiftToolchain.snapshotDirectory(branch: branch)
+        case .release?:
+            // The lock already says which archive this platform uses: no list needed.
+            if let locked = lockedPath(job.locked, platform: try? swiftPlatform(job.request, available: nil, version: v)) {
+                return locked
+            }
+            let all = try await releases(job.request)
+            guard let release = all.first(where: { $0.version.text == v.text }) ?? all.first(where: { $0.version == v }) else { throw TackError("swift.org lists no Swift \(v) release — run `tack ls-remote swift` for the versions it has") }
+            p = try swiftPlatform(job.request, available: release.platforms, version: v)
+            tag = release.tag
+            branchDirectory = SwiftToolchain.releaseDirectory(v)
+        default:
+            throw TackError("`\(v)` is not a Swift toolchain name; write a release like 6.0.3 or a snapshot like main-snapshot-2024-08-30")
+        }
+        let archive = "\(tag)-\(p.archiveSuffix).\(p.archiveExtension)"
+        return Target(platform: p, tag: tag, archive: archive, path: "\(branchDirectory)/\(p.directory)/\(tag)/\(archive)")
+    }
+
+    /// The archive the lock records for `platform`, when it records one.
+    func lockedPath(_ locked: LockedTool, platform: SwiftPlatform?) -> Target? {
+        guard let platform, case .map(let paths)? = locked.fields["path"], let path = paths[platform.description],
+              case .string(let tag)? = locked.fields["tag"] else { return nil }
+        let parts = path.split(separator: "/")
+        // `<branch dir>/<platform dir>/<tag>/<archive>`, each a plain name.
+        guard parts.count == 4, parts.allSatisfy({ $0 != ".." && $0 != "." && Version(word: String($0)) != nil }),
+              parts[2] == tag, parts[3].hasPrefix(tag) else { return nil }
+        return Target(platform: platform, tag: tag, archive: String(parts[3]), path: path)
+    }
+
+    // MARK: Install
+
+    public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
+        let tool = "swift \(job.locked.version)"
+        let t = try await target(job)
+        let key = t.platform.description
+        func lockedMap(_ field: String) -> [String: String] {
+            if case .map(let m)? = job.locked.fields[field] { return m }
+            return [:]
+        }
+        var sums = lockedMap("sha256"), signers = lockedMap("signed-by"), archives = lockedMap("archive"), paths = lockedMap("path")
+        let expected = sums[key]?.lowercased()
+        if let expected, !Checksum.isSHA256(expected) {
+            throw TackError("the checksum for \(tool) (\(key)) is not a SHA-256: \(quoted(expected))")
+        }
+        if expected == nil && job.frozen {
+            throw TackError("tack.lock has no checksum of \(tool) for \(key), and --frozen installs only what it can verify — run `tack install` without --frozen once to record it; nothing was installed")
+        }
+        let url = downloadURL + "/" + t.path
+        // The SHA-256 first (a lock's checksum is checked before anything else is believed),
+        // then the signature.
+        let file = try await downloader.fetch(url, expected: expected, from: "tack.lock says", tool: tool, platform: key, cache: job.cache, offline: job.offline, report: job.report)
+        job.report(.custom("verifying"))
+        let signer: String
+        if t.platform.isMacOS {
+            signer = try await checkPackageSignature(file.path, tool: tool)
+        } else {
+            signer = try await checkSignature(file.path, url: url, tool: tool)
+        }
+        if let lockedSigner = signers[key], lockedSigner.uppercased() != signer.uppercased() {
+            throw TackError("\(tool) (\(key)) is signed by \(OpenPGP.spaced(signer)), but tack.lock says \(OpenPGP.spaced(lockedSigner)) signed it — nothing was installed")
+        }
+        job.report(.extracting)
+        let top = try t.platform.isMacOS ? expandPackage(file.path, job: job, tool: tool) : extract(file.path, target: t, job: job, tool: tool)
+        let binaries = try linkBinaries(top: top, job: job, tool: tool)
+        var notes: [String] = []
+        if expected == nil { notes.append("\(tool): recorded the checksum and signer of its \(key) archive in tack.lock: \(file.sum)") }
+        sums[key] = file.sum
+        signers[key] = signer
+        archives[key] = t.archive
+        paths[key] = t.path
+        let fields: [String: LockValue] = ["sha256": .map(sums), "signed-by": .map(signers), "archive": .map(archives), "path": .map(paths), "tag": .string(t.tag)]
+        return InstallOutcome(binaries: binaries, metadata: ["platform": key], lockFields: fields, notes: notes)
+    }
+
+    /// The primary fingerprint of the key that signed `file`, from its `.sig`.
+    func checkSignature(_ file: String, url: String, tool: String) async throws(TackError) -> String {
+        let keyring = try keys()
+        let signature: [UInt8]
+        do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url + ".sig") } } catch {
+            throw TackError("cannot download the signature of \(tool) (\(url).sig): \(error.message) — nothing was installed; tack installs no toolchain it cannot verify")
+        }
+        let expected = keyring.filter { $0.fingerprint == $0.primary }.map(\.label).joined(separator: ", ")
+        do {
+            let key = try OpenPGP.verify(signature: signature, keys: keyring, data: { feed in
+                guard let handle = FileHandle(forReadingAtPath: file) else { throw OpenPGP.Failure.malformed("the download cannot be read") }
+                defer { try? handle.close() }
+                while true {
+                    let chunk = handle.readData(ofLength: 1 << 20)
+                    if chunk.isEmpty { break }
+                    feed([UInt8](chunk))
+                }
+            })
+            return key.primary
+        } catch let failure as OpenPGP.Failure {
+            try? FileManager.default.removeItem(atPath: file)
+            throw TackError("\(tool) failed its signature check: \(failure.message); expected a signature by \(expected)\(keyringSource) — nothing was installed")
+        } catch {
+            throw TackError("\(tool) failed its signature check: \(error) — nothing was installed")
+        }
+    }
+
+    var keyringSource: String {
+        environment["TACK_SWIFT_KEYRING"].map { " (from TACK_SWIFT_KEYRING=\($0))" } ?? " (swift.org's keys, shipped with tack)"
+    }
+
+    /// The keys a toolchain may be signed by: TACK_SWIFT_KEYRING's, else swift.org's.
+    func keys() throws(TackError) -> [OpenPGP.Key] {
+        var bytes = SwiftKeys.builtIn
+        if let path = environment["TACK_SWIFT_KEYRING"], !path.isEmpty {
+            guard let data = FileManager.default.contents(atPath: path) else { throw TackError("TACK_SWIFT_KEYRING names \(path), which cannot be read") }
+            bytes = [UInt8](data)
+        }
+        let keys: [OpenPGP.Key]
+        do { keys = try OpenPGP.keys(bytes) } catch let failure as OpenPGP.Failure {
+            throw TackError("the keyring \(environment["TACK_SWIFT_KEYRING"] ?? "shipped with tack") cannot be read: \(failure.message)")
+        } catch { throw TackError("the keyring cannot be read: \(error)") }
+        guard !keys.isEmpty else { throw TackError("the keyring \(environment["TACK_SWIFT_KEYRING"] ?? "shipped with tack") holds no key tack can read") }
+        return keys
+    }
+
+    /// `pkgutil --check-signature`: the package must carry a trusted Developer ID signature.
+    /// The signer recorded is the SHA-256 of its leaf certificate.
+    func checkPackageSignature(_ file: String, tool: String) async throws(TackError) -> String {
+        let out = try await runner.run("/usr/sbin/pkgutil", ["--check-signature", file], directory: "/", environment: environment)
+        guard out.status == 0, out.output.contains("signed by a developer certificate issued by Apple") || out.output.contains("Status: signed") else {
+            throw TackError("\(tool) failed its signature check (pkgutil --check-signature exited \(out.status)):\n\(out.tail()) — nothing was installed")
+        }
+        // `1. Developer ID Installer: …\n   Expires: …\n   SHA256 Fingerprint:\n       AB CD …`
+        let lines = out.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        if let i = lines.firstIndex(where: { $0.hasPrefix("SHA256 Fingerprint") }) {
+            let hex = lines[(i + 1)...].prefix { !$0.isEmpty && $0.allSatisfy { $0.isHexDigit || $0 == " " } }.joined().filter(\.isHexDigit)
+            if hex.count == 64 { return hex.uppercased() }
+        }
+        throw TackError("\(tool): pkgutil did not say which certificate signed it — nothing was installed")
+    }
+
+    /// The archive extracted into `files/`; its one top directory must be the toolchain's.
+    func extract(_ file: String, target t: Target, job: InstallJob, tool: String) throws(TackError) -> String {
+        let files = job.directory + "/files"
+        try FileManager.default.createDirectoryOrFail(files)
+        do { _ = try SafeExtractor.extract(file, into: files, limits: limits) } catch {
+            throw TackError("the archive of \(tool) (\(t.archive)) cannot be extracted: \(error.message) — nothing was installed")
+        }
+        let expected = "\(t.tag)-\(t.platform.archiveSuffix)"
+        let top = (try? FileManager.default.contentsOfDirectory(atPath: files)) ?? []
+        guard top == [expected] else {
+            throw TackError("the archive of \(tool) holds \(top.isEmpty ? "nothing" : top.sorted().prefix(3).joined(separator: ", ")), not the toolchain directory \(expected) — nothing was installed")
+        }
+        return "files/" + expected
+    }
+
+    /// A macOS `.pkg` (a xar archive) expanded without the installer: its payload (a
+    /// compressed cpio archive) extracted into `files/<tag>.xctoolchain`.
+    func expandPackage(_ file: String, job: InstallJob, tool: String) throws(TackError) -> String {
+        let expanded = job.scratch + "/pkg"
+        try FileManager.default.createDirectoryOrFail(expanded)
+        do { _ = try SafeExtractor.extract(file, into: expanded, limits: limits) } catch {
+            throw TackError("the package of \(tool) cannot be expanded: \(error.message) — nothing was installed")
+        }
+        let payloads = (FileManager.default.enumerator(atPath: expanded)?.allObjects as? [String] ?? []).filter { ($0 as NSString).lastPathComponent == "Payload" }.sorted()
+        guard let payload = payloads.first else { throw TackError("the package of \(tool) has no Payload — nothing was installed") }
+        let top = "files/" + job.locked.version.text + ".xctoolchain"
+        try FileManager.default.createDirectoryOrFail(job.directory + "/" + top)
+        do { _ = try SafeExtractor.extract(expanded + "/" + payload, into: job.directory + "/" + top, limits: limits) } catch {
+            throw TackError("the payload of \(tool)'s package cannot be extracted: \(error.message) — nothing was installed")
+        }
+        // The payload may hold the toolchain at its top or inside `…xctoolchain/`.
+        if FileManager.default.fileExists(atPath: job.directory + "/" + top + "/usr/bin/swift") { return top }
+        let inner = (FileManager.default.enumerator(atPath: job.directory + "/" + top)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix("/usr/bin/swift") }.sorted { $0.count < $1.count }.first
+        guard let inner else { throw TackError("the package of \(tool) holds no usr/bin/swift — nothing was installed") }
+        return top + "/" + String(inner.dropLast("/usr/bin/swift".count))
+    }
+
+    /// `bin/<name>` for every executable in the toolchain's `usr/bin`.
+    func linkBinaries(top: String, job: InstallJob, tool: String) throws(TackError) -> [String] {
+        let fm = FileManager.default
+        let usrBin = job.directory + "/" + top + "/usr/bin"
+        guard fm.isExecutableFile(atPath: usrBin + "/swift") else {
+            throw TackError("the archive of \(tool) has no usr/bin/swift — nothing was installed")
+        }
+        try fm.createDirectoryOrFail(job.directory + "/bin")
+        var out: [String] = []
+        for name in ((try? fm.contentsOfDirectory(atPath: usrBin)) ?? []).sorted() {
+            guard ToolName.isValidBinaryName(name), !name.hasPrefix("."), fm.isExecutableFile(atPath: usrBin + "/" + name) else { continue }
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: usrBin + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            do { try fm.createSymbolicLink(atPath: job.directory + "/bin/" + name, withDestinationPath: "../" + top + "/usr/bin/" + name) } catch {
+                throw TackError("cannot link bin/\(name): \(error.localizedDescription)")
+            }
+            out.append("bin/" + name)
+        }
+        return out
+    }
+}
