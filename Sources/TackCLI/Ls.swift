@@ -70,6 +70,9 @@ struct LsRemote: AsyncParsableCommand {
     @Flag(help: "Print a JSON array of objects: version (and lts where the index says).")
     var json = false
 
+    @Flag(help: "For swift: development snapshots, of main or of the branch PREFIX names (6.0), instead of releases.")
+    var snapshots = false
+
     func validate() throws {
         _ = try RemoteTool.request(tool)
         if let prefix, prefix.contains(where: { $0.isWhitespace || $0.isControl }) {
@@ -79,8 +82,16 @@ struct LsRemote: AsyncParsableCommand {
 
     func run() async throws {
         let project = try Project.current()
-        let request: ToolRequest
+        var request: ToolRequest
         if let pin = project.resolution.pin(tool) { request = pin.request } else { request = try RemoteTool.request(tool) }
+        request = try ToolRegistry.load(store: project.settings.store).apply(request)
+        if case .swift = request.source {
+            // Releases, or one branch's snapshots: `main-snapshot`, `6.0-snapshot`.
+            let branch = snapshots ? (prefix.map { SwiftToolchain.normalize($0) }.flatMap { Version($0) }.map { "\($0.release.prefix(2).joined(separator: "."))" } ?? "main") : nil
+            request.requirement = branch.flatMap { Version(word: $0 + "-snapshot") }.map(Requirement.prefix) ?? .latest
+        } else if snapshots {
+            throw ValidationError("--snapshots is for swift; \(tool) has no snapshots")
+        }
         var versions: [AvailableVersion]
         do { versions = try await project.registry.backend(for: request).available(of: request) } catch { throw fail(error) }
         if let prefix { versions = versions.filter { $0.version.text.hasPrefix(prefix) } }

@@ -81,7 +81,7 @@ extension LockedTool {
     /// The fields that say which bytes an install is: single values, and maps (checksums by
     /// platform or file, hashes by distribution, versions by gem).
     static let identityValues = ["commit", "plugin-commit"]
-    static let identityMaps = ["sha256", "hashes", "packages", "gems"]
+    static let identityMaps = ["sha256", "hashes", "packages", "gems", "signed-by"]
 
     /// Whether this record (or entry) was made from `request`'s pin: its backend, source and
     /// options, whatever version and commit it holds.

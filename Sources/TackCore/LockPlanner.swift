@@ -79,12 +79,29 @@ public struct LockPlanner: Sendable {
         guard let best = request.requirement.best(of: available) else {
             let newest = available.map(\.version).filter { !$0.isPrerelease }.max()
             var hint = newest.map { "; the newest is \($0)" } ?? (available.isEmpty ? "; it has no versions at all" : "")
+            let nearest = LockPlanner.nearest(request.requirement, in: available.map(\.version))
+            if nearest.count > 1 { hint = "; the nearest are \(nearest.map(\.text).joined(separator: ", "))" + (nearest.last == newest ? "" : hint) }
             if case .lts = request.requirement, !available.contains(where: { $0.lts != nil }) {
                 hint = "; its version index says nothing of LTS lines (a url tool's `versions.regex` names them with a `(?<lts>…)` group)"
             }
             throw TackError("no version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) at \(backend.source(of: request))\(hint)")
         }
         return LockPlanner.entry(request, backend: backend, found: best)
+    }
+
+    /// Up to three versions around the one `requirement` names, for an error that says what
+    /// exists instead (`6.0.9` → 6.0.2, 6.0.3, 6.1); empty when it names none.
+    static func nearest(_ requirement: Requirement, in versions: [Version]) -> [Version] {
+        let pivot: Version
+        switch requirement {
+        case .prefix(let v): pivot = v
+        case .range(let cs, _) where !cs.isEmpty: pivot = cs[0].version
+        default: return []
+        }
+        let sorted = Set(versions.filter { $0.isPrerelease == pivot.isPrerelease && !$0.isOpaque }).sorted()
+        guard !sorted.isEmpty, !pivot.isOpaque else { return [] }
+        let at = sorted.firstIndex { $0 > pivot } ?? sorted.count
+        return Array(sorted[max(0, at - 2)..<min(sorted.count, max(0, at - 2) + 3)])
     }
 
     /// The lock for `requests`, keeping what `existing` still says where it can.

@@ -1,0 +1,105 @@
+import Foundation
+import TackCore
+
+/// A stand-in for swift.org, served on loopback: the release list, a snapshot list, and small
+/// toolchains in swift.org's layout (`swift-6.0.3-RELEASE-<platform>/usr/bin/swift`, a
+/// script), each signed with a key made in the test in its own GNUPGHOME.
+final class SwiftMirror {
+    let sandbox: Sandbox
+    let www: String
+    let gnupg: String
+    /// The platform this machine maps to, as the backend computes it.
+    let platform: SwiftPlatform
+    var server: FixtureServer?
+
+    init(_ sandbox: Sandbox, keyType: String = "ed25519") throws {
+        self.sandbox = sandbox
+        www = sandbox.root + "/www"
+        gnupg = sandbox.root + "/gnupg"
+        try FileManager.default.createDirectory(atPath: www, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: gnupg, withIntermediateDirectories: true)
+        chmod(gnupg, 0o700)
+        let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+        let id = SwiftPlatform.candidates(osRelease: osRelease).first ?? "ubuntu2204"
+        platform = SwiftPlatform(identifier: id, arch: SwiftPlatform.arch(of: .current))
+        try gpg(["--quick-gen-key", "Test Mirror <mirror@example.com>", keyType, "sign", "never"])
+    }
+
+    var url: String { server.map { $0.url("static") } ?? "" }
+
+    func start() throws { server = try FixtureServer(serving: www) }
+
+    var environment: [String: String] { ["TACK_SWIFT_MIRROR": url, "TACK_SWIFT_KEYRING": sandbox.root + "/keyring.asc"] }
+
+    @discardableResult
+    func gpg(_ args: [String], gnupgHome: String? = nil) throws -> Sandbox.Result {
+        let r = try sandbox.run("/usr/bin/env", ["gpg", "--batch", "--quiet", "--pinentry-mode", "loopback", "--passphrase", ""] + args, env: ["GNUPGHOME": gnupgHome ?? gnupg])
+        guard r.status == 0 else { throw Failed(message: "gpg \(args): \(r.stderr)") }
+        return r
+    }
+
+    /// The public key, armoured (`keyring.asc`) and binary (`keyring.gpg`).
+    func exportKeyring() throws {
+        try gpg(["--armor", "--output", sandbox.root + "/keyring.asc", "--export"])
+        try gpg(["--output", sandbox.root + "/keyring.gpg", "--export"])
+    }
+
+    /// releases.json listing `versions`, each built for `platforms` (default: this machine's).
+    func releases(_ versions: [String], platforms: [(name: String, dir: String?)]? = nil) throws {
+        let ps = platforms ?? [(name: prettyName(platform.identifier), dir: nil)]
+        let list: [[String: Any]] = versions.map { v in
+            [
+                "name": v, "date": "2024-12-11", "tag": "swift-\(v)-RELEASE", "xcode": "Xcode 16.2",
+                "platforms": ps.map { p -> [String: Any] in
+                    var d: [String: Any] = ["name": p.name, "platform": "Linux", "archs": ["x86_64", "aarch64"]]
+                    if let dir = p.dir { d["dir"] = dir }
+                    return d
+                },
+            ]
+        }
+        try write("api/v1/install/releases.json", JSONSerialization.data(withJSONObject: list))
+    }
+
+    func prettyName(_ id: String) -> String {
+        if id.hasPrefix("ubuntu"), id.count == 10 { return "Ubuntu \(id.dropFirst(6).prefix(2)).\(id.suffix(2))" }
+        if id.hasPrefix("debian") { return "Debian \(id.dropFirst(6))" }
+        if id.hasPrefix("fedora") { return "Fedora \(id.dropFirst(6))" }
+        return id
+    }
+
+    /// A toolchain archive (and its signature) at swift.org's path for `tag` under `branchDirectory`.
+    @discardableResult
+    func toolchain(tag: String, branchDirectory: String, top: String? = nil, sign: Bool = true, banner: String? = nil) throws -> String {
+        let name = "\(tag)-\(platform.archiveSuffix)"
+        let build = sandbox.root + "/build-\(tag)"
+        let bin = build + "/" + (top ?? name) + "/usr/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let text = banner ?? "Swift version \(tag) (\(tag))"
+        for tool in ["swift", "swiftc", "sourcekit-lsp"] {
+            try "#!/bin/sh\necho \"\(tool): \(text)\"\necho \"args: $*\"\n".write(toFile: bin + "/" + tool, atomically: true, encoding: .utf8)
+            chmod(bin + "/" + tool, 0o755)
+        }
+        try "not a program\n".write(toFile: bin + "/notes.txt", atomically: true, encoding: .utf8)
+        let dir = "\(branchDirectory)/\(platform.directory)/\(tag)"
+        try FileManager.default.createDirectory(atPath: www + "/" + dir, withIntermediateDirectories: true)
+        let archive = www + "/" + dir + "/" + name + ".tar.gz"
+        let r = try sandbox.run("/usr/bin/env", ["tar", "-czf", archive, "-C", build, top ?? name])
+        guard r.status == 0 else { throw Failed(message: r.stderr) }
+        if sign { try gpg(["--detach-sign", "--output", archive + ".sig", archive]) }
+        return archive
+    }
+
+    /// A snapshot list for `branch` naming `dirs`.
+    func snapshots(branch: String, _ dirs: [String]) throws {
+        let entries = dirs.map { ["dir": $0, "date": "2024-08-30 10:10:00 -0600", "download": "\($0)-\(platform.archiveSuffix).tar.gz", "name": "Swift Development Snapshot"] }
+        try write("api/v1/install/dev/\(branch)/\(platform.identifier).json", JSONSerialization.data(withJSONObject: [platform.arch: entries]))
+    }
+
+    func write(_ path: String, _ data: Data) throws {
+        let full = www + "/" + path
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: full))
+    }
+
+    struct Failed: Error { var message: String }
+}

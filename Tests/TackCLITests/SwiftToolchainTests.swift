@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import TackCore
+
+/// Swift toolchains (issue 16): a loopback swift.org with signed toolchains.
+@Suite struct SwiftToolchainTests {
+    /// A sandbox with a mirror serving Swift 6.0.2, 6.0.3 and 6.1 (6.0.3 and 6.1 built and
+    /// signed), its keyring exported.
+    func setUp(keyType: String = "ed25519") throws -> (Sandbox, SwiftMirror) {
+        let s = try Sandbox()
+        let m = try SwiftMirror(s, keyType: keyType)
+        try m.releases(["6.0.2", "6.0.3", "6.1"])
+        try m.toolchain(tag: "swift-6.0.3-RELEASE", branchDirectory: "swift-6.0.3-release")
+        try m.toolchain(tag: "swift-6.1-RELEASE", branchDirectory: "swift-6.1-release")
+        try m.exportKeyring()
+        try m.start()
+        return (s, m)
+    }
+
+    func installed(_ s: Sandbox, _ version: String) -> Bool {
+        FileManager.default.fileExists(atPath: s.root + "/tack-home/installs/swift/\(version)")
+    }
+
+    @Test func swiftVersionFileInstallsAVerifiedToolchainThatRuns() throws {
+        let (s, m) = try setUp()
+        try s.write("app/.swift-version", "swift-6.0.3-RELEASE\n")
+        let install = try s.tack(["install"], in: "app", env: m.environment)
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(installed(s, "6.0.3"))
+        let lock = try String(contentsOfFile: s.root + "/app/tack.lock", encoding: .utf8)
+        let key = m.platform.description
+        let archive = "swift-6.0.3-RELEASE-\(m.platform.archiveSuffix).tar.gz"
+        #expect(lock.contains("backend: \"swift\""), "\(lock)")
+        #expect(lock.contains("\(key): \"\(archive)\""), "\(lock)")
+        #expect(lock.contains("\(key): \"swift-6.0.3-release/\(m.platform.directory)/swift-6.0.3-RELEASE/\(archive)\""), "\(lock)")
+        let fingerprint = try m.gpg(["--with-colons", "--fingerprint"]).stdout.split(separator: "\n").first { $0.hasPrefix("fpr:") }?.split(separator: ":", omittingEmptySubsequences: false)[9] ?? ""
+        #expect(!fingerprint.isEmpty && lock.contains("signed-by:\n      \(key): \"\(fingerprint)\""), "\(lock)")
+        #expect(lock.contains("sha256:\n      \(key): \"\(try sha256(m.www + "/swift-6.0.3-release/\(m.platform.directory)/swift-6.0.3-RELEASE/\(archive)"))\""))
+        let exec = try s.tack(["exec", "--", "swift", "--version"], in: "app", env: m.environment)
+        #expect(exec.status == 0 && exec.stdout.contains("swift: Swift version swift-6.0.3-RELEASE"), "\(exec.stdout)\(exec.stderr)")
+        // Every executable of usr/bin has a shim; other files do not.
+        let shim = try s.run(s.root + "/tack-home/shims/swiftc", ["-v"], in: "app")
+        #expect(shim.stdout.contains("swiftc: Swift version swift-6.0.3-RELEASE"), "\(shim.stdout)\(shim.stderr)")
+        #expect(FileManager.default.fileExists(atPath: s.root + "/tack-home/shims/sourcekit-lsp"))
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/tack-home/shims/notes.txt"))
+        let current = try s.tack(["current", "swift"], in: "app")
+        #expect(current.stdout.contains("6.0.3 (set by"), "\(current.stdout)")
+        // A second install from the lock downloads nothing new and stays verified.
+        let again = try s.tack(["install", "--frozen"], in: "app", env: m.environment)
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
+    @Test func aRequirementPicksTheNewestReleaseAndAnRSAKeyringInBinaryWorks() throws {
+        let (s, m) = try setUp(keyType: "rsa3072")
+        try s.write("app/tack.yml", "tools:\n  swift: \"~> 6.0\"\n")
+        let r = try s.tack(["install"], in: "app", env: m.environment.merging(["TACK_SWIFT_KEYRING": s.root + "/keyring.gpg"]) { $1 })
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(installed(s, "6.1"))
+        let exec = try s.tack(["exec", "--", "swift", "--version"], in: "app", env: m.environment)
+        #expect(exec.stdout.contains("swift-6.1-RELEASE"), "\(exec.stdout)\(exec.stderr)")
+    }
+
+    /// Each bad signature installs nothing and names the key that was expected.
+    @Test(arguments: ["tampered archive", "tampered signature", "wrong key", "missing signature", "shipped keys only"])
+    func aBadSignatureInstallsNothing(_ fault: String) throws {
+        let (s, m) = try setUp()
+        let archive = m.www + "/swift-6.0.3-release/\(m.platform.directory)/swift-6.0.3-RELEASE/swift-6.0.3-RELEASE-\(m.platform.archiveSuffix).tar.gz"
+        var env = m.environment
+        switch fault {
+        case "tampered archive":
+            let h = try #require(FileHandle(forWritingAtPath: archive))
+            try h.seekToEnd()
+            try h.write(contentsOf: Data([0]))
+            try h.close()
+        case "tampered signature":
+            var sig = try [UInt8](Data(contentsOf: URL(fileURLWithPath: archive + ".sig")))
+            sig[sig.count - 3] ^= 0x55
+            try Data(sig).write(to: URL(fileURLWithPath: archive + ".sig"))
+        case "wrong key":
+            // Signed by another key, made in another GNUPGHOME.
+            let other = s.root + "/other-gnupg"
+            try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+            chmod(other, 0o700)
+            try m.gpg(["--quick-gen-key", "Someone Else <else@example.com>", "ed25519", "sign", "never"], gnupgHome: other)
+            try FileManager.default.removeItem(atPath: archive + ".sig")
+            try m.gpg(["--detach-sign", "--output", archive + ".sig", archive], gnupgHome: other)
+        case "missing signature":
+            try FileManager.default.removeItem(atPath: archive + ".sig")
+        default:
+            env["TACK_SWIFT_KEYRING"] = nil
+        }
+        try s.write("app/tack.yml", "tools:\n  swift: 6.0.3\n")
+        let r = try s.tack(["install"], in: "app", env: env)
+        #expect(r.status == 1, "\(r.stdout)")
+        #expect(!installed(s, "6.0.3"))
+        #expect(r.stderr.contains("nothing was installed"), "\(r.stderr)")
+        if fault != "missing signature" {
+            let expected = fault == "shipped keys only" ? "Swift 6.x Release Signing Key <swift-infrastructure@forums.swift.org> (52BB 7E3D" : "Test Mirror <mirror@example.com>"
+            #expect(r.stderr.contains("expected a signature by") && r.stderr.contains(expected), "\(r.stderr)")
+        } else {
+            #expect(r.stderr.contains("cannot download the signature"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/tack-home/shims/swift"))
+    }
+
+    @Test func theLockChecksumIsCheckedBeforeTheSignature() throws {
+        let (s, m) = try setUp()
+        try s.write("app/tack.yml", "tools:\n  swift: 6.0.3\n")
+        #expect(try s.tack(["install"], in: "app", env: m.environment).status == 0)
+        let lockPath = s.root + "/app/tack.lock"
+        let lock = try String(contentsOfFile: lockPath, encoding: .utf8)
+        let sum = try sha256(m.www + "/swift-6.0.3-release/\(m.platform.directory)/swift-6.0.3-RELEASE/swift-6.0.3-RELEASE-\(m.platform.archiveSuffix).tar.gz")
+        try lock.replacingOccurrences(of: sum, with: String(repeating: "a", count: 64)).write(toFile: lockPath, atomically: true, encoding: .utf8)
+        #expect(try s.tack(["uninstall", "swift@6.0.3"], in: "app").status == 0)
+        try? FileManager.default.removeItem(atPath: s.root + "/tack-home/cache/downloads")
+        let r = try s.tack(["install"], in: "app", env: m.environment)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("checksum mismatch for swift 6.0.3 (\(m.platform.description)): tack.lock says aaaa"), "\(r.stderr)")
+        #expect(!installed(s, "6.0.3"))
+    }
+
+    @Test func anArchiveWhoseTopDirectoryIsNotTheToolchainsIsRefused() throws {
+        let s = try Sandbox()
+        let m = try SwiftMirror(s)
+        try m.releases(["6.0.3"])
+        try m.toolchain(tag: "swift-6.0.3-RELEASE", branchDirectory: "swift-6.0.3-release", top: "usr-elsewhere")
+        try m.exportKeyring()
+        try m.start()
+        try s.write("app/tack.yml", "tools:\n  swift: 6.0.3\n")
+        let r = try s.tack(["install"], in: "app", env: m.environment)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("holds usr-elsewhere, not the toolchain directory swift-6.0.3-RELEASE-\(m.platform.archiveSuffix)"), "\(r.stderr)")
+        #expect(!installed(s, "6.0.3"))
+    }
+
+    @Test func snapshotsResolveToTheNewestOfTheirBranch() throws {
+        let (s, m) = try setUp()
+        try m.snapshots(branch: "main", ["swift-DEVELOPMENT-SNAPSHOT-2024-08-22-a", "swift-DEVELOPMENT-SNAPSHOT-2024-08-30-a"])
+        try m.toolchain(tag: "swift-DEVELOPMENT-SNAPSHOT-2024-08-30-a", branchDirectory: "development")
+        try s.write("app/tack.yml", "tools:\n  swift: main-snapshot\n")
+        let r = try s.tack(["install"], in: "app", env: m.environment)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(installed(s, "main-snapshot-2024-08-30"))
+        let exec = try s.tack(["exec", "--", "swift", "--version"], in: "app", env: m.environment)
+        #expect(exec.stdout.contains("swift-DEVELOPMENT-SNAPSHOT-2024-08-30-a"), "\(exec.stdout)\(exec.stderr)")
+        let list = try s.tack(["ls-remote", "swift", "--snapshots"], in: "app", env: m.environment)
+        #expect(list.stdout == "main-snapshot-2024-08-22\nmain-snapshot-2024-08-30\n", "\(list.stdout)\(list.stderr)")
+        let releases = try s.tack(["ls-remote", "swift"], in: "app", env: m.environment)
+        #expect(releases.stdout == "6.0.2\n6.0.3\n6.1\n", "\(releases.stdout)\(releases.stderr)")
+    }
+
+    @Test func anUnknownVersionListsTheNearestOnes() throws {
+        let (s, m) = try setUp()
+        try s.write("app/.swift-version", "6.0.9\n")
+        let r = try s.tack(["install"], in: "app", env: m.environment)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("no version of swift matches 6.0.9"), "\(r.stderr)")
+        #expect(r.stderr.contains("the nearest are 6.0.2, 6.0.3, 6.1"), "\(r.stderr)")
+    }
+
+    @Test func aDistributionWithoutABuildSaysWhichExistAndPlatformChoosesOne() throws {
+        let s = try Sandbox()
+        let m = try SwiftMirror(s)
+        // The release is built for two other platforms only.
+        try m.releases(["6.0.3"], platforms: [(name: "Ubuntu 22.04", dir: nil), (name: "Red Hat Universal Base Image 9", dir: nil)])
+        try m.exportKeyring()
+        try m.start()
+        try s.write("app/tack.yml", "tools:\n  swift: 6.0.3\n")
+        let r = try s.tack(["install"], in: "app", env: m.environment)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("swift 6.0.3 has no build for \(m.platform.identifier)"), "\(r.stderr)")
+        #expect(r.stderr.contains("swift.org builds it for ubi9, ubuntu2204"), "\(r.stderr)")
+        #expect(r.stderr.contains("platform: NAME"), "\(r.stderr)")
+        #expect(!installed(s, "6.0.3"))
+    }
+}
