@@ -58,7 +58,7 @@ struct Project {
         var interpreters = settings.environment
         if !pathPrefix.isEmpty { interpreters["PATH"] = (pathPrefix + [settings.environment["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":") }
         return BackendRegistry([
-            GitBackend(runner: FoundationProcessRunner(), environment: settings.environment),
+            GitBackend(runner: FoundationProcessRunner(), environment: interpreters),
             URLBackend(http: URLSessionHTTPClient(), limits: SafeExtractor.Limits.from(environment: settings.environment)),
             PipBackend(runner: FoundationProcessRunner(), http: URLSessionHTTPClient(), environment: interpreters, shims: settings.store?.shims),
             GemBackend(runner: FoundationProcessRunner(), environment: interpreters, shims: settings.store?.shims),

@@ -156,8 +156,8 @@ struct Sync {
     }
 
     /// Installs in parallel with progress. pip and gem tools run an interpreter that may
-    /// itself be pinned here (a python, a ruby): those go after the others, with what was just
-    /// installed on PATH.
+    /// itself be pinned here (a python, a ruby), and git builds the pinned Swift toolchain:
+    /// those go after the others, with what was just installed on PATH.
     func installItems(_ items: [Installer.Item]) async -> [String: Result<Installer.Done, TackError>] {
         let reporter = ProgressReporter(settings: project.settings)
         func installAll(_ items: [Installer.Item], registry: BackendRegistry) async -> [String: Result<Installer.Done, TackError>] {
@@ -166,15 +166,35 @@ struct Sync {
             installer.frozen = frozen
             return await installer.install(items, jobs: jobs) { reporter.handle($0) }
         }
-        let isInterpreted = { (item: Installer.Item) in ["pip", "gem"].contains(item.request.source.backend) }
-        let interpreted = items.filter(isInterpreted)
-        if interpreted.isEmpty || interpreted.count == items.count {
+        let isInterpreted = { (item: Installer.Item) in ["pip", "gem", "git"].contains(item.request.source.backend) }
+        var interpreted = items.filter(isInterpreted)
+        if interpreted.isEmpty {
             return await installAll(items, registry: project.registry)
         }
         var results = await installAll(items.filter { !isInterpreted($0) }, registry: project.registry)
+        interpreted = await rebuildingForPinnedSwift(interpreted)
         let fresh = await installAll(interpreted, registry: project.registryWithPinnedInterpreters())
         results.merge(fresh) { $1 }
         return results
+    }
+
+    /// Where the project pins swift, git builds are made with that toolchain: an install
+    /// built with another (its record's `built.swift`) is built again.
+    func rebuildingForPinnedSwift(_ items: [Installer.Item]) async -> [Installer.Item] {
+        guard project.resolution.pin("swift").map({ if case .swift = $0.request.source { return true } else { return false } }) == true,
+              items.contains(where: { $0.request.source.backend == "git" }) else { return items }
+        var settings = project.settings
+        let prefix = Project.pinnedBinDirectories(project.resolution, settings)
+        settings.environment["PATH"] = (prefix + [settings.environment["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":")
+        guard let toolchain = await Toolchain.current(settings) else { return items }
+        return items.map { item in
+            var item = item
+            guard item.request.source.backend == "git", item.request.options.build == nil,
+                  let record = project.store.installedEntry(item.locked.name, item.locked.version),
+                  case .map(let built)? = record.fields["built"], let swift = built["swift"], swift != toolchain else { return item }
+            item.rebuild = true
+            return item
+        }
     }
 
     /// What installs taught the locks (a checksum first seen on this platform), written;

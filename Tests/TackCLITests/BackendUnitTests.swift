@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Backends
+@testable import Backends
 import TackCore
 
 /// Backends against fakes of the outside world: no server, no subprocess.
@@ -57,5 +57,26 @@ import TackCore
         #expect(call.first == dir + "/gem")
         #expect(Array(call.dropFirst().prefix(5)) == ["search", "--remote", "--exact", "--all", "fastlane"])
         #expect(call.contains("--clear-sources"), "only the gem source asked for")
+    }
+}
+
+/// The keys tack ships are swift.org's, by the fingerprints swift.org publishes.
+@Suite struct SwiftKeysTests {
+    @Test func theShippedKeyringHoldsSwiftOrgsKeys() throws {
+        let keys = try OpenPGP.keys(SwiftKeys.builtIn)
+        #expect(Set(keys.map(\.fingerprint)) == Set(SwiftKeys.fingerprints.keys))
+        for key in keys {
+            #expect(key.userID.hasPrefix(SwiftKeys.fingerprints[key.fingerprint] ?? "?"), "\(key.userID)")
+        }
+        // The 6.x key's self-signature gives it two years (2024-09-16 to 2026-09-16).
+        let six = try #require(keys.first { $0.fingerprint.hasPrefix("52BB") })
+        #expect(OpenPGP.date(six.created) == "2024-09-16" && six.expires.map(OpenPGP.date) == "2026-09-16")
+    }
+
+    @Test func damagedArmourIsRefused() throws {
+        var text = String(decoding: SwiftKeys.builtIn, as: UTF8.self)
+        text = text.replacingOccurrences(of: "mQINBGbolYEBEADEvoij", with: "mQINBGbolYEBEADEvoik")
+        #expect(throws: OpenPGP.Failure.self) { try OpenPGP.keys(Array(text.utf8)) }
+        #expect(throws: OpenPGP.Failure.self) { try OpenPGP.verify(signature: Array("not a signature".utf8), keys: [], data: { _ in }) }
     }
 }

@@ -174,3 +174,17 @@ import TackCore
         #expect(!installed(s, "6.0.3"))
     }
 }
+
+extension SwiftToolchainTests {
+    /// What tack builds runs with the project's pinned swift first on PATH.
+    @Test func buildsUseThePinnedToolchain() throws {
+        let (s, m) = try setUp()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        let build = "{ git: \"\(repo.path)\", version: \"1.0.0\", build: 'sh build.sh && swift --version | head -1 | sed \"s/^/# /\" >> out/hello', bin: [out/hello] }"
+        try s.writeTrusted("app/tack.yml", "tools:\n  swift: 6.0.3\n  hello: \(build)\n")
+        let r = try s.tack(["install"], in: "app", env: m.environment)
+        #expect(r.status == 0, "\(r.stderr)")
+        let built = try String(contentsOfFile: s.root + "/tack-home/installs/hello/1.0.0/bin/hello", encoding: .utf8)
+        #expect(built.contains("# swift: Swift version swift-6.0.3-RELEASE"), "\(built)")
+    }
+}
