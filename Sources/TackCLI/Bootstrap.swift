@@ -71,7 +71,7 @@ struct Bootstrap: AsyncParsableCommand {
         try refuseUntrustedCommands(manifests, project)
 
         var plan = Plan()
-        try await planPackages(manifests, settings.environment, &plan)
+        try await planPackages(manifests, settings.environment, swift: SwiftDependencies.needed(project.resolution), &plan)
         planTools(project, &plan)
         try planHook(project, &plan)
         plan.commands = pendingCommands(manifests, project)
@@ -123,12 +123,18 @@ struct Bootstrap: AsyncParsableCommand {
         }
     }
 
-    /// 1. The system packages `bootstrap.packages` lists for this machine that are missing.
-    func planPackages(_ manifests: [Manifest], _ env: [String: String], _ plan: inout Plan) async throws {
+    /// 1. The system packages `bootstrap.packages` lists for this machine, and those the
+    /// pinned Swift toolchain needs, that are missing.
+    func planPackages(_ manifests: [Manifest], _ env: [String: String], swift: SwiftDependencies.Needed? = nil, _ plan: inout Plan) async throws {
         var listed: [String: [String]] = [:]
         for m in manifests.reversed() {
             for (manager, names) in m.bootstrap?.packages ?? [:] {
                 for n in names where !(listed[manager]?.contains(n) ?? false) { listed[manager, default: []].append(n) }
+            }
+        }
+        if let swift {
+            for n in swift.packages where !(listed[swift.manager.rawValue]?.contains(n) ?? false) {
+                listed[swift.manager.rawValue, default: []].append(n)
             }
         }
         guard !listed.isEmpty else { return }

@@ -24,6 +24,7 @@ struct Doctor: AsyncParsableCommand {
         let settings = try processSettings()
         var report = DoctorCheck.run(settings: settings)
         await DoctorCheck.checkToolchain(settings, &report)
+        await DoctorCheck.checkSwiftDependencies(settings, &report)
         if json {
             Output.out(JSON.object([
                 ("problems", .int(report.problems)),
@@ -119,6 +120,17 @@ enum DoctorCheck {
             var built = "another toolchain"
             if case .map(let m)? = entry.fields["built"], let s = m["swift"] { built = s }
             r.problem("\(entry.name) \(entry.version) was built with \(built), but the toolchain is now \(toolchain) — run `tack install --rebuild` in a project that pins it")
+        }
+    }
+
+    /// The system packages the pinned Swift toolchain needs here (swift.org's list).
+    static func checkSwiftDependencies(_ settings: Settings, _ r: inout Report) async {
+        guard let resolution = try? Resolver(settings).resolve(), let needed = SwiftDependencies.needed(resolution),
+              let missing = await SwiftDependencies.missing(needed, environment: settings.environment) else { return }
+        if missing.isEmpty {
+            r.ok("the system packages the pinned Swift toolchain needs (\(needed.platform)) are installed")
+        } else {
+            r.problem("the pinned Swift toolchain needs system packages that are missing (\(needed.platform)): \(missing.joined(separator: ", ")) — `tack bootstrap` installs them")
         }
     }
 

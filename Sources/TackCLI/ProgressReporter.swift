@@ -21,6 +21,8 @@ final class ProgressReporter: @unchecked Sendable {
         var done: Bool
         /// The kind of phase last printed, piped (so `[n/m]` steps do not each take a line).
         var printedKind: String
+        /// When the download began, for its rate and time left.
+        var downloadStarted: ContinuousClock.Instant? = nil
     }
 
     init(settings: Settings) {
@@ -39,6 +41,11 @@ final class ProgressReporter: @unchecked Sendable {
             var row = state[tool] ?? Row(version: version, phase: "", started: now, done: false, printedKind: "")
             if state[tool] == nil { rows.append(tool) }
             row.phase = phase.label + "…"
+            if case .downloading(let received, let total) = phase {
+                let started = row.downloadStarted ?? now
+                row.downloadStarted = started
+                row.phase = phase.label + Self.rate(received: received, total: total, over: now - started) + "…"
+            }
             state[tool] = row
             if !live {
                 let kind = String(phase.label.prefix { $0 != " " })
@@ -101,6 +108,20 @@ final class ProgressReporter: @unchecked Sendable {
             if running { redraw(ContinuousClock.now) } else { ticker = nil }
             return running
         }
+    }
+
+    /// `, 24.0 MB/s, 16s left` for a download of `total` bytes `received` so far over
+    /// `elapsed`; nothing in its first second.
+    static func rate(received: Int64, total: Int64?, over elapsed: Duration) -> String {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        guard seconds >= 1, received > 0 else { return "" }
+        let perSecond = Double(received) / seconds
+        var out = ", \(formatSize(Int(perSecond)))/s"
+        if let total, total > received {
+            let left = Self.elapsed(.seconds(Int((Double(total - received) / perSecond).rounded(.up))))
+            if !left.isEmpty { out += ", \(left) left" }
+        }
+        return out
     }
 
     /// `7s`, `2m 05s`, `1h 02m`; nothing under a second.

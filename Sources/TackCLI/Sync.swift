@@ -166,15 +166,24 @@ struct Sync {
             installer.frozen = frozen
             return await installer.install(items, jobs: jobs) { reporter.handle($0) }
         }
-        let isInterpreted = { (item: Installer.Item) in ["pip", "gem", "git"].contains(item.request.source.backend) }
-        var interpreted = items.filter(isInterpreted)
-        if interpreted.isEmpty {
-            return await installAll(items, registry: project.registry)
+        // Three rounds, each with what the earlier ones installed on PATH: downloads (a
+        // pinned swift among them), then git builds (with that swift), then pip and gem tools
+        // (with a pinned python or ruby, which may itself be a build).
+        let round = { (item: Installer.Item) -> Int in
+            switch item.request.source.backend {
+            case "git": return 1
+            case "pip", "gem": return 2
+            default: return 0
+            }
         }
-        var results = await installAll(items.filter { !isInterpreted($0) }, registry: project.registry)
-        interpreted = await rebuildingForPinnedSwift(interpreted)
-        let fresh = await installAll(interpreted, registry: project.registryWithPinnedInterpreters())
-        results.merge(fresh) { $1 }
+        var results: [String: Result<Installer.Done, TackError>] = [:]
+        for r in 0...2 {
+            var batch = items.filter { round($0) == r }
+            guard !batch.isEmpty else { continue }
+            if r == 1 { batch = await rebuildingForPinnedSwift(batch) }
+            let fresh = await installAll(batch, registry: r == 0 ? project.registry : project.registryWithPinnedInterpreters())
+            results.merge(fresh) { $1 }
+        }
         return results
     }
 

@@ -188,3 +188,43 @@ extension SwiftToolchainTests {
         #expect(built.contains("# swift: Swift version swift-6.0.3-RELEASE"), "\(built)")
     }
 }
+
+/// This machine's own Swift toolchain, packaged in swift.org's layout, signed, served,
+/// installed through tack from a project with `.swift-version`, and used to build and run a
+/// package. Slow (it archives a whole toolchain): `TACK_SLOW_TESTS=1`.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["TACK_SLOW_TESTS"] == "1"))
+struct RealSwiftToolchainTests {
+    @Test func installsThisMachinesToolchainAndBuildsAPackageWithIt() throws {
+        let s = try Sandbox()
+        let m = try SwiftMirror(s)
+        let swift = URL(fileURLWithPath: try runProgram("/bin/sh", ["-c", "readlink -f \"$(command -v swift)\""]).trimmingCharacters(in: .whitespacesAndNewlines))
+        let usr = swift.deletingLastPathComponent().deletingLastPathComponent()  // …/usr
+        let banner = try runProgram(swift.path, ["--version"])
+        let version = try #require(banner.firstMatch(of: /Swift version (\d+\.\d+(\.\d+)?)/).map { String($0.1) })
+        let tag = "swift-\(version)-RELEASE"
+        let name = "\(tag)-\(m.platform.archiveSuffix)"
+        // swift.org's layout: <name>/usr/…, here a link to this toolchain's usr (tar follows it).
+        try FileManager.default.createDirectory(atPath: s.root + "/build/" + name, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: s.root + "/build/\(name)/usr", withDestinationPath: usr.path)
+        let dir = "swift-\(version)-release/\(m.platform.directory)/\(tag)"
+        try FileManager.default.createDirectory(atPath: m.www + "/" + dir, withIntermediateDirectories: true)
+        let archive = m.www + "/\(dir)/\(name).tar.gz"
+        let tar = try s.run("/usr/bin/env", ["tar", "-czhf", archive, "-C", s.root + "/build", name])
+        #expect(tar.status == 0, "\(tar.stderr)")
+        try m.gpg(["--detach-sign", "--output", archive + ".sig", archive])
+        try m.releases([version])
+        try m.exportKeyring()
+        try m.start()
+        try s.write("app/.swift-version", "\(tag)\n")
+        try s.write("app/Package.swift", "// swift-tools-version: 5.9\nimport PackageDescription\nlet package = Package(name: \"hello\", targets: [.executableTarget(name: \"hello\")])\n")
+        try s.write("app/Sources/hello/main.swift", "print(\"hello from the pinned toolchain\")\n")
+        let install = try s.tack(["install"], in: "app", env: m.environment)
+        #expect(install.status == 0, "\(install.stderr)")
+        let build = try s.tack(["exec", "--", "swift", "build"], in: "app", env: m.environment)
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        let run = try s.run(s.root + "/tack-home/shims/swift", ["run", "hello"], in: "app")
+        #expect(run.stdout.contains("hello from the pinned toolchain"), "\(run.stdout)\(run.stderr)")
+        let which = try s.tack(["which", "swift"], in: "app")
+        #expect(which.stdout.hasPrefix(s.root + "/tack-home/installs/swift/\(version)/bin/swift"), "\(which.stdout)")
+    }
+}

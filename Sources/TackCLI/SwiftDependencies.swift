@@ -1,0 +1,33 @@
+import Foundation
+import TackCore
+import Backends
+
+/// The system packages the pinned Swift toolchain needs on this Linux distribution, as
+/// swift.org lists them: what `tack doctor` checks and `tack bootstrap` installs.
+enum SwiftDependencies {
+    struct Needed {
+        var platform: String
+        var manager: PackageManager
+        var packages: [String]
+    }
+
+    /// Nothing where swift is not pinned here, on macOS, or on a platform tack has no list for.
+    static func needed(_ resolution: Resolution, osRelease: String? = nil) -> Needed? {
+        guard Platform.current.os == "linux", let pin = resolution.pin("swift"), case .swift = pin.request.source else { return nil }
+        let text = osRelease ?? ((try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? "")
+        guard let id = pin.request.options.toolchainPlatform ?? SwiftPlatform.candidates(osRelease: text).first,
+              let list = SwiftPlatform(identifier: id, arch: SwiftPlatform.arch(of: .current)).systemPackages else { return nil }
+        return Needed(platform: id, manager: list.manager, packages: list.packages)
+    }
+
+    /// Those of `needed`'s packages that are not installed, asked of the package manager;
+    /// nil when this machine's manager is another or cannot be asked.
+    static func missing(_ needed: Needed, environment: [String: String]) async -> [String]? {
+        guard let manager = try? PackageManager.detect(environment: environment, isExecutable: { FileManager.default.isExecutableFile(atPath: $0) }),
+              manager == needed.manager else { return nil }
+        let (program, args) = manager.queryCommand(needed.packages)
+        guard let out = try? await FoundationProcessRunner().run(program, args, directory: "/", environment: environment) else { return nil }
+        let installed = manager.installed(from: out.output, asked: needed.packages)
+        return needed.packages.filter { !installed.contains($0) }
+    }
+}
