@@ -228,3 +228,24 @@ struct RealSwiftToolchainTests {
         #expect(which.stdout.hasPrefix(s.root + "/tack-home/installs/swift/\(version)/bin/swift"), "\(which.stdout)")
     }
 }
+
+extension SwiftToolchainTests {
+    /// doctor names the system packages the pinned toolchain needs that are missing, and
+    /// bootstrap plans to install them (swift.org's list for the platform).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-query")))
+    func doctorAndBootstrapKnowTheToolchainsSystemPackages() throws {
+        let s = try Sandbox()
+        try s.write("app/tack.yml", "tools:\n  swift: { version: 6.0.3, platform: debian12 }\n")
+        let env = ["TACK_PACKAGE_MANAGER": "apt"]
+        let doctor = try s.tack(["doctor"], in: "app", env: env)
+        let missing = try s.run("/usr/bin/env", ["sh", "-c", "for p in binutils-gold gcc git libcurl4-openssl-dev libedit-dev libicu-dev libncurses-dev libpython3-dev libsqlite3-dev libstdc++-12-dev libxml2-dev pkg-config tzdata uuid-dev; do dpkg-query -W -f='${Status}' $p 2>/dev/null | grep -q 'install ok installed' || echo $p; done"]).stdout
+            .split(separator: "\n").map(String.init)
+        if missing.isEmpty {
+            #expect(doctor.stdout.contains("the system packages the pinned Swift toolchain needs (debian12) are installed"), "\(doctor.stdout)")
+        } else {
+            #expect(doctor.stdout.contains("needs system packages that are missing (debian12): \(missing.joined(separator: ", "))"), "\(doctor.stdout)")
+            let plan = try s.tack(["bootstrap", "--dry-run"], in: "app", env: env)
+            #expect((plan.stdout + plan.stderr).contains("install system packages with apt-get") && (plan.stdout + plan.stderr).contains(missing.joined(separator: ", ")), "\(plan.stdout)\(plan.stderr)")
+        }
+    }
+}
