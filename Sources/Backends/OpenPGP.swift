@@ -123,7 +123,6 @@ public enum OpenPGP {
     struct Hasher {
         enum State { case sha256(SHA256), sha384(SHA384), sha512(SHA512) }
         var state: State
-        var final: [UInt8] = []
 
         init(algorithm: UInt8) throws {
             switch algorithm {
@@ -144,13 +143,12 @@ public enum OpenPGP {
             }
         }
 
-        mutating func finalize() -> [UInt8] {
+        func finalize() -> [UInt8] {
             switch state {
-            case .sha256(let h): final = Array(h.finalize())
-            case .sha384(let h): final = Array(h.finalize())
-            case .sha512(let h): final = Array(h.finalize())
+            case .sha256(let h): return Array(h.finalize())
+            case .sha384(let h): return Array(h.finalize())
+            case .sha512(let h): return Array(h.finalize())
             }
-            return final
         }
 
         func verifyRSA(_ key: _RSA.Signing.PublicKey, _ signature: _RSA.Signing.RSASignature) -> Bool {

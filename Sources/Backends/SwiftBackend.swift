@@ -120,19 +120,22 @@ public struct SwiftBackend: Backend {
     /// distribution. `available` (a release's platforms) checks that a build exists.
     func swiftPlatform(_ request: ToolRequest, available: [String: [String]]?, version: Version? = nil) throws(TackError) -> SwiftPlatform {
         let arch = SwiftPlatform.arch(of: platform)
-        if platform.os == "darwin" { return SwiftPlatform(identifier: "macos", arch: arch) }
         let tool = version.map { "swift \($0)" } ?? "swift"
-        if let chosen = request.options.toolchainPlatform {
-            if let available, !(available[chosen]?.contains(arch) ?? false) {
+        let chosen = request.options.toolchainPlatform
+        let machine = SwiftPlatform.forMachine(platform, osRelease: osRelease, chosen: chosen)
+        // Without a release's platforms: this machine's, as far as it can be told.
+        guard let available else {
+            guard let machine else { throw unknownDistribution(tool) }
+            return machine
+        }
+        if let machine, machine.isMacOS { return machine }
+        if let machine, let chosen {
+            guard available[chosen]?.contains(arch) ?? false else {
                 throw TackError("\(tool) has no \(chosen) build for \(arch) (platform: \(chosen), set by \(request.origin.describe(home: nil))); swift.org builds it for \(Self.list(available, arch: arch))")
             }
-            return SwiftPlatform(identifier: chosen, arch: arch)
+            return machine
         }
         let candidates = SwiftPlatform.candidates(osRelease: osRelease)
-        guard let available else {
-            guard let first = candidates.first else { throw unknownDistribution(tool) }
-            return SwiftPlatform(identifier: first, arch: arch)
-        }
         if let id = candidates.first(where: { available[$0]?.contains(arch) ?? false }) {
             return SwiftPlatform(identifier: id, arch: arch)
         }

@@ -46,7 +46,7 @@ public struct URLBackend: Backend {
             throw TackError("\(request.name) is a url tool without a `versions:` index, so tack cannot list its versions — pin an exact version like 1.2.3, or add `versions: { url: …, regex: … }` (set by \(request.origin.describe(home: nil)))")
         }
         let body: [UInt8]
-        do { body = try await withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url) } } catch {
+        do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url) } } catch {
             throw TackError("cannot list the versions of \(request.name) from \(url): \(error.message)")
         }
         let regex: Regex<AnyRegexOutput>
@@ -69,16 +69,10 @@ public struct URLBackend: Backend {
         let (url, _, manifestChecksum) = target(request, entry.version)
         if url == "unsupported" { return [:] }
         let tool = "\(entry.name) \(entry.version)"
-        let file = try await fetch(url, expected: manifestChecksum?.lowercased(), from: "the manifest's checksum is", tool: tool, cache: cache, offline: false) { _ in }
+        let file = try await downloader.fetch(url, expected: manifestChecksum?.lowercased(), from: "the manifest's checksum is", tool: tool, platform: platform.description, cache: cache, offline: false) { _ in }
         try checkFormat(file.path, url: url)
         sums[key] = file.sum
         return ["sha256": .map(sums)]
-    }
-
-    /// The download of `url` in the cache, checked against `expected` (see `Downloader`).
-    func fetch(_ url: String, expected: String?, from: String, tool: String, cache: String, offline: Bool,
-               report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> (path: String, sum: String) {
-        try await downloader.fetch(url, expected: expected, from: from, tool: tool, platform: platform.description, cache: cache, offline: offline, report: report)
     }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
@@ -98,7 +92,7 @@ public struct URLBackend: Backend {
             throw TackError("tack.lock has no checksum of \(tool) for \(platformKey), and --frozen installs only what it can verify — run `tack lock` to add it; nothing was installed")
         }
         let from = locked[platformKey] != nil ? "tack.lock says" : "the manifest's checksum is"
-        let fetched = try await fetch(url, expected: expected, from: from, tool: tool, cache: job.cache, offline: job.offline, report: job.report)
+        let fetched = try await downloader.fetch(url, expected: expected, from: from, tool: tool, platform: platform.description, cache: job.cache, offline: job.offline, report: job.report)
         let file = fetched.path
         try checkFormat(file, url: url)
         var notes: [String] = []
@@ -186,10 +180,6 @@ public struct URLBackend: Backend {
             out.append("bin/" + name)
         }
         return out
-    }
-
-    func withRetries<T>(_ body: () async throws(HTTPFailure) -> T) async throws(HTTPFailure) -> T {
-        try await downloader.withRetries(body)
     }
 
     static let archiveSuffixes = [".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz", ".tar.zst", ".tar", ".zip"]

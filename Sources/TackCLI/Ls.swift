@@ -86,9 +86,13 @@ struct LsRemote: AsyncParsableCommand {
         if let pin = project.resolution.pin(tool) { request = pin.request } else { request = try RemoteTool.request(tool) }
         request = try ToolRegistry.load(store: project.settings.store).apply(request)
         if case .swift = request.source {
-            // Releases, or one branch's snapshots: `main-snapshot`, `6.0-snapshot`.
-            let branch = snapshots ? (prefix.map { SwiftToolchain.normalize($0) }.flatMap { Version($0) }.map { "\($0.release.prefix(2).joined(separator: "."))" } ?? "main") : nil
-            request.requirement = branch.flatMap { Version(word: $0 + "-snapshot") }.map(Requirement.prefix) ?? .latest
+            // Releases, or one branch's snapshots: `main-snapshot`, or the prefix's `6.0-snapshot`.
+            request.requirement = .latest
+            if snapshots {
+                var branch = "main"
+                if let prefix, let v = Version(SwiftToolchain.normalize(prefix)) { branch = v.release.prefix(2).joined(separator: ".") }
+                if let series = Version(word: branch + "-snapshot") { request.requirement = .prefix(series) }
+            }
         } else if snapshots {
             throw ValidationError("--snapshots is for swift; \(tool) has no snapshots")
         }

@@ -54,9 +54,15 @@ struct Project {
         Project.registry(settings, pathPrefix: Project.pinnedBinDirectories(resolution, settings))
     }
 
+    /// The process environment with `pathPrefix` first on PATH.
+    static func environment(_ settings: Settings, pathPrefix: [String]) -> [String: String] {
+        var env = settings.environment
+        if !pathPrefix.isEmpty { env["PATH"] = (pathPrefix + [settings.environment["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":") }
+        return env
+    }
+
     static func registry(_ settings: Settings, pathPrefix: [String] = []) -> BackendRegistry {
-        var interpreters = settings.environment
-        if !pathPrefix.isEmpty { interpreters["PATH"] = (pathPrefix + [settings.environment["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":") }
+        let interpreters = environment(settings, pathPrefix: pathPrefix)
         return BackendRegistry([
             GitBackend(runner: FoundationProcessRunner(), environment: interpreters),
             URLBackend(http: URLSessionHTTPClient(), limits: SafeExtractor.Limits.from(environment: settings.environment)),

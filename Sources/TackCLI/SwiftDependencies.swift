@@ -13,11 +13,11 @@ enum SwiftDependencies {
 
     /// Nothing where swift is not pinned here, on macOS, or on a platform tack has no list for.
     static func needed(_ resolution: Resolution, osRelease: String? = nil) -> Needed? {
-        guard Platform.current.os == "linux", let pin = resolution.pin("swift"), case .swift = pin.request.source else { return nil }
+        guard Platform.current.os == "linux", let pin = resolution.swiftToolchain else { return nil }
         let text = osRelease ?? ((try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? "")
-        guard let id = pin.request.options.toolchainPlatform ?? SwiftPlatform.candidates(osRelease: text).first,
-              let list = SwiftPlatform(identifier: id, arch: SwiftPlatform.arch(of: .current)).systemPackages else { return nil }
-        return Needed(platform: id, manager: list.manager, packages: list.packages)
+        guard let platform = SwiftPlatform.forMachine(.current, osRelease: text, chosen: pin.request.options.toolchainPlatform),
+              let list = platform.systemPackages else { return nil }
+        return Needed(platform: platform.identifier, manager: list.manager, packages: list.packages)
     }
 
     /// Those of `needed`'s packages that are not installed, asked of the package manager;

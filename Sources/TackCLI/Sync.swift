@@ -190,11 +190,9 @@ struct Sync {
     /// Where the project pins swift, git builds are made with that toolchain: an install
     /// built with another (its record's `built.swift`) is built again.
     func rebuildingForPinnedSwift(_ items: [Installer.Item]) async -> [Installer.Item] {
-        guard project.resolution.pin("swift").map({ if case .swift = $0.request.source { return true } else { return false } }) == true,
-              items.contains(where: { $0.request.source.backend == "git" }) else { return items }
+        guard project.resolution.swiftToolchain != nil, items.contains(where: { $0.request.source.backend == "git" }) else { return items }
         var settings = project.settings
-        let prefix = Project.pinnedBinDirectories(project.resolution, settings)
-        settings.environment["PATH"] = (prefix + [settings.environment["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":")
+        settings.environment = Project.environment(settings, pathPrefix: Project.pinnedBinDirectories(project.resolution, settings))
         guard let toolchain = await Toolchain.current(settings) else { return items }
         return items.map { item in
             var item = item

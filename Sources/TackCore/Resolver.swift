@@ -27,6 +27,12 @@ public struct Resolution: Sendable {
     public var ignored: [IgnoredFile] = []
 
     public func pin(_ tool: String) -> Pin? { pins.first { $0.request.name == tool } }
+
+    /// The pin of the Swift toolchain (`swift` from swift.org), when there is one.
+    public var swiftToolchain: Pin? {
+        guard let pin = pin("swift"), case .swift = pin.request.source else { return nil }
+        return pin
+    }
 }
 
 public struct Resolver: Sendable {

@@ -61,6 +61,15 @@ public struct SwiftPlatform: Sendable, Hashable, CustomStringConvertible {
         return lower.filter { $0 != " " && $0 != "." }
     }
 
+    /// The swift.org platform this machine installs: macOS's package, the pin's `platform:`,
+    /// else the first this Linux distribution (its /etc/os-release text) maps to; nil when it
+    /// maps to none.
+    public static func forMachine(_ platform: Platform, osRelease: String, chosen: String?) -> SwiftPlatform? {
+        let arch = arch(of: platform)
+        if platform.os == "darwin" { return SwiftPlatform(identifier: "macos", arch: arch) }
+        return (chosen ?? candidates(osRelease: osRelease).first).map { SwiftPlatform(identifier: $0, arch: arch) }
+    }
+
     /// The machine's architecture as swift.org names it.
     public static func arch(of platform: Platform) -> String {
         if platform.os == "darwin" { return "universal" }
