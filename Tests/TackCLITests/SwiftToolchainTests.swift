@@ -147,6 +147,10 @@ import TackCore
         #expect(list.stdout == "main-snapshot-2024-08-22\nmain-snapshot-2024-08-30\n", "\(list.stdout)\(list.stderr)")
         let releases = try s.tack(["ls-remote", "swift"], in: "app", env: m.environment)
         #expect(releases.stdout == "6.0.2\n6.0.3\n6.1\n", "\(releases.stdout)\(releases.stderr)")
+        // Where nothing pins swift, the built-in registry names its source.
+        try s.mkdir("elsewhere")
+        let unpinned = try s.tack(["ls-remote", "swift", "6.0"], in: "elsewhere", env: m.environment)
+        #expect(unpinned.status == 0 && unpinned.stdout == "6.0.2\n6.0.3\n", "\(unpinned.stdout)\(unpinned.stderr)")
     }
 
     @Test func anUnknownVersionListsTheNearestOnes() throws {
