@@ -106,6 +106,14 @@ public struct AsdfBackend: Backend {
 
     // MARK: Install
 
+    /// An asdf build is made in its final directory, and what it builds may name that path
+    /// (a prefix compiled in), so the path is part of the key: machines share these builds
+    /// when their TACK_HOME is the same (CI runners usually are).
+    public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? {
+        guard case .string(let commit)? = locked.fields["plugin-commit"] else { return nil }
+        return ["backend": name, "source": source(of: request), "plugin-commit": commit, "version": locked.version.text, "destination": destination]
+    }
+
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let tool = "\(job.locked.name) \(job.locked.version)"
         var locked: String?

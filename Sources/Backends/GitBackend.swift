@@ -124,7 +124,53 @@ public struct GitBackend: Backend {
             try fm.copyOrFail(bin + "/" + entry, to: job.directory + "/bin/" + entry)
         }
         let version = try await runner.run("swift", ["--version"], directory: src, environment: environment)
-        return InstallOutcome(binaries: binaries, metadata: ["swift": Self.toolchainLine(version.output)])
+        var metadata = ["swift": Self.toolchainLine(version.output)]
+        if let target = Self.targetLine(version.output) { metadata["swift-target"] = target }
+        return InstallOutcome(binaries: binaries, metadata: metadata, unshareable: Self.changedSource(src))
+    }
+
+    /// Why a build whose checkout changed while it ran must not be shared, or nil.
+    static func changedSource(_ src: String) -> String? {
+        guard let changed = try? GitRepository.open(src).modifiedFiles() else { return "its checkout cannot be read after the build" }
+        guard !changed.isEmpty else { return nil }
+        let shown = changed.prefix(3).joined(separator: ", ") + (changed.count > 3 ? ", …" : "")
+        return "the build changed files of its checkout (\(shown))"
+    }
+
+    public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? {
+        guard case .string(let commit)? = locked.fields["commit"] else { return nil }
+        var inputs = ["backend": name, "source": source(of: request), "commit": commit]
+        if let build = request.options.build {
+            inputs["build"] = build
+            inputs["bin"] = request.options.bin.joined(separator: "\n")
+            return inputs
+        }
+        inputs["products"] = request.options.products.sorted().joined(separator: ",")
+        if let built {
+            guard let swift = built["swift"], let target = built["swift-target"] else {
+                throw TackError("the install of \(locked.name) \(locked.version) does not record its Swift toolchain's target (built by an older tack) — run `tack install --rebuild \(locked.name)` first")
+            }
+            inputs["toolchain"] = swift
+            inputs["target"] = target
+        } else {
+            let out: ProcessOutput
+            do { out = try await runner.run("swift", ["--version"], directory: "/", environment: environment) } catch {
+                throw TackError("cannot identify the Swift toolchain (\(error.message))")
+            }
+            guard out.status == 0, let target = Self.targetLine(out.output) else {
+                throw TackError("cannot identify the Swift toolchain (`swift --version` exited \(out.status))")
+            }
+            inputs["toolchain"] = Self.toolchainLine(out.output)
+            inputs["target"] = target
+        }
+        return inputs
+    }
+
+    /// `x86_64-unknown-linux-gnu` from `swift --version`'s `Target:` line.
+    public static func targetLine(_ output: String) -> String? {
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Target:") }) else { return nil }
+        let target = line.dropFirst("Target:".count).trimmingCharacters(in: .whitespaces)
+        return target.isEmpty ? nil : target
     }
 
     func runBuildCommand(_ build: String, job: InstallJob, src: String, tool: String) async throws(TackError) -> InstallOutcome {
@@ -151,7 +197,7 @@ public struct GitBackend: Backend {
             try FileManager.default.copyOrFail(src + "/" + rendered, to: job.directory + "/bin/" + name)
             binaries.append("bin/" + name)
         }
-        return InstallOutcome(binaries: binaries)
+        return InstallOutcome(binaries: binaries, unshareable: Self.changedSource(src))
     }
 
     /// `Swift version 6.3.1 (swift-6.3.1-RELEASE)` from `swift --version`.

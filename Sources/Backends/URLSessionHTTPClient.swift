@@ -20,22 +20,33 @@ public struct URLSessionHTTPClient: HTTPClient {
         Output.verbose("fetching \(scheme)://\(u.host ?? "")\(u.port.map { ":\($0)" } ?? "")\(u.path)")
         if scheme == "file" { return try copyFile(u.path, to: destination) }
         guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not `\(url)`") }
+        var request = URLRequest(url: u)
+        request.setValue("tack/\(TackVersion.current)", forHTTPHeaderField: "User-Agent")
+        return try await stream(request, to: destination, progress: progress)
+    }
+
+    /// The body of a 2xx answer to `request`, streamed into `destination` and hashed.
+    func stream(_ request: URLRequest, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         guard FileManager.default.createFile(atPath: destination, contents: nil), let out = FileHandle(forWritingAtPath: destination) else {
             throw HTTPFailure(status: 0, message: "cannot write \(destination)")
         }
         defer { try? out.close() }
         let delegate = StreamingDelegate(out: out, destination: destination, progress: progress)
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = timeout
-        let session = URLSession(configuration: config, delegate: delegate, delegateQueue: nil)
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
-        var request = URLRequest(url: u)
-        request.setValue("tack/\(TackVersion.current)", forHTTPHeaderField: "User-Agent")
         let result: Result<String, HTTPFailure> = await withCheckedContinuation { continuation in
             delegate.finish = { continuation.resume(returning: $0) }
             session.dataTask(with: request).resume()
         }
         return try result.get()
+    }
+
+    var configuration: URLSessionConfiguration {
+        let config = URLSessionConfiguration.ephemeral
+        config.timeoutIntervalForRequest = timeout
+        config.httpCookieStorage = nil
+        config.urlCredentialStorage = nil
+        return config
     }
 
     public func get(_ url: String) async throws(HTTPFailure) -> [UInt8] {
@@ -95,6 +106,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         completionHandler(.allow)
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(RedirectPolicy.follow(request, from: task.originalRequest))
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard failure == nil else { return }
         hasher.update(data: data)
@@ -133,4 +148,101 @@ func describe(_ error: any Error) -> String {
     }
     if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
     return error.localizedDescription
+}
+
+/// A redirect keeps `Authorization` only to the same scheme, host and port: a registry's blob
+/// redirect to a storage bucket must not carry the registry's credentials.
+enum RedirectPolicy {
+    static func follow(_ next: URLRequest, from original: URLRequest?) -> URLRequest {
+        var next = next
+        let a = original?.url
+        let b = next.url
+        if a?.host?.lowercased() != b?.host?.lowercased() || a?.port != b?.port || a?.scheme?.lowercased() != b?.scheme?.lowercased() {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+        }
+        return next
+    }
+}
+
+extension URLSessionHTTPClient: HTTPTransport {
+    public func send(_ request: HTTPRequest, limit: Int) async throws(HTTPFailure) -> HTTPResponse {
+        let urlRequest = try makeRequest(request)
+        let delegate = CollectingDelegate(limit: limit)
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let result: Result<HTTPResponse, HTTPFailure> = await withCheckedContinuation { continuation in
+            delegate.finish = { continuation.resume(returning: $0) }
+            switch request.body {
+            case .file(let path): session.uploadTask(with: urlRequest, fromFile: URL(fileURLWithPath: path)).resume()
+            case .bytes(let bytes): session.uploadTask(with: urlRequest, from: Data(bytes)).resume()
+            case .none: session.dataTask(with: urlRequest).resume()
+            }
+        }
+        return try result.get()
+    }
+
+    public func download(_ request: HTTPRequest, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
+        try await stream(try makeRequest(request), to: destination, progress: progress)
+    }
+
+    func makeRequest(_ request: HTTPRequest) throws(HTTPFailure) -> URLRequest {
+        guard let u = URL(string: request.url), let scheme = u.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
+            throw HTTPFailure(status: 400, message: "`\(Redact.url(request.url))` is not an http or https URL")
+        }
+        Output.verbose("\(request.method) \(Redact.url(request.url))")
+        var r = URLRequest(url: u)
+        r.httpMethod = request.method
+        r.setValue("tack/\(TackVersion.current)", forHTTPHeaderField: "User-Agent")
+        for (k, v) in request.headers { r.setValue(v, forHTTPHeaderField: k) }
+        return r
+    }
+}
+
+/// A URL as it may be shown: no user or password, no query (a signed URL's token).
+public enum Redact {
+    public static func url(_ text: String) -> String {
+        guard let u = URLComponents(string: text), let scheme = u.scheme, let host = u.host else { return "the URL" }
+        return "\(scheme)://\(host)\(u.port.map { ":\($0)" } ?? "")\(u.path)"
+    }
+}
+
+private final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    let limit: Int
+    var finish: ((Result<HTTPResponse, HTTPFailure>) -> Void)?
+    var response = HTTPResponse(status: 0)
+    var failure: HTTPFailure?
+
+    init(limit: Int) { self.limit = limit }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(RedirectPolicy.follow(request, from: task.originalRequest))
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        if let http = response as? HTTPURLResponse {
+            self.response.status = http.statusCode
+            self.response.url = http.url?.absoluteString ?? ""
+            for (k, v) in http.allHeaderFields {
+                if let k = k as? String, let v = v as? String { self.response.headers[k.lowercased()] = v }
+            }
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard failure == nil else { return }
+        guard response.body.count + data.count <= limit else {
+            failure = HTTPFailure(status: nil, message: "the answer is larger than \(limit) bytes")
+            dataTask.cancel()
+            return
+        }
+        response.body += data
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let failure { finish?(.failure(failure)) }
+        else if let error { finish?(.failure(HTTPFailure(status: nil, message: error.localizedDescription))) }
+        else { finish?(.success(response)) }
+        finish = nil
+    }
 }

@@ -119,6 +119,26 @@ public final class GitRepository {
         return String(cString: buf)
     }
 
+    /// Tracked files whose content differs from HEAD (changed, deleted, or with a new type),
+    /// in the index or the work tree; untracked and ignored files are not counted.
+    public func modifiedFiles() throws(GitError) -> [String] {
+        var options = git_status_options()
+        git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION))
+        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        options.flags = 0
+        var list: OpaquePointer?
+        guard git_status_list_new(&list, handle, &options) == 0, let list else { throw GitError.last("reading the status of \(path)") }
+        defer { git_status_list_free(list) }
+        var out: [String] = []
+        for i in 0..<git_status_list_entrycount(list) {
+            guard let entry = git_status_byindex(list, i) else { continue }
+            let delta = entry.pointee.index_to_workdir ?? entry.pointee.head_to_index
+            guard let delta, let p = delta.pointee.old_file.path ?? delta.pointee.new_file.path else { continue }
+            out.append(String(cString: p))
+        }
+        return out.sorted()
+    }
+
     /// The full SHA of HEAD.
     public func headCommit() throws(GitError) -> String {
         var oid = git_oid()

@@ -32,6 +32,8 @@ struct Install: AsyncParsableCommand {
     @Flag(help: "Build installed tools again (after a toolchain change).")
     var rebuild = false
 
+    @OptionGroup var cacheOption: NoCacheOption
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         var seen: Set<String> = []
@@ -60,6 +62,7 @@ struct Install: AsyncParsableCommand {
         var sync = Sync(project: project)
         sync.frozen = sync.frozen || frozen
         sync.rebuild = rebuild
+        sync.noCache = cacheOption.noCache
         if let jobs { sync.jobs = jobs }
         if !tools.isEmpty { sync.only = Set(pinned) }
         sync.extra = versions

@@ -11,3 +11,9 @@ struct DryRunOption: ParsableArguments {
     @Flag(help: "Print what would be done and change nothing.")
     var dryRun = false
 }
+
+/// `--no-cache`, for the commands that install.
+struct NoCacheOption: ParsableArguments {
+    @Flag(help: "Build here: neither pull from nor push to the team cache (also TACK_CACHE=off).")
+    var noCache = false
+}

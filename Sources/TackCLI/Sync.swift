@@ -12,6 +12,8 @@ struct Sync {
     var only: Set<String>?
     var install = true
     var rebuild = false
+    /// `--no-cache`: build here, without the team cache.
+    var noCache = false
     var jobs = defaultJobs
     /// Versions to install beside what is pinned, locked nowhere (`tack install jq@1.6`).
     var extra: [ToolRequest] = []
@@ -160,10 +162,19 @@ struct Sync {
     /// those go after the others, with what was just installed on PATH.
     func installItems(_ items: [Installer.Item]) async -> [String: Result<Installer.Done, TackError>] {
         let reporter = ProgressReporter(settings: project.settings)
+        let builds = items.contains { ["git", "asdf"].contains($0.request.source.backend) }
+        let cache = noCache || offline || !builds ? nil : TeamCacheConnection.open(project)
+        let policy = TrustPolicy(settings: project.settings)
+        let items = items.map { item in
+            var item = item
+            item.shareable = TeamCacheConnection.isShareable(item.request, overridden: project.resolution.pin(item.request.name)?.overridden, policy: policy)
+            return item
+        }
         func installAll(_ items: [Installer.Item], registry: BackendRegistry) async -> [String: Result<Installer.Done, TackError>] {
             var installer = Installer(store: project.store, registry: registry)
             installer.offline = offline
             installer.frozen = frozen
+            installer.cache = cache
             return await installer.install(items, jobs: jobs) { reporter.handle($0) }
         }
         // Three rounds, each with what the earlier ones installed on PATH: downloads (a
@@ -244,7 +255,9 @@ struct Sync {
             }
         }
         let already = results.count - installed - failed
+        let pulled = results.values.filter { (try? $0.get())?.pulled == true }.count
         var summary = "\(installed) installed"
+        if pulled > 0 { summary += " (\(pulled) from the team cache)" }
         if already > 0 { summary += ", \(already) already installed" }
         if failed > 0 { summary += ", \(failed) failed" }
         if installed > 0 || failed > 0 { Output.err(summary + "\n") }

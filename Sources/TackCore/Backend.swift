@@ -89,11 +89,15 @@ public struct InstallOutcome: Sendable, Equatable {
     public var lockFields: [String: LockValue]
     /// Things the user should know (a checksum recorded for the first time, a setuid bit removed).
     public var notes: [String]
-    public init(binaries: [String], metadata: [String: String] = [:], lockFields: [String: LockValue] = [:], notes: [String] = []) {
+    /// Why this build must not go to the team cache (its source tree changed while it was
+    /// built), or nil.
+    public var unshareable: String?
+    public init(binaries: [String], metadata: [String: String] = [:], lockFields: [String: LockValue] = [:], notes: [String] = [], unshareable: String? = nil) {
         self.binaries = binaries
         self.metadata = metadata
         self.lockFields = lockFields
         self.notes = notes
+        self.unshareable = unshareable
     }
 }
 
@@ -117,9 +121,15 @@ public protocol Backend: Sendable {
     /// this platform, from a download into `cache`): the fields to merge, empty when nothing
     /// is missing.
     func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue]
+    /// What a build of `locked` depends on, for the team cache's key (source, commit, products
+    /// or build command, `bin:`, the toolchain), or nil when this backend's installs are not
+    /// builds (downloads are verified by checksum instead). `built` is an install's record of
+    /// how it was built (for pushing an existing install); nil asks about a build made now.
+    func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]?
 }
 
 extension Backend {
+    public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? { nil }
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue] { [:] }
     public func available(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         var all = request

@@ -19,3 +19,52 @@ public protocol HTTPClient: Sendable {
     /// A small body (a version index), in memory.
     func get(_ url: String) async throws(HTTPFailure) -> [UInt8]
 }
+
+/// One HTTP request with its method, headers and body: what a registry client needs beyond
+/// `HTTPClient`'s downloads.
+public struct HTTPRequest: Sendable {
+    public enum Body: Sendable {
+        case none
+        case bytes([UInt8])
+        /// A file sent as it is read (a blob upload).
+        case file(String)
+    }
+    public var method: String
+    public var url: String
+    /// Header names as sent; `Authorization` is never logged.
+    public var headers: [String: String]
+    public var body: Body
+    public init(_ method: String, _ url: String, headers: [String: String] = [:], body: Body = .none) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// Header names lowercased.
+    public var headers: [String: String]
+    public var body: [UInt8]
+    /// The URL that answered (after redirects).
+    public var url: String
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], url: String = "") {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// Requests whose answer the caller reads whatever the status (a registry's 401 challenge,
+/// 404 for a missing blob), and streamed downloads that send headers.
+public protocol HTTPTransport: Sendable {
+    /// Sends the request and returns the answer, whatever its status; throws only when there
+    /// is no answer (a refused connection, a timeout). A body is kept up to `limit` bytes.
+    func send(_ request: HTTPRequest, limit: Int) async throws(HTTPFailure) -> HTTPResponse
+    /// A 2xx body streamed into `destination`, returning its SHA-256 (hex); any other status
+    /// throws with that status. A redirect to another host does not carry `Authorization`.
+    func download(_ request: HTTPRequest, to destination: String, progress: @escaping @Sendable (_ received: Int64, _ total: Int64?) -> Void) async throws(HTTPFailure) -> String
+}

@@ -14,10 +14,14 @@ public struct Installer: Sendable {
         public var locked: LockedTool
         /// Build it again even when installed.
         public var rebuild: Bool
-        public init(request: ToolRequest, locked: LockedTool, rebuild: Bool = false) {
+        /// What this machine builds of it may go to the team cache: its pin comes from a
+        /// trusted file (or the user's own), never from a project nobody trusted.
+        public var shareable: Bool
+        public init(request: ToolRequest, locked: LockedTool, rebuild: Bool = false, shareable: Bool = false) {
             self.request = request
             self.locked = locked
             self.rebuild = rebuild
+            self.shareable = shareable
         }
     }
 
@@ -28,6 +32,8 @@ public struct Installer: Sendable {
         public var status: Status
         public var lockFields: [String: LockValue] = [:]
         public var notes: [String] = []
+        /// Pulled from the team cache rather than built here.
+        public var pulled = false
     }
 
     public enum Event: Sendable {
@@ -37,11 +43,15 @@ public struct Installer: Sendable {
     }
 
     public static let metadataFile = ".tack-install.lock"
+    /// The record's `built` field that says why an install must not go to the team cache.
+    public static let unshareableField = "unshareable"
 
     public let store: Store
     public let registry: BackendRegistry
     public var offline = false
     public var frozen = false
+    /// The team cache, when one is in force (and not `--no-cache`).
+    public var cache: (any BuildCache)?
     public init(store: Store, registry: BackendRegistry) {
         self.store = store
         self.registry = registry
@@ -113,12 +123,34 @@ public struct Installer: Sendable {
             job.offline = offline
             job.frozen = frozen
             job.destination = final
-            let outcome = try await backend.install(job)
+            var notes: [String] = []
+            let key = await cacheKey(item, backend: backend, destination: final, notes: &notes)
+            var outcome: InstallOutcome
+            var pulled: String?
+            if let cache, let key, !offline {
+                switch await cache.pull(key, recorded: item.locked.cachedDigest(key.tag), into: temp, report: report) {
+                case .hit(let digest, let binaries, let built):
+                    pulled = digest
+                    outcome = InstallOutcome(binaries: binaries, metadata: built)
+                case .miss:
+                    outcome = try await backend.install(job)
+                case .unusable(let why):
+                    notes.append("\(name) \(version): \(why); building it here")
+                    try? store.fs.remove(temp)
+                    do { try store.fs.createDirectory(scratch) } catch { throw TackError("cannot write to \(store.root): \(error)") }
+                    outcome = try await backend.install(job)
+                }
+            } else {
+                outcome = try await backend.install(job)
+            }
             try? store.fs.remove(scratch)
             var record = item.locked
             for (k, v) in outcome.lockFields { record.fields[k] = v }
             record.fields["binaries"] = .list(outcome.binaries.sorted())
-            if !outcome.metadata.isEmpty { record.fields["built"] = .map(outcome.metadata) }
+            var built = outcome.metadata
+            if let why = outcome.unshareable { built[Installer.unshareableField] = why }
+            if !built.isEmpty { record.fields["built"] = .map(built) }
+            if let key, let pulled { record.fields[CacheKey.lockField] = item.locked.addingCachedDigest(key.tag, pulled) }
             do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [name: record]).serialized()) }
             catch { throw TackError("cannot write to \(temp): \(error)") }
             if store.fs.isDirectory(final) {
@@ -133,12 +165,42 @@ public struct Installer: Sendable {
                 guard rename(temp, final) == 0 else { throw TackError("cannot move the install into \(final): \(String(cString: strerror(errno)))") }
             }
             _ = fsyncDirectory(toolDir)
-            return Done(status: .installed, lockFields: outcome.lockFields, notes: outcome.notes)
+            var lockFields = outcome.lockFields
+            if let key, let pulled { lockFields[CacheKey.lockField] = item.locked.addingCachedDigest(key.tag, pulled) }
+            if pulled == nil, let key, let cache, cache.pushes {
+                // After the rename: the install stands whatever the upload does.
+                if let why = outcome.unshareable ?? (item.shareable ? nil : "its pin comes from a file that is not trusted") {
+                    notes.append("\(name) \(version): not pushed to the team cache: \(why)")
+                } else {
+                    report(.custom("pushing to the team cache"))
+                    do {
+                        let digest = try await cache.push(key, directory: final, record: record)
+                        lockFields[CacheKey.lockField] = item.locked.addingCachedDigest(key.tag, digest)
+                        notes.append("\(name) \(version): pushed to the team cache \(cache.label)")
+                    } catch {
+                        notes.append("\(name) \(version): could not push to the team cache: \(error.message) (the install is fine)")
+                    }
+                }
+            }
+            return Done(status: .installed, lockFields: lockFields, notes: outcome.notes + notes, pulled: pulled != nil)
         } catch {
             try? store.fs.remove(temp)
             // A tool directory this failure left empty goes too (rmdir: only if empty).
             _ = rmdir(toolDir)
             throw error
+        }
+    }
+
+    /// The team cache's key for building `item` here, or nil: no cache, not a build, or a key
+    /// that cannot be known (said in `notes`).
+    func cacheKey(_ item: Item, backend: any Backend, destination: String, notes: inout [String]) async -> CacheKey? {
+        guard let cache else { return nil }
+        do {
+            guard let inputs = try await backend.buildInputs(item.request, item.locked, destination: destination, built: nil) else { return nil }
+            return CacheKey(tool: item.locked.name, inputs: inputs, platform: cache.platform)
+        } catch {
+            notes.append("\(item.locked.name) \(item.locked.version): the team cache is not used: \(error.message)")
+            return nil
         }
     }
 

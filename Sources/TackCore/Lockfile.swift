@@ -182,7 +182,7 @@ extension LockedTool {
     /// Every key tack writes in an entry (`binaries` and `built` only in an install's record).
     public static let knownFields: Set<String> = [
         "tag", "commit", "ref", "sha256", "hashes", "packages", "gems", "plugin-commit", "options", "binaries", "built",
-        "archive", "path", "signed-by",
+        "archive", "path", "signed-by", CacheKey.lockField,
     ]
 }
 

@@ -20,8 +20,10 @@ public struct Manifest: Sendable, Equatable {
     public var bareEntries: Set<String>
     public var env: [EnvEntry]
     public var bootstrap: Bootstrap?
+    /// The team cache this file names (`cache: oci://…` or `cache: {url:, push:, insecure:}`).
+    public var cache: TeamCache?
 
-    public static let topLevelKeys = ["tools", "env", "bootstrap"]
+    public static let topLevelKeys = ["tools", "env", "bootstrap", "cache"]
     public static let sourceKeys = ["git", "github", "url", "pip", "gem", "asdf", "swift", "path"]
     public static let toolKeys = sourceKeys + [
         "version", "ref", "products", "bin", "build", "checksum", "platforms",
@@ -38,7 +40,7 @@ public struct Manifest: Sendable, Equatable {
     }
 
     /// Whether running this manifest's tools would apply settings that need `tack trust`.
-    public var needsTrust: Bool { !env.isEmpty || !(bootstrap?.run.isEmpty ?? true) }
+    public var needsTrust: Bool { !env.isEmpty || !(bootstrap?.run.isEmpty ?? true) || cache != nil }
 
     public static func load(_ path: String, kind: Origin.Kind, fs: any FileSystem) throws(TackError) -> Manifest {
         let bytes: [UInt8]
@@ -130,11 +132,48 @@ public struct ManifestDecoder {
                 }
             case "bootstrap":
                 manifest.bootstrap = try decodeBootstrap(value)
+            case "cache":
+                manifest.cache = try decodeCache(value, key: key)
             default:
                 throw unknownKey(key, in: Manifest.topLevelKeys, context: " at the top level")
             }
         }
         return manifest
+    }
+
+    /// `cache: oci://host/ns`, or `cache: {url: oci://host/ns, push: true, insecure: false}`.
+    func decodeCache(_ node: Node, key: Scalar) throws(TackError) -> TeamCache {
+        let origin = Origin(kind: kind, file: path, line: key.mark.line, column: key.mark.column)
+        func reference(_ node: Node) throws(TackError) -> CacheReference {
+            let text = try string(node, "`cache.url`")
+            guard let r = CacheReference(text) else {
+                throw fail(node.mark, "\(quoted(text)) is not a team cache; write it `oci://HOST/NAMESPACE`, for example `oci://ghcr.io/acme/tack-cache`")
+            }
+            return r
+        }
+        if case .scalar = node { return TeamCache(reference: try reference(node), origin: origin) }
+        var url: CacheReference?
+        var push = false
+        var insecure = false
+        for (k, v) in try mapping(node, "`cache`") {
+            switch k.value {
+            case "url": url = try reference(v)
+            case "push": push = try bool(v, "`cache.push`")
+            case "insecure": insecure = try bool(v, "`cache.insecure`")
+            default: throw unknownKey(k, in: TeamCache.keys, context: " in `cache`")
+            }
+        }
+        guard let url else { throw fail(node.mark, "`cache` needs a `url:`, like `url: oci://ghcr.io/acme/tack-cache`") }
+        return TeamCache(reference: url, push: push, insecure: insecure, origin: origin)
+    }
+
+    func bool(_ node: Node, _ what: String) throws(TackError) -> Bool {
+        guard case .scalar(let s) = node, s.plain else { throw fail(node.mark, "\(what) must be true or false, found \(node.kindName)") }
+        switch s.value.lowercased() {
+        case "true", "yes": return true
+        case "false", "no": return false
+        default: throw fail(node.mark, "\(what) must be true or false, found \(quoted(s.value))")
+        }
     }
 
     func requirement(_ text: String, at mark: Mark, tool: String) throws(TackError) -> Requirement {

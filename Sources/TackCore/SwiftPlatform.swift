@@ -80,13 +80,7 @@ public struct SwiftPlatform: Sendable, Hashable, CustomStringConvertible {
     /// /etc/os-release: `ID=ubuntu VERSION_ID=22.04` → `ubuntu2204`; derivatives by their
     /// `ID_LIKE` and Ubuntu codename (Linux Mint, Pop!_OS); RHEL and its rebuilds → `ubi9`.
     public static func candidates(osRelease text: String) -> [String] {
-        var fields: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            guard let eq = line.firstIndex(of: "=") else { continue }
-            var value = String(line[line.index(after: eq)...]).trimmingSpaces
-            if value.count >= 2, let f = value.first, f == "\"" || f == "'", value.last == f { value = String(value.dropFirst().dropLast()) }
-            fields[String(line[..<eq]).trimmingSpaces] = value
-        }
+        let fields = BuildPlatform.parse(text)
         let id = (fields["ID"] ?? "").lowercased()
         let version = fields["VERSION_ID"] ?? ""
         let major = String(version.prefix { $0 != "." })

@@ -1,0 +1,168 @@
+import Archive
+import Crypto
+import Foundation
+import TackCore
+
+/// The team cache on an OCI registry. One repository per tool (`NAMESPACE/TOOL`), one tag per
+/// key (the key's digest). Each build is an OCI image manifest with `artifactType`
+/// `application/vnd.tack.install.v1`, a small JSON config (the install's binaries and how it
+/// was built), one layer (the install directory as tar + zstd) and the key's fields as
+/// annotations, so skopeo and oras can inspect it.
+public struct OCIBuildCache: BuildCache {
+    public static let artifactType = "application/vnd.tack.install.v1"
+    public static let configType = "application/vnd.tack.install.config.v1+json"
+    public static let layerZstd = "application/vnd.oci.image.layer.v1.tar+zstd"
+    public static let layerGzip = "application/vnd.oci.image.layer.v1.tar+gzip"
+
+    let cache: TeamCache
+    let registry: OCIRegistry
+    public let platform: [String: String]
+    /// Where blobs are staged while they move (the store's cache directory).
+    let staging: String
+    let limits: SafeExtractor.Limits
+
+    public init(cache: TeamCache, registry: OCIRegistry, platform: [String: String], staging: String, limits: SafeExtractor.Limits) {
+        self.cache = cache
+        self.registry = registry
+        self.platform = platform
+        self.staging = staging
+        self.limits = limits
+    }
+
+    public var pushes: Bool { cache.push }
+    public var label: String { cache.reference.description }
+
+    public func lookup(_ key: CacheKey) async throws(TackError) -> String? {
+        do { return try await registry.manifest(cache.reference.repository(for: key.tool), tag: key.tag)?.digest } catch {
+            throw TackError(error.message)
+        }
+    }
+
+    public func pull(_ key: CacheKey, recorded: String?, into directory: String, report: @escaping @Sendable (InstallPhase) -> Void) async -> CachePull {
+        let repository = cache.reference.repository(for: key.tool)
+        let found: (digest: String, bytes: [UInt8])?
+        do { found = try await registry.manifest(repository, tag: key.tag) } catch {
+            return .unusable(error.transient ? "the team cache \(label) is unavailable (\(error.message))" : "the team cache \(label) could not be read (\(error.message))")
+        }
+        guard let (digest, bytes) = found else { return .miss }
+        if let recorded, recorded != digest {
+            return .unusable("the team cache's build for this key is now \(digest), but tack.lock recorded \(recorded) — refused, as a moved tag would be")
+        }
+        guard let manifest = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
+            return .unusable("the team cache's manifest \(digest) is not JSON — refused")
+        }
+        guard manifest["artifactType"] as? String == OCIBuildCache.artifactType else {
+            return .unusable("the team cache's manifest \(digest) is not a tack install (artifactType \(quoted(manifest["artifactType"] as? String ?? "none"))) — refused")
+        }
+        let annotations = manifest["annotations"] as? [String: String] ?? [:]
+        let mismatches = key.mismatches(annotations)
+        guard mismatches.isEmpty else {
+            return .unusable("the team cache's manifest \(digest) is for another build (\(mismatches.prefix(3).joined(separator: "; "))) — refused")
+        }
+        guard let config = manifest["config"] as? [String: Any], let configDigest = config["digest"] as? String,
+              config["mediaType"] as? String == OCIBuildCache.configType,
+              let layers = manifest["layers"] as? [[String: Any]], layers.count == 1,
+              let layerDigest = layers[0]["digest"] as? String, let layerType = layers[0]["mediaType"] as? String,
+              layerType == OCIBuildCache.layerZstd || layerType == OCIBuildCache.layerGzip else {
+            return .unusable("the team cache's manifest \(digest) does not have one config and one tar layer — refused")
+        }
+        if let size = layers[0]["size"] as? Int, Int64(size) > limits.maxBytes {
+            return .unusable("the team cache's build is \(formatSize(size)), more than tack unpacks (TACK_MAX_EXTRACT_SIZE) — refused")
+        }
+        let id = UUID().uuidString
+        let configFile = staging + "/oci-\(id).json"
+        let layerFile = staging + "/oci-\(id).tar"
+        defer {
+            try? FileManager.default.removeItem(atPath: configFile)
+            try? FileManager.default.removeItem(atPath: layerFile)
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+            try await registry.blob(repository, digest: configDigest, to: configFile) { _, _ in }
+            report(.downloading(received: 0, total: (layers[0]["size"] as? Int).map(Int64.init)))
+            try await registry.blob(repository, digest: layerDigest, to: layerFile) { received, total in report(.downloading(received: received, total: total)) }
+        } catch let error as RegistryError {
+            return .unusable(error.transient ? "the team cache \(label) is unavailable (\(error.message))" : "the team cache \(label) could not be read (\(error.message))")
+        } catch {
+            return .unusable("cannot stage the team cache's build in \(staging): \(describe(error))")
+        }
+        guard let data = FileManager.default.contents(atPath: configFile),
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let binaries = object["binaries"] as? [String], binaries.allSatisfy(BinSpec.isSafeRelativePath) else {
+            return .unusable("the team cache's build config \(configDigest) is not what tack writes — refused")
+        }
+        let built = object["built"] as? [String: String] ?? [:]
+        report(.extracting)
+        do { _ = try SafeExtractor.extract(layerFile, into: directory, limits: limits) } catch {
+            return .unusable("the team cache's build \(digest) cannot be unpacked: \(error.message) — refused")
+        }
+        return .hit(digest: digest, binaries: binaries, built: built)
+    }
+
+    public func push(_ key: CacheKey, directory: String, record: LockedTool) async throws(TackError) -> String {
+        let repository = cache.reference.repository(for: key.tool)
+        let id = UUID().uuidString
+        let layerFile = staging + "/oci-push-\(id).tar.zst"
+        let configFile = staging + "/oci-push-\(id).json"
+        defer {
+            try? FileManager.default.removeItem(atPath: layerFile)
+            try? FileManager.default.removeItem(atPath: configFile)
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+            try InstallPacker.pack(directory, to: layerFile, excluding: [Installer.metadataFile, ".scratch"])
+        } catch let error as ArchiveError {
+            throw TackError("cannot pack \(directory): \(error.message)")
+        } catch { throw TackError("cannot write \(staging): \(describe(error))") }
+        guard let (layerDigest, layerSize) = OCIBuildCache.digest(of: layerFile) else { throw TackError("cannot read \(layerFile)") }
+
+        var binaries: [String] = []
+        if case .list(let b)? = record.fields["binaries"] { binaries = b }
+        var built: [String: String] = [:]
+        if case .map(let m)? = record.fields["built"] { built = m }
+        let config = OCIBuildCache.json(["binaries": binaries, "built": built, "tool": record.name, "version": record.version.text])
+        do { try Data(config).write(to: URL(fileURLWithPath: configFile)) } catch { throw TackError("cannot write \(configFile): \(describe(error))") }
+        let configDigest = "sha256:" + Hashing.sha256(config)
+
+        var annotations = key.annotations
+        annotations["org.opencontainers.image.title"] = "\(record.name)-\(record.version.text)"
+        annotations["dev.tack.tool"] = record.name
+        annotations["dev.tack.version"] = record.version.text
+        let manifest = OCIBuildCache.json([
+            "schemaVersion": 2,
+            "mediaType": OCIRegistry.manifestType,
+            "artifactType": OCIBuildCache.artifactType,
+            "config": ["mediaType": OCIBuildCache.configType, "digest": configDigest, "size": config.count] as [String: Any],
+            "layers": [["mediaType": OCIBuildCache.layerZstd, "digest": layerDigest, "size": layerSize,
+                        "annotations": ["org.opencontainers.image.title": "\(record.name)-\(record.version.text).tar.zst"]] as [String: Any]],
+            "annotations": annotations,
+        ])
+        do {
+            try await registry.pushBlob(repository, file: layerFile, digest: layerDigest, size: layerSize)
+            try await registry.pushBlob(repository, file: configFile, digest: configDigest, size: config.count)
+            return try await registry.putManifest(repository, tag: key.tag, bytes: manifest)
+        } catch { throw TackError(error.message) }
+    }
+
+    /// Sorted keys, no escaped slashes: the same object always gives the same bytes (and so
+    /// the same digest, whichever machine pushes it).
+    static func json(_ object: [String: Any]) -> [UInt8] {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return [UInt8](data)
+    }
+
+    /// `sha256:…` and the size of a file, read in pieces.
+    static func digest(of path: String) -> (String, Int)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var size = 0
+        while true {
+            guard let chunk = try? handle.read(upToCount: 1 << 20) else { return nil }
+            if chunk.isEmpty { break }
+            hasher.update(data: chunk)
+            size += chunk.count
+        }
+        return ("sha256:" + hasher.finalize().map { String(format: "%02x", $0) }.joined(), size)
+    }
+}
