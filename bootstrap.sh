@@ -57,7 +57,7 @@ install_packages() {
     local missing=()
     if command -v apt-get >/dev/null 2>&1; then
         local pkgs=(libgit2-dev libyaml-dev libarchive-dev libcurl4-openssl-dev pkg-config)
-        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv git ruby ruby-dev python3 python3-venv python3-pip gnupg)
+        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv git ruby ruby-dev python3 python3-venv python3-pip gnupg docker-registry skopeo apache2-utils curl openssl)
         for p in "${pkgs[@]}"; do
             dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
         done

@@ -158,7 +158,8 @@ public struct OCIBuildCache: BuildCache {
         var hasher = SHA256()
         var size = 0
         while true {
-            guard let chunk = try? handle.read(upToCount: 1 << 20) else { return nil }
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch { return nil }
             if chunk.isEmpty { break }
             hasher.update(data: chunk)
             size += chunk.count

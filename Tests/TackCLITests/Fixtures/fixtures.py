@@ -10,6 +10,7 @@
                               anything else          404
                               /count/PATH            how many times PATH was requested
                               /static/PATH           a file under DIR, or a directory's index.html
+                              /v2/...                503: an OCI registry that is failing
   fixtures.py archive KIND OUT VERSION [HOSTILE]
                               KIND: tar.gz, tar.xz, zip, or binary; HOSTILE: dotdot, absolute,
                               symlink-escape, hardlink-outside, device, setuid, modes (0777 and
@@ -59,6 +60,10 @@ def serve(root):
                     self.send_response(404)
                     self.send_header("Content-Length", "0")
                     self.end_headers()
+            elif parts[0] == "v2":
+                self.send_response(503)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
             elif parts[0] == "count":
                 self.send_bytes(str(counts.get("/" + "/".join(parts[1:]), 0)).encode())
             elif parts[0] == "files" and len(parts) == 2 and data(parts[1]) is not None:

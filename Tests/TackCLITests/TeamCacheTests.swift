@@ -1,0 +1,306 @@
+import Foundation
+import Testing
+
+/// The team cache against a real registry (CNCF Distribution on loopback): builds pushed from
+/// one TACK_HOME and pulled into another, auth, integrity, trust and faults.
+@Suite(.serialized, .enabled(if: RegistryServer.isAvailable, "needs docker-registry: ./bootstrap.sh --dev"))
+struct TeamCacheTests {
+    /// A project pinning the `hello` build (`sh build.sh`, which logs each build to `log`),
+    /// trusted, in `dir`.
+    func project(_ s: Sandbox, _ repo: GitFixture, dir: String = "app", extra: String = "") throws {
+        try s.writeTrusted(dir + "/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n" + extra)
+    }
+
+    func builds(_ s: Sandbox) -> Int { (s.read("builds.log") ?? "").split(separator: "\n").count }
+
+    /// The environment of another machine: its own HOME and TACK_HOME.
+    func machine(_ s: Sandbox, _ name: String, _ extra: [String: String] = [:]) throws -> [String: String] {
+        try s.mkdir(name + "/home")
+        return ["HOME": s.root + "/" + name + "/home", "TACK_HOME": s.root + "/" + name + "/tack-home"].merging(extra) { $1 }
+    }
+
+    @Test func buildPushedByOneMachineIsPulledByAnother() throws {
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: s.root + "/builds.log")
+        try project(s, repo)
+        let cache = ["TACK_CACHE": registry.cacheURL()]
+
+        // CI: builds, pushes, records the manifest digest under the key in tack.lock.
+        let ci = try s.tack(["install"], in: "app", env: cache.merging(["TACK_CACHE_PUSH": "1"]) { $1 })
+        #expect(ci.status == 0, "\(ci.stderr)")
+        #expect(ci.stderr.contains("hello 1.0.0: pushed to the team cache \(registry.cacheURL())"), "\(ci.stderr)")
+        #expect(builds(s) == 1)
+        let tags = try registry.tags("team/hello")
+        #expect(tags.count == 1 && tags[0].count == 64, "one tag, the key's digest: \(tags)")
+        let lock = s.read("app/tack.lock") ?? ""
+        #expect(lock.contains("cache:\n      \(tags.first ?? "?"): \"sha256:"), "\(lock)")
+
+        // A laptop: a fresh TACK_HOME pulls instead of building.
+        let laptop = try machine(s, "laptop", cache)
+        _ = try s.tack(["trust"], in: "app", env: laptop)
+        let pull = try s.tack(["install"], in: "app", env: laptop)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(builds(s) == 1, "pulled, not built")
+        #expect(pull.stderr.contains("1 installed (1 from the team cache)"), "\(pull.stderr)")
+        let run = try s.tack(["exec", "--", "hello"], in: "app", env: laptop)
+        #expect(run.stdout == "hello 1.0.0\n", "\(run.stderr)")
+        let record = s.read("laptop/tack-home/installs/hello/1.0.0/.tack-install.lock") ?? ""
+        #expect(record.contains("binaries: [\"bin/hello\"]"), "\(record)")
+
+        // `--no-cache` builds here all the same.
+        let third = try machine(s, "third", cache)
+        _ = try s.tack(["trust"], in: "app", env: third)
+        let local = try s.tack(["install", "--no-cache"], in: "app", env: third)
+        #expect(local.status == 0, "\(local.stderr)")
+        #expect(builds(s) == 2)
+
+        // `tack cache status`: hit, with the key.
+        let status = try s.tack(["cache", "status", "--json"], in: "app", env: laptop)
+        #expect(status.status == 0, "\(status.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(rows.first?["status"] as? String == "hit", "\(status.stdout)")
+        #expect(rows.first?["tag"] as? String == tags.first)
+        let key = rows.first?["key"] as? [String: String] ?? [:]
+        #expect(key["commit"] == (try repo.commit(of: "1.0.0")) && key["build"] == "sh build.sh" && key["platform.os"] == "linux" && key["format"] == "1", "\(key)")
+    }
+
+    @Test func pushedManifestIsStandardOCIThatSkopeoReads() throws {
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        try project(s, repo)
+        let r = try s.tack(["install"], in: "app", env: ["TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let tag = try #require(try registry.tags("team/hello").first)
+        let raw = try RegistryServer.capture("/usr/bin/skopeo", ["inspect", "--raw", "--tls-verify=false", "docker://127.0.0.1:\(registry.port)/team/hello:\(tag)"])
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(raw.utf8)) as? [String: Any], "skopeo printed: \(raw)")
+        #expect(manifest["mediaType"] as? String == "application/vnd.oci.image.manifest.v1+json")
+        #expect(manifest["artifactType"] as? String == "application/vnd.tack.install.v1")
+        let layers = manifest["layers"] as? [[String: Any]] ?? []
+        #expect(layers.count == 1 && layers.first?["mediaType"] as? String == "application/vnd.oci.image.layer.v1.tar+zstd")
+        let annotations = manifest["annotations"] as? [String: String] ?? [:]
+        #expect(annotations["dev.tack.key.commit"] == (try repo.commit(of: "1.0.0")))
+        #expect(annotations["dev.tack.key.source"] == repo.path)
+        // The layer is an ordinary tar+zstd: another tool can unpack it.
+        let digest = try #require(layers.first?["digest"] as? String)
+        let blob = s.root + "/layer.tar.zst"
+        try RegistryServer.capture("/usr/bin/curl", ["-s", "-o", blob, "http://127.0.0.1:\(registry.port)/v2/team/hello/blobs/\(digest)"])
+        let listing = try RegistryServer.capture("/usr/bin/tar", ["--zstd", "-tvf", blob])
+        #expect(listing.contains("bin/hello") && !listing.contains(".tack-install.lock"), "\(listing)")
+    }
+
+    @Test func basicAuthWithCredentialsFromTheEnvironmentAndDockerConfig() throws {
+        let registry = try RegistryServer(auth: .basic)
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: s.root + "/builds.log")
+        try project(s, repo)
+        let cache = ["TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1", "TACK_VERBOSE": "1"]
+
+        // No credentials: the push fails, the install does not, and says why in one line.
+        let anonymous = try s.tack(["install"], in: "app", env: cache)
+        #expect(anonymous.status == 0, "\(anonymous.stderr)")
+        #expect(anonymous.stderr.contains("hello 1.0.0: the team cache \(registry.cacheURL()) could not be read") || anonymous.stderr.contains("could not push to the team cache"), "\(anonymous.stderr)")
+        #expect(anonymous.stderr.contains("TACK_CACHE_USERNAME"), "\(anonymous.stderr)")
+
+        // A wrong password: refused, and never shown.
+        try FileManager.default.removeItem(atPath: s.root + "/tack-home/installs")
+        let wrong = try s.tack(["install"], in: "app", env: cache.merging(["TACK_CACHE_USERNAME": RegistryServer.user, "TACK_CACHE_PASSWORD": "not-the-Pa55word"]) { $1 })
+        #expect(wrong.status == 0, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("refused"), "\(wrong.stderr)")
+        #expect(!(wrong.stderr + wrong.stdout).contains("not-the-Pa55word"))
+
+        // CI's credentials from the environment: pushed.
+        try FileManager.default.removeItem(atPath: s.root + "/tack-home/installs")
+        let ci = try s.tack(["install"], in: "app", env: cache.merging(["TACK_CACHE_USERNAME": RegistryServer.user, "TACK_CACHE_PASSWORD": RegistryServer.password]) { $1 })
+        #expect(ci.status == 0, "\(ci.stderr)")
+        #expect(ci.stderr.contains("pushed to the team cache"), "\(ci.stderr)")
+        #expect(!(ci.stderr + ci.stdout).contains(RegistryServer.password), "credentials never appear in output")
+        #expect(!(ci.stderr + ci.stdout).contains(Data("\(RegistryServer.user):\(RegistryServer.password)".utf8).base64EncodedString()))
+
+        // A laptop logged in with `docker login`: config.json's `auths`.
+        let laptop = try machine(s, "laptop", ["TACK_CACHE": registry.cacheURL()])
+        let auth = Data("\(RegistryServer.user):\(RegistryServer.password)".utf8).base64EncodedString()
+        try s.write("laptop/home/.docker/config.json", "{\"auths\": {\"127.0.0.1:\(registry.port)\": {\"auth\": \"\(auth)\"}}}")
+        _ = try s.tack(["trust"], in: "app", env: laptop)
+        let before = builds(s)
+        let pull = try s.tack(["install"], in: "app", env: laptop)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(builds(s) == before, "pulled with the docker login's credentials: \(pull.stderr)")
+    }
+
+    @Test func bearerTokenFlowWithACredentialHelper() throws {
+        let registry = try RegistryServer(auth: .token)
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: s.root + "/builds.log")
+        try project(s, repo)
+        // A credential helper, as `credHelpers` names them: docker-credential-NAME get.
+        try s.write("bin/docker-credential-testhelper", """
+            #!/bin/sh
+            read server
+            [ "$server" = "127.0.0.1:\(registry.port)" ] || exit 1
+            printf '{"ServerURL":"%s","Username":"\(RegistryServer.user)","Secret":"\(RegistryServer.password)"}' "$server"
+            """)
+        chmod(s.root + "/bin/docker-credential-testhelper", 0o755)
+        let path = s.root + "/bin:" + (s.environment["PATH"] ?? "")
+        try s.write("home/.docker/config.json", "{\"credHelpers\": {\"127.0.0.1:\(registry.port)\": \"testhelper\"}}")
+        let push = try s.tack(["install"], in: "app", env: ["TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1", "PATH": path])
+        #expect(push.status == 0, "\(push.stderr)")
+        #expect(push.stderr.contains("pushed to the team cache"), "\(push.stderr)")
+        #expect(try registry.tokenRequests() > 0, "the registry's challenge sent tack to the token service")
+
+        let laptop = try machine(s, "laptop", ["TACK_CACHE": registry.cacheURL(), "PATH": path])
+        try s.write("laptop/home/.docker/config.json", "{\"credHelpers\": {\"127.0.0.1:\(registry.port)\": \"testhelper\"}}")
+        _ = try s.tack(["trust"], in: "app", env: laptop)
+        let pull = try s.tack(["install"], in: "app", env: laptop)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(builds(s) == 1, "pulled through the token flow: \(pull.stderr)")
+        #expect(!(pull.stderr + push.stderr).contains(RegistryServer.password))
+    }
+
+    @Test func aDigestOtherThanTheLockRecordedIsRefusedAndBuiltLocally() throws {
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: s.root + "/builds.log")
+        try project(s, repo)
+        let cache = ["TACK_CACHE": registry.cacheURL()]
+        #expect(try s.tack(["install"], in: "app", env: cache.merging(["TACK_CACHE_PUSH": "1"]) { $1 }).status == 0)
+        let tag = try #require(try registry.tags("team/hello").first)
+        // Someone pushes another build under the same key: the lock still names the first.
+        let lock = s.read("app/tack.lock") ?? ""
+        let recorded = try #require(lock.range(of: "sha256:[0-9a-f]{64}", options: .regularExpression).map { String(lock[$0]) })
+        try s.write("app/tack.lock", lock.replacingOccurrences(of: recorded, with: "sha256:" + String(repeating: "0", count: 64)))
+        let laptop = try machine(s, "laptop", cache)
+        _ = try s.tack(["trust"], in: "app", env: laptop)
+        let r = try s.tack(["install"], in: "app", env: laptop)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(builds(s) == 2, "built here instead")
+        #expect(r.stderr.contains("hello 1.0.0: the team cache's build for this key is now \(recorded), but tack.lock recorded sha256:000"), "\(r.stderr)")
+        #expect(r.stderr.contains("building it here"), "\(r.stderr)")
+        #expect(tag.count == 64)
+    }
+
+    @Test func aManifestWhoseAnnotationsDoNotMatchTheKeyIsRefused() throws {
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: s.root + "/builds.log")
+        try project(s, repo)
+        #expect(try s.tack(["install"], in: "app", env: ["TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1"]).status == 0)
+        let tag = try #require(try registry.tags("team/hello").first)
+        // Replace the manifest under the key's tag with one that claims another commit.
+        let url = "http://127.0.0.1:\(registry.port)/v2/team/hello/manifests/\(tag)"
+        let raw = try RegistryServer.capture("/usr/bin/curl", ["-s", "-H", "Accept: application/vnd.oci.image.manifest.v1+json", url])
+        let forged = raw.replacingOccurrences(of: try repo.commit(of: "1.0.0"), with: String(repeating: "a", count: 40))
+        #expect(forged != raw)
+        try RegistryServer.capture("/usr/bin/curl", ["-s", "-X", "PUT", "-H", "Content-Type: application/vnd.oci.image.manifest.v1+json", "--data-binary", "@-", url], input: Data(forged.utf8))
+        // A project whose lock has not seen this key yet.
+        try s.write("app/tack.lock", (s.read("app/tack.lock") ?? "").replacingOccurrences(of: #"    cache:\n      [0-9a-f]{64}: "sha256:[0-9a-f]{64}"\n"#, with: "", options: .regularExpression))
+        let laptop = try machine(s, "laptop", ["TACK_CACHE": registry.cacheURL()])
+        _ = try s.tack(["trust"], in: "app", env: laptop)
+        let r = try s.tack(["install"], in: "app", env: laptop)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(builds(s) == 2)
+        #expect(r.stderr.contains("is for another build (commit: expected"), "\(r.stderr)")
+    }
+
+    @Test func aRegistryThatIsDownOrFailingMeansBuildingHereWithOneLine() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: s.root + "/builds.log")
+        try project(s, repo)
+        // Nothing listens on this port.
+        let down = try s.tack(["install"], in: "app", env: ["TACK_CACHE": "oci://127.0.0.1:\(try RegistryServer.freePort())/team", "TACK_CACHE_PUSH": "1"])
+        #expect(down.status == 0, "\(down.stderr)")
+        #expect(builds(s) == 1)
+        #expect(down.stderr.contains("hello 1.0.0: the team cache oci://127.0.0.1:") && down.stderr.contains("is unavailable (cannot reach the registry"), "\(down.stderr)")
+        #expect(down.stderr.contains("could not push to the team cache"), "\(down.stderr)")
+
+        // A registry answering 503: retried a bounded number of times, then built here.
+        try s.mkdir("www")
+        let server = try FixtureServer(serving: s.root + "/www")
+        try FileManager.default.removeItem(atPath: s.root + "/tack-home/installs")
+        let failing = try s.tack(["install"], in: "app", env: ["TACK_CACHE": "oci://127.0.0.1:\(server.port)/team"])
+        #expect(failing.status == 0, "\(failing.stderr)")
+        #expect(builds(s) == 2)
+        #expect(failing.stderr.contains("is unavailable (the registry 127.0.0.1:\(server.port) answered 503"), "\(failing.stderr)")
+    }
+
+    @Test func aProjectsOwnCacheNeedsTrust() throws {
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: s.root + "/builds.log")
+        // The user's registry supplies the build, so the project file itself runs nothing.
+        try s.write("tack-home/registries/local/registry.yml", "hello: { git: \"\(repo.path)\", build: sh build.sh, bin: [out/hello] }\n")
+        try s.write("app/tack.yml", "cache: { url: \(registry.cacheURL("project")), push: true }\ntools:\n  hello: 1.0.0\n")
+        let untrusted = try s.tack(["install"], in: "app")
+        #expect(untrusted.status == 0, "\(untrusted.stderr)")
+        #expect(untrusted.stderr.contains("names the team cache \(registry.cacheURL("project")), which is not used until you trust the file"), "\(untrusted.stderr)")
+        #expect(try registry.tags("project/hello").isEmpty, "nothing pushed to a cache an untrusted file named")
+
+        _ = try s.tack(["trust"], in: "app")
+        try FileManager.default.removeItem(atPath: s.root + "/tack-home/installs")
+        let trusted = try s.tack(["install"], in: "app")
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        #expect(try registry.tags("project/hello").count == 1, "\(trusted.stderr)")
+    }
+
+    @Test func buildsFromUntrustedPinsOrChangedCheckoutsAreNeverPushed() throws {
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        let cache = ["TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1"]
+        // A pin in an untrusted tack.yml (the build itself comes from the user's registry).
+        try s.write("tack-home/registries/local/registry.yml", "hello: { git: \"\(repo.path)\", build: sh build.sh, bin: [out/hello] }\n")
+        try s.write("app/tack.yml", "tools:\n  hello: 1.0.0\n")
+        let r = try s.tack(["install"], in: "app", env: cache)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("hello 1.0.0: not pushed to the team cache: its pin comes from a file that is not trusted"), "\(r.stderr)")
+        #expect(try registry.tags("team/hello").isEmpty)
+        let push = try s.tack(["cache", "push", "hello"], in: "app", env: cache)
+        #expect(push.status == 1)
+        #expect(push.stderr.contains("is pinned by a file that is not trusted"), "\(push.stderr)")
+
+        // A build that edits a tracked file of its checkout.
+        let dirty = try GitFixture.tool(in: s, name: "dirty-repo", tags: [])
+        try s.write("dirty-repo/build.sh", "echo changed >> VERSION\nmkdir -p out\nprintf '#!/bin/sh\\necho dirty\\n' > out/hello\nchmod +x out/hello\n")
+        try dirty.git("add", "build.sh")
+        try dirty.commitAndTag("1.0.0")
+        try s.writeTrusted("dirty/tack.yml", "tools:\n  dirty: \(dirty.entry("1.0.0"))\n")
+        let d = try s.tack(["install"], in: "dirty", env: cache)
+        #expect(d.status == 0, "\(d.stderr)")
+        #expect(d.stderr.contains("dirty 1.0.0: not pushed to the team cache: the build changed files of its checkout (VERSION)"), "\(d.stderr)")
+        #expect(try registry.tags("team/dirty").isEmpty)
+        let later = try s.tack(["cache", "push", "dirty"], in: "dirty", env: cache)
+        #expect(later.status == 1 && later.stderr.contains("the build changed files of its checkout"), "\(later.stderr)")
+    }
+
+    @Test func twoMachinesPushingOneKeyAtOnceBothSucceed() throws {
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        try project(s, repo, dir: "a")
+        try project(s, repo, dir: "b")
+        // Chunked uploads (small chunks) on the way.
+        let env = ["TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1", "TACK_CACHE_CHUNK_SIZE": "64"]
+        let other = try machine(s, "other", env)
+        _ = try s.tack(["trust"], in: "b", env: other)
+        // Two processes at once, each its own machine.
+        let first = Process(), second = Process()
+        for (p, dir, extra) in [(first, "a", env), (second, "b", other)] {
+            p.executableURL = URL(fileURLWithPath: try Sandbox.binary())
+            p.arguments = ["install"]
+            p.currentDirectoryURL = URL(fileURLWithPath: s.root + "/" + dir)
+            p.environment = s.environment.merging(extra) { $1 }.merging(["PWD": s.root + "/" + dir]) { $1 }
+            p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            try p.run()
+        }
+        first.waitUntilExit()
+        second.waitUntilExit()
+        #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
+        let digest = { (dir: String) -> String? in
+            let lock = s.read(dir + "/tack.lock") ?? ""
+            return lock.range(of: "sha256:[0-9a-f]{64}", options: .regularExpression).map { String(lock[$0]) }
+        }
+        #expect(digest("a") != nil && digest("a") == digest("b"), "the same content, the same digest")
+        #expect(try registry.tags("team/hello").count == 1)
+    }
+}
