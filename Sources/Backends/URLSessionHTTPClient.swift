@@ -110,6 +110,14 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         completionHandler(RedirectPolicy.follow(request, from: task.originalRequest))
     }
 
+    /// A 401 is the caller's to answer (a registry's challenge), not URLSession's: on Linux
+    /// URLSession takes a Basic challenge for itself, so it is refused here and reported as
+    /// the 401 it was.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        failure = HTTPFailure(status: 401, message: "the server answered 401 Unauthorized")
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard failure == nil else { return }
         hasher.update(data: data)
@@ -211,11 +219,25 @@ private final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unche
     var finish: ((Result<HTTPResponse, HTTPFailure>) -> Void)?
     var response = HTTPResponse(status: 0)
     var failure: HTTPFailure?
+    /// The 401 URLSession would have answered itself.
+    var challenged: HTTPResponse?
 
     init(limit: Int) { self.limit = limit }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         completionHandler(RedirectPolicy.follow(request, from: task.originalRequest))
+    }
+
+    /// A 401 is the caller's to answer (a registry's challenge), not URLSession's: on Linux
+    /// URLSession takes a Basic challenge for itself, so it is refused here and returned as
+    /// the 401 it was, with its challenge.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        let space = challenge.protectionSpace
+        let scheme = space.authenticationMethod == NSURLAuthenticationMethodHTTPDigest ? "Digest" : "Basic"
+        var answer = HTTPResponse(status: 401, url: task.originalRequest?.url?.absoluteString ?? "")
+        answer.headers["www-authenticate"] = "\(scheme) realm=\"\(space.realm ?? "")\""
+        challenged = answer
+        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
@@ -240,7 +262,8 @@ private final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unche
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if let failure { finish?(.failure(failure)) }
+        if let challenged { finish?(.success(challenged)) }
+        else if let failure { finish?(.failure(failure)) }
         else if let error { finish?(.failure(HTTPFailure(status: nil, message: error.localizedDescription))) }
         else { finish?(.success(response)) }
         finish = nil
