@@ -80,3 +80,46 @@ import TackCore
         #expect(throws: OpenPGP.Failure.self) { try OpenPGP.verify(signature: Array("not a signature".utf8), keys: [], data: { _ in }) }
     }
 }
+
+/// The registry client's parsing, without a registry.
+@Suite struct RegistryAuthTests {
+    @Test func challengesAsRegistriesSendThem() {
+        let ghcr = AuthChallenge.parse(#"Bearer realm="https://ghcr.io/token",service="ghcr.io",scope="repository:acme/x:pull""#)
+        #expect(ghcr == [AuthChallenge(scheme: "bearer", parameters: ["realm": "https://ghcr.io/token", "service": "ghcr.io", "scope": "repository:acme/x:pull"])])
+        let basic = AuthChallenge.parse(#"Basic realm="Registry Realm""#)
+        #expect(basic == [AuthChallenge(scheme: "basic", parameters: ["realm": "Registry Realm"])])
+        let two = AuthChallenge.parse(#"Basic realm="a", Bearer realm="https://t/token", service=reg"#)
+        #expect(two.map(\.scheme) == ["basic", "bearer"] && two.last?.parameters["service"] == "reg")
+        #expect(AuthChallenge.parse(#"Bearer realm="quo\"te""#).first?.parameters["realm"] == "quo\"te")
+        #expect(AuthChallenge.parse("").isEmpty)
+    }
+
+    @Test func credentialsFromDockerConfigAndTheEnvironment() async throws {
+        let dir = FileManager.default.temporaryDirectory.path + "/tack-docker-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let auth = Data("me:pw".utf8).base64EncodedString()
+        try #"{"auths": {"https://index.docker.io/v1/": {"auth": "\#(auth)"}, "ghcr.io": {"username": "u", "password": "p"}}, "credHelpers": {"ecr.example": "ecr-login"}, "credsStore": "desktop"}"#
+            .write(toFile: dir + "/config.json", atomically: true, encoding: .utf8)
+        let asked = LockedList()
+        let creds = RegistryCredentials(environment: ["DOCKER_CONFIG": dir]) { name, server in
+            asked.append("\(name) \(server)")
+            return name == "ecr-login" ? #"{"Username":"AWS","Secret":"tok"}"# : nil
+        }
+        #expect(await creds.credential(for: "docker.io") == RegistryCredential(username: "me", password: "pw"))
+        #expect(await creds.credential(for: "ghcr.io") == RegistryCredential(username: "u", password: "p"))
+        #expect(await creds.credential(for: "ecr.example") == RegistryCredential(username: "AWS", password: "tok"))
+        #expect(await creds.credential(for: "other.example") == nil, "the desktop store has nothing")
+        #expect(asked.items == ["ecr-login ecr.example", "desktop other.example"])
+        let ci = RegistryCredentials(environment: ["DOCKER_CONFIG": dir, "TACK_CACHE_USERNAME": "bot", "TACK_CACHE_PASSWORD": "x"]) { _, _ in nil }
+        #expect(await ci.credential(for: "ghcr.io") == RegistryCredential(username: "bot", password: "x"))
+        #expect("\(RegistryCredential(username: "bot", password: "hunter2"))" == "bot:…", "a credential never prints its secret")
+    }
+}
+
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ s: String) { lock.withLock { storage.append(s) } }
+    var items: [String] { lock.withLock { storage } }
+}

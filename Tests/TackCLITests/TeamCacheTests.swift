@@ -65,6 +65,59 @@ struct TeamCacheTests {
         #expect(key["commit"] == (try repo.commit(of: "1.0.0")) && key["build"] == "sh build.sh" && key["platform.os"] == "linux" && key["format"] == "1", "\(key)")
     }
 
+    /// The central case: a Swift package tool built and pushed from one TACK_HOME, then
+    /// installed in a fresh one whose `swift` cannot build anything (it answers `--version` as
+    /// the real toolchain does, since the toolchain is part of the key, and fails every other
+    /// command), so only a pull can succeed.
+    @Test func swiftPackageBuiltOnceIsPulledWhereSwiftCannotBuild() throws {
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, name: "greet", tags: [])
+        try s.write("greet/Package.swift", """
+            // swift-tools-version: 5.9
+            import PackageDescription
+            let package = Package(name: "greet", products: [.executable(name: "greet", targets: ["greet"])], targets: [.executableTarget(name: "greet")])
+            """)
+        try s.write("greet/Sources/greet/main.swift", "print(\"greetings from a build made elsewhere\")\n")
+        try repo.git("add", ".")
+        try repo.commitAndTag("1.0.0")
+        // CI trusts its own repository's tack.yml: only builds from trusted pins are pushed.
+        try s.writeTrusted("app/tack.yml", "tools:\n  greet: { git: \"\(repo.path)\", version: 1.0.0 }\n")
+        let cache = ["TACK_CACHE": registry.cacheURL()]
+        let ci = try s.tack(["install"], in: "app", env: cache.merging(["TACK_CACHE_PUSH": "1"]) { $1 })
+        #expect(ci.status == 0, "\(ci.stderr)")
+        #expect(ci.stderr.contains("greet 1.0.0: pushed to the team cache"), "\(ci.stderr)")
+
+        let real = try RegistryServer.capture("/usr/bin/env", ["swift", "--version"])
+        try s.write("broken/version.txt", real + "\n")
+        try s.write("broken/bin/swift", """
+            #!/bin/sh
+            echo "$*" >> \(s.root)/broken/calls.log
+            if [ "$1" = "--version" ]; then cat \(s.root)/broken/version.txt; exit 0; fi
+            echo "this swift cannot build anything" >&2
+            exit 1
+            """)
+        chmod(s.root + "/broken/bin/swift", 0o755)
+        let path = s.root + "/broken/bin:" + (s.environment["PATH"] ?? "")
+        let laptop = try machine(s, "laptop", cache.merging(["PATH": path]) { $1 })
+        let pull = try s.tack(["install"], in: "app", env: laptop)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(pull.stderr.contains("1 installed (1 from the team cache)"), "\(pull.stderr)")
+        let calls = s.read("broken/calls.log") ?? ""
+        #expect(!calls.contains("build") && !calls.contains("package"), "nothing was built: \(calls)")
+        let out = try runProgram(s.root + "/laptop/tack-home/installs/greet/1.0.0/bin/greet")
+        #expect(out == "greetings from a build made elsewhere\n")
+        let record = s.read("laptop/tack-home/installs/greet/1.0.0/.tack-install.lock") ?? ""
+        #expect(record.contains("swift: \"Swift version"), "the builder's toolchain is recorded: \(record)")
+
+        // Another toolchain is another key: a miss, so this machine has to build, and cannot.
+        try s.write("broken/version.txt", "Swift version 5.10.1 (swift-5.10.1-RELEASE)\nTarget: x86_64-unknown-linux-gnu\n")
+        let other = try machine(s, "other", cache.merging(["PATH": path]) { $1 })
+        let miss = try s.tack(["install"], in: "app", env: other)
+        #expect(miss.status == 1, "\(miss.stderr)")
+        #expect(miss.stderr.contains("this swift cannot build anything"), "\(miss.stderr)")
+    }
+
     @Test func pushedManifestIsStandardOCIThatSkopeoReads() throws {
         let registry = try RegistryServer()
         let s = try Sandbox()
