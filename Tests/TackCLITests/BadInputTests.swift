@@ -53,7 +53,7 @@ import Testing
         Case(name: "broken local manifest", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.local.yml": "tools:\n  jq: { version: 1.6, version: 1.5 }\n"],
              error: "$ROOT/p/tack.local.yml:2:23: duplicate key `version` (first set at line 2)"),
         Case(name: "unknown key in a lock", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.lock": "version: 1\ntools:\n  jq: { version: \"1.7.1\", backend: url, source: x, requested: 1.7.1, run: \"rm -rf ~\" }\n"],
-             error: "$ROOT/p/tack.lock:3:70: unknown key `run` in the entry for jq (tack writes: archive, binaries, built, commit, gems, hashes, options, packages, path, plugin-commit, ref, sha256, signed-by, tag) — run `tack lock` to write it again"),
+             error: "$ROOT/p/tack.lock:3:70: unknown key `run` in the entry for jq (tack writes: archive, binaries, built, cache, commit, gems, hashes, options, packages, path, plugin-commit, ref, sha256, signed-by, tag) — run `tack lock` to write it again"),
         Case(name: "YAML tag in a lock", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.lock": "version: 1\ntools:\n  jq: !!python/object:os.system { version: \"1.7.1\" }\n"],
              error: "$ROOT/p/tack.lock:3:7: the YAML tag `tag:yaml.org,2002:python/object:os.system` is not allowed in tack files; write plain values"),
         Case(name: "platform key in a lock", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.lock": "version: 1\ntools:\n  jq:\n    version: \"1.7.1\"\n    backend: url\n    source: x\n    requested: 1.7.1\n    sha256: { \"../../etc\": \"\(String(repeating: "a", count: 64))\" }\n"],
@@ -67,7 +67,7 @@ import Testing
         Case(name: "bin going up", files: ["p/tack.yml": "tools:\n  sc: { url: \"https://example.org/sc\", version: 1.0.0, bin: [\"a/../../x\"] }\n"], args: ["install"],
              error: "$ROOT/p/tack.yml:2:62: `bin` paths name files inside the install, like `bin/tool` (relative, without `..`), found \"a/../../x\""),
         Case(name: "escape sequence in a key", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n\"\\e[31mred\": 1\n"],
-             error: "$ROOT/p/tack.yml:3:1: unknown key `\\u{1B}[31mred` at the top level (expected one of: tools, env, bootstrap)"),
+             error: "$ROOT/p/tack.yml:3:1: unknown key `\\u{1B}[31mred` at the top level (expected one of: tools, env, bootstrap, cache)"),
         Case(name: "unknown env-section value type", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\nenv:\n  FOO: { a: 1 }\n"],
              error: "$ROOT/p/tack.yml:4:8: the value of `FOO` must be a string, found a mapping"),
     ]
