@@ -37,6 +37,9 @@ public final class OCIRegistry: @unchecked Sendable {
     /// `Authorization` values by scope (`repository:acme/x:pull`), or by host for basic auth.
     private var authorizations: [String: String] = [:]
     private var looked: RegistryCredential??
+    /// Set when the registry stayed unreachable (or kept failing) through every attempt: the
+    /// rest of this run does not wait for it again, tool after tool.
+    private var down: RegistryError?
 
     public init(host: String, scheme: String, transport: any HTTPTransport, credentials: @escaping @Sendable () async -> RegistryCredential?,
                 attempts: Int = 3, chunkSize: Int = 64 << 20) {
@@ -163,6 +166,14 @@ public final class OCIRegistry: @unchecked Sendable {
     /// Sends a request with the authorization this repository has earned; on a 401, answers
     /// the challenge once and sends it again. Down or 5xx: tried `attempts` times.
     func request(_ req: HTTPRequest, repository: String, push: Bool, limit: Int = 1 << 20, retry: Bool = true) async throws(RegistryError) -> HTTPResponse {
+        if let down = lock.withLock({ down }) { throw down }
+        do { return try await attempt(req, repository: repository, push: push, limit: limit, retry: retry) } catch {
+            if error.transient { lock.withLock { down = error } }
+            throw error
+        }
+    }
+
+    func attempt(_ req: HTTPRequest, repository: String, push: Bool, limit: Int, retry: Bool) async throws(RegistryError) -> HTTPResponse {
         var answered = false
         var attempt = 0
         while true {

@@ -29,10 +29,10 @@ public struct CacheKey: Sendable, Equatable {
         self.fields = fields
     }
 
-    /// `field=value` lines, sorted: what the digest is taken of. Values cannot hold a newline
-    /// that would forge another line: they are escaped.
+    /// `field="value"` lines, sorted: what the digest is taken of. Values are quoted with
+    /// JSON escapes, so a newline in one cannot forge another field.
     public var canonical: String {
-        fields.keys.sorted().map { "\($0)=\(CacheKey.escape(fields[$0] ?? ""))\n" }.joined()
+        fields.keys.sorted().map { "\($0)=\(quoted(fields[$0] ?? ""))\n" }.joined()
     }
 
     /// The SHA-256 of `canonical`, hex: the registry tag.
@@ -56,19 +56,6 @@ public struct CacheKey: Sendable, Equatable {
         for k in annotations.keys.sorted() where k.hasPrefix(CacheKey.annotationPrefix) {
             let field = String(k.dropFirst(CacheKey.annotationPrefix.count))
             if fields[field] == nil { out.append("\(field): not part of this key, found \(quoted(annotations[k] ?? ""))") }
-        }
-        return out
-    }
-
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(c)
-            }
         }
         return out
     }

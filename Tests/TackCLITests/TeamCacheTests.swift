@@ -267,14 +267,17 @@ struct TeamCacheTests {
         #expect(down.stderr.contains("hello 1.0.0: the team cache oci://127.0.0.1:") && down.stderr.contains("is unavailable (cannot reach the registry"), "\(down.stderr)")
         #expect(down.stderr.contains("could not push to the team cache"), "\(down.stderr)")
 
-        // A registry answering 503: retried a bounded number of times, then built here.
+        // A registry answering 503: retried a bounded number of times, then built here; the
+        // second tool does not wait for it again.
         try s.mkdir("www")
         let server = try FixtureServer(serving: s.root + "/www")
         try FileManager.default.removeItem(atPath: s.root + "/tack-home/installs")
-        let failing = try s.tack(["install"], in: "app", env: ["TACK_CACHE": "oci://127.0.0.1:\(server.port)/team"])
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n  hello-too: \(repo.entry("1.0.0"))\n")
+        let failing = try s.tack(["install", "--jobs", "1"], in: "app", env: ["TACK_CACHE": "oci://127.0.0.1:\(server.port)/team"])
         #expect(failing.status == 0, "\(failing.stderr)")
-        #expect(builds(s) == 2)
+        #expect(builds(s) == 3)
         #expect(failing.stderr.contains("is unavailable (the registry 127.0.0.1:\(server.port) answered 503"), "\(failing.stderr)")
+        #expect(try server.requests("v2-all") == 3, "three attempts in all, for both tools")
     }
 
     @Test func aProjectsOwnCacheNeedsTrust() throws {

@@ -10,7 +10,8 @@
                               anything else          404
                               /count/PATH            how many times PATH was requested
                               /static/PATH           a file under DIR, or a directory's index.html
-                              /v2/...                503: an OCI registry that is failing
+                              /v2/...                503: an OCI registry that is failing (all
+                                                     counted together as /count/v2-all)
   fixtures.py archive KIND OUT VERSION [HOSTILE]
                               KIND: tar.gz, tar.xz, zip, or binary; HOSTILE: dotdot, absolute,
                               symlink-escape, hardlink-outside, device, setuid, modes (0777 and
@@ -61,6 +62,8 @@ def serve(root):
                     self.send_header("Content-Length", "0")
                     self.end_headers()
             elif parts[0] == "v2":
+                with lock:
+                    counts["/v2-all"] = counts.get("/v2-all", 0) + 1
                 self.send_response(503)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
