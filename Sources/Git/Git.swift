@@ -94,7 +94,7 @@ public final class GitRepository {
 
     /// Stages every file in the work tree (as `git add -A`, honouring .gitignore) and commits
     /// it as the first commit, by `name` <`email`>. Returns the commit's SHA.
-    public func commitAll(message: String, name: String, email: String) throws(GitError) -> String {
+    public func commitAll(message: String, author: (name: String, email: String), committer: (name: String, email: String)) throws(GitError) -> String {
         var index: OpaquePointer?
         guard git_repository_index(&index, handle) == 0, let index else { throw GitError.last("opening the index of \(path)") }
         defer { git_index_free(index) }
@@ -106,12 +106,17 @@ public final class GitRepository {
         guard git_tree_lookup(&treeObject, handle, &tree) == 0, let treeObject else { throw GitError.last("reading the tree of \(path)") }
         defer { git_tree_free(treeObject) }
         var signature: UnsafeMutablePointer<git_signature>?
-        guard git_signature_now(&signature, name, email) == 0, let signature else { throw GitError.last("making the signature \(name) <\(email)>") }
+        guard git_signature_now(&signature, author.name, author.email) == 0, let signature else { throw GitError.last("making the signature \(author.name) <\(author.email)>") }
         defer { git_signature_free(signature) }
+        var committerSignature: UnsafeMutablePointer<git_signature>?
+        guard git_signature_now(&committerSignature, committer.name, committer.email) == 0, let committerSignature else {
+            throw GitError.last("making the signature \(committer.name) <\(committer.email)>")
+        }
+        defer { git_signature_free(committerSignature) }
         var commit = git_oid()
         let parents: [OpaquePointer?] = []
         let status = parents.withUnsafeBufferPointer { p in
-            git_commit_create(&commit, handle, "HEAD", signature, signature, "UTF-8", message, treeObject, 0, UnsafeMutablePointer(mutating: p.baseAddress))
+            git_commit_create(&commit, handle, "HEAD", signature, committerSignature, "UTF-8", message, treeObject, 0, UnsafeMutablePointer(mutating: p.baseAddress))
         }
         guard status == 0 else { throw GitError.last("committing in \(path)") }
         var buf = [CChar](repeating: 0, count: 41)

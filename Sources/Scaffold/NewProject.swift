@@ -13,6 +13,9 @@ public struct NewProject: Sendable {
     public var parent: String
     /// Where tack's own templates are looked for, in order.
     public var templateRoots: [String]
+    /// The process's environment: git's `GIT_AUTHOR_*`, `GIT_COMMITTER_*` and `EMAIL` choose
+    /// the first commit's people, as they do for git.
+    public var environment: [String: String] = [:]
 
     public init(name: String, template: String, variables: [String: String], git: Bool, parent: String, templateRoots: [String]) {
         self.name = name
@@ -31,6 +34,13 @@ public struct NewProject: Sendable {
         "throws", "true", "try", "Swift", "Foundation", "Type", "Protocol",
     ]
 
+    /// Modules a package may import that a target of the same name would hide.
+    static let systemModules: Set<String> = [
+        "Testing", "XCTest", "Dispatch", "Synchronization", "Observation", "Distributed", "RegexBuilder", "Cxx",
+        "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking", "FoundationXML",
+        "Glibc", "Musl", "Darwin", "WinSDK", "os", "CoreFoundation", "Combine", "SwiftUI", "UIKit", "AppKit",
+    ]
+
     /// Why `name` cannot be a package and module name, or nil.
     public static func problem(with name: String) -> String? {
         if name.isEmpty { return "the project needs a name" }
@@ -38,8 +48,15 @@ public struct NewProject: Sendable {
             return "\(quoted(name)) is not a valid package and module name: start with a letter, then letters, digits or _ (like MyApp)"
         }
         if name.count > 64 { return "\(quoted(name)) is too long for a module name (at most 64 characters)" }
-        if keywords.contains(name) { return "\(quoted(name)) is a Swift keyword or a standard module; pick another name" }
+        if keywords.contains(name) || systemModules.contains(name) { return "\(quoted(name)) is a Swift keyword or a standard module; pick another name" }
         return nil
+    }
+
+    /// Why `name` would collide with a module the template makes itself (`Sources/Layout`).
+    static func collision(_ name: String, templateDirectory: String) -> String? {
+        let sources = (try? FileManager.default.contentsOfDirectory(atPath: templateDirectory + "/Sources")) ?? []
+        guard let taken = sources.first(where: { !$0.contains("{{") && $0.lowercased() == name.lowercased() }) else { return nil }
+        return "\(quoted(name)) is the name of a module the template makes (Sources/\(taken)); pick another name"
     }
 
     /// What was made: the directory, the template's description, the commit (if any).
@@ -63,6 +80,7 @@ public struct NewProject: Sendable {
         try? fm.removeItem(atPath: scratch)
         defer { try? fm.removeItem(atPath: scratch) }
         let templateDir = try locateTemplate(scratch: scratch + "/template")
+        if let p = Self.collision(name, templateDirectory: templateDir) { throw TackError(p) }
         let template = try Template.load(templateDir)
         var given = variables
         given["name"] = name
@@ -83,11 +101,11 @@ public struct NewProject: Sendable {
         try? fm.createDirectory(atPath: out, withIntermediateDirectories: true)
         var commit: String?
         if git {
-            let author = try Self.author()
+            let (author, committer) = try Self.people(environment)
             do {
                 let repo = try GitRepository.create(out)
                 commit = try repo.commitAll(message: "Initial commit: \(name), from tack new (\(template.description.isEmpty ? self.template : template.description))",
-                                            name: author.name, email: author.email)
+                                            author: author, committer: committer)
             } catch { throw TackError("cannot make the first commit: \(error.message) — or use --no-git") }
         }
         if fm.fileExists(atPath: target) { _ = rmdir(target) }
@@ -95,14 +113,20 @@ public struct NewProject: Sendable {
         return Result(directory: target, files: files.count, commit: commit)
     }
 
-    /// The author for the first commit, from git's configuration (user.name and user.email).
-    static func author() throws(TackError) -> (name: String, email: String) {
-        let config: GitConfig
-        do { config = try GitConfig.user() } catch { throw TackError("cannot read git's configuration for the commit's author: \(error.message) — or use --no-git") }
-        guard let name = config.string("user.name"), !name.isEmpty, let email = config.string("user.email"), !email.isEmpty else {
-            throw TackError("git has no author to make the first commit with: run `git config --global user.name \"Your Name\"` and `git config --global user.email you@example.com`, or use --no-git")
+    /// The first commit's author and committer, as git picks them: `GIT_AUTHOR_NAME` /
+    /// `GIT_AUTHOR_EMAIL` (and `GIT_COMMITTER_*`) from the environment, else `user.name` and
+    /// `user.email` from git's configuration, else (for the email) `EMAIL`.
+    static func people(_ env: [String: String]) throws(TackError) -> (author: (name: String, email: String), committer: (name: String, email: String)) {
+        func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+        let config = try? GitConfig.user()
+        let name = nonEmpty(config?.string("user.name"))
+        let email = nonEmpty(config?.string("user.email")) ?? nonEmpty(env["EMAIL"])
+        guard let authorName = nonEmpty(env["GIT_AUTHOR_NAME"]) ?? name, let authorEmail = nonEmpty(env["GIT_AUTHOR_EMAIL"]) ?? email,
+              let committerName = nonEmpty(env["GIT_COMMITTER_NAME"]) ?? name ?? nonEmpty(env["GIT_AUTHOR_NAME"]),
+              let committerEmail = nonEmpty(env["GIT_COMMITTER_EMAIL"]) ?? email ?? nonEmpty(env["GIT_AUTHOR_EMAIL"]) else {
+            throw TackError("git has no author to make the first commit with: run `git config --global user.name \"Your Name\"` and `git config --global user.email you@example.com` (or set GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL), or use --no-git")
         }
-        return (name, email)
+        return ((authorName, authorEmail), (committerName, committerEmail))
     }
 
     /// The template directory: one of tack's own by name, a local directory, or a git

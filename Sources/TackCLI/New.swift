@@ -10,7 +10,7 @@ struct New: ParsableCommand {
             journaled, then run in order), a store (restored at launch from a snapshot on \
             disk, changed only by the bus's handlers), a declarative layout engine, a feature \
             module wiring them, a demo executable, tests for each, and a tack.yml pinning its \
-            tools. Then `git init` and a first commit (author from git config). A failure \
+            tools. Then `git init` and a first commit (author as git picks it: GIT_AUTHOR_*, else git config). A failure \
             leaves nothing behind.
 
             A template is a directory with a template.yml (its variables, their defaults, and \
@@ -49,9 +49,10 @@ struct New: ParsableCommand {
             given[String(v[..<eq])] = String(v[v.index(after: eq)...])
         }
         if given["name"] != nil { throw fail(TackError("the name is the command's argument, not a --var")) }
-        let project = NewProject(
+        var project = NewProject(
             name: name, template: template, variables: given, git: !noGit, parent: settings.cwd,
             templateRoots: NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment))
+        project.environment = settings.environment
         let result: NewProject.Result
         do { result = try project.run() } catch { throw fail(error) }
         let shown = Paths.abbreviate(result.directory, home: settings.home)

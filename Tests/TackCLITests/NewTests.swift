@@ -16,7 +16,10 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: s.root + "/work").sorted() == expected.sorted()
     }
 
-    @Test(arguments: ["1app", "my-app", "my app", "class", "Swift", "a/b", "../evil"])
+    @Test(arguments: ["1app", "my-app", "my app", "class", "Swift", "a/b", "../evil",
+                      // A standard module, or a module the app template makes itself: the
+                      // package would not build.
+                      "Testing", "XCTest", "Dispatch", "Foundation", "Synchronization", "Layout", "Store", "CommandBus", "layout"])
     func badNamesAreRefused(_ name: String) throws {
         let s = try sandbox()
         let r = try s.tack(["new", name], in: "work")
@@ -103,6 +106,17 @@ import Testing
         // The first commit, by the author git's configuration names.
         let log = try GitFixture(path: s.root + "/work/Tagged", environment: repo.environment).git("log", "--format=%an <%ae>|%s")
         #expect(log.hasPrefix("Test Author <test@example.org>|Initial commit: Tagged") && log.split(separator: "\n").count == 1, "\(log)")
+    }
+
+    /// CI machines have no git configuration, only git's environment variables.
+    @Test func theFirstCommitTakesGitsAuthorAndCommitterFromTheEnvironment() throws {
+        let s = try sandbox(author: false)
+        let env = ["GIT_AUTHOR_NAME": "Ci Author", "GIT_AUTHOR_EMAIL": "author@ci.example", "GIT_COMMITTER_NAME": "Ci Bot",
+                   "GIT_COMMITTER_EMAIL": "bot@ci.example", "GIT_CONFIG_NOSYSTEM": "1"]
+        let r = try s.tack(["new", "Envy", "--var", "demo=false"], in: "work", env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        let log = try s.run("/usr/bin/git", ["-C", s.root + "/work/Envy", "log", "--format=%an <%ae>|%cn <%ce>"]).stdout
+        #expect(log == "Ci Author <author@ci.example>|Ci Bot <bot@ci.example>\n", "\(log)")
     }
 
     @Test func failuresHalfWayLeaveNothing() throws {
