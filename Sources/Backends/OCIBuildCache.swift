@@ -1,5 +1,4 @@
 import Archive
-import Crypto
 import Foundation
 import TackCore
 
@@ -114,7 +113,8 @@ public struct OCIBuildCache: BuildCache {
         } catch let error as ArchiveError {
             throw TackError("cannot pack \(directory): \(error.message)")
         } catch { throw TackError("cannot write \(staging): \(describe(error))") }
-        guard let (layerDigest, layerSize) = OCIBuildCache.digest(of: layerFile) else { throw TackError("cannot read \(layerFile)") }
+        guard let (layerSum, layerSize) = Hashing.sha256(file: layerFile) else { throw TackError("cannot read \(layerFile)") }
+        let layerDigest = "sha256:" + layerSum
 
         var binaries: [String] = []
         if case .list(let b)? = record.fields["binaries"] { binaries = b }
@@ -149,21 +149,5 @@ public struct OCIBuildCache: BuildCache {
     static func json(_ object: [String: Any]) -> [UInt8] {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return [UInt8](data)
-    }
-
-    /// `sha256:…` and the size of a file, read in pieces.
-    static func digest(of path: String) -> (String, Int)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        var size = 0
-        while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch { return nil }
-            if chunk.isEmpty { break }
-            hasher.update(data: chunk)
-            size += chunk.count
-        }
-        return ("sha256:" + hasher.finalize().map { String(format: "%02x", $0) }.joined(), size)
     }
 }

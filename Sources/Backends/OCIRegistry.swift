@@ -53,7 +53,7 @@ public final class OCIRegistry: @unchecked Sendable {
 
     var base: String { "\(scheme)://\(host)" }
     /// Credentials may be sent: HTTPS, or a registry on this machine.
-    var mayAuthenticate: Bool { scheme == "https" || (CacheReference("oci://\(host)/x")?.isLoopback ?? false) }
+    var mayAuthenticate: Bool { scheme == "https" || CacheReference.isLoopback(host: CacheReference.hostName(of: host)) }
 
     // MARK: Manifests
 
@@ -213,7 +213,7 @@ public final class OCIRegistry: @unchecked Sendable {
             if let service = bearer.parameters["service"] { url = append(url, "service", service) }
             url = append(url, "scope", scope)
             var tokenRequest = HTTPRequest("GET", url)
-            let realmIsSafe = realm.lowercased().hasPrefix("https://") || (URLComponents(string: realm)?.host.map { CacheReference("oci://\($0)/x")?.isLoopback ?? false } ?? false)
+            let realmIsSafe = realm.lowercased().hasPrefix("https://") || (URLComponents(string: realm)?.host.map { CacheReference.isLoopback(host: $0) } ?? false)
             if let credential, realmIsSafe { tokenRequest.headers["Authorization"] = credential.basicHeader }
             let answer: HTTPResponse
             do { answer = try await transport.send(tokenRequest, limit: 1 << 20) } catch {

@@ -77,10 +77,7 @@ public struct RegistryCredentials: Sendable {
 
     /// `docker-credential-NAME get`, the server on standard input, found on PATH.
     static func runHelper(_ name: String, server: String, environment: [String: String]) async -> String? {
-        let program = "docker-credential-" + name
-        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(program)" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else { return nil }
+        guard let path = try? FoundationProcessRunner.locate("docker-credential-" + name, path: environment["PATH"] ?? "/usr/bin:/bin") else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["get"]

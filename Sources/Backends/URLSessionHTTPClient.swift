@@ -16,8 +16,7 @@ public struct URLSessionHTTPClient: HTTPClient {
         guard let u = URL(string: url), let scheme = u.scheme?.lowercased() else {
             throw HTTPFailure(status: 400, message: "`\(url)` is not a URL")
         }
-        // Said without credentials or a query (a signed URL's token).
-        Output.verbose("fetching \(scheme)://\(u.host ?? "")\(u.port.map { ":\($0)" } ?? "")\(u.path)")
+        Output.verbose("fetching \(Redact.url(url))")
         if scheme == "file" { return try copyFile(u.path, to: destination) }
         guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not `\(url)`") }
         var request = URLRequest(url: u)
@@ -74,7 +73,7 @@ public struct URLSessionHTTPClient: HTTPClient {
                 throw HTTPFailure(status: 0, message: "cannot write \(destination): \(describe(error))")
             }
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hashing.hex(hasher.finalize())
     }
 }
 
@@ -141,7 +140,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         } else if let expected, received != expected {
             result = .failure(HTTPFailure(status: nil, message: "the download was cut short: \(received) of \(expected) bytes"))
         } else {
-            result = .success(hasher.finalize().map { String(format: "%02x", $0) }.joined())
+            result = .success(Hashing.hex(hasher.finalize()))
         }
         finish?(result)
         finish = nil

@@ -150,7 +150,8 @@ public struct Installer: Sendable {
             var built = outcome.metadata
             if let why = outcome.unshareable { built[Installer.unshareableField] = why }
             if !built.isEmpty { record.fields["built"] = .map(built) }
-            if let key, let pulled { record.fields[CacheKey.lockField] = item.locked.addingCachedDigest(key.tag, pulled) }
+            let pulledField = key.flatMap { k in pulled.map { item.locked.addingCachedDigest(k.tag, $0) } }
+            if let pulledField { record.fields[CacheKey.lockField] = pulledField }
             do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [name: record]).serialized()) }
             catch { throw TackError("cannot write to \(temp): \(error)") }
             if store.fs.isDirectory(final) {
@@ -166,7 +167,7 @@ public struct Installer: Sendable {
             }
             _ = fsyncDirectory(toolDir)
             var lockFields = outcome.lockFields
-            if let key, let pulled { lockFields[CacheKey.lockField] = item.locked.addingCachedDigest(key.tag, pulled) }
+            if let pulledField { lockFields[CacheKey.lockField] = pulledField }
             if pulled == nil, let key, let cache, cache.pushes {
                 // After the rename: the install stands whatever the upload does.
                 if let why = outcome.unshareable ?? (item.shareable ? nil : "its pin comes from a file that is not trusted") {

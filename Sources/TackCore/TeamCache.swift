@@ -87,7 +87,10 @@ public struct CacheReference: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The host without its port (`[::1]` → `::1`).
-    public var host: String {
+    public var host: String { CacheReference.hostName(of: registry) }
+
+    /// `HOST[:PORT]` without the port, and an IPv6 address without its brackets.
+    public static func hostName(of registry: String) -> String {
         if registry.hasPrefix("["), let close = registry.firstIndex(of: "]") {
             return String(registry[registry.index(after: registry.startIndex)..<close])
         }
@@ -95,7 +98,10 @@ public struct CacheReference: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// localhost, 127.0.0.0/8, ::1: where plain HTTP is allowed, as Docker allows it.
-    public var isLoopback: Bool {
+    public var isLoopback: Bool { CacheReference.isLoopback(host: host) }
+
+    /// Whether a host name (without port or brackets) is this machine.
+    public static func isLoopback(host: String) -> Bool {
         let h = host.lowercased()
         if h == "localhost" || h == "::1" { return true }
         let parts = h.split(separator: ".", omittingEmptySubsequences: false)
