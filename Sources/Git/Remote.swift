@@ -97,7 +97,14 @@ extension Git {
             guard !isSHA, !ref.hasPrefix("refs/") else { throw GitError.last("fetching \(ref) from \(url)") }
             let branch = "+refs/heads/\(ref):refs/heads/\(ref)"
             let again: Int32 = withStrArray([branch]) { specs in git_remote_fetch(remote, specs, &options, nil) }
-            guard again == 0 else { throw GitError(message: "\(url) has no tag or branch `\(ref)`") }
+            guard again == 0 else {
+                // Neither fetched: say whether the repository or the ref is what is missing.
+                guard git_remote_connect(remote, GIT_DIRECTION_FETCH, nil, nil, nil) == 0 else {
+                    throw GitError.last("cannot reach the repository \(url)")
+                }
+                git_remote_disconnect(remote)
+                throw GitError(message: "\(url) has no tag or branch `\(ref)`")
+            }
             return try checkoutCommit(repo, spec: "refs/heads/\(ref)", url: url)
         }
         return try checkoutCommit(repo, spec: isSHA ? ref : (ref.hasPrefix("refs/") ? ref : "refs/tags/\(ref)"), url: url)

@@ -16,6 +16,8 @@ public struct NewProject: Sendable {
     /// The process's environment: git's `GIT_AUTHOR_*`, `GIT_COMMITTER_*` and `EMAIL` choose
     /// the first commit's people, as they do for git.
     public var environment: [String: String] = [:]
+    /// Render and report, but write nothing.
+    public var dryRun = false
 
     public init(name: String, template: String, variables: [String: String], git: Bool, parent: String, templateRoots: [String]) {
         self.name = name
@@ -64,7 +66,13 @@ public struct NewProject: Sendable {
         public var directory: String
         public var files: Int
         public var commit: String?
+        /// The files' paths in the new project (sorted).
+        public var paths: [String] = []
     }
+
+    /// Where the project is made before it is renamed into place (removed on failure and
+    /// on Ctrl-C).
+    public var staging: String { Paths.join(parent, ".tack-new-\(name)-\(getpid())") }
 
     public func run() throws(TackError) -> Result {
         if let p = Self.problem(with: name) { throw TackError(p) }
@@ -76,9 +84,12 @@ public struct NewProject: Sendable {
                 throw TackError("\(target) already exists and is not empty; pick another name, or remove it")
             }
         }
-        let scratch = Paths.join(parent, ".tack-new-\(name)-\(getpid())")
+        let scratch = staging
         try? fm.removeItem(atPath: scratch)
         defer { try? fm.removeItem(atPath: scratch) }
+        do { try fm.createDirectory(atPath: scratch, withIntermediateDirectories: false) } catch {
+            throw TackError("cannot create \(scratch): \(error.localizedDescription)")
+        }
         let templateDir = try locateTemplate(scratch: scratch + "/template")
         if let p = Self.collision(name, templateDirectory: templateDir) { throw TackError(p) }
         let template = try Template.load(templateDir)
@@ -86,6 +97,7 @@ public struct NewProject: Sendable {
         given["name"] = name
         let values = try template.values(given)
         let files = try template.render(values)
+        if dryRun { return Result(directory: target, files: files.count, commit: nil, paths: files.map(\.path).sorted()) }
 
         // Everything is written (and committed) beside the target, then renamed into place.
         let out = scratch + "/project"
@@ -110,7 +122,7 @@ public struct NewProject: Sendable {
         }
         if fm.fileExists(atPath: target) { _ = rmdir(target) }
         guard rename(out, target) == 0 else { throw TackError("cannot move the new project to \(target): \(String(cString: strerror(errno)))") }
-        return Result(directory: target, files: files.count, commit: commit)
+        return Result(directory: target, files: files.count, commit: commit, paths: files.map(\.path).sorted())
     }
 
     /// The first commit's author and committer, as git picks them: `GIT_AUTHOR_NAME` /
@@ -139,6 +151,10 @@ public struct NewProject: Sendable {
                 url = String(t[..<at])
                 ref = String(t[t.index(after: at)...])
             }
+            if !url.contains("://") && !url.hasPrefix("git@") {
+                let local = url.hasPrefix("/") ? url : Paths.normalize(Paths.join(parent, url))
+                guard FileManager.default.fileExists(atPath: local) else { throw TackError("there is no template repository at \(local)") }
+            }
             do {
                 if let ref { _ = try Git.checkout(url, ref: ref, into: scratch) } else { try Git.clone(url, into: scratch) }
             } catch { throw TackError("cannot fetch the template \(url)\(ref.map { " at \($0)" } ?? ""): \(error.message)") }
@@ -156,6 +172,27 @@ public struct NewProject: Sendable {
         }
         let known = templateRoots.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }.filter { !$0.hasPrefix(".") }
         throw TackError("there is no template named \(quoted(t))" + (known.isEmpty ? " (tack's templates were not found: reinstall with ./bootstrap.sh)" : "; tack has: \(Set(known).sorted().joined(separator: ", "))") + ", or give a directory or a git URL")
+    }
+
+    /// tack's own templates (name, directory), the first root holding a name winning.
+    public static func available(in roots: [String]) -> [(name: String, directory: String)] {
+        var seen = Set<String>(), out: [(String, String)] = []
+        for root in roots {
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted() where !name.hasPrefix(".") {
+                let dir = root + "/" + name
+                guard FileManager.default.fileExists(atPath: dir + "/" + Template.manifestName), seen.insert(name).inserted else { continue }
+                out.append((name, dir))
+            }
+        }
+        return out
+    }
+
+    /// The template `template` names, loaded (a git template is fetched into a temporary directory).
+    public func loadTemplate() throws(TackError) -> Template {
+        let scratch = Paths.join(NSTemporaryDirectory(), ".tack-template-\(getpid())")
+        try? FileManager.default.removeItem(atPath: scratch)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        return try Template.load(try locateTemplate(scratch: scratch))
     }
 
     static func isGitURL(_ s: String) -> Bool {

@@ -9,17 +9,20 @@ import YAML
 ///     description: What the template makes
 ///     variables:
 ///       name: { description: The package name }          # no default: must be given
-///       demo: { description: Include the demo, default: "true" }
+///       demo: { description: Include the demo, default: "true", type: boolean }
 ///     conditional:
 ///       "Sources/{{name}}/": demo                          # only when demo is true
 ///
 /// Variables whose value is `true` or `false` render as booleans, so `{{#demo}}…{{/demo}}`
-/// sections work. Output is not HTML-escaped.
+/// sections work. A `type: boolean` variable (and any variable `conditional` names) takes only
+/// `true` or `false`. Output is not HTML-escaped.
 public struct Template: Sendable {
     public struct Variable: Sendable, Equatable {
         public var name: String
         public var description: String
         public var defaultValue: String?
+        /// Takes only `true` or `false`.
+        public var isBoolean = false
     }
 
     public static let manifestName = "template.yml"
@@ -61,7 +64,13 @@ public struct Template: Sendable {
                             switch k.value {
                             case "description": v.description = try string(f, "`description`")
                             case "default": v.defaultValue = try string(f, "`default`")
-                            default: throw TackError.at(path, k.mark.line, k.mark.column, "unknown key `\(k.value)` in a variable; expected description or default")
+                            case "type":
+                                switch try string(f, "`type`") {
+                                case "boolean": v.isBoolean = true
+                                case "text": v.isBoolean = false
+                                default: throw TackError.at(path, f.mark.line, f.mark.column, "a variable's `type` is boolean or text")
+                                }
+                            default: throw TackError.at(path, k.mark.line, k.mark.column, "unknown key `\(k.value)` in a variable; expected description, default or type")
                             }
                         }
                     } else {
@@ -76,8 +85,16 @@ public struct Template: Sendable {
                 throw TackError.at(path, key.mark.line, key.mark.column, "unknown key `\(key.value)` in template.yml; expected description, variables or conditional")
             }
         }
-        for c in t.conditional where !t.variables.contains(where: { $0.name == c.variable }) {
-            throw TackError("\(path): `conditional` names the variable `\(c.variable)`, which `variables` does not declare")
+        for c in t.conditional {
+            guard let i = t.variables.firstIndex(where: { $0.name == c.variable }) else {
+                throw TackError("\(path): `conditional` names the variable `\(c.variable)`, which `variables` does not declare")
+            }
+            t.variables[i].isBoolean = true
+        }
+        for v in t.variables where v.isBoolean {
+            if let d = v.defaultValue, d != "true" && d != "false" {
+                throw TackError("\(path): the variable `\(v.name)` is true or false, so its default cannot be \(quoted(d))")
+            }
         }
         return t
     }
@@ -90,6 +107,9 @@ public struct Template: Sendable {
         for (k, value) in given {
             guard variables.contains(where: { $0.name == k }) else {
                 throw TackError("the template has no variable `\(k)`; it has: \(variables.map(\.name).joined(separator: ", "))")
+            }
+            if let v = variables.first(where: { $0.name == k }), v.isBoolean, value != "true" && value != "false" {
+                throw TackError("the variable `\(k)` is true or false, not \(quoted(value)) (\(v.description))")
             }
             out[k] = value
         }

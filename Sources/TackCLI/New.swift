@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Scaffold
 import TackCore
 
@@ -7,17 +8,21 @@ struct New: ParsableCommand {
         abstract: "Make a new Swift project from a template.",
         discussion: """
             The default template, `app`, makes a Swift package with a command bus (commands \
-            journaled, then run in order), a store (restored at launch from a snapshot on \
-            disk, changed only by the bus's handlers), a declarative layout engine, a feature \
-            module wiring them, a demo executable, tests for each, and a tack.yml pinning its \
-            tools. Then `git init` and a first commit (author as git picks it: GIT_AUTHOR_*, else git config). A failure \
-            leaves nothing behind.
+            journaled with checksums and outcomes, run in order, replayed after a crash), a \
+            store (restored at launch from a snapshot, with schema migrations and undo), a \
+            flexbox layout engine with a text renderer, a feature module wiring them, a demo \
+            executable, benchmarks, tests for each, and a tack.yml pinning its tools. Then \
+            `git init` and a first commit (author as git picks it: GIT_AUTHOR_*, else git \
+            config). A failure or Ctrl-C leaves nothing behind.
 
             A template is a directory with a template.yml (its variables, their defaults, and \
-            files that depend on one) and files rendered with Mustache, names included.
+            files that depend on one) and files rendered with Mustache, names included. \
+            `tack new --list` shows tack's templates; `tack new --template T --help` shows \
+            T's variables.
 
             Examples:
               tack new MyApp
+              tack new MyApp --dry-run
               tack new MyApp --var demo=false --no-git
               tack new MyApp --template ./my-template
               tack new MyApp --template https://github.com/me/templates.git@v1.0
@@ -25,7 +30,7 @@ struct New: ParsableCommand {
     )
 
     @Argument(help: "The project's name: the package name and the prefix of its modules.")
-    var name: String
+    var name: String?
 
     @Option(help: "`app`, a template directory, or a git URL with an optional @ref.")
     var template = "app"
@@ -36,26 +41,52 @@ struct New: ParsableCommand {
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a template variable.", valueName: "name=value"))
     var variables: [String] = []
 
+    @Flag(help: "Show what would be made, and make nothing.")
+    var dryRun = false
+
+    @Flag(help: "List tack's templates and their variables.")
+    var list = false
+
     func validate() throws {
+        if list { return }
+        guard let name else { throw ValidationError("tack new needs the project's name (or --list)") }
         if let problem = NewProject.problem(with: name) { throw ValidationError(problem) }
         for v in variables where !v.contains("=") || v.hasPrefix("=") { throw ValidationError("--var takes NAME=VALUE, not \(quoted(v))") }
     }
 
     func run() throws {
         let settings = try processSettings()
+        let roots = NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment)
+        if list {
+            let templates = NewProject.available(in: roots)
+            if templates.isEmpty { throw fail(TackError("tack's templates were not found: reinstall with ./bootstrap.sh")) }
+            for (name, directory) in templates {
+                let t: Template
+                do { t = try Template.load(directory) } catch { throw fail(error) }
+                Output.out("\(name)\(t.description.isEmpty ? "" : " — \(t.description)")\n" + Self.describe(t.variables) + "\n")
+            }
+            return
+        }
+        guard let name else { return }
         var given: [String: String] = [:]
         for v in variables {
-            let eq = v.firstIndex(of: "=")!
+            guard let eq = v.firstIndex(of: "=") else { continue }
             given[String(v[..<eq])] = String(v[v.index(after: eq)...])
         }
         if given["name"] != nil { throw fail(TackError("the name is the command's argument, not a --var")) }
-        var project = NewProject(
-            name: name, template: template, variables: given, git: !noGit, parent: settings.cwd,
-            templateRoots: NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment))
+        var project = NewProject(name: name, template: template, variables: given, git: !noGit, parent: settings.cwd, templateRoots: roots)
         project.environment = settings.environment
+        project.dryRun = dryRun
+        Interrupts.removeOnInterrupt(project.staging)
+        defer { Interrupts.keep(project.staging) }
         let result: NewProject.Result
         do { result = try project.run() } catch { throw fail(error) }
         let shown = Paths.abbreviate(result.directory, home: settings.home)
+        if dryRun {
+            Output.out("Would make \(shown) (\(result.files) files\(noGit ? "" : ", and a first commit")):\n"
+                       + result.paths.map { "  \($0)\n" }.joined())
+            return
+        }
         Output.out("""
             Made \(shown) (\(result.files) files\(result.commit.map { ", first commit \($0.prefix(7))" } ?? "")).
             Next:
@@ -63,7 +94,31 @@ struct New: ParsableCommand {
               tack install        # the tools tack.yml pins
               swift build
               swift test
-            
+
             """)
+    }
+
+    /// A template's variables, one per line: name, description, default.
+    static func describe(_ variables: [Template.Variable]) -> String {
+        variables.map { v in
+            let shown = v.name == "name" ? "  NAME (the argument)" : "  --var \(v.name)=\(v.isBoolean ? "true|false" : "VALUE")"
+            return shown + (v.description.isEmpty ? "" : " — \(v.description)")
+                + (v.defaultValue.map { "; default \($0)" } ?? (v.name == "name" ? "" : "; required"))
+        }.joined(separator: "\n")
+    }
+
+    /// For `tack new [--template T] --help`: the template's variables, after the usual help.
+    static func templateHelp(_ arguments: [String]) -> String? {
+        guard arguments.first == _commandName else { return nil }
+        var template = "app"
+        for (i, a) in arguments.enumerated() {
+            if a == "--template", i + 1 < arguments.count { template = arguments[i + 1] }
+            if a.hasPrefix("--template=") { template = String(a.dropFirst("--template=".count)) }
+        }
+        guard let settings = try? processSettings() else { return nil }
+        let project = NewProject(name: "Help", template: template, variables: [:], git: false, parent: settings.cwd,
+                                 templateRoots: NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment))
+        guard let t = try? project.loadTemplate() else { return nil }
+        return "TEMPLATE \(template)\(t.description.isEmpty ? "" : ": \(t.description)")\n" + describe(t.variables)
     }
 }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Backends
 import Dispatch
+import Foundation
 import TackCore
 
 /// What this process started with, captured before anything else runs, so that a command
@@ -53,6 +54,13 @@ struct StartState: @unchecked Sendable {
 enum Interrupts {
     private static let queue = DispatchQueue(label: "tack.signals")
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+    /// Directories a command is making that an interrupt must not leave behind.
+    nonisolated(unsafe) private static var scratch: [String] = []
+    private static let scratchLock = NSLock()
+
+    /// Removes `path` if the process is interrupted before `keep(path)`.
+    static func removeOnInterrupt(_ path: String) { scratchLock.withLock { scratch.append(path) } }
+    static func keep(_ path: String) { scratchLock.withLock { scratch.removeAll { $0 == path } } }
 
     static func install(store: @escaping @Sendable () -> Store?) {
         for sig in [SIGINT, SIGTERM, SIGHUP] where !StartState.captured.ignored.contains(sig) {
@@ -61,6 +69,7 @@ enum Interrupts {
             source.setEventHandler {
                 RunningChildren.shared.signalAll(SIGTERM)
                 if let store = store() { removeUnfinished(store) }
+                for path in scratchLock.withLock({ scratch }) { try? FileManager.default.removeItem(atPath: path) }
                 Output.err("\n")
                 Output.error("interrupted (\(sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP")); nothing half-installed was kept")
                 _exit(128 + sig)

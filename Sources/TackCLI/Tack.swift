@@ -81,7 +81,15 @@ public struct Tack: AsyncParsableCommand {
     static func finish(_ error: any Error, arguments: [String]) -> Never {
         if let code = error as? ExitCode { exitProcess(code.rawValue) }
         let code = exitCode(for: error)
-        if code == .success { exit(withError: error) }
+        if code == .success {
+            if let extra = New.templateHelp(arguments) {
+                var help = fullMessage(for: error)
+                while help.last == "\n" { help.removeLast() }
+                Output.out(help + "\n\n" + extra + "\n")
+                exitProcess(0)
+            }
+            exit(withError: error)
+        }
         let command = arguments.first.flatMap { commandNames.contains($0) ? $0 : nil }
         if code == .validationFailure {
             Output.error(UsageError.message(message(for: error), command: command))

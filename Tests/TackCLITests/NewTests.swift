@@ -19,7 +19,8 @@ import Testing
     @Test(arguments: ["1app", "my-app", "my app", "class", "Swift", "a/b", "../evil",
                       // A standard module, or a module the app template makes itself: the
                       // package would not build.
-                      "Testing", "XCTest", "Dispatch", "Foundation", "Synchronization", "Layout", "Store", "CommandBus", "layout"])
+                      "Testing", "XCTest", "Dispatch", "Foundation", "Synchronization", "Layout", "Store", "CommandBus", "layout",
+                      "Benchmarks"])
     func badNamesAreRefused(_ name: String) throws {
         let s = try sandbox()
         let r = try s.tack(["new", name], in: "work")
@@ -144,7 +145,7 @@ import Testing
         let package = try String(contentsOfFile: s.root + "/work/Bare/Package.swift", encoding: .utf8)
         #expect(!package.contains("executable") && package.contains("\"BareFeature\""), "\(package)")
         #expect(!FileManager.default.fileExists(atPath: s.root + "/work/Bare/Sources/Bare"))
-        #expect(FileManager.default.fileExists(atPath: s.root + "/work/Bare/Sources/BareFeature/Items.swift"))
+        #expect(FileManager.default.fileExists(atPath: s.root + "/work/Bare/Sources/BareFeature/ItemsFeature.swift"))
     }
 
     /// The generated project builds and passes its tests offline, has one commit, and its demo
@@ -164,13 +165,129 @@ import Testing
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         let test = try s.run("/usr/bin/env", ["swift", "test"], in: "work/Demo")
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
-        #expect((test.stdout + test.stderr).contains("20 tests in 4 suites passed"), "\(test.stdout)")
+        #expect((test.stdout + test.stderr).contains("40 tests in 5 suites passed"), "\(test.stdout)")
 
         let bin = s.root + "/work/Demo/.build/debug/Demo"
-        let first = try s.run(bin, ["add", "milk"], in: "work/Demo")
-        #expect(first.status == 0 && first.stdout.hasPrefix("1. milk\n"), "\(first)")
-        let second = try s.run(bin, ["add", "eggs"], in: "work/Demo")
-        #expect(second.stdout.hasPrefix("1. milk\n2. eggs\n"), "\(second)")
+        func demo(_ args: String...) throws -> String {
+            let r = try s.run(bin, args, in: "work/Demo")
+            #expect(r.status == 0, "Demo \(args): \(r.stderr)")
+            return r.stdout
+        }
+        #expect(try demo("add", "milk") == "1. milk\n")
+        #expect(try demo("add", "eggs") == "1. milk\n2. eggs\n")
+        #expect(try demo("undo") == "1. milk\n")
+        #expect(try demo("redo") == "1. milk\n2. eggs\n")
+        #expect(try demo("remove", "1") == "1. eggs\n")
+        #expect(try demo("history") == "undo: remove \"milk\", add \"eggs\", add \"milk\"\nredo: (nothing)\n")
+        #expect(try demo("render", "--width", "20") == """
+            ┌──────────────────┐
+            │ Items (1)        │
+            │ 1. eggs      [x] │
+            └──────────────────┘
+
+            """)
+        let bad = try s.run(bin, ["remove", "7"], in: "work/Demo")
+        #expect(bad.status == 1 && bad.stderr.contains("there is no item 7"), "\(bad)")
         #expect(try git.git("status", "--porcelain") == "", "the demo's state is ignored by git")
+
+        // kill -9 at random moments: no command that reached the journal is ever lost, and
+        // nothing is applied twice.
+        let state = s.root + "/work/Demo/.app-state"
+        var listed = try demo("list").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1)[1]) }
+        for i in 0..<40 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: bin)
+            p.arguments = ["add", "item-\(i)"]
+            p.currentDirectoryURL = URL(fileURLWithPath: s.root + "/work/Demo")
+            p.environment = s.environment
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            usleep(UInt32.random(in: 0...30_000))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            let completed = p.terminationReason == .exit && p.terminationStatus == 0
+            // What is durable now: whole journal lines and the snapshot.
+            let journal = (try? String(contentsOfFile: state + "/journal.log", encoding: .utf8)) ?? ""
+            let whole = journal.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            let snapshot = (try? String(contentsOfFile: state + "/state.json", encoding: .utf8)) ?? ""
+            let durable = completed || whole.contains { $0.contains("\"text\":\"item-\(i)\"") } || snapshot.contains("\"item-\(i)\"")
+            let now = try demo("list").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1)[1]) }
+            #expect(Set(now).count == now.count, "an item applied twice: \(now)")
+            #expect(Array(now.prefix(listed.count)) == listed, "an item was lost: before \(listed), now \(now)")
+            if durable { #expect(now.contains("item-\(i)"), "item-\(i) was journaled but is gone: \(now)") }
+            listed = now
+        }
+    }
+
+    @Test func booleanVariablesTheListDryRunAndHelp() throws {
+        let s = try sandbox()
+        // Before: demo=maybe made a package whose manifest named a missing target.
+        let maybe = try s.tack(["new", "Maybe", "--var", "demo=maybe"], in: "work")
+        #expect(maybe.status != 0 && maybe.stderr.contains("`demo` is true or false, not \"maybe\""), "\(maybe.stderr)")
+        #expect(try onlyHas(s))
+
+        let list = try s.tack(["new", "--list"], in: "work")
+        #expect(list.status == 0 && list.stdout.hasPrefix("app — ") && list.stdout.contains("--var demo=true|false"), "\(list.stdout)")
+        let help = try s.tack(["new", "--help"], in: "work")
+        #expect(help.status == 0 && help.stdout.contains("TEMPLATE app") && help.stdout.contains("--var demo=true|false"), "\(help.stdout)")
+        try writeTemplate(s, at: "tpl")
+        let own = try s.tack(["new", "--template", "../tpl", "--help"], in: "work")
+        #expect(own.stdout.contains("TEMPLATE ../tpl: a test template") && own.stdout.contains("--var org=VALUE"), "\(own.stdout)")
+
+        let dry = try s.tack(["new", "Dry", "--dry-run"], in: "work")
+        #expect(dry.status == 0 && dry.stdout.contains("Would make") && dry.stdout.contains("  Sources/Dry/main.swift\n"), "\(dry.stdout)")
+        let bare = try s.tack(["new", "Dry", "--dry-run", "--var", "demo=false"], in: "work")
+        #expect(bare.status == 0 && !bare.stdout.contains("Sources/Dry/main.swift") && bare.stdout.contains("Sources/DryFeature/"), "\(bare.stdout)")
+        #expect(try onlyHas(s))
+    }
+
+    @Test func aMissingTemplateRepositoryIsNamed() throws {
+        let s = try sandbox()
+        // Before: "has no tag or branch v1", for a repository that is not there at all.
+        let missing = try s.tack(["new", "X", "--template", "../missing.git@v1"], in: "work")
+        #expect(missing.status != 0 && missing.stderr.contains("there is no template repository at \(s.root)/missing.git"), "\(missing.stderr)")
+        let unreachable = try s.tack(["new", "X", "--template", "http://127.0.0.1:9/templates.git@v1"], in: "work")
+        #expect(unreachable.status != 0 && unreachable.stderr.contains("cannot reach the repository"), "\(unreachable.stderr)")
+        #expect(!unreachable.stderr.contains("no tag or branch"), "\(unreachable.stderr)")
+        #expect(try onlyHas(s))
+    }
+
+    /// Before: Ctrl-C left the hidden staging directory behind.
+    @Test func ctrlCRemovesTheStagingDirectory() throws {
+        let s = try sandbox()
+        // A server that accepts and never answers: tack new waits in the template's fetch.
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", """
+            import socket, sys, time
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+            print(s.getsockname()[1], flush=True)
+            conns = []
+            while True:
+                c, _ = s.accept(); conns.append(c)
+            """]
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        var port = ""
+        while !port.hasSuffix("\n") {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            guard !byte.isEmpty else { break }
+            port += String(decoding: byte, as: UTF8.self)
+        }
+        let p = try s.spawn(["new", "Hang", "--template", "http://127.0.0.1:\(port.trimmingCharacters(in: .whitespacesAndNewlines))/t.git@v1"],
+                            in: "work", log: s.root + "/new.log")
+        var staged = false
+        for _ in 0..<200 where !staged {
+            usleep(20_000)
+            staged = ((try? FileManager.default.contentsOfDirectory(atPath: s.root + "/work")) ?? []).contains { $0.hasPrefix(".tack-new-Hang-") }
+        }
+        #expect(staged, "tack new never made its staging directory")
+        p.interrupt()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130, "\(s.read("new.log") ?? "")")
+        #expect(try onlyHas(s))
     }
 }

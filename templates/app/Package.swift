@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "{{name}}",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // Mutex (Synchronization) needs macOS 15 and iOS 18.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "CommandBus", targets: ["CommandBus"]),
         .library(name: "Store", targets: ["Store"]),
@@ -14,20 +15,22 @@ let package = Package(
 {{/demo}}
     ],
     targets: [
-        // Commands, journaled and run in order; a store restored from disk at launch and
-        // changed only by the bus's handlers; a layout engine that runs on any thread.
+        // Commands journaled (seq, length, checksum, outcome), then run one at a time in order.
         .target(name: "CommandBus"),
+        // State restored at launch from {schema, lastSeq, state}, changed only by the bus's handlers.
         .target(name: "Store", dependencies: ["CommandBus"]),
+        // Flexbox stacks over immutable nodes, laid out off the main thread; a text renderer.
         .target(name: "Layout"),
-        // The feature: state → render → nodes → layout; event → command → bus → store.
+        // The whole path: command → bus → store → layout → screen on the main actor.
         .target(name: "{{name}}Feature", dependencies: ["CommandBus", "Store", "Layout"]),
 {{#demo}}
         .executableTarget(name: "{{name}}", dependencies: ["{{name}}Feature"]),
 {{/demo}}
+        .executableTarget(name: "Benchmarks", dependencies: ["{{name}}Feature", "CommandBus", "Store", "Layout"]),
         .testTarget(name: "CommandBusTests", dependencies: ["CommandBus"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "CommandBus"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
-        .testTarget(name: "{{name}}FeatureTests", dependencies: ["{{name}}Feature"]),
+        .testTarget(name: "{{name}}FeatureTests", dependencies: ["{{name}}Feature", "CommandBus", "Layout"]),
     ],
     swiftLanguageModes: [.v6]
 )

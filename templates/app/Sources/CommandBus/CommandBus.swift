@@ -1,107 +1,136 @@
 import Foundation
 
-/// Something the app asks to be done. Commands are values: they are written to the journal
-/// before they run, so they must encode, and their `typeName` must never change once shipped
-/// (it is how a journal written by an older build finds its handler).
-public protocol Command: Codable, Sendable {
-    static var typeName: String { get }
-    var id: UUID { get }
-}
-
-/// What the bus reports about each command, in order.
-public enum BusEvent: Sendable, Equatable {
-    case accepted(id: UUID, type: String)
-    case completed(id: UUID, type: String)
-    case failed(id: UUID, type: String, message: String)
-}
-
-public enum CommandBusError: Error, Equatable, CustomStringConvertible {
-    case duplicateHandler(String)
-    case noHandler(String)
-
-    public var description: String {
-        switch self {
-        case .duplicateHandler(let t): return "a handler for \(t) is already registered"
-        case .noHandler(let t): return "no handler is registered for \(t)"
-        }
-    }
-}
-
-/// Handlers by command type: exactly one per type.
-public struct Handlers: Sendable {
-    typealias Run = @Sendable (Data) async throws -> Void
-    var runs: [String: Run] = [:]
-
-    public init() {}
-
-    /// Registers the handler for `C`; a second one for the same type is an error.
-    public mutating func register<C: Command>(_ type: C.Type, _ handler: @escaping @Sendable (C) async throws -> Void) throws {
-        guard runs[C.typeName] == nil else { throw CommandBusError.duplicateHandler(C.typeName) }
-        runs[C.typeName] = { data in try await handler(JSONDecoder().decode(C.self, from: data)) }
-    }
-
-    public func handles(_ typeName: String) -> Bool { runs[typeName] != nil }
-}
-
-/// Runs commands one at a time, in the order they were sent. Each is appended to the journal
-/// before its handler runs, so after a crash `replay` brings the app back to where it was.
+/// Runs commands one at a time, in the order they were sent. Each command is journaled (and
+/// fsynced, with a file journal) before its handler runs, and its outcome after; at launch,
+/// `recover(after:)` runs again what the last snapshot does not hold, skipping failures.
+///
+/// A handler may send follow-up commands: inside a handler, `send` journals the follow-up and
+/// returns at once (it runs after the current command), so it never waits on itself.
 public actor CommandBus {
+    struct Job {
+        var seq: UInt64
+        var entry: JournalEntry
+        var handler: Handlers.Handler
+        var replaying: Bool
+        /// Whether to journal the outcome (not when replaying a command already marked applied).
+        var recordsOutcome: Bool
+        var done: CheckedContinuation<Void, any Error>?
+    }
+
     let handlers: Handlers
     let journal: any Journal
-    /// The last command's run: each new one waits for it, which keeps them in order.
-    var tail: Task<Void, Never>?
-    public nonisolated let events: AsyncStream<BusEvent>
-    let continuation: AsyncStream<BusEvent>.Continuation
+    let observer: (@Sendable (BusEvent) -> Void)?
+    var nextSeq: UInt64
+    var queue: [Job] = []
+    var draining = false
 
-    public init(handlers: Handlers, journal: any Journal = MemoryJournal()) {
+    /// The bus whose handler the current task is running, if any.
+    @TaskLocal static var runningHandlerOf: ObjectIdentifier?
+
+    /// `observer` hears about each command run, on the bus's task; it must not block.
+    public init(handlers: Handlers, journal: any Journal = MemoryJournal(), observer: (@Sendable (BusEvent) -> Void)? = nil) throws {
         self.handlers = handlers
         self.journal = journal
-        (events, continuation) = AsyncStream.makeStream(of: BusEvent.self)
+        self.observer = observer
+        nextSeq = try journal.lastSeq() + 1
     }
 
-    /// Journals `command`, then runs its handler after every command sent before it.
-    /// Throws what the journal or the handler threw.
+    /// Journals `command`, then runs its handler after every command sent before it, and
+    /// returns when it has run (at once when called from a handler). Throws what the journal
+    /// or the handler threw.
     public func send<C: Command>(_ command: C) async throws {
-        guard let run = handlers.runs[C.typeName] else { throw CommandBusError.noHandler(C.typeName) }
-        let payload = try JSONEncoder().encode(command)
-        let entry = JournalEntry(id: command.id, type: C.typeName, payload: payload)
-        let journal = self.journal
-        try await enqueue(journal: { try await journal.append(entry) }, run: { try await run(payload) }, id: command.id, type: C.typeName)
-    }
-
-    /// Runs the entries' handlers again, in order, without journaling them again: after a
-    /// crash, on a fresh state; or without some entries (`skipping`), to undo them.
-    public func replay(_ entries: [JournalEntry], skipping: Set<UUID> = []) async throws {
-        for entry in entries where !skipping.contains(entry.id) {
-            guard let run = handlers.runs[entry.type] else { throw CommandBusError.noHandler(entry.type) }
-            try await enqueue(journal: nil, run: { try await run(entry.payload) }, id: entry.id, type: entry.type)
+        guard let handler = handlers.table[C.typeName] else { throw CommandBusError.noHandler(C.typeName) }
+        let entry = try JournalEntry(command)
+        let seq = nextSeq
+        try journal.append(JournalRecord(seq: seq, .command(entry)))
+        nextSeq += 1
+        let job = Job(seq: seq, entry: entry, handler: handler, replaying: false, recordsOutcome: true)
+        if CommandBus.runningHandlerOf == ObjectIdentifier(self) {
+            enqueue(job)
+            return
+        }
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            var job = job
+            job.done = done
+            enqueue(job)
         }
     }
 
-    /// Replays everything the journal holds (see `replay(_:skipping:)`).
-    public func replayJournal(skipping: Set<UUID> = []) async throws {
-        try await replay(try await journal.entries(), skipping: skipping)
+    public func undo() async throws { try await send(Undo()) }
+    public func redo() async throws { try await send(Redo()) }
+
+    /// What recovery did: the commands it ran again, and those that failed this time.
+    public struct Recovery: Sendable, Equatable {
+        public var replayed: [UInt64] = []
+        public var failed: [UInt64] = []
     }
 
-    func enqueue(journal write: (@Sendable () async throws -> Void)?, run: @escaping @Sendable () async throws -> Void, id: UUID, type: String) async throws {
-        let previous = tail
-        let continuation = self.continuation
-        let task = Task {
-            await previous?.value
-            try await write?()
-            continuation.yield(.accepted(id: id, type: type))
+    /// Runs again, in order, the journaled commands after `lastSeq` (what the snapshot holds):
+    /// those with no outcome (interrupted), and applied ones whose handler changes a store.
+    /// Failed commands are skipped. Call it once at launch, before sending anything.
+    @discardableResult
+    public func recover(after lastSeq: UInt64) async throws -> Recovery {
+        nextSeq = max(nextSeq, lastSeq + 1)
+        var report = Recovery()
+        for pending in try journal.commands(after: lastSeq) {
+            if case .failed = pending.outcome { continue }
+            guard let handler = handlers.table[pending.entry.type] else { throw CommandBusError.noHandler(pending.entry.type) }
+            if pending.outcome == .applied && !handler.replaysApplied { continue }
+            let job = Job(seq: pending.seq, entry: pending.entry, handler: handler, replaying: true,
+                          recordsOutcome: pending.outcome == .unknown)
+            report.replayed.append(pending.seq)
             do {
-                try await run()
-                continuation.yield(.completed(id: id, type: type))
+                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                    var job = job
+                    job.done = done
+                    enqueue(job)
+                }
             } catch {
-                continuation.yield(.failed(id: id, type: type, message: String(describing: error)))
-                throw error
+                report.failed.append(pending.seq)
             }
         }
-        tail = Task { _ = await task.result }
-        try await task.value
+        return report
     }
 
-    /// Ends the event stream (for a bus that is done).
-    public func finish() { continuation.finish() }
+    /// The journaled command described for people.
+    public nonisolated func summary(of entry: JournalEntry) -> String { handlers.summary(of: entry) }
+
+    func enqueue(_ job: Job) {
+        queue.append(job)
+        guard !draining else { return }
+        draining = true
+        Task { await drain() }
+    }
+
+    func drain() async {
+        while !queue.isEmpty {
+            let job = queue.removeFirst()
+            let context = CommandContext(seq: job.seq, id: job.entry.id, replaying: job.replaying)
+            var result: Result<Void, any Error>
+            do {
+                try await CommandBus.$runningHandlerOf.withValue(ObjectIdentifier(self)) {
+                    try await job.handler.run(job.entry, context)
+                }
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            if job.recordsOutcome {
+                do {
+                    switch result {
+                    case .success: try journal.append(JournalRecord(seq: job.seq, .applied))
+                    case .failure(let error): try journal.append(JournalRecord(seq: job.seq, .failed(String(describing: error))))
+                    }
+                } catch {
+                    if case .success = result { result = .failure(error) }
+                }
+            }
+            switch result {
+            case .success: observer?(.applied(seq: job.seq, type: job.entry.type))
+            case .failure(let error): observer?(.failed(seq: job.seq, type: job.entry.type, message: String(describing: error)))
+            }
+            job.done?.resume(with: result)
+        }
+        draining = false
+    }
 }

@@ -1,56 +1,120 @@
-/// A laid-out node: its rectangle in its parent's coordinates, and its children's.
-public struct Frame: Sendable, Equatable, CustomStringConvertible {
-    public var rect: Rect
-    public var name: String?
-    public var children: [Frame]
-
-    public init(_ rect: Rect, name: String? = nil, children: [Frame] = []) {
-        self.rect = rect
-        self.name = name
-        self.children = children
-    }
-
-    var size: Size { Size(width: rect.width, height: rect.height) }
-
-    /// The frames of the leaves named `name`, in root coordinates.
-    public func named(_ name: String, origin: (x: Double, y: Double) = (0, 0)) -> [Rect] {
-        let x = origin.x + rect.x, y = origin.y + rect.y
-        var out: [Rect] = self.name == name ? [Rect(x: x, y: y, width: rect.width, height: rect.height)] : []
-        for c in children { out += c.named(name, origin: (x, y)) }
-        return out
-    }
-
-    public var description: String { "\(name.map { $0 + " " } ?? "")\(rect)" + (children.isEmpty ? "" : " [" + children.map(\.description).joined(separator: ", ") + "]") }
-}
-
-/// The layout algorithm: a pure function from a node tree and a size range to frames, safe
-/// to run on any thread. Stacks follow ComponentKit's CKStackLayoutComponent: measure each
-/// child, flex the flexible ones by the violation (what the children need against what the
-/// stack allows, in whole points, the remainder to the first flexible child), stretch, then
-/// position (justify on the main axis, align on the cross axis).
+/// The layout algorithm: a pure function from a node tree and a size range to frames, safe to
+/// run on any thread (see `LayoutQueue` for running it off the main one).
+///
+/// Stacks are the flexbox subset ComponentKit and Yoga share: direction, spacing, justify,
+/// align (stretch by default), flex grow and shrink within each child's min and max, a basis;
+/// leaves size themselves with a measure function (text wraps). Each node's result is cached
+/// for the pass, and a result is reused for any narrower range it still fits — so a node is
+/// computed a small, fixed number of times and a layout costs time linear in its nodes.
 public enum Layout {
     /// Lays `node` out within `range`, at the origin.
-    public static func layout(_ node: Node, in range: SizeRange) -> Frame {
-        measure(node, range, parent: range.max)
+    public static func layout(_ node: Node, in range: SizeRange) -> Frame { measured(node, in: range).frame }
+
+    /// The layout, and how many times a node was computed rather than taken from the cache.
+    public static func measured(_ node: Node, in range: SizeRange) -> (frame: Frame, computed: Int) {
+        let pass = Pass()
+        let frame = pass.measure(Item(node), range, parent: range.max)
+        return (frame, pass.computed)
+    }
+}
+
+/// A node of the tree being laid out, with its cached results.
+final class Item {
+    enum Kind {
+        case leaf(Leaf)
+        case stack(Stack, [Item])
+        case inset(EdgeInsets, Item)
+        case overlay(Item, Item)
+        case background(Item, Item)
     }
 
-    /// `node` laid out within `range`; `parent` is the size percentages refer to.
-    static func measure(_ node: Node, _ range: SizeRange, parent: Size) -> Frame {
+    struct Key: Equatable {
+        var range: SizeRange
+        var parent: Size
+        var unboundedMain: Direction?
+    }
+
+    let kind: Kind
+    /// Whether a percent anywhere below makes results depend on the sizes they resolve against.
+    let usesPercent: Bool
+    var cache: [(key: Key, frame: Frame)] = []
+
+    init(_ node: Node) {
         switch node {
-        case .leaf(let intrinsic, let spec, let name):
-            let r = constrain(range, spec, parent: parent)
-            let s = r.clamp(intrinsic)
-            return Frame(Rect(x: 0, y: 0, width: s.width, height: s.height), name: name)
-        case .stack(let direction, let spacing, let justify, let alignItems, let children, let spec):
-            return stack(direction, spacing, justify, alignItems, children, constrain(range, spec, parent: parent))
+        case .leaf(let leaf):
+            kind = .leaf(leaf)
+            usesPercent = leaf.size.usesPercent
+        case .stack(let stack):
+            let children = stack.children.map { Item($0.node) }
+            kind = .stack(stack, children)
+            usesPercent = stack.size.usesPercent || children.contains { $0.usesPercent } || stack.children.contains { $0.flexBasis.isPercent }
         case .inset(let e, let child):
+            let c = Item(child)
+            kind = .inset(e, c)
+            usesPercent = c.usesPercent
+        case .overlay(let base, let top):
+            let (b, t) = (Item(base), Item(top))
+            kind = .overlay(b, t)
+            usesPercent = b.usesPercent || t.usesPercent
+        case .background(let base, let fill):
+            let (b, f) = (Item(base), Item(fill))
+            kind = .background(b, f)
+            usesPercent = b.usesPercent || f.usesPercent
+        }
+    }
+
+    /// The node's own size spec (wrappers have none).
+    var spec: SizeSpec {
+        switch kind {
+        case .leaf(let l): return l.size
+        case .stack(let s, _): return s.size
+        default: return SizeSpec()
+        }
+    }
+
+    /// A cached frame for `key`: the same request, or a looser one whose result fits this one.
+    func cached(_ key: Key) -> Frame? {
+        for entry in cache.reversed() where entry.key.unboundedMain == key.unboundedMain {
+            if entry.key == key { return entry.frame }
+            if usesPercent && (entry.key.parent != key.parent || entry.key.range.max != key.range.max) { continue }
+            if entry.key.range.contains(key.range) && key.range.contains(entry.frame.size) { return entry.frame }
+        }
+        return nil
+    }
+}
+
+final class Pass {
+    var computed = 0
+
+    /// `item` laid out within `range`; `parent` is the size its percentages refer to.
+    /// `unboundedMain`: ignore the item's own min and max along that axis (a flex basis).
+    func measure(_ item: Item, _ range: SizeRange, parent: Size, unboundedMain: Direction? = nil) -> Frame {
+        let key = Item.Key(range: range, parent: parent, unboundedMain: unboundedMain)
+        if let frame = item.cached(key) { return frame }
+        computed += 1
+        let frame = compute(item, range, parent: parent, unboundedMain: unboundedMain)
+        item.cache.append((key, frame))
+        if item.cache.count > 6 { item.cache.removeFirst() }
+        return frame
+    }
+
+    func compute(_ item: Item, _ range: SizeRange, parent: Size, unboundedMain: Direction?) -> Frame {
+        switch item.kind {
+        case .leaf(let leaf):
+            let r = constrain(range, leaf.size, parent: parent, unboundedMain: unboundedMain)
+            let s = r.clamp(leaf.measure.size(r))
+            return Frame(Rect(x: 0, y: 0, width: s.width, height: s.height), content: leaf.content, name: leaf.name)
+        case .stack(let stack, let children):
+            return layoutStack(stack, children, constrain(range, stack.size, parent: parent, unboundedMain: unboundedMain))
+        case .inset(let e, let child):
+            let (h, v) = (e.left + e.right, e.top + e.bottom)
             let inner = SizeRange(
-                min: Size(width: max(0, range.min.width - e.left - e.right), height: max(0, range.min.height - e.top - e.bottom)),
-                max: Size(width: max(0, range.max.width - e.left - e.right), height: max(0, range.max.height - e.top - e.bottom)))
+                min: Size(width: max(0, range.min.width - h), height: max(0, range.min.height - v)),
+                max: Size(width: max(0, range.max.width - h), height: max(0, range.max.height - v)))
             var c = measure(child, inner, parent: inner.max)
             c.rect.x = e.left
             c.rect.y = e.top
-            let s = range.clamp(Size(width: c.rect.width + e.left + e.right, height: c.rect.height + e.top + e.bottom))
+            let s = range.clamp(Size(width: c.rect.width + h, height: c.rect.height + v))
             return Frame(Rect(x: 0, y: 0, width: s.width, height: s.height), children: [c])
         case .overlay(let base, let top):
             let b = measure(base, range, parent: parent)
@@ -63,108 +127,90 @@ public enum Layout {
         }
     }
 
-    /// The parent's range narrowed by the node's own size spec: an explicit size (clamped to
-    /// the spec's min and max), else the spec's min and max; the parent's range always wins.
-    static func constrain(_ range: SizeRange, _ spec: SizeSpec, parent: Size) -> SizeRange {
-        func axis(_ size: Dimension, _ lo: Dimension, _ hi: Dimension, _ p: Double, _ pmin: Double, _ pmax: Double) -> (Double, Double) {
-            let minV = lo.resolve(p) ?? 0
-            let maxV = max(minV, hi.resolve(p) ?? .infinity)
+    /// The parent's range narrowed by the node's own spec: an explicit size (held within the
+    /// spec's min and max), else the spec's min and max. The parent's range always wins.
+    func constrain(_ range: SizeRange, _ spec: SizeSpec, parent: Size, unboundedMain: Direction?) -> SizeRange {
+        func axis(_ size: Dimension, _ lo: Dimension, _ hi: Dimension, _ p: Double, _ pmin: Double, _ pmax: Double, unbounded: Bool) -> (Double, Double) {
+            let minV = unbounded ? 0 : lo.resolve(p) ?? 0
+            let maxV = unbounded ? .infinity : max(minV, hi.resolve(p) ?? .infinity)
             var (a, b) = (minV, maxV)
             if let exact = size.resolve(p) { a = min(max(exact, minV), maxV); b = a }
-            let cl = { (v: Double) in min(max(v, pmin), pmax) }
-            return (cl(a), cl(b))
+            let clamp = { (v: Double) in min(max(v, pmin), pmax) }
+            return (clamp(a), clamp(b))
         }
-        let w = axis(spec.width, spec.minWidth, spec.maxWidth, parent.width, range.min.width, range.max.width)
-        let h = axis(spec.height, spec.minHeight, spec.maxHeight, parent.height, range.min.height, range.max.height)
+        let w = axis(spec.width, spec.minWidth, spec.maxWidth, parent.width, range.min.width, range.max.width, unbounded: unboundedMain == .horizontal)
+        let h = axis(spec.height, spec.minHeight, spec.maxHeight, parent.height, range.min.height, range.max.height, unbounded: unboundedMain == .vertical)
         return SizeRange(min: Size(width: w.0, height: h.0), max: Size(width: w.1, height: h.1))
     }
 
-    static func main(_ s: Size, _ d: Direction) -> Double { d == .vertical ? s.height : s.width }
-    static func cross(_ s: Size, _ d: Direction) -> Double { d == .vertical ? s.width : s.height }
-    static func size(main: Double, cross: Double, _ d: Direction) -> Size {
-        d == .vertical ? Size(width: cross, height: main) : Size(width: main, height: cross)
-    }
-
-    static func hasExplicitCross(_ node: Node, _ d: Direction) -> Bool {
-        let spec: SizeSpec
-        switch node {
-        case .leaf(_, let s, _): spec = s
-        case .stack(_, _, _, _, _, let s): spec = s
-        default: return false
+    func layoutStack(_ stack: Stack, _ items: [Item], _ r: SizeRange) -> Frame {
+        let d = stack.direction
+        func main(_ s: Size) -> Double { d == .vertical ? s.height : s.width }
+        func cross(_ s: Size) -> Double { d == .vertical ? s.width : s.height }
+        func size(main: Double, cross: Double) -> Size { d == .vertical ? Size(width: cross, height: main) : Size(width: main, height: cross) }
+        func range(main lo: Double, _ hi: Double, cross clo: Double, _ chi: Double) -> SizeRange {
+            SizeRange(min: size(main: lo, cross: clo), max: size(main: hi, cross: chi))
         }
-        return (d == .vertical ? spec.width : spec.height) != .auto
-    }
+        func mainBounds(_ spec: SizeSpec) -> (Dimension, Dimension) { d == .vertical ? (spec.minHeight, spec.maxHeight) : (spec.minWidth, spec.maxWidth) }
+        func crossSize(_ spec: SizeSpec) -> (Dimension, Dimension) { d == .vertical ? (spec.width, spec.maxWidth) : (spec.height, spec.maxHeight) }
 
-    static func stack(_ d: Direction, _ spacing: Double, _ justify: Justify, _ alignItems: Align, _ children: [StackChild], _ r: SizeRange) -> Frame {
-        let minMain = main(r.min, d), maxMain = main(r.max, d)
-        let minCross = cross(r.min, d), maxCross = cross(r.max, d)
+        let (minMain, maxMain, minCross, maxCross) = (main(r.min), main(r.max), cross(r.min), cross(r.max))
         let parent = r.max
-        // 1. Measure: each child's main size before flexing (its basis, or its own size).
-        func childRange(main lo: Double, _ hi: Double, crossMin: Double = 0) -> SizeRange {
-            SizeRange(min: size(main: lo, cross: crossMin, d), max: size(main: hi, cross: maxCross, d))
+        let children = stack.children
+        let gaps = children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + stack.spacing * Double(max(0, children.count - 1))
+
+        // 1. Each child's flex base size (its basis, or its own size without its min and max)
+        //    and its bounds along the axis.
+        let flex: [Flex.Item] = items.indices.map { i in
+            let (lo, hi) = mainBounds(items[i].spec)
+            let minV = lo.resolve(main(parent)) ?? 0
+            let maxV = hi.resolve(main(parent)) ?? .infinity
+            let base = children[i].flexBasis.resolve(main(parent)) ?? main(measure(
+                items[i], range(main: 0, .infinity, cross: 0, maxCross), parent: parent,
+                unboundedMain: (lo == .auto && hi == .auto) ? nil : d).size)
+            return Flex.Item(base: base, min: minV, max: maxV, grow: children[i].flexGrow, shrink: children[i].flexShrink)
         }
-        var sizes: [Double] = children.map { c in
-            if let basis = c.flexBasis.resolve(maxMain) { return basis }
-            return main(measure(c.node, childRange(main: 0, .infinity), parent: parent).size, d)
+        // 2. The stack's length: its children's, within what the parent allows; share it out.
+        let container = min(max(flex.reduce(0) { $0 + $1.hypothetical } + gaps, minMain), maxMain)
+        let lengths = Flex.resolve(flex, available: container - gaps)
+        // 3. Lay each child out at its length; the stack is as thick as its thickest child;
+        //    stretch the others to it (within their own max).
+        var frames = items.indices.map { i in measure(items[i], range(main: lengths[i], lengths[i], cross: 0, maxCross), parent: parent) }
+        let stackCross = min(max(frames.map { cross($0.size) }.max() ?? 0, minCross), maxCross)
+        for i in items.indices where (children[i].alignSelf ?? stack.alignItems) == .stretch {
+            let (explicit, hi) = crossSize(items[i].spec)
+            guard explicit == .auto else { continue }
+            let target = min(stackCross, hi.resolve(cross(parent)) ?? .infinity)
+            guard cross(frames[i].size) != target else { continue }
+            frames[i] = measure(items[i], range(main: lengths[i], lengths[i], cross: target, target), parent: parent)
         }
-        let gaps = children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + spacing * Double(max(0, children.count - 1))
-        let used = sizes.reduce(0, +) + gaps
-        // 2. Flex by the violation, in whole points; the remainder goes to the first flexible child.
-        var violation = 0.0
-        if used < minMain { violation = minMain - used } else if used > maxMain { violation = maxMain - used }
-        if violation != 0 {
-            let factors = children.map { violation > 0 ? $0.flexGrow : $0.flexShrink }
-            let total = factors.reduce(0, +)
-            if total > 0 {
-                var shares = factors.map { f -> Double in
-                    let share = (abs(violation) * f / total).rounded(.down)
-                    return violation > 0 ? share : -share
-                }
-                if let first = factors.firstIndex(where: { $0 > 0 }) { shares[first] += violation - shares.reduce(0, +) }
-                for i in sizes.indices { sizes[i] = max(0, sizes[i] + shares[i]) }
-            }
-        }
-        // 3. Lay each child out at its main size; then stretch to the stack's cross size.
-        var frames = children.indices.map { i in measure(children[i].node, childRange(main: sizes[i], sizes[i]), parent: parent) }
-        let stackCross = min(max(frames.map { cross($0.size, d) }.max() ?? 0, minCross), maxCross)
-        for i in children.indices {
-            let align = children[i].alignSelf ?? alignItems
-            guard align == .stretch, !hasExplicitCross(children[i].node, d), cross(frames[i].size, d) != stackCross else { continue }
-            frames[i] = measure(children[i].node, childRange(main: sizes[i], sizes[i], crossMin: stackCross), parent: parent)
-        }
-        // 4. Position: justify the free main-axis space, align on the cross axis.
-        let content = frames.reduce(0) { $0 + main($1.size, d) } + gaps
+        // 4. Position: justify the free space along the axis, align across it.
+        let content = frames.reduce(0) { $0 + main($1.size) } + gaps
         let stackMain = min(max(content, minMain), maxMain)
         let free = max(0, stackMain - content)
+        let n = Double(children.count)
         var cursor = 0.0, between = 0.0
-        switch justify {
+        switch stack.justifyContent {
         case .start: break
         case .center: cursor = free / 2
         case .end: cursor = free
-        case .spaceBetween: between = children.count > 1 ? free / Double(children.count - 1) : 0
-        case .spaceAround:
-            between = children.isEmpty ? 0 : free / Double(children.count)
-            cursor = between / 2
+        case .spaceBetween: between = n > 1 ? free / (n - 1) : 0
+        case .spaceAround: between = n > 0 ? free / n : 0; cursor = between / 2
+        case .spaceEvenly: between = free / (n + 1); cursor = between
         }
         for i in children.indices {
             cursor += children[i].spacingBefore
-            let childCross = cross(frames[i].size, d)
+            let childCross = cross(frames[i].size)
             let offset: Double
-            switch children[i].alignSelf ?? alignItems {
+            switch children[i].alignSelf ?? stack.alignItems {
             case .start, .stretch: offset = 0
             case .center: offset = (stackCross - childCross) / 2
             case .end: offset = stackCross - childCross
             }
-            if d == .vertical {
-                frames[i].rect.x = offset
-                frames[i].rect.y = cursor
-            } else {
-                frames[i].rect.x = cursor
-                frames[i].rect.y = offset
-            }
-            cursor += main(frames[i].size, d) + children[i].spacingAfter + spacing + between
+            if d == .vertical { (frames[i].rect.x, frames[i].rect.y) = (offset, cursor) } else { (frames[i].rect.x, frames[i].rect.y) = (cursor, offset) }
+            cursor += main(frames[i].size) + children[i].spacingAfter + stack.spacing + between
         }
-        let s = size(main: stackMain, cross: stackCross, d)
+        let s = size(main: stackMain, cross: stackCross)
         return Frame(Rect(x: 0, y: 0, width: s.width, height: s.height), children: frames)
     }
 }

@@ -1,94 +1,116 @@
-/// A length in a size spec: points, a percent of the parent's size, or auto (the content's).
-public enum Dimension: Sendable, Equatable {
-    case auto
-    case points(Double)
-    case percent(Double)
-
-    /// The length against a parent of `parent` points; nil for auto, or a percent of an
-    /// undefined (infinite) parent, which counts as auto.
-    func resolve(_ parent: Double) -> Double? {
-        switch self {
-        case .auto: return nil
-        case .points(let p): return p
-        case .percent(let p): return parent.isFinite ? parent * p / 100 : nil
-        }
-    }
-}
-
-public struct Size: Sendable, Equatable, CustomStringConvertible {
-    public var width: Double
-    public var height: Double
-    public init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-    }
-    public static let zero = Size(width: 0, height: 0)
-    public var description: String { "\(width)x\(height)" }
-}
-
-/// What a parent allows: every size between `min` and `max` (`max` may be infinite).
-public struct SizeRange: Sendable, Equatable {
-    public var min: Size
-    public var max: Size
-    public init(min: Size = .zero, max: Size) {
-        self.min = min
-        self.max = max
-    }
-    public static func exactly(_ size: Size) -> SizeRange { SizeRange(min: size, max: size) }
-    public static let unconstrained = SizeRange(max: Size(width: .infinity, height: .infinity))
-
-    func clamp(_ s: Size) -> Size {
-        Size(width: Swift.min(Swift.max(s.width, min.width), max.width), height: Swift.min(Swift.max(s.height, min.height), max.height))
-    }
-}
-
-public struct Rect: Sendable, Equatable, CustomStringConvertible {
-    public var x: Double, y: Double, width: Double, height: Double
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-    public var description: String { "(\(x), \(y), \(width), \(height))" }
-}
-
-/// A node's own size: width and height (auto: its content's), and their bounds.
-public struct SizeSpec: Sendable, Equatable {
-    public var width: Dimension = .auto
-    public var height: Dimension = .auto
-    public var minWidth: Dimension = .auto
-    public var maxWidth: Dimension = .auto
-    public var minHeight: Dimension = .auto
-    public var maxHeight: Dimension = .auto
-    public init(width: Dimension = .auto, height: Dimension = .auto, minWidth: Dimension = .auto, maxWidth: Dimension = .auto,
-                minHeight: Dimension = .auto, maxHeight: Dimension = .auto) {
-        self.width = width
-        self.height = height
-        self.minWidth = minWidth
-        self.maxWidth = maxWidth
-        self.minHeight = minHeight
-        self.maxHeight = maxHeight
-    }
-}
-
-public struct EdgeInsets: Sendable, Equatable {
-    public var top: Double, left: Double, bottom: Double, right: Double
-    public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
-        self.top = top
-        self.left = left
-        self.bottom = bottom
-        self.right = right
-    }
-    public init(all: Double) { self.init(top: all, left: all, bottom: all, right: all) }
-}
-
 public enum Direction: Sendable, Equatable { case vertical, horizontal }
-public enum Justify: Sendable, Equatable { case start, center, end, spaceBetween, spaceAround }
+public enum Justify: Sendable, Equatable { case start, center, end, spaceBetween, spaceAround, spaceEvenly }
 public enum Align: Sendable, Equatable { case start, center, end, stretch }
 
+/// How a leaf sizes itself: given what its parent allows, the size it wants. Text wraps to the
+/// width allowed; an image or a control has its own size.
+public struct Measure: Sendable {
+    let size: @Sendable (SizeRange) -> Size
+
+    public init(_ size: @escaping @Sendable (SizeRange) -> Size) { self.size = size }
+
+    public static func fixed(_ size: Size) -> Measure { Measure { _ in size } }
+
+    /// Text wrapped at word boundaries to the width allowed, in `metrics`' units.
+    public static func text(_ text: String, _ metrics: TextMetrics) -> Measure {
+        Measure { range in metrics.size(of: TextMetrics.wrap(text, width: metrics.columns(range.max.width))) }
+    }
+}
+
+/// Sizes of text in a grid of fixed cells: a terminal's, or a stand-in for a platform's text
+/// measurement (swap in CoreText's or TextKit's in an app).
+public struct TextMetrics: Sendable, Equatable {
+    public var characterWidth: Double
+    public var lineHeight: Double
+    public init(characterWidth: Double, lineHeight: Double) {
+        self.characterWidth = characterWidth
+        self.lineHeight = lineHeight
+    }
+    /// One point is one terminal cell.
+    public static let cells = TextMetrics(characterWidth: 1, lineHeight: 1)
+
+    func columns(_ width: Double) -> Int? { width.isFinite ? Int((width / characterWidth + 1e-9).rounded(.down)) : nil }
+
+    func size(of lines: [String]) -> Size {
+        Size(width: Double(lines.map(\.count).max() ?? 0) * characterWidth, height: Double(lines.count) * lineHeight)
+    }
+
+    /// `text` in lines of at most `width` characters (nil: unlimited), broken at spaces; a word
+    /// longer than a line is broken where the line ends. Newlines in `text` are kept.
+    public static func wrap(_ text: String, width: Int?) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard let width, width > 0 else {
+                lines.append(String(paragraph))
+                continue
+            }
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                var word = Substring(word)
+                if !line.isEmpty && line.count + 1 + word.count <= width {
+                    line += " " + word
+                    continue
+                }
+                if !line.isEmpty { lines.append(line) }
+                while word.count > width {
+                    lines.append(String(word.prefix(width)))
+                    word = word.dropFirst(width)
+                }
+                line = String(word)
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}
+
+/// What a leaf shows. The layout only sizes it; a renderer draws it.
+public enum Content: Sendable, Equatable {
+    case none
+    case text(String)
+    /// A box drawn along the frame's edges.
+    case border
+}
+
+/// A node with content of its own and a way to size it.
+public struct Leaf: Sendable {
+    public var content: Content
+    public var measure: Measure
+    public var size: SizeSpec
+    public var name: String?
+
+    public init(_ content: Content = .none, measure: Measure, size: SizeSpec = SizeSpec(), name: String? = nil) {
+        self.content = content
+        self.measure = measure
+        self.size = size
+        self.name = name
+    }
+}
+
+/// A stack lays its children out along one axis, flexbox's way: each child's basis, then
+/// grow or shrink (within each child's min and max) to the stack's size, then justify along
+/// the axis and align across it.
+public struct Stack: Sendable {
+    public var direction: Direction
+    public var spacing: Double
+    public var justifyContent: Justify
+    public var alignItems: Align
+    public var children: [StackChild]
+    public var size: SizeSpec
+
+    public init(_ direction: Direction, spacing: Double = 0, justifyContent: Justify = .start, alignItems: Align = .stretch,
+                size: SizeSpec = SizeSpec(), children: [StackChild]) {
+        self.direction = direction
+        self.spacing = spacing
+        self.justifyContent = justifyContent
+        self.alignItems = alignItems
+        self.children = children
+        self.size = size
+    }
+}
+
 /// A child of a stack, with how it flexes and aligns.
-public struct StackChild: Sendable, Equatable {
+public struct StackChild: Sendable {
     public var node: Node
     public var spacingBefore: Double
     public var spacingAfter: Double
@@ -111,15 +133,33 @@ public struct StackChild: Sendable, Equatable {
     }
 }
 
-/// An immutable layout tree. Build it from state; `layout` turns it into frames.
-public indirect enum Node: Sendable, Equatable {
-    /// Content with a size of its own (text, an image), and an optional name for finding it.
-    case leaf(Size, size: SizeSpec = SizeSpec(), name: String? = nil)
-    case stack(Direction, spacing: Double = 0, justifyContent: Justify = .start, alignItems: Align = .stretch,
-               children: [StackChild], size: SizeSpec = SizeSpec())
+/// An immutable layout tree: built from state, on any thread; `Layout.layout` turns it into frames.
+public indirect enum Node: Sendable {
+    case leaf(Leaf)
+    case stack(Stack)
     case inset(EdgeInsets, Node)
     /// `top` laid out at the size of `base`, over it.
     case overlay(Node, over: Node)
     /// `fill` laid out at the size of `base`, behind it.
     case background(Node, behind: Node)
+
+    /// A leaf of a fixed size.
+    public static func fixed(_ size: Size, _ content: Content = .none, spec: SizeSpec = SizeSpec(), name: String? = nil) -> Node {
+        .leaf(Leaf(content, measure: .fixed(size), size: spec, name: name))
+    }
+
+    /// Wrapping text.
+    public static func text(_ text: String, _ metrics: TextMetrics = .cells, spec: SizeSpec = SizeSpec(), name: String? = nil) -> Node {
+        .leaf(Leaf(.text(text), measure: .text(text, metrics), size: spec, name: name))
+    }
+
+    public static func stack(_ direction: Direction, spacing: Double = 0, justifyContent: Justify = .start, alignItems: Align = .stretch,
+                             size: SizeSpec = SizeSpec(), _ children: [StackChild]) -> Node {
+        .stack(Stack(direction, spacing: spacing, justifyContent: justifyContent, alignItems: alignItems, size: size, children: children))
+    }
+
+    /// `node` with a border drawn around it, one cell in from each edge.
+    public static func bordered(_ node: Node, name: String? = nil) -> Node {
+        .background(.inset(EdgeInsets(all: 1), node), behind: .leaf(Leaf(.border, measure: .fixed(.zero), name: name)))
+    }
 }

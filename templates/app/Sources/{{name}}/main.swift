@@ -1,30 +1,58 @@
 import {{name}}Feature
 import Foundation
 
-// A demo of the wiring: `{{name}} add TITLE`, `{{name}} remove N`, `{{name}} list`. State lives in
-// STATE_DIR (default ./.app-state), so a second run starts with the first run's items.
+// The demo: a list kept in $STATE_DIR (default ./.app-state), between runs and through crashes.
+let usage = """
+    usage: {{name}} add TEXT | remove N | undo | redo | list | history | render [--width W]
+    """
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("{{name}}: \(message)\n".utf8))
+    exit(status)
+}
+
+func list(_ feature: ItemsFeature) {
+    let items = feature.store.state.items
+    if items.isEmpty { print("(no items)") }
+    for (i, item) in items.enumerated() { print("\(i + 1). \(item.text)") }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let directory = URL(fileURLWithPath: ProcessInfo.processInfo.environment["STATE_DIR"] ?? ".app-state")
 do {
-    let feature = try ItemsFeature(directory: directory)
-    switch (arguments.first, arguments.count) {
-    case ("add", 2): try await feature.handle(.add(arguments[1]))
-    case ("remove", 2):
-        guard let n = Int(arguments[1]), feature.store.state.items.indices.contains(n - 1) else {
-            FileHandle.standardError.write(Data("{{name}}: no item \(arguments[1])\n".utf8))
-            exit(2)
-        }
-        try await feature.handle(.remove(feature.store.state.items[n - 1].id))
-    case ("list", 1), (nil, 0): break
+    let feature = try await ItemsFeature.open(directory: directory)
+    switch arguments.first {
+    case "add" where arguments.count >= 2:
+        try await feature.add(arguments.dropFirst().joined(separator: " "))
+        list(feature)
+    case "remove" where arguments.count == 2:
+        guard let n = Int(arguments[1]) else { fail("remove takes an item's number, not \(arguments[1])", status: 2) }
+        try await feature.remove(number: n)
+        list(feature)
+    case "undo" where arguments.count == 1:
+        try await feature.undo()
+        list(feature)
+    case "redo" where arguments.count == 1:
+        try await feature.redo()
+        list(feature)
+    case "list" where arguments.count == 1, nil:
+        list(feature)
+    case "history" where arguments.count == 1:
+        let (undo, redo) = feature.history()
+        print("undo: " + (undo.isEmpty ? "(nothing)" : undo.joined(separator: ", ")))
+        print("redo: " + (redo.isEmpty ? "(nothing)" : redo.joined(separator: ", ")))
+    case "render":
+        var width = 40.0
+        if arguments.count == 3, arguments[1] == "--width", let w = Double(arguments[2]), w >= 8, w <= 1000 { width = w }
+        else if arguments.count != 1 { fail("render takes --width W (8 to 1000 columns)", status: 2) }
+        let screen = ItemsScreen()
+        feature.present(on: screen, width: width)
+        await screen.settled(through: feature.store.lastSeq)
+        print(screen.text)
     default:
-        FileHandle.standardError.write(Data("usage: {{name}} [add TITLE | remove N | list]\n".utf8))
-        exit(2)
+        fail(usage, status: 2)
     }
     await feature.store.flush()
-    let state = feature.store.state
-    for (i, item) in state.items.enumerated() { print("\(i + 1). \(item.title)") }
-    print("layout at 320 points: \(ItemsFeature.frames(state, width: 320).named("title").map(\.description).joined(separator: " "))")
 } catch {
-    FileHandle.standardError.write(Data("{{name}}: \(error)\n".utf8))
-    exit(1)
+    fail("\(error)", status: 1)
 }

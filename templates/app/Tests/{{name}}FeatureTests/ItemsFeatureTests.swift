@@ -1,26 +1,104 @@
 import {{name}}Feature
+import CommandBus
 import Foundation
 import Layout
+import Synchronization
 import Testing
 
-@Suite struct ItemsFeatureTests {
-    @Test func eventToCommandToStateToLayoutAndBackAfterARelaunch() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("items-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let feature = try ItemsFeature(directory: dir)
-        try await feature.handle(.add("milk"))
-        try await feature.handle(.add("eggs"))
-        #expect(feature.store.state.items.map(\.title) == ["milk", "eggs"])
-        // 320 wide, 16 inset: rows 288 wide; a title grows to 288 - 8 - 24 = 256; rows start
-        // below the 20-point header and 12 of spacing, and are 24 high (the remove button).
-        let frames = ItemsFeature.frames(feature.store.state, width: 320)
-        #expect(frames.named("title").map(\.width) == [256, 256])
-        #expect(frames.named("remove").map(\.x) == [280, 280])
-        #expect(frames.named("title").map(\.y) == [50, 86])
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("ItemsFeatureTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
 
-        try await feature.handle(.remove(feature.store.state.items[0].id))
-        await feature.store.flush()
-        let relaunched = try ItemsFeature(directory: dir)
-        #expect(relaunched.store.state.items.map(\.title) == ["eggs"])
+func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(\.text) }
+
+@Suite struct ItemsFeatureTests {
+    /// Before: undo by replaying the journal gave ["milk", "eggs", "eggs"].
+    @Test func undoAndRedo() async throws {
+        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        try await feature.add("milk")
+        try await feature.add("eggs")
+        try await feature.undo()
+        #expect(texts(feature) == ["milk"])
+        try await feature.redo()
+        #expect(texts(feature) == ["milk", "eggs"])
+        try await feature.remove(number: 1)
+        #expect(texts(feature) == ["eggs"])
+        try await feature.undo()
+        #expect(texts(feature) == ["milk", "eggs"])
+        #expect(feature.history().undo == ["add \"eggs\"", "add \"milk\""])
+        #expect(feature.history().redo == ["remove \"milk\""])
+    }
+
+    /// Before: a relaunch plus replay gave five items where there were three.
+    @Test func aRelaunchOpensWhatWasLeft() async throws {
+        let dir = try temporaryDirectory()
+        do {
+            let feature = try await ItemsFeature.open(directory: dir)
+            for t in ["a", "b", "c"] { try await feature.add(t) }
+        }
+        // Whether or not the snapshot was written yet: the journal holds the rest.
+        #expect(texts(try await ItemsFeature.open(directory: dir)) == ["a", "b", "c"])
+        let again = try await ItemsFeature.open(directory: dir)
+        await again.store.flush()
+        #expect(texts(try await ItemsFeature.open(directory: dir)) == ["a", "b", "c"])
+    }
+
+    /// Schema 1 (what earlier versions of this template wrote: the bare state, `title`) → 2 (`text`).
+    @Test func migrationFromSchema1To2() async throws {
+        let dir = try temporaryDirectory()
+        let v1 = #"{"items":[{"id":"6B0C8A2E-3E0F-4F3A-9C1D-2E4B5A6C7D8E","title":"milk"}]}"#
+        try Data(v1.utf8).write(to: dir.appendingPathComponent("state.json"))
+        let feature = try await ItemsFeature.open(directory: dir)
+        #expect(texts(feature) == ["milk"])
+        let migrated = try ItemsState.schema.migrate(try JSON(data: Data(v1.utf8)), from: 1)
+        #expect(migrated["items"] == .array([.object(["id": .string("6B0C8A2E-3E0F-4F3A-9C1D-2E4B5A6C7D8E"), "text": .string("milk")])]))
+    }
+
+    @Test func removingANumberThatIsNotThereSaysHowManyThereAre() async throws {
+        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        try await feature.add("milk")
+        await #expect(throws: FeatureError.noItem(3, count: 1)) { try await feature.remove(number: 3) }
+    }
+
+    /// Before: nothing re-laid-out or re-rendered on a change, and observers ran off the main
+    /// thread with nothing hopping back. Now: command → bus → store → layout (off the main
+    /// thread) → screen (on the main actor).
+    @MainActor @Test func aCommandReachesTheScreen() async throws {
+        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        let screen = ItemsScreen()
+        feature.present(on: screen, width: 24)
+        await screen.settled(through: 0)
+        #expect(screen.text.contains("nothing yet"))
+        try await feature.add("bread and a long line that wraps")
+        await screen.settled(through: feature.store.lastSeq)
+        #expect(screen.text == """
+            ┌──────────────────────┐
+            │ Items (1)            │
+            │ 1. bread and a   [x] │
+            │    long line         │
+            │    that wraps        │
+            └──────────────────────┘
+            """)
+    }
+
+    @MainActor @Test func layoutRunsOffTheMainThreadAndDeliversOnTheMainActor() async throws {
+        let offMain = Mutex<[Bool]>([])
+        let delivered = Mutex<[UInt64]>([])
+        let queue = LayoutQueue { _, version in
+            MainActor.assertIsolated()
+            delivered.withLock { $0.append(version) }
+        }
+        for v in 1...20 as ClosedRange<UInt64> {
+            queue.submit(version: v, in: .unconstrained) {
+                offMain.withLock { $0.append(!Thread.isMainThread) }
+                return .text("v\(v)")
+            }
+        }
+        while delivered.withLock({ $0.last }) != 20 { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(offMain.withLock { $0 }.allSatisfy { $0 })
+        // Newest wins: submissions overtaken before they started are never laid out.
+        #expect(offMain.withLock { $0.count } <= 20)
     }
 }

@@ -1,0 +1,71 @@
+import CommandBus
+import Foundation
+
+/// Adds an item at the end. Its inverse removes it.
+public struct AddItem: Command {
+    public static let typeName = "items.add"
+    public var id = UUID()
+    public var text: String
+    public init(text: String) { self.text = text }
+    public var summary: String { "add \"\(text)\"" }
+}
+
+/// Removes an item. Its inverse puts it back where it was.
+public struct RemoveItem: Command {
+    public static let typeName = "items.remove"
+    public var id = UUID()
+    public var itemID: UUID
+    /// What the item said, for people reading the history.
+    public var text: String
+    public init(itemID: UUID, text: String) {
+        self.itemID = itemID
+        self.text = text
+    }
+    public var summary: String { "remove \"\(text)\"" }
+}
+
+/// Puts an item at a position (the inverse of a removal). Its inverse removes it.
+public struct InsertItem: Command {
+    public static let typeName = "items.insert"
+    public var id = UUID()
+    public var item: ItemsState.Item
+    public var index: Int
+    public init(_ item: ItemsState.Item, at index: Int) {
+        self.item = item
+        self.index = index
+    }
+    public var summary: String { "put back \"\(item.text)\"" }
+}
+
+public enum ItemsError: Error, Equatable, CustomStringConvertible {
+    case noSuchItem(UUID)
+    case duplicate(UUID)
+
+    public var description: String {
+        switch self {
+        case .noSuchItem(let id): return "there is no item \(id)"
+        case .duplicate(let id): return "there is already an item \(id)"
+        }
+    }
+}
+
+extension ItemsState {
+    /// The reducers: each changes the state and returns its inverse, from the state before.
+    static func add(_ c: AddItem, _ s: inout ItemsState) throws -> (any Command)? {
+        guard !s.items.contains(where: { $0.id == c.id }) else { throw ItemsError.duplicate(c.id) }
+        s.items.append(Item(id: c.id, text: c.text))
+        return RemoveItem(itemID: c.id, text: c.text)
+    }
+
+    static func remove(_ c: RemoveItem, _ s: inout ItemsState) throws -> (any Command)? {
+        guard let index = s.items.firstIndex(where: { $0.id == c.itemID }) else { throw ItemsError.noSuchItem(c.itemID) }
+        let item = s.items.remove(at: index)
+        return InsertItem(item, at: index)
+    }
+
+    static func insert(_ c: InsertItem, _ s: inout ItemsState) throws -> (any Command)? {
+        guard !s.items.contains(where: { $0.id == c.item.id }) else { throw ItemsError.duplicate(c.item.id) }
+        s.items.insert(c.item, at: min(max(0, c.index), s.items.count))
+        return RemoveItem(itemID: c.item.id, text: c.item.text)
+    }
+}

@@ -1,0 +1,80 @@
+import CommandBus
+import Foundation
+import Layout
+import Store
+
+/// The feature, wired end to end:
+///
+///     user → command → bus (journaled) → handler → store → change
+///          → layout on a background queue → frame → screen on the main actor
+///
+/// State and journal live in a directory: the snapshot is restored synchronously at `open`,
+/// then the journal's commands after it are run again, so the app opens as it was left, even
+/// after a kill -9.
+public final class ItemsFeature: Sendable {
+    public let store: Store<ItemsState>
+    public let bus: CommandBus
+    public let journal: FileJournal
+
+    init(store: Store<ItemsState>, bus: CommandBus, journal: FileJournal) {
+        self.store = store
+        self.bus = bus
+        self.journal = journal
+    }
+
+    /// Opens the feature's state in `directory` (made if needed) and recovers it.
+    public static func open(directory: URL, warn: @escaping @Sendable (String) -> Void = Store<ItemsState>.printWarning) async throws -> ItemsFeature {
+        let journal = try FileJournal(url: directory.appendingPathComponent("journal.log"))
+        let store = try Store(snapshotURL: directory.appendingPathComponent("state.json"), initial: ItemsState(),
+                              schema: ItemsState.schema, journal: journal, warn: warn)
+        var handlers = Handlers()
+        try handlers.register(AddItem.self, on: store, ItemsState.add)
+        try handlers.register(RemoveItem.self, on: store, ItemsState.remove)
+        try handlers.register(InsertItem.self, on: store, ItemsState.insert)
+        try handlers.registerUndo(on: store)
+        let bus = try CommandBus(handlers: handlers, journal: journal)
+        let recovery = try await bus.recover(after: store.lastSeq)
+        if !recovery.failed.isEmpty { warn("commands \(recovery.failed.map(String.init).joined(separator: ", ")) failed when run again at launch") }
+        return ItemsFeature(store: store, bus: bus, journal: journal)
+    }
+
+    public func add(_ text: String) async throws { try await bus.send(AddItem(text: text)) }
+
+    /// Removes the item at `number` (1-based, as shown).
+    public func remove(number: Int) async throws {
+        let items = store.state.items
+        guard items.indices.contains(number - 1) else { throw FeatureError.noItem(number, count: items.count) }
+        try await bus.send(RemoveItem(itemID: items[number - 1].id, text: items[number - 1].text))
+    }
+
+    public func undo() async throws { try await bus.undo() }
+    public func redo() async throws { try await bus.redo() }
+
+    /// What undo and redo would do, newest first.
+    public func history() -> (undo: [String], redo: [String]) {
+        let h = store.history
+        return (h.undo.reversed().map { bus.summary(of: $0.command) }, h.redo.reversed().map { bus.summary(of: $0.command) })
+    }
+
+    /// Shows the state on `screen`, `width` points wide: now, and after every change. The
+    /// layout runs on a background queue; the screen is drawn on the main actor.
+    @discardableResult
+    public func present(on screen: ItemsScreen, width: Double, metrics: TextMetrics = .cells) -> LayoutQueue {
+        let queue = LayoutQueue { [weak screen] frame, version in screen?.show(frame, version: version) }
+        let range = SizeRange(min: Size(width: width, height: 0), max: Size(width: width, height: .infinity))
+        store.observe { change in queue.submit(version: change.seq, in: range) { ItemsView.render(change.state, metrics: metrics) } }
+        let now = store.current
+        queue.submit(version: now.seq, in: range) { ItemsView.render(now.state, metrics: metrics) }
+        return queue
+    }
+}
+
+public enum FeatureError: Error, Equatable, CustomStringConvertible {
+    case noItem(Int, count: Int)
+
+    public var description: String {
+        switch self {
+        case .noItem(let n, let count): return "there is no item \(n) (there \(count == 1 ? "is 1 item" : "are \(count) items"))"
+        }
+    }
+}
