@@ -17,8 +17,8 @@ struct New: ParsableCommand {
 
             A template is a directory with a template.yml (its variables, their defaults, and \
             files that depend on one) and files rendered with Mustache, names included. \
-            `tack new --list` shows tack's templates; `tack new --template T --help` shows \
-            T's variables.
+            `tack new --list` shows tack's templates; `tack new TEMPLATE --help` (or \
+            `--template TEMPLATE --help`) shows its variables.
 
             Examples:
               tack new MyApp
@@ -116,9 +116,16 @@ struct New: ParsableCommand {
             if a.hasPrefix("--template=") { template = String(a.dropFirst("--template=".count)) }
         }
         guard let settings = try? processSettings() else { return nil }
-        let project = NewProject(name: "Help", template: template, variables: [:], git: false, parent: settings.cwd,
-                                 templateRoots: NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment))
-        guard let t = try? project.loadTemplate() else { return nil }
+        let roots = NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment)
+        func load(_ name: String) -> Template? {
+            try? NewProject(name: "Help", template: name, variables: [:], git: false, parent: settings.cwd, templateRoots: roots).loadTemplate()
+        }
+        // `tack new TEMPLATE --help`: the first word after `new` that names a template.
+        if !arguments.contains(where: { $0 == "--template" || $0.hasPrefix("--template=") }),
+           let word = arguments.dropFirst().first(where: { !$0.hasPrefix("-") }), load(word) != nil {
+            template = word
+        }
+        guard let t = load(template) else { return nil }
         return "TEMPLATE \(template)\(t.description.isEmpty ? "" : ": \(t.description)")\n" + describe(t.variables)
     }
 }
