@@ -56,7 +56,17 @@ enum Interrupts {
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
     /// Directories a command is making that an interrupt must not leave behind.
     nonisolated(unsafe) private static var scratch: [String] = []
+    nonisolated(unsafe) private static var stopping = false
     private static let scratchLock = NSLock()
+
+    /// Whether a signal is being handled: the process is about to exit with its status, so
+    /// the main thread must not exit (or report a failure the cleanup caused) first.
+    static var isStopping: Bool { scratchLock.withLock { stopping } }
+
+    /// Waits for the signal handler's exit.
+    static func park() -> Never {
+        while true { sleep(60) }
+    }
 
     /// Removes `path` if the process is interrupted before `keep(path)`.
     static func removeOnInterrupt(_ path: String) { scratchLock.withLock { scratch.append(path) } }
@@ -67,15 +77,30 @@ enum Interrupts {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
             source.setEventHandler {
+                scratchLock.withLock { stopping = true }
                 RunningChildren.shared.signalAll(SIGTERM)
                 if let store = store() { removeUnfinished(store) }
-                for path in scratchLock.withLock({ scratch }) { try? FileManager.default.removeItem(atPath: path) }
+                for path in scratchLock.withLock({ scratch }) { removeWhileInUse(path) }
                 Output.err("\n")
                 Output.error("interrupted (\(sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP")); nothing half-installed was kept")
                 _exit(128 + sig)
             }
             source.resume()
             sources.append(source)
+        }
+    }
+
+    /// Removes a directory another thread may still be writing into (libgit2 making a
+    /// repository recreates its path): renamed away first, so writes by path fail rather than
+    /// land in it, then removed; again after a moment if it came back.
+    static func removeWhileInUse(_ path: String) {
+        let fm = FileManager.default
+        for round in 0..<4 {
+            if round > 0 { usleep(25_000) }
+            guard fm.fileExists(atPath: path) else { continue }
+            let doomed = path + ".interrupted-\(round)"
+            let target = rename(path, doomed) == 0 ? doomed : path
+            for _ in 0..<3 where fm.fileExists(atPath: target) { try? fm.removeItem(atPath: target) }
         }
     }
 

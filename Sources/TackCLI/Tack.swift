@@ -58,6 +58,7 @@ public struct Tack: AsyncParsableCommand {
         } catch {
             finish(error, arguments: arguments)
         }
+        if Interrupts.isStopping { Interrupts.park() }
     }
 
     /// What ArgumentParser would not say well: a word that is no command ("did you mean"), and
@@ -79,6 +80,7 @@ public struct Tack: AsyncParsableCommand {
     /// cannot read as `tack: <what> — see tack CMD --help`, status 2; a failure already said,
     /// with its status.
     static func finish(_ error: any Error, arguments: [String]) -> Never {
+        if Interrupts.isStopping { Interrupts.park() }
         if let code = error as? ExitCode { exitProcess(code.rawValue) }
         let code = exitCode(for: error)
         if code == .success {
@@ -102,6 +104,7 @@ public struct Tack: AsyncParsableCommand {
 
 /// The C library's `exit` (inside `Tack`, `exit` names ArgumentParser's).
 func exitProcess(_ status: Int32) -> Never {
+    if Interrupts.isStopping { Interrupts.park() }
     #if canImport(Glibc)
     Glibc.exit(status)
     #else

@@ -292,6 +292,6 @@ import Testing
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()
         #expect(p.terminationStatus == 130, "\(s.read("new.log") ?? "")")
-        #expect(try onlyHas(s))
+        #expect(try onlyHas(s), "left behind: \((try? FileManager.default.contentsOfDirectory(atPath: s.root + "/work")) ?? [])")
     }
 }
