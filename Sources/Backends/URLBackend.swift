@@ -26,7 +26,8 @@ public struct URLBackend: Backend {
 
     /// The URL, `bin:` paths and checksum for this platform: `platforms.<os-arch>` overrides
     /// the tool's own fields.
-    func target(_ request: ToolRequest, _ version: Version) -> (url: String, bin: [String], checksum: String?) {
+    func target(_ request: ToolRequest, _ version: Version, for platform: Platform? = nil) -> (url: String, bin: [String], checksum: String?) {
+        let platform = platform ?? self.platform
         let override = request.options.platforms[platform.description] ?? [:]
         let url = platform.render(override["url"] ?? source(of: request), version: version.text)
         // A platform's `bin` is one string: paths separated by spaces.
@@ -61,17 +62,50 @@ public struct URLBackend: Backend {
         return found.values.sorted { $0.version < $1.version }
     }
 
-    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue] {
+    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
         var sums: [String: String] = [:]
         if case .map(let m)? = entry.fields["sha256"] { sums = m }
-        let key = platform.description
-        guard sums[key] == nil else { return [:] }
-        let (url, _, manifestChecksum) = target(request, entry.version)
-        if url == "unsupported" { return [:] }
         let tool = "\(entry.name) \(entry.version)"
-        let file = try await downloader.fetch(url, expected: manifestChecksum?.lowercased(), from: "the manifest's checksum is", tool: tool, platform: platform.description, cache: cache, offline: false) { _ in }
-        try checkFormat(file.path, url: url)
-        sums[key] = file.sum
+        // Each platform with no checksum yet: its own URL, downloaded and hashed (not installed).
+        let missing: [(Platform, String, String?)] = platforms.compactMap { p in
+            guard sums[p.description] == nil else { return nil }
+            let (url, _, manifestChecksum) = target(request, entry.version, for: p)
+            return url == "unsupported" ? nil : (p, url, manifestChecksum?.lowercased())
+        }
+        guard !missing.isEmpty else { return [:] }
+        let backend = self, downloader = self.downloader
+        let results = await withTaskGroup(of: (Platform, String, Result<String, TackError>).self) { group in
+            var next = 0
+            func start() {
+                let (p, url, expected) = missing[next]
+                next += 1
+                group.addTask {
+                    do throws(TackError) {
+                        let file = try await downloader.fetch(url, expected: expected, from: "the manifest's checksum is", tool: tool,
+                                                              platform: p.description, cache: cache, offline: false) { _ in }
+                        try backend.checkFormat(file.path, url: url)
+                        return (p, url, .success(file.sum))
+                    } catch {
+                        return (p, url, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<min(max(1, jobs), missing.count) { start() }
+            var out: [(Platform, String, Result<String, TackError>)] = []
+            while let r = await group.next() {
+                out.append(r)
+                if next < missing.count { start() }
+            }
+            return out
+        }
+        var problems: [String] = []
+        for (p, url, result) in results.sorted(by: { $0.0.description < $1.0.description }) {
+            switch result {
+            case .success(let sum): sums[p.description] = sum
+            case .failure(let error): problems.append("no \(p) download of \(tool) at \(Redact.url(url)): \(error.message)")
+            }
+        }
+        if !problems.isEmpty { throw TackError(problems.joined(separator: "\n")) }
         return ["sha256": .map(sums)]
     }
 

@@ -6,15 +6,24 @@ struct Lock: AsyncParsableCommand {
         abstract: "Resolve what is pinned here and write tack.lock, without installing.",
         discussion: """
             Entries that still match tack.yml are kept; new or changed pins are resolved to the \
-            newest version their requirement allows. `tack update` moves kept entries too.
+            newest version their requirement allows. `tack update` moves kept entries too. \
+            Checksums are recorded for this platform, those tack.yml's `platforms:` lists, \
+            those the lock already covers, and each --platform.
+
+            Examples:
+              tack lock
+              tack lock --platform linux-arm64     also cover ARM Linux (kept from then on)
             """
     )
+
+    @OptionGroup var platform: PlatformOptions
 
     func run() async throws {
         let project = try Project.current(locking: true)
         if project.settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids writing tack.lock")) }
         var sync = Sync(project: project)
         sync.install = false
+        sync.platforms = platform.platforms
         let status = await sync.run()
         if status != 0 { throw ExitCode(status) }
     }
@@ -33,6 +42,8 @@ struct Update: AsyncParsableCommand {
     @Argument(help: "Update only these tools.")
     var tools: [String] = []
 
+    @OptionGroup var platform: PlatformOptions
+
     func validate() throws {
         for t in tools where !ToolName.isValid(t) { throw ValidationError(ToolName.problem(t)) }
     }
@@ -44,6 +55,7 @@ struct Update: AsyncParsableCommand {
             throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)@VERSION`"))
         }
         var sync = Sync(project: project)
+        sync.platforms = platform.platforms
         sync.update = tools.isEmpty ? .all : .only(Set(tools))
         if !tools.isEmpty { sync.only = Set(tools) }
         let status = await sync.run()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TackCore
 
 /// `--frozen`, for the commands that would install or lock.
 struct FrozenOption: ParsableArguments {
@@ -16,4 +17,19 @@ struct DryRunOption: ParsableArguments {
 struct NoCacheOption: ParsableArguments {
     @Flag(help: "Build here: neither pull from nor push to the team cache (also TACK_CACHE=off).")
     var noCache = false
+}
+
+/// `--platform OS-ARCH` (repeatable): more platforms for the lock to cover, as tack.yml's
+/// `platforms:` lists them (Bundler's `lock --add-platform`).
+struct PlatformOptions: ParsableArguments {
+    @Option(name: .customLong("platform"), help: ArgumentHelp("Also lock checksums for this platform (linux-x86_64, darwin-arm64, …; repeatable).", valueName: "os-arch"))
+    var names: [String] = []
+
+    func validate() throws {
+        for n in names where Platform(key: n) == nil {
+            throw ValidationError("\(quoted(n)) is not a platform; write OS-ARCH with OS linux or darwin and ARCH x86_64 or arm64, like linux-x86_64")
+        }
+    }
+
+    var platforms: [Platform] { names.compactMap { Platform(key: $0) } }
 }

@@ -13,7 +13,7 @@ enum SwiftDependencies {
 
     /// Nothing where swift is not pinned here, on macOS, or on a platform tack has no list for.
     static func needed(_ resolution: Resolution, osRelease: String? = nil) -> Needed? {
-        guard Platform.current.os == "linux", let pin = resolution.swiftToolchain else { return nil }
+        guard Platform.machine.os == "linux", let pin = resolution.swiftToolchain else { return nil }
         let text = osRelease ?? ((try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? "")
         guard let platform = SwiftPlatform.forMachine(.current, osRelease: text, chosen: pin.request.options.toolchainPlatform),
               let list = platform.systemPackages else { return nil }

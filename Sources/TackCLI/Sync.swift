@@ -17,6 +17,8 @@ struct Sync {
     var jobs = defaultJobs
     /// Versions to install beside what is pinned, locked nowhere (`tack install jq@1.6`).
     var extra: [ToolRequest] = []
+    /// `--platform`: platforms the lock covers besides those tack.yml lists and this one.
+    var platforms: [Platform] = []
 
     init(project: Project) {
         self.project = project
@@ -106,6 +108,11 @@ struct Sync {
     /// everything resolved (a failure loses nothing).
     func resolve(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String?, _ problems: inout Int) async -> Lockfile? {
         if frozen, let lockPath {
+            if let missing = uncovered(lock) {
+                Output.error(missing)
+                problems += 1
+                return nil
+            }
             let diffs = LockPlanner.differences(requests, lock, registry: project.registry, lockPath: lockPath, home: project.home)
             guard diffs.isEmpty else {
                 let where_ = Paths.abbreviate(lockPath, home: project.home)
@@ -122,10 +129,14 @@ struct Sync {
             problems += 1
         }
         var resolved = planned
-        // `tack lock` records what an install would (a url tool's checksum for this
-        // platform), so that `--frozen` can verify it anywhere.
-        if !install, failures.isEmpty {
-            let (completed, incomplete) = await complete(resolved, requests: requests)
+        // `tack lock` records what an install would (a url tool's checksum), for this platform
+        // and every other one the lock covers, so that `--frozen` can verify it on each; an
+        // install learns this platform's as it downloads.
+        let covered = lockPlatforms(lock, lockPath)
+        resolved.platforms = covered.count > 1 || !lock.platforms.isEmpty ? covered.map(\.description).sorted() : []
+        let toComplete = install ? covered.filter { $0 != Platform.current } : covered
+        if failures.isEmpty, !offline, !toComplete.isEmpty {
+            let (completed, incomplete) = await complete(resolved, requests: requests, platforms: toComplete)
             problems += incomplete
             if incomplete > 0 { return nil }
             resolved = completed
@@ -265,13 +276,32 @@ struct Sync {
     }
 
     /// Each entry with what its backend adds without installing; returns the problems said.
-    func complete(_ lock: Lockfile, requests: [ToolRequest]) async -> (Lockfile, Int) {
+    /// The platforms a lock covers: those it already covers, those tack.yml beside it lists,
+    /// those given with --platform, and this one.
+    func lockPlatforms(_ lock: Lockfile, _ lockPath: String?) -> [Platform] {
+        var out = lock.platforms.compactMap { Platform(key: $0) }
+        if let lockPath, let manifest = try? Manifest.load(Paths.join(Paths.dirname(lockPath), "tack.yml"), kind: .manifest, fs: project.settings.fs) {
+            out += manifest.platforms
+        }
+        out += platforms + [Platform.current]
+        var seen = Set<Platform>()
+        return out.filter { seen.insert($0).inserted }
+    }
+
+    /// Under --frozen, why this platform cannot install from `lock` (nil when it can).
+    func uncovered(_ lock: Lockfile) -> String? {
+        let here = Platform.current.description
+        guard !lock.platforms.isEmpty, !lock.platforms.contains(here) else { return nil }
+        return "tack.lock covers \(lock.platforms.joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed"
+    }
+
+    func complete(_ lock: Lockfile, requests: [ToolRequest], platforms: [Platform]) async -> (Lockfile, Int) {
         var out = lock
         var problems = 0
         for request in requests {
             guard let entry = lock.tools[request.name], let backend = try? project.registry.backend(for: request) else { continue }
             do {
-                let fields = try await backend.completeLock(entry, for: request, cache: project.store.cache)
+                let fields = try await backend.completeLock(entry, for: request, cache: project.store.cache, platforms: platforms, jobs: jobs)
                 for (k, v) in fields { out.tools[request.name]?.fields[k] = v }
             } catch {
                 Output.error(error.message)

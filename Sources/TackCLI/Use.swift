@@ -34,6 +34,8 @@ struct Use: AsyncParsableCommand {
     @Option(name: .customLong("product"), help: "For a new git entry: an executable product to build (repeatable).")
     var products: [String] = []
 
+    @OptionGroup var platform: PlatformOptions
+
     func validate() throws {
         if git != nil && github != nil { throw ValidationError("give --git or --github, not both") }
         if !products.isEmpty && git == nil && github == nil { throw ValidationError("--product goes with --git or --github") }
@@ -108,6 +110,7 @@ struct Use: AsyncParsableCommand {
             return
         }
         var sync = Sync(project: project)
+        sync.platforms = platform.platforms
         sync.only = [arg.name]
         let status = await sync.run()
         if status != 0 {

@@ -117,10 +117,10 @@ public protocol Backend: Sendable {
     func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome
     /// The commit a `ref:` pin (branch, tag or commit) names now, as a version to lock.
     func resolve(ref: String, of request: ToolRequest) async throws(TackError) -> AvailableVersion
-    /// What `tack lock` adds to an entry without installing it (a url tool's checksum for
-    /// this platform, from a download into `cache`): the fields to merge, empty when nothing
-    /// is missing.
-    func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue]
+    /// What `tack lock` adds to an entry without installing it (a url tool's checksum for each
+    /// of `platforms`, from downloads into `cache`, at most `jobs` at once): the fields to
+    /// merge, empty when nothing is missing.
+    func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue]
     /// What a build of `locked` depends on, for the team cache's key (source, commit, products
     /// or build command, `bin:`, the toolchain), or nil when this backend's installs are not
     /// builds (downloads are verified by checksum instead). `built` is an install's record of
@@ -130,7 +130,7 @@ public protocol Backend: Sendable {
 
 extension Backend {
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? { nil }
-    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue] { [:] }
+    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] { [:] }
     public func available(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         var all = request
         all.requirement = .latest

@@ -10,8 +10,14 @@ public struct Lockfile: Sendable, Equatable {
     public static let fileName = "tack.lock"
 
     public var tools: [String: LockedTool]
+    /// The platforms whose downloads the lock has checksums for (`linux-x86_64`, …), sorted;
+    /// empty in a lock written before tack recorded them.
+    public var platforms: [String] = []
 
-    public init(tools: [String: LockedTool] = [:]) { self.tools = tools }
+    public init(tools: [String: LockedTool] = [:], platforms: [String] = []) {
+        self.tools = tools
+        self.platforms = platforms
+    }
 
     // MARK: Writing
 
@@ -19,6 +25,7 @@ public struct Lockfile: Sendable, Equatable {
         var out = "# tack.lock: written by tack from tack.yml. Commit it; do not edit it by hand.\n"
         out += "# `tack lock` resolves it again, `tack update` moves to the newest allowed versions.\n"
         out += "version: \(Lockfile.schemaVersion)\n"
+        if !platforms.isEmpty { out += "platforms: [" + platforms.sorted().map(LockWriter.quote).joined(separator: ", ") + "]\n" }
         if tools.isEmpty {
             out += "tools: {}\n"
             return Array(out.utf8)
@@ -74,6 +81,15 @@ public struct Lockfile: Sendable, Equatable {
         for (key, value) in top {
             switch key.value {
             case "version": continue
+            case "platforms":
+                guard case .sequence(let items, _) = value else { throw fail(value.mark, "`platforms` must be a list of platforms") }
+                for item in items {
+                    guard case .scalar(let s) = item, Platform.isValidKey(s.value) else {
+                        throw fail(item.mark, "an entry of `platforms` is not a platform like `linux-x86_64`")
+                    }
+                    lock.platforms.append(s.value)
+                }
+                lock.platforms.sort()
             case "tools":
                 let entries: [(key: Scalar, value: Node)]
                 switch value {

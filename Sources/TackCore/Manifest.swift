@@ -22,8 +22,10 @@ public struct Manifest: Sendable, Equatable {
     public var bootstrap: Bootstrap?
     /// The team cache this file names (`cache: oci://…` or `cache: {url:, push:, insecure:}`).
     public var cache: TeamCache?
+    /// The platforms the lock covers (`platforms: [linux-x86_64, darwin-arm64]`); empty: this one.
+    public var platforms: [Platform] = []
 
-    public static let topLevelKeys = ["tools", "env", "bootstrap", "cache"]
+    public static let topLevelKeys = ["tools", "env", "bootstrap", "cache", "platforms"]
     public static let sourceKeys = ["git", "github", "url", "pip", "gem", "asdf", "swift", "path"]
     public static let toolKeys = sourceKeys + [
         "version", "ref", "products", "bin", "build", "checksum", "platforms",
@@ -134,6 +136,17 @@ public struct ManifestDecoder {
                 manifest.bootstrap = try decodeBootstrap(value)
             case "cache":
                 manifest.cache = try decodeCache(value, key: key)
+            case "platforms":
+                guard case .sequence(let items, _) = value else {
+                    throw fail(value.mark, "`platforms` must be a list like [linux-x86_64, darwin-arm64], found \(value.kindName)")
+                }
+                for item in items {
+                    let text = try string(item, "a platform")
+                    guard let p = Platform(key: text) else {
+                        throw fail(item.mark, "\(quoted(text)) is not a platform; write OS-ARCH with OS linux or darwin and ARCH x86_64 or arm64 (aarch64), like linux-x86_64")
+                    }
+                    if !manifest.platforms.contains(p) { manifest.platforms.append(p) }
+                }
             default:
                 throw unknownKey(key, in: Manifest.topLevelKeys, context: " at the top level")
             }

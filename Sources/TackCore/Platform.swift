@@ -29,7 +29,33 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         Platform(os: "darwin", arch: "x86_64"), Platform(os: "darwin", arch: "arm64"),
     ]
 
+    /// `os-arch` as a user writes it: `linux` or `darwin` (`macos`), then `x86_64` (`amd64`)
+    /// or `arm64` (`aarch64`).
+    public init?(key: String) {
+        let parts = key.lowercased().split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        switch parts[0] {
+        case "linux": os = "linux"
+        case "darwin", "macos": os = "darwin"
+        default: return nil
+        }
+        switch parts[1] {
+        case "x86_64", "amd64": arch = "x86_64"
+        case "arm64", "aarch64": arch = "arm64"
+        default: return nil
+        }
+    }
+
+    /// The platform tack installs for: this machine's, unless `TACK_PLATFORM` names another —
+    /// to lock or verify another platform's downloads (tests set it; nothing installed for
+    /// another platform is meant to run here).
     public static var current: Platform {
+        if let forced = getenv("TACK_PLATFORM").map({ String(cString: $0) }), let p = Platform(key: forced) { return p }
+        return machine
+    }
+
+    /// This machine's platform.
+    public static var machine: Platform {
         var u = utsname()
         uname(&u)
         func field<T>(_ value: T) -> String {
