@@ -62,51 +62,83 @@ public struct URLBackend: Backend {
         return found.values.sorted { $0.version < $1.version }
     }
 
+    /// One platform's download to hash: its platform, URL, and the checksum to insist on.
+    struct PlatformDownload: Sendable {
+        var platform: Platform
+        var url: String
+        var expected: String?
+    }
+
+    /// Each download hashed (into `cache`, not installed), at most `jobs` at once, sorted by platform.
+    func hash(_ downloads: [PlatformDownload], tool: String, cache: String, jobs: Int) async -> [(PlatformDownload, Result<String, TackError>)] {
+        let backend = self, downloader = self.downloader
+        let results = await withTaskGroup(of: (PlatformDownload, Result<String, TackError>).self) { group in
+            var next = 0
+            func start() {
+                let d = downloads[next]
+                next += 1
+                group.addTask {
+                    do throws(TackError) {
+                        let file = try await downloader.fetch(d.url, expected: d.expected, from: "the manifest's checksum is", tool: tool,
+                                                              platform: d.platform.description, cache: cache, offline: false) { _ in }
+                        try backend.checkFormat(file.path, url: d.url)
+                        return (d, .success(file.sum))
+                    } catch {
+                        return (d, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<min(max(1, jobs), downloads.count) { start() }
+            var out: [(PlatformDownload, Result<String, TackError>)] = []
+            while let r = await group.next() {
+                out.append(r)
+                if next < downloads.count { start() }
+            }
+            return out
+        }
+        return results.sorted { $0.0.platform.description < $1.0.platform.description }
+    }
+
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
         var sums: [String: String] = [:]
         if case .map(let m)? = entry.fields["sha256"] { sums = m }
         let tool = "\(entry.name) \(entry.version)"
         // Each platform with no checksum yet: its own URL, downloaded and hashed (not installed).
-        let missing: [(Platform, String, String?)] = platforms.compactMap { p in
+        let missing: [PlatformDownload] = platforms.compactMap { p in
             guard sums[p.description] == nil else { return nil }
             let (url, _, manifestChecksum) = target(request, entry.version, for: p)
-            return url == "unsupported" ? nil : (p, url, manifestChecksum?.lowercased())
+            return url == "unsupported" ? nil : PlatformDownload(platform: p, url: url, expected: manifestChecksum?.lowercased())
         }
         guard !missing.isEmpty else { return [:] }
-        let backend = self, downloader = self.downloader
-        let results = await withTaskGroup(of: (Platform, String, Result<String, TackError>).self) { group in
-            var next = 0
-            func start() {
-                let (p, url, expected) = missing[next]
-                next += 1
-                group.addTask {
-                    do throws(TackError) {
-                        let file = try await downloader.fetch(url, expected: expected, from: "the manifest's checksum is", tool: tool,
-                                                              platform: p.description, cache: cache, offline: false) { _ in }
-                        try backend.checkFormat(file.path, url: url)
-                        return (p, url, .success(file.sum))
-                    } catch {
-                        return (p, url, .failure(error))
-                    }
-                }
-            }
-            for _ in 0..<min(max(1, jobs), missing.count) { start() }
-            var out: [(Platform, String, Result<String, TackError>)] = []
-            while let r = await group.next() {
-                out.append(r)
-                if next < missing.count { start() }
-            }
-            return out
-        }
         var problems: [String] = []
-        for (p, url, result) in results.sorted(by: { $0.0.description < $1.0.description }) {
+        for (d, result) in await hash(missing, tool: tool, cache: cache, jobs: jobs) {
             switch result {
-            case .success(let sum): sums[p.description] = sum
-            case .failure(let error): problems.append("no \(p) download of \(tool) at \(Redact.url(url)): \(error.message)")
+            case .success(let sum): sums[d.platform.description] = sum
+            case .failure(let error): problems.append("no \(d.platform) download of \(tool) at \(Redact.url(d.url)): \(error.message)")
             }
         }
         if !problems.isEmpty { throw TackError(problems.joined(separator: "\n")) }
         return ["sha256": .map(sums)]
+    }
+
+    public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
+        guard case .map(let sums)? = entry.fields["sha256"] else { return (0, []) }
+        let tool = "\(entry.name) \(entry.version)"
+        let downloads: [PlatformDownload] = sums.keys.sorted().compactMap { key in
+            guard let p = Platform(key: key) else { return nil }
+            let (url, _, _) = target(request, entry.version, for: p)
+            return url == "unsupported" ? nil : PlatformDownload(platform: p, url: url, expected: nil)
+        }
+        var problems: [String] = []
+        for (d, result) in await hash(downloads, tool: tool, cache: scratch, jobs: jobs) {
+            let locked = sums[d.platform.description]?.lowercased() ?? ""
+            switch result {
+            case .success(let sum) where sum == locked: continue
+            case .success(let sum): problems.append("\(tool) (\(d.platform)): tack.lock says \(locked), but \(Redact.url(d.url)) now serves \(sum)")
+            case .failure(let error): problems.append("\(tool) (\(d.platform)): cannot download \(Redact.url(d.url)): \(error.message)")
+            }
+        }
+        return (downloads.count, problems)
     }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {

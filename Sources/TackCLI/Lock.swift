@@ -13,13 +13,26 @@ struct Lock: AsyncParsableCommand {
             Examples:
               tack lock
               tack lock --platform linux-arm64     also cover ARM Linux (kept from then on)
+              tack lock --verify                   download every locked artifact again and compare
             """
     )
 
     @OptionGroup var platform: PlatformOptions
 
+    @Flag(help: "Download every platform's artifact the lock has a checksum for again, and compare; change nothing.")
+    var verify = false
+
+    func validate() throws {
+        if verify && !platform.names.isEmpty { throw ValidationError("--verify checks the lock as it is; it takes no --platform") }
+    }
+
     func run() async throws {
         let project = try Project.current(locking: true)
+        if verify {
+            let status = await Sync(project: project).verifyLocks()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         if project.settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids writing tack.lock")) }
         var sync = Sync(project: project)
         sync.install = false

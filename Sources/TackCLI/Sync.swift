@@ -295,6 +295,37 @@ struct Sync {
         return "tack.lock covers \(lock.platforms.joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed"
     }
 
+    /// `tack lock --verify`: each lock's downloads fetched again, for every platform it has a
+    /// checksum for, and compared. Returns the exit status; every problem has been printed.
+    func verifyLocks() async -> Int32 {
+        var checked = 0, problems = 0, locks = 0
+        let scratch = Paths.join(project.store.cache, ".verify-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")
+        defer { try? project.settings.fs.remove(scratch) }
+        for (lockPath, requests) in project.groups {
+            guard let lockPath, project.settings.fs.info(lockPath) != nil else { continue }
+            let lock: Lockfile
+            do { lock = try project.loadLock(lockPath) } catch {
+                Output.error(error.message)
+                problems += 1
+                continue
+            }
+            locks += 1
+            for request in requests {
+                guard let entry = lock.tools[request.name], let backend = try? project.registry.backend(for: request) else { continue }
+                let result = await backend.verifyLock(entry, for: request, scratch: scratch, jobs: jobs)
+                checked += result.checked
+                for p in result.problems { Output.error(p) }
+                problems += result.problems.count
+            }
+        }
+        if locks == 0 {
+            Output.error("there is no tack.lock here to verify — run `tack lock` first")
+            return 1
+        }
+        if problems == 0 { Output.err("verified \(checked) download\(checked == 1 ? "" : "s"): each matches tack.lock\n") }
+        return problems == 0 ? 0 : 1
+    }
+
     func complete(_ lock: Lockfile, requests: [ToolRequest], platforms: [Platform]) async -> (Lockfile, Int) {
         var out = lock
         var problems = 0

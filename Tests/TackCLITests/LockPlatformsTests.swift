@@ -54,6 +54,24 @@ import Testing
         #expect(!s.exists("mac-home/installs/tool/1.0.0"))
     }
 
+    @Test func lockVerifyDownloadsEveryPlatformAgainAndCatchesATamperedOne() throws {
+        let s = try Sandbox()
+        let server = try project(s, platforms: "[linux-x86_64, darwin-arm64, darwin-x86_64]")
+        #expect(try s.tack(["lock"], in: "app").status == 0)
+        let lock = try #require(s.read("app/tack.lock"))
+        let fine = try s.tack(["lock", "--verify"], in: "app")
+        #expect(fine.status == 0 && fine.stderr == "verified 3 downloads: each matches tack.lock\n", "\(fine.stderr)")
+        // Fetched again, not taken from the download cache.
+        #expect(try server.requests("files/tool-1.0.0-darwin-x86_64.sh") == 2)
+        let evil = "#!/bin/sh\necho something else\n"
+        try s.write("www/tool-1.0.0-darwin-x86_64.sh", evil)
+        let caught = try s.tack(["lock", "--verify"], in: "app")
+        #expect(caught.status == 1)
+        let now = try sha256(s.root + "/www/tool-1.0.0-darwin-x86_64.sh")
+        #expect(caught.stderr == "tack: tool 1.0.0 (darwin-x86_64): tack.lock says \(try #require(lock.split(separator: "\n").first { $0.contains("darwin-x86_64:") }).split(separator: "\"")[1]), but \(server.url("files/tool-1.0.0-darwin-x86_64.sh")) now serves \(now)\n", "\(caught.stderr)")
+        #expect(s.read("app/tack.lock") == lock, "--verify changes nothing")
+    }
+
     @Test func frozenOnAPlatformTheLockDoesNotCoverSaysHowToAddIt() throws {
         let s = try Sandbox()
         let server = try project(s, platforms: "[linux-x86_64, darwin-arm64]")
