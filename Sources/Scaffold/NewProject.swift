@@ -152,7 +152,7 @@ public struct NewProject: Sendable {
                 ref = String(t[t.index(after: at)...])
             }
             if !url.contains("://") && !url.hasPrefix("git@") {
-                let local = url.hasPrefix("/") ? url : Paths.normalize(Paths.join(parent, url))
+                let local = resolved(url)
                 guard FileManager.default.fileExists(atPath: local) else { throw TackError("there is no template repository at \(local)") }
             }
             do {
@@ -161,7 +161,7 @@ public struct NewProject: Sendable {
             return scratch
         }
         if t.contains("/") || t.hasPrefix(".") {
-            let dir = t.hasPrefix("/") ? t : Paths.normalize(Paths.join(parent, t))
+            let dir = resolved(t)
             guard FileManager.default.fileExists(atPath: dir + "/" + Template.manifestName) else {
                 throw TackError("\(dir) is not a tack template: it has no \(Template.manifestName)")
             }
@@ -170,9 +170,12 @@ public struct NewProject: Sendable {
         for root in templateRoots where FileManager.default.fileExists(atPath: root + "/" + t + "/" + Template.manifestName) {
             return root + "/" + t
         }
-        let known = templateRoots.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }.filter { !$0.hasPrefix(".") }
-        throw TackError("there is no template named \(quoted(t))" + (known.isEmpty ? " (tack's templates were not found: reinstall with ./bootstrap.sh)" : "; tack has: \(Set(known).sorted().joined(separator: ", "))") + ", or give a directory or a git URL")
+        let known = Self.available(in: templateRoots).map(\.name)
+        throw TackError("there is no template named \(quoted(t))" + (known.isEmpty ? " (tack's templates were not found: reinstall with ./bootstrap.sh)" : "; tack has: \(known.joined(separator: ", "))") + ", or give a directory or a git URL")
     }
+
+    /// A path as the user wrote it, against the directory the project goes in.
+    func resolved(_ path: String) -> String { path.hasPrefix("/") ? path : Paths.normalize(Paths.join(parent, path)) }
 
     /// tack's own templates (name, directory), the first root holding a name winning.
     public static func available(in roots: [String]) -> [(name: String, directory: String)] {

@@ -23,6 +23,8 @@ public struct Template: Sendable {
         public var defaultValue: String?
         /// Takes only `true` or `false`.
         public var isBoolean = false
+
+        func accepts(_ value: String) -> Bool { !isBoolean || value == "true" || value == "false" }
     }
 
     public static let manifestName = "template.yml"
@@ -91,8 +93,8 @@ public struct Template: Sendable {
             }
             t.variables[i].isBoolean = true
         }
-        for v in t.variables where v.isBoolean {
-            if let d = v.defaultValue, d != "true" && d != "false" {
+        for v in t.variables {
+            if let d = v.defaultValue, !v.accepts(d) {
                 throw TackError("\(path): the variable `\(v.name)` is true or false, so its default cannot be \(quoted(d))")
             }
         }
@@ -105,10 +107,10 @@ public struct Template: Sendable {
         var out: [String: String] = [:]
         for v in variables { if let d = v.defaultValue { out[v.name] = d } }
         for (k, value) in given {
-            guard variables.contains(where: { $0.name == k }) else {
+            guard let v = variables.first(where: { $0.name == k }) else {
                 throw TackError("the template has no variable `\(k)`; it has: \(variables.map(\.name).joined(separator: ", "))")
             }
-            if let v = variables.first(where: { $0.name == k }), v.isBoolean, value != "true" && value != "false" {
+            if !v.accepts(value) {
                 throw TackError("the variable `\(k)` is true or false, not \(quoted(value)) (\(v.description))")
             }
             out[k] = value

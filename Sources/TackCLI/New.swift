@@ -56,7 +56,7 @@ struct New: ParsableCommand {
 
     func run() throws {
         let settings = try processSettings()
-        let roots = NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment)
+        let roots = Self.templateRoots(settings)
         if list {
             let templates = NewProject.available(in: roots)
             if templates.isEmpty { throw fail(TackError("tack's templates were not found: reinstall with ./bootstrap.sh")) }
@@ -98,6 +98,11 @@ struct New: ParsableCommand {
             """)
     }
 
+    /// Where tack's own templates are, for this executable.
+    static func templateRoots(_ settings: Settings) -> [String] {
+        NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment)
+    }
+
     /// A template's variables, one per line: name, description, default.
     static func describe(_ variables: [Template.Variable]) -> String {
         variables.map { v in
@@ -116,7 +121,7 @@ struct New: ParsableCommand {
             if a.hasPrefix("--template=") { template = String(a.dropFirst("--template=".count)) }
         }
         guard let settings = try? processSettings() else { return nil }
-        let roots = NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment)
+        let roots = templateRoots(settings)
         func load(_ name: String) -> Template? {
             try? NewProject(name: "Help", template: name, variables: [:], git: false, parent: settings.cwd, templateRoots: roots).loadTemplate()
         }

@@ -280,8 +280,9 @@ struct Sync {
     /// those given with --platform, and this one.
     func lockPlatforms(_ lock: Lockfile, _ lockPath: String?) -> [Platform] {
         var out = lock.platforms.compactMap { Platform(key: $0) }
-        if let lockPath, let manifest = try? Manifest.load(Paths.join(Paths.dirname(lockPath), "tack.yml"), kind: .manifest, fs: project.settings.fs) {
-            out += manifest.platforms
+        if let lockPath {
+            let manifestPath = Paths.join(Paths.dirname(lockPath), "tack.yml")
+            out += project.resolution.manifests.first { $0.path == manifestPath }?.platforms ?? []
         }
         out += platforms + [Platform.current]
         var seen = Set<Platform>()

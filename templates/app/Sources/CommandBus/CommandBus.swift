@@ -49,11 +49,7 @@ public actor CommandBus {
             enqueue(job)
             return
         }
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            var job = job
-            job.done = done
-            enqueue(job)
-        }
+        try await run(job)
     }
 
     public func undo() async throws { try await send(Undo()) }
@@ -79,13 +75,7 @@ public actor CommandBus {
             let job = Job(seq: pending.seq, entry: pending.entry, handler: handler, replaying: true,
                           recordsOutcome: pending.outcome == .unknown)
             report.replayed.append(pending.seq)
-            do {
-                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-                    var job = job
-                    job.done = done
-                    enqueue(job)
-                }
-            } catch {
+            do { try await run(job) } catch {
                 report.failed.append(pending.seq)
             }
         }
@@ -94,6 +84,15 @@ public actor CommandBus {
 
     /// The journaled command described for people.
     public nonisolated func summary(of entry: JournalEntry) -> String { handlers.summary(of: entry) }
+
+    /// Queues `job` and returns when it has run, with what its handler threw.
+    func run(_ job: Job) async throws {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            var job = job
+            job.done = done
+            enqueue(job)
+        }
+    }
 
     func enqueue(_ job: Job) {
         queue.append(job)

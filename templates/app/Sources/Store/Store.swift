@@ -85,7 +85,7 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         }
         let json: JSON
         do { json = try JSON(data: data) } catch { return moveAside("it is not JSON") }
-        guard case .number(let version)? = json["schema"], let state = json["state"] else {
+        guard case .number(let version)? = json["schema"], json["state"] != nil else {
             // Written before snapshots had a schema: the state itself, schema 1.
             let migrated = try schema.migrate(json, from: 1)
             do { return Snapshot(schema: schema.version, lastSeq: 0, state: try decode(migrated), history: UndoHistory()) } catch {
@@ -95,10 +95,8 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         guard let v = Int(exactly: version), v >= 1 else { return moveAside("its schema is \(version)") }
         do {
             if v == schema.version { return try JSONDecoder().decode(Snapshot<State>.self, from: data) }
-            let migrated = try schema.migrate(state, from: v)
-            var snapshot = try JSONDecoder().decode(Snapshot<JSON>.self, from: data)
-            snapshot.schema = schema.version
-            return Snapshot(schema: schema.version, lastSeq: snapshot.lastSeq, state: try decode(migrated), history: snapshot.history)
+            let old = try JSONDecoder().decode(Snapshot<JSON>.self, from: data)
+            return Snapshot(schema: schema.version, lastSeq: old.lastSeq, state: try decode(try schema.migrate(old.state, from: v)), history: old.history)
         } catch let error as StoreError {
             throw error
         } catch {
