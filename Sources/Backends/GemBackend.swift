@@ -91,7 +91,13 @@ public struct GemBackend: Backend {
     struct Pinned: Equatable {
         var name: String
         var version: String
+        /// `nokogiri-1.16.0-x86_64-linux`: what a platform's selection lists.
+        var stem: String { "\(name)-\(version)" }
+        var file: String { stem + ".gem" }
     }
+
+    /// The gem a file stem names (`nokogiri-1.16.0-x86_64-linux`), or nil.
+    static func pinned(stem: String) -> Pinned? { parseExplain("Gems to install:\n" + stem).first }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let request = job.request
@@ -108,7 +114,21 @@ public struct GemBackend: Backend {
         if case .map(let m)? = job.locked.fields["sha256"] { lockedFiles = m }
         var pinned: [Pinned] = []
         if case .map(let m)? = job.locked.fields["gems"] {
-            pinned = m.keys.sorted().map { Pinned(name: $0, version: m[$0]!) }
+            pinned = m.sorted { $0.key < $1.key }.map { Pinned(name: $0.key, version: $0.value) }
+        }
+        // A lock for several platforms: the gem files this one installs (its platform gems).
+        var selection = PlatformSelection(job.locked)
+        let here = Platform.current
+        if selection.isRecorded {
+            if let stems = selection.names(for: here) {
+                pinned = stems.compactMap(Self.pinned(stem:))
+            } else if job.frozen {
+                throw TackError("tack.lock locks the gems of \(tool) for \(selection.covered.sorted().joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed")
+            } else {
+                job.report(.custom("resolving for \(here)"))
+                pinned = try await resolve(request, version: job.locked.version, for: here, gem: gem, scratch: fetched)
+                selection.set(pinned.map(\.stem), for: here)
+            }
         }
         if pinned.isEmpty {
             if job.frozen { throw TackError("tack.lock records no gems for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once") }
@@ -131,21 +151,13 @@ public struct GemBackend: Backend {
         let cache = job.cache + "/gems"
         try FileManager.default.createDirectoryOrFail(cache)
         for p in pinned {
-            let (plainVersion, platform) = Self.splitPlatform(p.version)
-            let expectedName = "\(p.name)-\(p.version).gem"
+            let expectedName = p.file
             if let sum = lockedFiles[expectedName], FileManager.default.fileExists(atPath: cache + "/" + sum + "/" + expectedName) {
                 files.append(cache + "/" + sum + "/" + expectedName)
                 continue
             }
             if job.offline { throw TackError("TACK_OFFLINE is set, and \(expectedName) is not in the cache — unset TACK_OFFLINE to install \(tool)") }
-            let out = try await runner.run(gem, ["fetch", p.name, "--version", plainVersion] + (platform.map { ["--platform", $0] } ?? []) + sourceArgs,
-                                           directory: fetched, environment: env)
-            guard out.status == 0 else { throw TackError("cannot fetch \(p.name) \(p.version) for \(tool):\n\(out.tail(10))") }
-            let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: fetched)) ?? []).filter { $0.hasPrefix("\(p.name)-\(plainVersion)") && $0.hasSuffix(".gem") }
-            guard let file = candidates.sorted(by: { $0.count < $1.count }).first, let data = FileManager.default.contents(atPath: fetched + "/" + file) else {
-                throw TackError("fetching \(p.name) \(p.version) for \(tool) produced no .gem file")
-            }
-            let sum = Hashing.sha256(Array(data))
+            let (file, sum) = try await fetch(p, request: request, gem: gem, into: fetched, tool: tool)
             if let expected = lockedFiles[file] {
                 guard expected == sum else {
                     throw TackError("checksum mismatch for \(file) (\(tool)): tack.lock says \(expected), the gem from \(gemSource(request)) is \(sum) — nothing was installed")
@@ -156,12 +168,7 @@ public struct GemBackend: Backend {
                 notes.append("\(tool): recorded the checksum of \(file) in tack.lock: \(sum)")
             }
             recorded[file] = sum
-            let kept = cache + "/" + sum
-            try? FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: kept + "/" + file) {
-                try? FileManager.default.copyItem(atPath: fetched + "/" + file, toPath: kept + "/" + file + ".partial-\(getpid())")
-                _ = rename(kept + "/" + file + ".partial-\(getpid())", kept + "/" + file)
-            }
+            Self.keep(fetched + "/" + file, sum: sum, cache: cache)
             files.append(fetched + "/" + file)
         }
 
@@ -177,13 +184,177 @@ public struct GemBackend: Backend {
         }
         let binaries = try writeWrappers(executables, job: job, ruby: ruby)
         let rubyVersion = (try? await runner.run(ruby, ["-e", "print RUBY_VERSION"], directory: fetched, environment: env))?.output ?? ""
-        var versions: [String: String] = [:]
-        for p in pinned { versions[p.name] = p.version }
+        var fields: [String: LockValue] = ["sha256": .map(recorded)]
+        if selection.isRecorded {
+            fields["gems"] = .map(try Self.versions(of: selection, tool: tool))
+            fields[PlatformSelection.field] = selection.lockValue
+        } else {
+            fields["gems"] = .map(Dictionary(pinned.map { ($0.name, $0.version) }, uniquingKeysWith: { a, _ in a }))
+        }
         return InstallOutcome(
             binaries: binaries,
             metadata: ["ruby": "\(ruby) (\(rubyVersion))"],
-            lockFields: ["gems": .map(versions), "sha256": .map(recorded)],
+            lockFields: fields,
             notes: notes)
+    }
+
+    /// `gem fetch` of one gem (its platform gem when the version names a platform) into `dir`:
+    /// the file's name and SHA-256.
+    func fetch(_ p: Pinned, request: ToolRequest, gem: String, into dir: String, tool: String) async throws(TackError) -> (file: String, sum: String) {
+        let (plainVersion, platform) = Self.splitPlatform(p.version)
+        let out = try await runner.run(gem, ["fetch", p.name, "--version", plainVersion] + (platform.map { ["--platform", $0] } ?? [])
+            + ["--clear-sources", "--source", gemSource(request)], directory: dir, environment: gemEnvironment(home: dir + "/.gems"))
+        guard out.status == 0 else { throw TackError("cannot fetch \(p.name) \(p.version) for \(tool):\n\(out.tail(10))") }
+        let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix("\(p.name)-\(plainVersion)") && $0.hasSuffix(".gem") }
+        // The platform asked for, else the plain gem (a platform with no gem of its own).
+        guard let file = candidates.contains(p.file) ? p.file : candidates.sorted(by: { $0.count < $1.count }).first,
+              let data = FileManager.default.contents(atPath: dir + "/" + file) else {
+            throw TackError("fetching \(p.name) \(p.version) for \(tool) produced no .gem file")
+        }
+        return (file, Hashing.sha256(Array(data)))
+    }
+
+    /// Keeps a fetched gem in the cache under its SHA-256. Best effort.
+    static func keep(_ path: String, sum: String, cache: String) {
+        let file = Paths.basename(path)
+        let kept = cache + "/" + sum
+        try? FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+        guard !FileManager.default.fileExists(atPath: kept + "/" + file) else { return }
+        try? FileManager.default.copyItem(atPath: path, toPath: kept + "/" + file + ".partial-\(getpid())")
+        _ = rename(kept + "/" + file + ".partial-\(getpid())", kept + "/" + file)
+    }
+
+    // MARK: Every platform
+
+    /// RubyGems' name for a platform (`x86_64-linux`, `arm64-darwin`): what its platform gems
+    /// are built for.
+    static func gemPlatform(_ platform: Platform) -> String {
+        switch (platform.os, platform.arch) {
+        case ("darwin", "arm64"): return "arm64-darwin"
+        case ("darwin", _): return "x86_64-darwin"
+        case (_, "arm64"): return "aarch64-linux"
+        default: return "x86_64-linux"
+        }
+    }
+
+    /// The gems `request` at `version` installs on `platform`, platform gems where the source
+    /// has them (`gem install --explain --platform`), nothing installed.
+    func resolve(_ request: ToolRequest, version: Version, for platform: Platform, gem: String, scratch: String) async throws(TackError) -> [Pinned] {
+        let tool = "\(request.name) \(version)"
+        let name = source(of: request)
+        let home = scratch + "/.explain-\(platform)"
+        let out = try await runner.run(gem, ["install", name, "--version", version.text, "--install-dir", home, "--explain", "--no-document",
+                                             "--platform", Self.gemPlatform(platform), "--clear-sources", "--source", gemSource(request)],
+                                       directory: scratch, environment: gemEnvironment(home: home))
+        guard out.status == 0 else {
+            if let missing = out.output.firstMatch(of: #/Could not find a valid gem '([^']+)' \(([^)]*)\)(?: \(required by '([^']+)' \(([^)]*)\)\))?/#) {
+                let need = missing.output.3.map { " (\($0) needs it)" } ?? ""
+                throw TackError("\(tool) needs the gem \(missing.output.1) \(missing.output.2)\(need), and \(gemSource(request)) has none for \(platform) (\(Self.gemPlatform(platform))) nor a plain one — drop \(platform) from `platforms:`, or lock another version; nothing was changed")
+            }
+            throw TackError("cannot resolve \(tool) for \(platform) on \(gemSource(request)):\n\(out.tail(15))")
+        }
+        let pinned = Self.parseExplain(out.output)
+        guard pinned.contains(where: { $0.name == name }) else {
+            throw TackError("resolving \(tool) for \(platform) did not select the gem \(name) itself:\n\(out.tail(10))")
+        }
+        return pinned
+    }
+
+    /// Each gem's version, without its platform: one version on every platform.
+    static func versions(of selection: PlatformSelection, tool: String) throws(TackError) -> [String: String] {
+        var out: [String: String] = [:]
+        var seenOn: [String: String] = [:]
+        for platform in selection.byPlatform.keys.sorted() {
+            for stem in selection.byPlatform[platform] ?? [] {
+                guard let p = pinned(stem: stem) else { continue }
+                let plain = splitPlatform(p.version).0
+                if let other = out[p.name], other != plain {
+                    throw TackError("\(tool) needs \(p.name) \(plain) on \(platform) but \(other) on \(seenOn[p.name] ?? "another platform"), and a lock keeps one version of each gem on every platform — drop one from `platforms:`, or lock another version; nothing was changed")
+                }
+                out[p.name] = plain
+                seenOn[p.name] = platform
+            }
+        }
+        return out
+    }
+
+    /// `tack lock` for platforms the entry does not cover yet: each resolved for its platform,
+    /// every gem file not yet recorded fetched (through the gem cache, at most `jobs` at once)
+    /// and its SHA-256 recorded.
+    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
+        var selection = PlatformSelection(entry)
+        let missing = selection.missing(platforms)
+        guard !missing.isEmpty else { return [:] }
+        let tool = "\(entry.name) \(entry.version)"
+        let (_, gem) = try tools(request)
+        let scratch = cache + "/.lock-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectoryOrFail(scratch)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // An entry locked for this platform alone keeps what its install chose.
+        if !selection.isRecorded, case .map(let m)? = entry.fields["gems"], !m.isEmpty, missing.contains(Platform.current) {
+            selection.set(m.sorted { $0.key < $1.key }.map { "\($0.key)-\($0.value)" }, for: .current)
+        }
+        for platform in selection.missing(platforms) {
+            selection.set(try await resolve(request, version: entry.version, for: platform, gem: gem, scratch: scratch).map(\.stem), for: platform)
+        }
+        var sums: [String: String] = [:]
+        if case .map(let m)? = entry.fields["sha256"] { sums = m }
+        let unrecorded = selection.allNames.sorted().compactMap(Self.pinned(stem:)).filter { sums[$0.file] == nil }
+        let fetched = await fetchAll(unrecorded, request: request, gem: gem, scratch: scratch, jobs: jobs, tool: tool)
+        var problems: [String] = []
+        for (p, result) in zip(unrecorded, fetched) {
+            switch result {
+            case .success(let (file, sum, path)):
+                sums[file] = sum
+                Self.keep(path, sum: sum, cache: cache + "/gems")
+            case .failure(let error): problems.append("\(p.file): \(error.message)")
+            }
+        }
+        guard problems.isEmpty else { throw TackError("cannot lock \(tool) for every platform:\n  " + problems.joined(separator: "\n  ")) }
+        return ["gems": .map(try Self.versions(of: selection, tool: tool)), "sha256": .map(sums), PlatformSelection.field: selection.lockValue]
+    }
+
+    /// Each gem fetched into its own directory below `scratch`, at most `jobs` at once.
+    func fetchAll(_ gems: [Pinned], request: ToolRequest, gem: String, scratch: String, jobs: Int, tool: String) async -> [Result<(String, String, String), TackError>] {
+        let backend = self
+        return await Concurrently.map(gems, jobs: jobs) { p -> Result<(String, String, String), TackError> in
+            let dir = scratch + "/" + p.stem
+            do throws(TackError) {
+                try FileManager.default.createDirectoryOrFail(dir)
+                let (file, sum) = try await backend.fetch(p, request: request, gem: gem, into: dir, tool: tool)
+                return .success((file, sum, dir + "/" + file))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// `tack lock --verify`: every gem file the entry has a checksum for, fetched again from
+    /// the source (never from the cache) and compared.
+    public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
+        guard case .map(let sums)? = entry.fields["sha256"], !sums.isEmpty else { return (0, []) }
+        let tool = "\(entry.name) \(entry.version)"
+        let gem: String
+        do { gem = try tools(request).gem } catch { return (0, ["cannot verify \(tool): \(error.message)"]) }
+        let files = sums.keys.sorted()
+        let gems = files.compactMap { Self.pinned(stem: String($0.dropLast(".gem".count))) }
+        let dir = scratch + "/gem-\(entry.name)"
+        let fetched = await fetchAll(gems, request: request, gem: gem, scratch: dir, jobs: jobs, tool: tool)
+        var checked = 0
+        var problems: [String] = []
+        for (p, result) in zip(gems, fetched) {
+            switch result {
+            case .success(let (file, sum, _)):
+                checked += 1
+                if file != p.file {
+                    problems.append("\(tool): \(gemSource(request)) no longer has \(p.file) (it offered \(file))")
+                } else if let expected = sums[p.file], !Checksum.same(expected, sum) {
+                    problems.append("\(tool): \(p.file) from \(gemSource(request)) is \(sum), but tack.lock says \(expected) — was the gem replaced? tack.lock is unchanged")
+                }
+            case .failure(let error): problems.append("cannot verify \(p.file) of \(tool): \(error.message)")
+            }
+        }
+        return (checked, problems)
     }
 
     /// `Gems to install:` lines (`helper-1.2.0`, `nokogiri-1.16.0-x86_64-linux`).

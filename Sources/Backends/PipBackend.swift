@@ -48,11 +48,26 @@ public struct PipBackend: Backend {
 
     /// File names a PEP 503 page (or a local directory) offers; yanked files are left out.
     func listing(_ location: String, what: String, missingIsEmpty: Bool = false) async throws(TackError) -> [String] {
+        try await files(at: location, what: what, missingIsEmpty: missingIsEmpty).filter { !$0.yanked }.map(\.name)
+    }
+
+    /// One file an index page or a find_links directory offers.
+    struct IndexFile: Sendable, Equatable {
+        var name: String
+        /// Its URL, or its path for a directory.
+        var location: String
+        /// The SHA-256 the page declares for it (`#sha256=…`), if it does.
+        var declared: String?
+        var yanked = false
+    }
+
+    /// The files a PEP 503 page (or a local directory) offers, yanked ones included and marked.
+    func files(at location: String, what: String, missingIsEmpty: Bool = false) async throws(TackError) -> [IndexFile] {
         if location.hasPrefix("/") {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: location) else {
                 throw TackError("cannot read \(what) \(location)")
             }
-            return names
+            return names.sorted().map { IndexFile(name: $0, location: location + "/" + $0) }
         }
         let body: [UInt8]
         do { body = try await http.get(location) } catch {
@@ -60,7 +75,7 @@ public struct PipBackend: Backend {
             if error.status == 404 { throw TackError("\(location) does not exist (404): is the package name right?") }
             throw TackError("cannot read \(what) \(location): \(error.message)")
         }
-        return Self.links(String(decoding: body, as: UTF8.self))
+        return Self.files(String(decoding: body, as: UTF8.self), base: location)
     }
 
     /// `find_links` as pip takes it: a URL, or a directory (relative to the manifest).
@@ -74,15 +89,26 @@ public struct PipBackend: Backend {
 
     /// The file names linked from an HTML page, without yanked ones.
     static func links(_ html: String) -> [String] {
-        var out: [String] = []
+        files(html, base: "").filter { !$0.yanked }.map(\.name)
+    }
+
+    /// The files linked from an HTML page, their URLs resolved against `base`.
+    static func files(_ html: String, base: String) -> [IndexFile] {
+        var out: [IndexFile] = []
+        let baseURL = URL(string: base)
         for match in html.matches(of: #/<a\s([^>]*)>/#.ignoresCase()) {
             let attributes = String(match.output.1)
-            if attributes.contains("data-yanked") { continue }
             guard let href = attributes.firstMatch(of: #/href\s*=\s*"([^"]*)"/#)?.output.1 ?? attributes.firstMatch(of: #/href\s*=\s*'([^']*)'/#)?.output.1 else { continue }
-            var url = String(href)
-            if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
+            var url = String(href).replacingOccurrences(of: "&amp;", with: "&")
+            var declared: String?
+            if let hash = url.firstIndex(of: "#") {
+                let fragment = url[url.index(after: hash)...]
+                if fragment.hasPrefix("sha256="), Checksum.isSHA256(String(fragment.dropFirst(7))) { declared = fragment.dropFirst(7).lowercased() }
+                url = String(url[..<hash])
+            }
             let name = url.split(separator: "/").last.map(String.init) ?? url
-            out.append(name.removingPercentEncoding ?? name)
+            let location = URL(string: url, relativeTo: baseURL)?.absoluteString ?? url
+            out.append(IndexFile(name: name.removingPercentEncoding ?? name, location: location, declared: declared, yanked: attributes.contains("data-yanked")))
         }
         return out
     }
@@ -131,6 +157,36 @@ public struct PipBackend: Backend {
         var line: String { "\(name)==\(version) " + hashes.map { "--hash=sha256:\($0)" }.joined(separator: " ") }
     }
 
+    /// The environment uv and pip run in: no outer virtualenv, no prompts, and the system's
+    /// certificates (the ones the rest of tack trusts) rather than uv's built-in roots, so a
+    /// machine behind a TLS-inspecting proxy works the same for both.
+    var toolEnvironment: [String: String] {
+        var env = environment
+        env["VIRTUAL_ENV"] = nil
+        env["PYTHONHOME"] = nil
+        env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+        env["PIP_NO_INPUT"] = "1"
+        if env["UV_SYSTEM_CERTS"] == nil && env["UV_NATIVE_TLS"] == nil {
+            env["UV_SYSTEM_CERTS"] = "1"
+            env["UV_NATIVE_TLS"] = "1"
+        }
+        return env
+    }
+
+    /// `--index-url` and `--find-links` as the pin sets them.
+    func sources(_ request: ToolRequest) -> [String] {
+        var out: [String] = []
+        if let index = request.options.indexURL { out += ["--index-url", index] }
+        if let links = request.options.findLinks { out += ["--find-links", findLinks(links, request)] }
+        return out
+    }
+
+    /// `package[extras]==version`, what resolving the tool asks for.
+    func wanted(_ request: ToolRequest, _ version: Version) -> String {
+        let extras = request.options.extras.isEmpty ? "" : "[" + request.options.extras.joined(separator: ",") + "]"
+        return "\(source(of: request))\(extras)==\(version.text)"
+    }
+
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let request = job.request
         let tool = "\(job.locked.name) \(job.locked.version)"
@@ -139,32 +195,41 @@ public struct PipBackend: Backend {
         // uv queries (and caches) the interpreter itself; pip needs its real path first.
         let python = uv == nil ? try await interpreter(request) : (path: try interpreterPath(request), version: "")
         let venv = job.directory + "/venv"
-        var env = environment
-        env["VIRTUAL_ENV"] = nil
-        env["PYTHONHOME"] = nil
-        env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-        env["PIP_NO_INPUT"] = "1"
-        // The certificates the rest of tack trusts (the system's), not uv's built-in roots: a
-        // machine behind a TLS-inspecting proxy works the same for both.
-        if env["UV_SYSTEM_CERTS"] == nil && env["UV_NATIVE_TLS"] == nil {
-            env["UV_SYSTEM_CERTS"] = "1"
-            env["UV_NATIVE_TLS"] = "1"
-        }
+        let env = toolEnvironment
+        let sources = self.sources(request)
 
-        var sources: [String] = []
-        if let index = request.options.indexURL { sources += ["--index-url", index] }
-        if let links = request.options.findLinks { sources += ["--find-links", findLinks(links, request)] }
+        // What the lock pins for every platform, and what this one installs of it.
+        var everything = Self.lockedDistributions(job.locked)
+        var selection = PlatformSelection(job.locked)
+        var pinned = everything
+        if selection.isRecorded {
+            let here = Platform.current
+            if let names = selection.names(for: here) {
+                let wanted = Set(names)
+                pinned = everything.filter { wanted.contains($0.name) }
+            } else if job.frozen {
+                throw TackError("tack.lock locks the distributions of \(tool) for \(selection.covered.sorted().joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed")
+            } else {
+                job.report(.custom("resolving for \(here)"))
+                pinned = try await resolve(request, version: job.locked.version, for: here, constraints: everything, scratch: job.scratch)
+                everything = try Self.merge(everything, pinned, tool: tool, platform: here)
+                selection.set(pinned.map(\.name), for: here)
+            }
+        }
+        func lockFields(_ installed: [Pinned]) -> [String: LockValue] {
+            guard selection.isRecorded else { return Self.lockFields(installed) }
+            return Self.lockFields(everything).merging([PlatformSelection.field: selection.lockValue]) { $1 }
+        }
 
         // A virtualenv made before from exactly these distributions and this interpreter is
         // cloned (hard links) instead of being made again: `tack install` of a locked tool is
         // then about as fast as `uv tool install` from its warm cache.
-        let lockedSet = Self.lockedDistributions(job.locked)
-        let cacheKey = lockedSet.isEmpty ? nil : Self.environmentKey(interpreter: python.path, installer: uv == nil ? "pip" : "uv", pinned: lockedSet)
+        let cacheKey = pinned.isEmpty ? nil : Self.environmentKey(interpreter: python.path, installer: uv == nil ? "pip" : "uv", pinned: pinned)
         var prefix = job.directory
         if let cacheKey, let cachedPrefix = Self.reuseEnvironment(cacheKey, cache: job.cache, into: venv) {
             job.report(.custom("from the environment cache"))
             prefix = cachedPrefix
-            return try finish(job, venv: venv, prefix: prefix, python: python, pinned: lockedSet, cacheKey: nil)
+            return try finish(job, venv: venv, prefix: prefix, python: python, lockFields: lockFields(pinned), cacheKey: nil)
         }
 
         job.report(.custom("creating a virtual environment"))
@@ -177,15 +242,13 @@ public struct PipBackend: Backend {
         // pip runs from the base interpreter into the venv (`pip --python`, pip 22.3 and later).
         let pip = [python.path, "-m", "pip"]
 
-        var pinned = Self.lockedDistributions(job.locked)
         var installSources = sources
         if pinned.isEmpty {
             if job.frozen {
                 throw TackError("tack.lock records no distributions for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once")
             }
             job.report(.custom("resolving"))
-            let extras = request.options.extras.isEmpty ? "" : "[" + request.options.extras.joined(separator: ",") + "]"
-            let wanted = "\(package)\(extras)==\(job.locked.version.text)"
+            let wanted = self.wanted(request, job.locked.version)
             if let uv {
                 let input = job.scratch + "/requirements.in", output = job.scratch + "/requirements.txt"
                 try write(input, wanted + "\n")
@@ -214,12 +277,12 @@ public struct PipBackend: Backend {
             try await run(pip[0], Array(pip.dropFirst()) + target + ["install", "--quiet", "--require-hashes", "--no-deps", "--no-compile"] + installSources + ["-r", requirements], job, env, "install \(tool)")
         }
 
-        return try finish(job, venv: venv, prefix: prefix, python: python, pinned: pinned, cacheKey: cacheKey ?? Self.environmentKey(interpreter: python.path, installer: uv == nil ? "pip" : "uv", pinned: pinned))
+        return try finish(job, venv: venv, prefix: prefix, python: python, lockFields: lockFields(pinned), cacheKey: cacheKey ?? Self.environmentKey(interpreter: python.path, installer: uv == nil ? "pip" : "uv", pinned: pinned))
     }
 
     /// The scripts pointed at the final place, the package's commands linked into bin/, the
     /// environment kept in the cache (`cacheKey`), and what the install records.
-    func finish(_ job: InstallJob, venv: String, prefix: String, python: (path: String, version: String), pinned: [Pinned], cacheKey: String?) throws(TackError) -> InstallOutcome {
+    func finish(_ job: InstallJob, venv: String, prefix: String, python: (path: String, version: String), lockFields: [String: LockValue], cacheKey: String?) throws(TackError) -> InstallOutcome {
         let package = source(of: job.request)
         try Relocation.rewriteScripts(in: venv + "/bin", from: prefix, to: job.destination)
         if let cacheKey { Self.keepEnvironment(cacheKey, cache: job.cache, from: venv, prefix: job.destination) }
@@ -238,7 +301,7 @@ public struct PipBackend: Backend {
         return InstallOutcome(
             binaries: binaries,
             metadata: ["python": "\(cfg["executable"] ?? cfg["home"] ?? python.path) (\(version))", "installer": cfg["uv"].map { "uv " + $0 } ?? "pip"],
-            lockFields: Self.lockFields(pinned))
+            lockFields: lockFields)
     }
 
     func run(_ program: String, _ args: [String], _ job: InstallJob, _ env: [String: String], _ what: String) async throws(TackError) {
@@ -289,6 +352,204 @@ public struct PipBackend: Backend {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return nil
+    }
+
+    // MARK: Every platform
+
+    /// uv's `--python-platform` for a platform: glibc Linux (uv's manylinux_2_28 baseline) or
+    /// macOS (uv's oldest supported release), so a wheel locked runs on any current machine of
+    /// that platform.
+    static func uvTarget(_ platform: Platform) -> String {
+        switch (platform.os, platform.arch) {
+        case ("darwin", "arm64"): return "aarch64-apple-darwin"
+        case ("darwin", _): return "x86_64-apple-darwin"
+        case (_, "arm64"): return "aarch64-unknown-linux-gnu"
+        default: return "x86_64-unknown-linux-gnu"
+        }
+    }
+
+    /// `tack lock` for platforms the entry does not cover yet: each resolved by uv for that
+    /// platform, keeping every version already locked (one version of each distribution on
+    /// every platform), and recorded with its wheels' hashes and what it installs.
+    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
+        var selection = PlatformSelection(entry)
+        let missing = selection.missing(platforms)
+        guard !missing.isEmpty else { return [:] }
+        let tool = "\(entry.name) \(entry.version)"
+        let scratch = try Self.scratchDirectory(cache)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var everything = Self.lockedDistributions(entry)
+        for platform in missing {
+            let resolved = try await resolve(request, version: entry.version, for: platform, constraints: everything, scratch: scratch)
+            everything = try Self.merge(everything, resolved, tool: tool, platform: platform)
+            selection.set(resolved.map(\.name), for: platform)
+        }
+        return Self.lockFields(everything).merging([PlatformSelection.field: selection.lockValue]) { $1 }
+    }
+
+    /// `tack lock --verify`: every file tack.lock allows for each distribution the covered
+    /// platforms install, found on the index again (by the hash its page declares, or among a
+    /// directory's files), downloaded (never from a cache) and hashed. A locked hash no file
+    /// there has any more is named with the files that took its place.
+    public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
+        let everything = Self.lockedDistributions(entry)
+        guard !everything.isEmpty else { return (0, []) }
+        let tool = "\(entry.name) \(entry.version)"
+        let selection = PlatformSelection(entry)
+        let covered = selection.isRecorded ? selection.byPlatform.keys.sorted().compactMap { Platform(key: $0) } : [Platform.current]
+        let used = selection.isRecorded ? selection.allNames : Set(everything.map(\.name))
+        var problems: [String] = []
+        var fetches: [(pin: Pinned, file: IndexFile)] = []
+        var offered: [String: [IndexFile]] = [:]
+        for pin in everything where used.contains(pin.name) {
+            let files: [IndexFile]
+            do { files = try await distributionFiles(pin, request) } catch {
+                problems.append("cannot verify \(pin.name) \(pin.version) of \(tool): \(error.message)")
+                continue
+            }
+            offered[pin.name] = files
+            let locked = Set(pin.hashes.map { $0.lowercased() })
+            // Files whose page vouches for a locked hash, and files with no declared hash.
+            fetches += files.filter { $0.declared.map(locked.contains) ?? true }.map { (pin, $0) }
+        }
+        let downloader = Downloader(http: http, retryDelays: [0.25, 0.5, 1])
+        let sums = await Concurrently.map(fetches, jobs: jobs) { item -> Result<String, TackError> in
+            if item.file.location.hasPrefix("/") {
+                guard let data = FileManager.default.contents(atPath: item.file.location) else { return .failure(TackError("cannot read \(item.file.location)")) }
+                return .success(Hashing.sha256(Array(data)))
+            }
+            do throws(TackError) {
+                let file = try await downloader.fetch(item.file.location, expected: nil, from: "", tool: tool, platform: "", cache: scratch + "/pip", offline: false) { _ in }
+                try? FileManager.default.removeItem(atPath: file.path)
+                return .success(file.sum)
+            } catch {
+                return .failure(error)
+            }
+        }
+        var checked = 0
+        var served: [String: Set<String>] = [:]
+        for (item, result) in zip(fetches, sums) {
+            switch result {
+            case .failure(let error):
+                problems.append("cannot verify \(item.file.name) of \(tool): \(error.message)")
+            case .success(let sum):
+                checked += 1
+                served[item.pin.name, default: []].insert(sum)
+                if let declared = item.file.declared, declared != sum {
+                    problems.append("\(tool): \(item.file.name) from the index is \(sum), but its page and tack.lock say \(declared) — was the file replaced? tack.lock is unchanged")
+                }
+            }
+        }
+        for pin in everything where used.contains(pin.name) && offered[pin.name] != nil {
+            let have = served[pin.name] ?? []
+            let locked = Set(pin.hashes.map { $0.lowercased() })
+            for hash in pin.hashes.map({ $0.lowercased() }).sorted() where !have.contains(hash) {
+                // What took its place: files for the covered platforms with hashes the lock lacks.
+                let others = (offered[pin.name] ?? []).filter { file in
+                    Self.concerns(file.name, covered) && !(file.declared.map(locked.contains) ?? false)
+                }.map { file in "\(file.name)\(file.declared.map { " (sha256 \($0))" } ?? "")" }
+                problems.append("\(tool): the index no longer serves the file of \(pin.name) \(pin.version) that tack.lock locks with sha256 \(hash)"
+                    + (others.isEmpty ? "" : "; it now offers \(others.joined(separator: ", "))") + " — was it replaced? tack.lock is unchanged")
+            }
+        }
+        return (checked, problems)
+    }
+
+    /// The files of one locked distribution on its index and in its find_links.
+    func distributionFiles(_ pin: Pinned, _ request: ToolRequest) async throws(TackError) -> [IndexFile] {
+        var out: [IndexFile] = []
+        if let links = request.options.findLinks { out += try await files(at: findLinks(links, request), what: "find_links") }
+        let index = request.options.indexURL ?? Self.defaultIndex
+        out += try await files(at: Self.slash(index) + pin.name + "/", what: "the index", missingIsEmpty: !out.isEmpty)
+        return out.filter { file in
+            guard let d = Self.distribution(file.name) else { return false }
+            return d.project == pin.name && d.version == pin.version
+        }
+    }
+
+    /// Whether a distribution file can be installed on one of `platforms`: a wheel by its
+    /// platform tags (`any`, `macosx_11_0_arm64`, `manylinux_2_17_x86_64`, …), an sdist always.
+    static func concerns(_ file: String, _ platforms: [Platform]) -> Bool {
+        guard file.hasSuffix(".whl"), let tagSet = file.dropLast(4).split(separator: "-").last else { return true }
+        return tagSet.split(separator: ".").contains { tag in
+            if tag == "any" { return true }
+            let os: String
+            if tag.hasPrefix("macosx_") { os = "darwin" } else if tag.hasPrefix("manylinux") || tag.hasPrefix("musllinux") || tag.hasPrefix("linux_") { os = "linux" } else { return false }
+            return platforms.contains { p in
+                guard p.os == os else { return false }
+                if tag.hasSuffix("universal2") || tag.hasSuffix("universal") { return true }
+                if tag.hasSuffix("_intel") { return p.arch == "x86_64" }
+                return tag.hasSuffix(p.arch == "arm64" ? (os == "darwin" ? "_arm64" : "_aarch64") : "_x86_64")
+            }
+        }
+    }
+
+    /// The distributions `request` at `version` installs on `platform`, with their hashes, as
+    /// uv resolves them for that platform (`--python-platform`, and this interpreter's Python
+    /// version), every distribution in `constraints` held to its locked version.
+    func resolve(_ request: ToolRequest, version: Version, for platform: Platform, constraints: [Pinned], scratch: String) async throws(TackError) -> [Pinned] {
+        let tool = "\(request.name) \(version)"
+        guard let uv = locate("uv") else {
+            throw TackError("locking \(tool) for \(platform) needs uv on PATH: pip resolves only for the machine it runs on, uv for any (`uv pip compile --python-platform`) — install uv (https://docs.astral.sh/uv/); nothing was changed")
+        }
+        let python = try await interpreter(request)
+        let pythonVersion = python.version.split(separator: ".").prefix(2).joined(separator: ".")
+        // Files of their own: uv takes an existing output file's pins (and hashes) as given.
+        let input = scratch + "/\(platform).in", held = scratch + "/\(platform)-constraints.txt", output = scratch + "/\(platform).txt"
+        try? FileManager.default.removeItem(atPath: output)
+        try write(input, wanted(request, version) + "\n")
+        try write(held, constraints.map { "\($0.name)==\($0.version)\n" }.joined())
+        var args = ["pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--no-annotate",
+                    "--python", python.path, "--python-platform", Self.uvTarget(platform), "--python-version", pythonVersion]
+        args += sources(request) + ["--constraint", held, input, "-o", output]
+        let out: ProcessOutput
+        do { out = try await runner.run(uv, args, directory: scratch, environment: toolEnvironment) } catch {
+            throw TackError("cannot run uv to resolve \(tool) for \(platform): \(error.message)")
+        }
+        guard out.status == 0 else { throw Self.resolutionFailure(out, tool: tool, platform: platform, python: pythonVersion) }
+        let pinned = Self.parseRequirements((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+        guard pinned.contains(where: { $0.name == Self.normalize(source(of: request)) }) else {
+            throw TackError("resolving \(tool) for \(platform) did not select \(source(of: request)) itself — is `\(source(of: request))` the package's name?")
+        }
+        return pinned
+    }
+
+    /// uv's failure to resolve for a platform, in one line when it is a missing wheel.
+    static func resolutionFailure(_ out: ProcessOutput, tool: String, platform: Platform, python: String) -> TackError {
+        let text = out.output
+        if let m = text.firstMatch(of: #/([A-Za-z0-9._-]+)==([^\s]+) has no wheels with a matching (platform|Python ABI|Python implementation|Python version) tag/#) {
+            let what = m.output.3 == "platform" ? "for \(platform)" : "for Python \(python) on \(platform)"
+            var message = "\(tool) needs \(m.output.1) \(m.output.2), which has no wheel \(what) and no source distribution to build one"
+            if let hint = text.firstMatch(of: #/Wheels are available for `[^`]+` \(v[^)]*\) on the following platforms?: ([^\n]+)/#) {
+                message += " (the index has wheels for \(hint.output.1.replacingOccurrences(of: "`", with: "")))"
+            }
+            return TackError(message + " — drop \(platform) from `platforms:`, or pin a version that has one; nothing was changed")
+        }
+        return TackError("cannot resolve \(tool) for \(platform): uv failed (exit \(out.status)):\n\(out.tail(15))")
+    }
+
+    /// `more` added to `pinned`: each distribution's hashes joined. One version of each on
+    /// every platform, so another version is refused (the constraints make it rare).
+    static func merge(_ pinned: [Pinned], _ more: [Pinned], tool: String, platform: Platform) throws(TackError) -> [Pinned] {
+        var byName = Dictionary(pinned.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for p in more {
+            guard var existing = byName[p.name] else {
+                byName[p.name] = p
+                continue
+            }
+            guard existing.version == p.version else {
+                throw TackError("\(tool) needs \(p.name) \(p.version) on \(platform), but tack.lock has \(p.name) \(existing.version) for its other platforms, and a lock keeps one version of each on every platform — drop \(platform) from `platforms:`, or lock another version of the tool; nothing was changed")
+            }
+            for h in p.hashes where !existing.hashes.contains(where: { $0.lowercased() == h.lowercased() }) { existing.hashes.append(h) }
+            byName[p.name] = existing
+        }
+        return byName.keys.sorted().compactMap { byName[$0] }
+    }
+
+    static func scratchDirectory(_ cache: String) throws(TackError) -> String {
+        let dir = cache + "/.lock-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectoryOrFail(dir)
+        return dir
     }
 
     // MARK: The environment cache

@@ -72,29 +72,15 @@ public struct URLBackend: Backend {
     /// Each download hashed (into `cache`, not installed), at most `jobs` at once, sorted by platform.
     func hash(_ downloads: [PlatformDownload], tool: String, cache: String, jobs: Int) async -> [(PlatformDownload, Result<String, TackError>)] {
         let backend = self, downloader = self.downloader
-        let results = await withTaskGroup(of: (PlatformDownload, Result<String, TackError>).self) { group in
-            var next = 0
-            func start() {
-                let d = downloads[next]
-                next += 1
-                group.addTask {
-                    do throws(TackError) {
-                        let file = try await downloader.fetch(d.url, expected: d.expected, from: "the manifest's checksum is", tool: tool,
-                                                              platform: d.platform.description, cache: cache, offline: false) { _ in }
-                        try backend.checkFormat(file.path, url: d.url)
-                        return (d, .success(file.sum))
-                    } catch {
-                        return (d, .failure(error))
-                    }
-                }
+        let results = await Concurrently.map(downloads, jobs: jobs) { d -> (PlatformDownload, Result<String, TackError>) in
+            do throws(TackError) {
+                let file = try await downloader.fetch(d.url, expected: d.expected, from: "the manifest's checksum is", tool: tool,
+                                                      platform: d.platform.description, cache: cache, offline: false) { _ in }
+                try backend.checkFormat(file.path, url: d.url)
+                return (d, .success(file.sum))
+            } catch {
+                return (d, .failure(error))
             }
-            for _ in 0..<min(max(1, jobs), downloads.count) { start() }
-            var out: [(PlatformDownload, Result<String, TackError>)] = []
-            while let r = await group.next() {
-                out.append(r)
-                if next < downloads.count { start() }
-            }
-            return out
         }
         return results.sorted { $0.0.platform.description < $1.0.platform.description }
     }

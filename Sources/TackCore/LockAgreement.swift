@@ -83,6 +83,8 @@ extension LockedTool {
     static let identityValues = ["commit", "plugin-commit"]
     static let identityMaps = ["sha256", "hashes", "packages", "gems", "signed-by"]
 
+    static func hashSet(_ value: String) -> Set<String> { Set(value.lowercased().split(separator: " ").map(String.init)) }
+
     /// Whether this record (or entry) was made from `request`'s pin: its backend, source and
     /// options, whatever version and commit it holds.
     public func isFrom(_ request: ToolRequest, backend: String, source: String) -> Bool {
@@ -101,7 +103,13 @@ extension LockedTool {
         }
         for key in Self.identityMaps {
             guard case .map(let a)? = fields[key], case .map(let b)? = installed.fields[key] else { continue }
-            for (k, v) in a { if let w = b[k], !Checksum.same(v, w) { return false } }
+            for (k, v) in a {
+                guard let w = b[k] else { continue }
+                // A pip distribution's hashes are a set (one per file, for every platform the
+                // lock covers): the install is this entry's when each hash it was made with is
+                // still one the entry allows.
+                if key == "hashes" ? !Self.hashSet(w).isSubset(of: Self.hashSet(v)) : !Checksum.same(v, w) { return false }
+            }
         }
         return true
     }

@@ -163,6 +163,12 @@ public struct Lockfile: Sendable, Equatable {
                 }
             }
         }
+        if let selection = fields[PlatformSelection.field] {
+            guard case .map(let m) = selection else { throw fail(marks[PlatformSelection.field] ?? mark, "`platforms` in the entry for \(name.value) must map platforms (like `linux-x86_64`) to what each installs") }
+            for platform in m.keys.sorted() where !Platform.isValidKey(platform) {
+                throw fail(marks[PlatformSelection.field] ?? mark, "\(quoted(platform)) in `platforms` of \(name.value) is not a platform; platforms are written `os-arch`, like `linux-x86_64`")
+            }
+        }
         return LockedTool(name: name.value, version: version, requested: requested, backend: backend, source: source, fields: fields)
     }
 }
@@ -198,7 +204,7 @@ extension LockedTool {
     /// Every key tack writes in an entry (`binaries` and `built` only in an install's record).
     public static let knownFields: Set<String> = [
         "tag", "commit", "ref", "sha256", "hashes", "packages", "gems", "plugin-commit", "options", "binaries", "built",
-        "archive", "path", "signed-by", CacheKey.lockField,
+        "archive", "path", "signed-by", PlatformSelection.field, CacheKey.lockField,
     ]
 }
 

@@ -6,8 +6,10 @@ import Testing
 @Suite struct GemBackendTests {
     /// Builds `name-version.gem` into `repo/gems`; its executable prints its version, its
     /// dependency's version (if any) and its arguments. `marker` changes the bytes only.
-    static func buildGem(_ s: Sandbox, _ name: String, _ version: String, dependsOn dep: String? = nil, marker: String = "") throws {
-        let src = "src/\(name)-\(version)"
+    /// `platform` makes it a platform gem (`name-version-platform.gem`).
+    static func buildGem(_ s: Sandbox, _ name: String, _ version: String, dependsOn dep: String? = nil, marker: String = "", platform: String? = nil) throws {
+        let full = platform.map { "\(version)-\($0)" } ?? version
+        let src = "src/\(name)-\(full)"
         let module = name.capitalized
         try s.write(src + "/lib/\(name).rb", "module \(module); VERSION = \"\(version)\"; end # \(marker)\n")
         var files = "[\"lib/\(name).rb\"]"
@@ -19,9 +21,10 @@ import Testing
             files = "[\"lib/\(name).rb\", \"exe/\(name)\"]"
             extra = "  s.bindir = \"exe\"\n  s.executables = [\"\(name)\"]\n  s.add_runtime_dependency \"\(dep)\", \">= 1\"\n"
         }
+        if let platform { extra += "  s.platform = \"\(platform)\"\n" }
         try s.write(src + "/\(name).gemspec", "Gem::Specification.new do |s|\n  s.name = \"\(name)\"\n  s.version = \"\(version)\"\n  s.summary = \"\(name)\"\n  s.authors = [\"tack\"]\n  s.files = \(files)\n\(extra)end\n")
         try s.mkdir("repo/gems")
-        let r = try s.run("/bin/sh", ["-c", "gem build -q \(name).gemspec -o ../../repo/gems/\(name)-\(version).gem"], in: src)
+        let r = try s.run("/bin/sh", ["-c", "gem build -q \(name).gemspec -o ../../repo/gems/\(name)-\(full).gem"], in: src)
         guard r.status == 0 else { Issue.record("gem build: \(r.stderr)"); throw FixtureServer.FixtureFailed() }
     }
 

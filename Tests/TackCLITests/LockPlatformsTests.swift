@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TackCore
 
 /// One lock for every platform a team runs on: `platforms:` in tack.yml, `tack lock
 /// --platform`, and `--frozen` on a platform the lock does not cover. Other platforms are
@@ -109,5 +110,173 @@ import Testing
         try s.write("app/tack.yml", "tools: {}\n")
         let flag = try s.tack(["lock", "--platform", "linux"], in: "app")
         #expect(flag.status == 2 && flag.stderr.contains("\"linux\" is not a platform"), "\(flag.stderr)")
+    }
+
+    // MARK: pip: every platform's wheels
+
+    static let onLinuxX86 = Platform.machine.description == "linux-x86_64"
+
+    /// `greet` (pure Python) needs `native`, which has wheels for linux-x86_64 and both Macs
+    /// only, and on macOS `macdep`; their PEP 503 index on loopback.
+    func wheels(_ s: Sandbox, nativeMarker: String = "") throws -> FixtureServer {
+        let dists = s.root + "/dists"
+        try s.mkdir("dists")
+        let pip = PipBackendTests()
+        try pip.python(["wheel", "greet", "1.0.0", dists, "native>=1", "macdep; sys_platform == 'darwin'"])
+        for tag in ["manylinux_2_17_x86_64", "macosx_11_0_arm64", "macosx_10_12_x86_64"] {
+            try pip.python(["wheel", "native", "1.0.0", dists, "--tag=py3-none-\(tag)"])
+        }
+        try pip.python(["wheel", "macdep", "2.0.0", dists])
+        try pip.python(["simple", dists])
+        let server = try FixtureServer(serving: dists)
+        s.environment["PATH"] = try uvDirectory() + ":/usr/bin:/bin"
+        try s.write("app/tack.yml", "platforms: [linux-x86_64, darwin-arm64, darwin-x86_64]\ntools:\n  greet: { pip: greet, version: 1.0.0, index_url: \"\(server.url("static/simple"))\" }\n")
+        return server
+    }
+
+    @Test(.enabled(if: onLinuxX86)) func pipLocksEveryPlatformsWheelsAndInstallsThisOnesFrozen() throws {
+        let s = try Sandbox()
+        let server = try wheels(s)
+        let lock = try s.tack(["lock"], in: "app")
+        #expect(lock.status == 0, "\(lock.stderr)")
+        let text = try #require(s.read("app/tack.lock"))
+        // What each platform installs, and every platform's wheel hash for native.
+        #expect(text.contains("darwin-arm64: \"greet macdep native\""), "\(text)")
+        #expect(text.contains("darwin-x86_64: \"greet macdep native\""), "\(text)")
+        #expect(text.contains("linux-x86_64: \"greet native\""), "\(text)")
+        let nativeLine = try #require(text.split(separator: "\n").first { $0.contains("native: \"sha256:") })
+        for tag in ["manylinux_2_17_x86_64", "macosx_11_0_arm64", "macosx_10_12_x86_64"] {
+            #expect(nativeLine.contains(try sha256(s.root + "/dists/native-1.0.0-py3-none-\(tag).whl")), "\(tag): \(nativeLine)")
+        }
+        #expect(text.contains("macdep: \"2.0.0\""), "\(text)")
+        // A second lock with nothing changed asks the index nothing.
+        let asked = try server.requests("static/simple/greet/")
+        #expect(try s.tack(["lock"], in: "app").status == 0)
+        #expect(try server.requests("static/simple/greet/") == asked)
+        #expect(s.read("app/tack.lock") == text)
+
+        // --frozen installs this platform's distributions only, verified by hash.
+        let install = try s.tack(["install", "--frozen"], in: "app")
+        #expect(install.status == 0, "\(install.stderr)")
+        let run = try s.tack(["exec", "--", "greet", "hi"], in: "app")
+        #expect(run.stdout == "greet 1.0.0 hi\n", "\(run)")
+        let site = try #require(FileManager.default.subpaths(atPath: s.root + "/tack-home/installs/greet/1.0.0/venv/lib"))
+        #expect(site.contains { $0.hasSuffix("site-packages/native_tool") } && !site.contains { $0.contains("macdep") }, "\(site.filter { $0.hasSuffix("_tool") })")
+        // An install that may write the lock leaves the other platforms in it.
+        #expect(try s.tack(["uninstall", "greet@1.0.0"], in: "app").status == 0)
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        #expect(s.read("app/tack.lock") == text)
+    }
+
+    @Test(.enabled(if: onLinuxX86)) func pipSaysWhichPlatformHasNoWheelAndVerifyCatchesAReplacedOne() throws {
+        let s = try Sandbox()
+        let server = try wheels(s)
+        defer { withExtendedLifetime(server) {} }
+        #expect(try s.tack(["lock"], in: "app").status == 0)
+        let text = try #require(s.read("app/tack.lock"))
+
+        let arm = try s.tack(["lock", "--platform", "linux-arm64"], in: "app")
+        #expect(arm.status == 1)
+        #expect(arm.stderr.hasPrefix("tack: greet 1.0.0 needs native 1.0.0, which has no wheel for linux-arm64 and no source distribution to build one (the index has wheels for "), "\(arm.stderr)")
+        #expect(arm.stderr.contains("drop linux-arm64 from `platforms:`"), "\(arm.stderr)")
+        #expect(s.read("app/tack.lock") == text, "nothing is written when a platform fails")
+
+        // Every file the lock allows, downloaded again: greet's, macdep's and native's three.
+        let fine = try s.tack(["lock", "--verify"], in: "app")
+        #expect(fine.status == 0 && fine.stderr == "verified 5 downloads: each matches tack.lock\n", "\(fine.stderr)")
+        let fetched = try server.requests("static/native-1.0.0-py3-none-macosx_11_0_arm64.whl")
+        #expect(fetched >= 1, "downloaded, not taken from a cache")
+        // The Apple silicon wheel replaced on the index (same name and version, other bytes).
+        let old = try sha256(s.root + "/dists/native-1.0.0-py3-none-macosx_11_0_arm64.whl")
+        try PipBackendTests().python(["wheel", "native", "1.0.0", s.root + "/dists", "--tag=py3-none-macosx_11_0_arm64", "--marker=replaced"])
+        try PipBackendTests().python(["simple", s.root + "/dists"])
+        let now = try sha256(s.root + "/dists/native-1.0.0-py3-none-macosx_11_0_arm64.whl")
+        #expect(now != old)
+        let caught = try s.tack(["lock", "--verify"], in: "app")
+        #expect(caught.status == 1)
+        #expect(caught.stderr == "tack: greet 1.0.0: the index no longer serves the file of native 1.0.0 that tack.lock locks with sha256 \(old); it now offers native-1.0.0-py3-none-macosx_11_0_arm64.whl (sha256 \(now)) — was it replaced? tack.lock is unchanged\n", "\(caught.stderr)")
+        #expect(s.read("app/tack.lock") == text, "--verify changes nothing")
+    }
+
+    @Test(.enabled(if: onLinuxX86)) func aToolInstalledBeforeThePlatformsWereAddedIsNotInstalledAgain() throws {
+        let s = try Sandbox()
+        let server = try wheels(s)
+        defer { withExtendedLifetime(server) {} }
+        // A find_links directory: uv locks only the wheels each resolution can use there.
+        let yml = "platforms: [linux-x86_64, darwin-arm64, darwin-x86_64]\ntools:\n  greet: { pip: greet, version: 1.0.0, find_links: ../dists, index_url: \"\(server.url("static/none"))\" }\n"
+        try s.write("app/tack.yml", yml.replacingOccurrences(of: "platforms: [linux-x86_64, darwin-arm64, darwin-x86_64]\n", with: ""))
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        let single = try #require(s.read("app/tack.lock"))
+        #expect(!single.contains("darwin"), "\(single)")
+        let linuxWheel = try sha256(s.root + "/dists/native-1.0.0-py3-none-manylinux_2_17_x86_64.whl")
+        #expect(single.contains("native: \"sha256:\(linuxWheel)\"\n"), "this platform's wheel only: \(single)")
+        try s.write("app/tack.yml", yml)
+        #expect(try s.tack(["lock"], in: "app").status == 0)
+        let text = try #require(s.read("app/tack.lock"))
+        #expect(text.contains("linux-x86_64: \"greet native\"") && text.contains("darwin-arm64: \"greet macdep native\""), "\(text)")
+        let nativeLine = try #require(text.split(separator: "\n").first { $0.contains("native: \"sha256:") })
+        for tag in ["manylinux_2_17_x86_64", "macosx_11_0_arm64", "macosx_10_12_x86_64"] {
+            #expect(nativeLine.contains(try sha256(s.root + "/dists/native-1.0.0-py3-none-\(tag).whl")), "each platform's own wheel: \(nativeLine)")
+        }
+        // The install made from the one-platform lock is still this lock's install here.
+        let again = try s.tack(["install", "--frozen"], in: "app")
+        #expect(again.status == 0 && !again.stderr.contains("installed"), "\(again.stderr)")
+    }
+
+    // MARK: gem: platform gems
+
+    /// `greet` (a plain gem) needs `native`, built for x86_64-linux and arm64-darwin only.
+    func gems(_ s: Sandbox) throws -> FixtureServer {
+        s.environment["PATH"] = "/usr/bin:/bin"
+        try GemBackendTests.buildGem(s, "native", "1.0.0", platform: "x86_64-linux")
+        try GemBackendTests.buildGem(s, "native", "1.0.0", platform: "arm64-darwin")
+        try GemBackendTests.buildGem(s, "greet", "1.0.0", dependsOn: "native")
+        try GemBackendTests.index(s)
+        let server = try FixtureServer(serving: s.root + "/repo")
+        try s.write("app/tack.yml", "platforms: [linux-x86_64, darwin-arm64]\ntools:\n  greet: { gem: greet, version: 1.0.0, source: \"\(server.url("static/"))\" }\n")
+        return server
+    }
+
+    @Test(.enabled(if: onLinuxX86)) func gemLocksEachPlatformsGemsAndVerifyCatchesAReplacedOne() throws {
+        let s = try Sandbox()
+        let server = try gems(s)
+        defer { withExtendedLifetime(server) {} }
+        let lock = try s.tack(["lock"], in: "app")
+        #expect(lock.status == 0, "\(lock.stderr)")
+        let text = try #require(s.read("app/tack.lock"))
+        for file in ["greet-1.0.0.gem", "native-1.0.0-x86_64-linux.gem", "native-1.0.0-arm64-darwin.gem"] {
+            #expect(text.contains("\(file): \"\(try sha256(s.root + "/repo/gems/" + file))\""), "\(file): \(text)")
+        }
+        #expect(text.contains("darwin-arm64: \"greet-1.0.0 native-1.0.0-arm64-darwin\""), "\(text)")
+        #expect(text.contains("linux-x86_64: \"greet-1.0.0 native-1.0.0-x86_64-linux\""), "\(text)")
+        #expect(text.contains("native: \"1.0.0\""), "one version of each gem: \(text)")
+        #expect(try s.tack(["lock"], in: "app").status == 0)
+        #expect(s.read("app/tack.lock") == text)
+
+        // This platform's gems, --frozen; then an install that may write the lock keeps the rest.
+        let install = try s.tack(["install", "--frozen"], in: "app")
+        #expect(install.status == 0, "\(install.stderr)")
+        let run = try s.tack(["exec", "--", "greet", "hi"], in: "app")
+        #expect(run.stdout.hasPrefix("greet 1.0.0 native 1.0.0"), "\(run)")
+        #expect(s.exists("tack-home/installs/greet/1.0.0/gems/specifications/native-1.0.0-x86_64-linux.gemspec"))
+        #expect(try s.tack(["uninstall", "greet@1.0.0"], in: "app").status == 0)
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        #expect(s.read("app/tack.lock") == text)
+
+        // No gem of native for Linux on ARM.
+        let arm = try s.tack(["lock", "--platform", "linux-arm64"], in: "app")
+        #expect(arm.status == 1)
+        #expect(arm.stderr.contains("greet 1.0.0 needs the gem native") && arm.stderr.contains("has none for linux-arm64 (aarch64-linux)"), "\(arm.stderr)")
+        #expect(s.read("app/tack.lock") == text)
+
+        let fine = try s.tack(["lock", "--verify"], in: "app")
+        #expect(fine.status == 0 && fine.stderr == "verified 3 downloads: each matches tack.lock\n", "\(fine.stderr)")
+        try GemBackendTests.buildGem(s, "native", "1.0.0", marker: "replaced", platform: "arm64-darwin")
+        try GemBackendTests.index(s)
+        let now = try sha256(s.root + "/repo/gems/native-1.0.0-arm64-darwin.gem")
+        let caught = try s.tack(["lock", "--verify"], in: "app")
+        #expect(caught.status == 1)
+        #expect(caught.stderr.contains("native-1.0.0-arm64-darwin.gem from \(server.url("static/")) is \(now), but tack.lock says"), "\(caught.stderr)")
+        #expect(s.read("app/tack.lock") == text)
     }
 }

@@ -170,13 +170,18 @@ def normalize(name):
 
 def wheel(name, version, outdir, requirements):
     import base64, hashlib
+    # `--tag=py3-none-macosx_11_0_arm64` among the requirements: a platform wheel.
+    tags = [r[len("--tag="):] for r in requirements if r.startswith("--tag=")]
+    tag = tags[0] if tags else "py3-none-any"
+    marker = [r[len("--marker="):] for r in requirements if r.startswith("--marker=")]
+    requirements = [r for r in requirements if not r.startswith("--")]
     module = name.replace("-", "_") + "_tool"
     dist = "%s-%s" % (name.replace("-", "_"), version)
     files = {
-        module + "/__init__.py": ("import sys\n\ndef main():\n    print(' '.join([%r, %r] + sys.argv[1:]))\n" % (name, version)).encode(),
+        module + "/__init__.py": ("import sys\n\ndef main():\n    print(' '.join([%r, %r] + sys.argv[1:]))\n# %s\n" % (name, version, " ".join(marker))).encode(),
         dist + ".dist-info/METADATA": ("Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version)
                                        + "".join("Requires-Dist: %s\n" % r for r in requirements)).encode(),
-        dist + ".dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: tack-fixtures\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        dist + ".dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: tack-fixtures\nRoot-Is-Purelib: true\nTag: %s\n" % tag.encode(),
         dist + ".dist-info/entry_points.txt": ("[console_scripts]\n%s = %s:main\n" % (name, module)).encode(),
     }
     record = ""
@@ -185,7 +190,7 @@ def wheel(name, version, outdir, requirements):
         record += "%s,sha256=%s,%d\n" % (path, digest, len(data))
     record += dist + ".dist-info/RECORD,,\n"
     files[dist + ".dist-info/RECORD"] = record.encode()
-    out = os.path.join(outdir, "%s-py3-none-any.whl" % dist)
+    out = os.path.join(outdir, "%s-%s.whl" % (dist, tag))
     with zipfile.ZipFile(out, "w") as z:
         for path, data in files.items():
             info = zipfile.ZipInfo(path, date_time=(2024, 1, 1, 0, 0, 0))
