@@ -37,7 +37,10 @@ let package = Package(
             name: "CArchive", pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
         .target(name: "YAML", dependencies: ["CYaml"]),
-        .target(name: "Archive", dependencies: ["CArchive"]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "Archive", dependencies: ["CArchive", "CZlib"]),
         .target(name: "Git", dependencies: ["CGit2"]),
         .target(
             name: "TackCore",

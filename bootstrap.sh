@@ -7,7 +7,7 @@ usage() {
     cat <<'USAGE'
 Usage: ./bootstrap.sh [--prefix DIR] [--dev] [--no-install] [--help]
 
-Installs the system libraries tack links with (libgit2, libyaml, libarchive, libcurl, pkg-config) through apt-get,
+Installs the system libraries tack links with (libgit2, libyaml, libarchive, zlib, libcurl, pkg-config) through apt-get,
 dnf or Homebrew, checks for a Swift 6 toolchain, builds tack in release mode, and installs it:
 
   $PREFIX/bin/tack                  the command, and what shims link to
@@ -56,7 +56,7 @@ as_root() {
 install_packages() {
     local missing=()
     if command -v apt-get >/dev/null 2>&1; then
-        local pkgs=(libgit2-dev libyaml-dev libarchive-dev libcurl4-openssl-dev pkg-config)
+        local pkgs=(libgit2-dev libyaml-dev libarchive-dev zlib1g-dev libcurl4-openssl-dev pkg-config)
         [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv git ruby ruby-dev python3 python3-venv python3-pip gnupg docker-registry skopeo apache2-utils curl openssl)
         for p in "${pkgs[@]}"; do
             dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -67,7 +67,7 @@ install_packages() {
             as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
         fi
     elif command -v dnf >/dev/null 2>&1; then
-        local pkgs=(libgit2-devel libyaml-devel libarchive-devel libcurl-devel pkgconf-pkg-config)
+        local pkgs=(libgit2-devel libyaml-devel libarchive-devel zlib-devel libcurl-devel pkgconf-pkg-config)
         [ "$dev" -eq 1 ] && pkgs+=(ShellCheck hyperfine bash zsh fish rbenv direnv git ruby ruby-devel python3 python3-pip)
         for p in "${pkgs[@]}"; do rpm -q "$p" >/dev/null 2>&1 || missing+=("$p"); done
         if [ ${#missing[@]} -gt 0 ]; then
@@ -83,7 +83,7 @@ install_packages() {
             brew install "${missing[@]}"
         fi
     else
-        die "no supported package manager (apt-get, dnf, brew) found: install libgit2, libyaml, libarchive, libcurl and pkg-config yourself, then run this again"
+        die "no supported package manager (apt-get, dnf, brew) found: install libgit2, libyaml, libarchive, zlib, libcurl and pkg-config yourself, then run this again"
     fi
     [ ${#missing[@]} -eq 0 ] && say "system packages: already installed"
     return 0

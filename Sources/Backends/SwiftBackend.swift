@@ -160,25 +160,25 @@ public struct SwiftBackend: Backend {
         var path: String
     }
 
-    func target(_ job: InstallJob) async throws(TackError) -> Target {
-        let v = job.locked.version
+    func target(_ locked: LockedTool, _ request: ToolRequest) async throws(TackError) -> Target {
+        let v = locked.version
         var tag: String
-        if case .string(let t)? = job.locked.fields["tag"] { tag = t } else { tag = SwiftToolchain.releaseTag(v) }
+        if case .string(let t)? = locked.fields["tag"] { tag = t } else { tag = SwiftToolchain.releaseTag(v) }
         guard tag.hasPrefix("swift-"), Version(word: tag) != nil else { throw TackError("tack.lock's tag for swift \(v) is not a swift.org tag: \(quoted(tag))") }
         let p: SwiftPlatform
         let branchDirectory: String
         switch SwiftToolchain.name(v) {
         case .snapshot(let branch, _?)?:
-            p = try swiftPlatform(job.request, available: nil, version: v)
+            p = try swiftPlatform(request, available: nil, version: v)
             branchDirectory = SwiftToolchain.snapshotDirectory(branch: branch)
         case .release?:
             // The lock already says which archive this platform uses: no list needed.
-            if let locked = lockedPath(job.locked, platform: try? swiftPlatform(job.request, available: nil, version: v)) {
-                return locked
+            if let recorded = lockedPath(locked, platform: try? swiftPlatform(request, available: nil, version: v)) {
+                return recorded
             }
-            let all = try await releases(job.request)
+            let all = try await releases(request)
             guard let release = all.first(where: { $0.version.text == v.text }) ?? all.first(where: { $0.version == v }) else { throw TackError("swift.org lists no Swift \(v) release — run `tack ls-remote swift` for the versions it has") }
-            p = try swiftPlatform(job.request, available: release.platforms, version: v)
+            p = try swiftPlatform(request, available: release.platforms, version: v)
             tag = release.tag
             branchDirectory = SwiftToolchain.releaseDirectory(v)
         default:
@@ -203,7 +203,7 @@ public struct SwiftBackend: Backend {
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let tool = "swift \(job.locked.version)"
-        let t = try await target(job)
+        let t = try await target(job.locked, job.request)
         let key = t.platform.description
         func lockedMap(_ field: String) -> [String: String] {
             if case .map(let m)? = job.locked.fields[field] { return m }
@@ -242,6 +242,134 @@ public struct SwiftBackend: Backend {
         paths[key] = t.path
         let fields: [String: LockValue] = ["sha256": .map(sums), "signed-by": .map(signers), "archive": .map(archives), "path": .map(paths), "tag": .string(t.tag)]
         return InstallOutcome(binaries: binaries, metadata: ["platform": key], lockFields: fields, notes: notes)
+    }
+
+    // MARK: Every platform
+
+    /// This backend as it installs on `other`: macOS's package for a Mac; for Linux the pin's
+    /// `platform:`, else this machine's distribution when it runs Linux.
+    func on(_ other: Platform) -> SwiftBackend {
+        SwiftBackend(http: http, runner: runner, environment: environment, platform: other,
+                     osRelease: Platform.machine.os == "linux" ? osRelease : "", retryDelays: retryDelays, limits: limits)
+    }
+
+    /// The archive `platform` installs, with a message that says how to name a Linux
+    /// distribution when this machine cannot tell.
+    func target(_ entry: LockedTool, _ request: ToolRequest, for platform: Platform) async throws(TackError) -> Target {
+        if platform.os == "linux", request.options.toolchainPlatform == nil, SwiftPlatform.candidates(osRelease: on(platform).osRelease).isEmpty {
+            throw TackError("swift.org builds a toolchain for each Linux distribution, and tack cannot tell from this machine which one \(platform) runs — name it with `swift: { version: \(entry.version), platform: ubuntu2204 }` in tack.yml (set by \(request.origin.describe(home: nil)))")
+        }
+        return try await on(platform).target(entry, request)
+    }
+
+    /// What signed a downloaded archive: the OpenPGP key of a Linux archive's `.sig` (checked
+    /// here, on any machine), or a macOS package's certificate (checked by pkgutil on a Mac;
+    /// elsewhere read from the package, for a Mac to check when it installs).
+    func signer(of file: String, target t: Target, url: String, tool: String) async throws(TackError) -> String {
+        guard t.platform.isMacOS else { return try await checkSignature(file, url: url, tool: tool) }
+        if Platform.machine.os == "darwin" { return try await checkPackageSignature(file, tool: tool) }
+        do { return Hashing.sha256(try XarPackage.signingCertificate(file)).uppercased() } catch {
+            throw TackError("\(tool): \(error.message) — tack locks no toolchain whose signer it cannot name")
+        }
+    }
+
+    /// `tack lock` for the platforms whose archive the entry does not record yet: each
+    /// downloaded (through the download cache, at most `jobs` at once), its signature checked,
+    /// and its archive, path, SHA-256 and signer recorded.
+    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
+        func recorded(_ field: String) -> [String: String] {
+            if case .map(let m)? = entry.fields[field] { return m }
+            return [:]
+        }
+        var sums = recorded("sha256"), signers = recorded("signed-by"), archives = recorded("archive"), paths = recorded("path")
+        // Locked for this platform alone and never installed: the install records it, as always.
+        if sums.isEmpty && platforms.allSatisfy({ $0 == Platform.current }) { return [:] }
+        let tool = "swift \(entry.version)"
+        var targets: [Target] = []
+        for platform in platforms {
+            let t = try await target(entry, request, for: platform)
+            guard sums[t.platform.description] == nil, !targets.contains(where: { $0.platform == t.platform }) else { continue }
+            targets.append(t)
+        }
+        guard !targets.isEmpty else { return [:] }
+        let results = await Concurrently.map(targets, jobs: jobs) { t -> Result<(sum: String, signer: String), TackError> in
+            let url = downloadURL + "/" + t.path
+            let label = "\(tool) (\(t.platform))"
+            do throws(TackError) {
+                let file = try await downloader.fetch(url, expected: nil, from: "", tool: label, platform: t.platform.description, cache: cache, offline: false) { _ in }
+                return .success((file.sum, try await signer(of: file.path, target: t, url: url, tool: label)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var problems: [String] = []
+        for (t, result) in zip(targets, results) {
+            switch result {
+            case .failure(let error): problems.append(error.message)
+            case .success(let (sum, signer)):
+                let key = t.platform.description
+                sums[key] = sum
+                signers[key] = signer
+                archives[key] = t.archive
+                paths[key] = t.path
+            }
+        }
+        guard problems.isEmpty else { throw TackError(problems.joined(separator: "\n")) }
+        return ["sha256": .map(sums), "signed-by": .map(signers), "archive": .map(archives), "path": .map(paths), "tag": .string(targets[0].tag)]
+    }
+
+    /// `tack lock --verify`: every platform's archive downloaded again (never from the cache),
+    /// its SHA-256 and signer compared with the lock's.
+    public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
+        guard case .map(let sums)? = entry.fields["sha256"] else { return (0, []) }
+        var signers: [String: String] = [:]
+        if case .map(let m)? = entry.fields["signed-by"] { signers = m }
+        let tool = "swift \(entry.version)"
+        var problems: [String] = []
+        var targets: [Target] = []
+        for key in sums.keys.sorted() {
+            let platform = Self.swiftPlatform(key: key)
+            guard let platform, let t = lockedPath(entry, platform: platform) else {
+                problems.append("\(tool): tack.lock records a checksum for \(key) but no archive path for it — run `tack lock` to write it again")
+                continue
+            }
+            targets.append(t)
+        }
+        let results = await Concurrently.map(targets, jobs: jobs) { t -> Result<(sum: String, signer: String), TackError> in
+            let url = downloadURL + "/" + t.path
+            let label = "\(tool) (\(t.platform))"
+            do throws(TackError) {
+                let file = try await downloader.fetch(url, expected: nil, from: "", tool: label, platform: t.platform.description, cache: scratch + "/swift", offline: false) { _ in }
+                defer { try? FileManager.default.removeItem(atPath: file.path) }
+                return .success((file.sum, try await signer(of: file.path, target: t, url: url, tool: label)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var checked = 0
+        for (t, result) in zip(targets, results) {
+            let key = t.platform.description
+            switch result {
+            case .failure(let error): problems.append("cannot verify \(tool) (\(key)): \(error.message)")
+            case .success(let (sum, signer)):
+                checked += 1
+                if let locked = sums[key], !Checksum.same(locked, sum) {
+                    problems.append("\(tool) (\(key)): tack.lock says \(locked), but \(downloadURL)/\(t.path) now serves \(sum)")
+                } else if let locked = signers[key], locked.uppercased() != signer.uppercased() {
+                    problems.append("\(tool) (\(key)): signed by \(OpenPGP.spaced(signer)) now, but tack.lock says \(OpenPGP.spaced(locked))")
+                }
+            }
+        }
+        return (checked, problems)
+    }
+
+    /// The swift.org platform a lock key names: `osx`, `ubuntu22.04`, `debian12-aarch64`.
+    static func swiftPlatform(key: String) -> SwiftPlatform? {
+        if key == "osx" { return SwiftPlatform(identifier: "macos", arch: "universal") }
+        let aarch64 = key.hasSuffix("-aarch64")
+        let name = aarch64 ? String(key.dropLast("-aarch64".count)) : key
+        guard SwiftPlatform.isValidIdentifier(name) else { return nil }
+        return SwiftPlatform(identifier: SwiftPlatform.identifier(name), arch: aarch64 ? "aarch64" : "x86_64")
     }
 
     /// The primary fingerprint of the key that signed `file`, from its `.sig`.

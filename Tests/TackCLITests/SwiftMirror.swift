@@ -69,9 +69,10 @@ final class SwiftMirror {
 
     /// A toolchain archive (and its signature) at swift.org's path for `tag` under `branchDirectory`.
     @discardableResult
-    func toolchain(tag: String, branchDirectory: String, top: String? = nil, sign: Bool = true, banner: String? = nil) throws -> String {
+    func toolchain(tag: String, branchDirectory: String, top: String? = nil, sign: Bool = true, banner: String? = nil, for other: SwiftPlatform? = nil) throws -> String {
+        let platform = other ?? self.platform
         let name = "\(tag)-\(platform.archiveSuffix)"
-        let build = sandbox.root + "/build-\(tag)"
+        let build = sandbox.root + "/build-\(tag)-\(platform)"
         let bin = build + "/" + (top ?? name) + "/usr/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let text = banner ?? "Swift version \(tag) (\(tag))"
@@ -85,8 +86,29 @@ final class SwiftMirror {
         let archive = www + "/" + dir + "/" + name + ".tar.gz"
         let r = try sandbox.run("/usr/bin/env", ["tar", "-czf", archive, "-C", build, top ?? name])
         guard r.status == 0 else { throw Failed(message: r.stderr) }
+        try? FileManager.default.removeItem(atPath: archive + ".sig")
         if sign { try gpg(["--detach-sign", "--output", archive + ".sig", archive]) }
         return archive
+    }
+
+    /// A macOS package at swift.org's path for `tag`: a xar archive whose table of contents
+    /// carries a signature with a certificate made here (`openssl`), first the signer's, then
+    /// an issuer's. Returns the package's path and the signing certificate's DER file.
+    @discardableResult
+    func package(tag: String, branchDirectory: String) throws -> (path: String, certificate: String) {
+        let dir = "\(branchDirectory)/xcode/\(tag)"
+        try FileManager.default.createDirectory(atPath: www + "/" + dir, withIntermediateDirectories: true)
+        var certificates: [String] = []
+        for name in ["leaf", "issuer"] {
+            let key = sandbox.root + "/\(name).key", der = sandbox.root + "/\(name).der"
+            let r = try sandbox.run("/usr/bin/env", ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-subj", "/CN=Developer ID Installer: Test \(name)", "-days", "2", "-outform", "DER", "-out", der])
+            guard r.status == 0 else { throw Failed(message: "openssl: \(r.stderr)") }
+            certificates.append(der)
+        }
+        let path = www + "/" + dir + "/\(tag)-osx.pkg"
+        let r = try sandbox.run("/usr/bin/env", ["python3", FixtureServer.script, "xar", path] + certificates)
+        guard r.status == 0 else { throw Failed(message: "xar: \(r.stderr)") }
+        return (path, certificates[0])
     }
 
     /// A snapshot list for `branch` naming `dirs`.

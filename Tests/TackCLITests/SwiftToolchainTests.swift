@@ -180,6 +180,61 @@ import TackCore
 }
 
 extension SwiftToolchainTests {
+    /// One lock for Linux on both architectures and both Macs: each platform's archive, its
+    /// SHA-256 and its signer, from this machine; --verify fetches each again.
+    @Test(.enabled(if: Platform.machine.description == "linux-x86_64")) func aLockRecordsEveryPlatformsToolchainAndVerifyCatchesAReplacedOne() throws {
+        let (s, m) = try setUp()
+        let arm = SwiftPlatform(identifier: m.platform.identifier, arch: "aarch64")
+        try m.toolchain(tag: "swift-6.0.3-RELEASE", branchDirectory: "swift-6.0.3-release", for: arm)
+        let pkg = try m.package(tag: "swift-6.0.3-RELEASE", branchDirectory: "swift-6.0.3-release")
+        try s.write("app/tack.yml", "platforms: [linux-x86_64, linux-arm64, darwin-arm64, darwin-x86_64]\ntools:\n  swift: 6.0.3\n")
+        let lock = try s.tack(["lock"], in: "app", env: m.environment)
+        #expect(lock.status == 0, "\(lock.stderr)")
+        let text = try #require(s.read("app/tack.lock"))
+        let fingerprint = try m.gpg(["--with-colons", "--fingerprint"]).stdout.split(separator: "\n").first { $0.hasPrefix("fpr:") }?.split(separator: ":", omittingEmptySubsequences: false)[9] ?? ""
+        let here = m.platform.description, there = arm.description
+        for (key, dir) in [(here, m.platform.directory), (there, arm.directory)] {
+            let archive = "swift-6.0.3-RELEASE-\(key).tar.gz"
+            let path = "swift-6.0.3-release/\(dir)/swift-6.0.3-RELEASE/\(archive)"
+            #expect(text.contains("\(key): \"\(path)\""), "\(key): \(text)")
+            #expect(text.contains("\(key): \"\(try sha256(m.www + "/" + path))\""), "\(key): \(text)")
+            #expect(text.contains("\(key): \"\(fingerprint)\""), "\(key): \(text)")
+        }
+        // Both Macs install the one package; its signer is its certificate's SHA-256, as
+        // pkgutil names it (a Mac checks the signature itself before installing).
+        let certificate = try sha256(pkg.certificate).uppercased()
+        #expect(text.contains("osx: \"swift-6.0.3-release/xcode/swift-6.0.3-RELEASE/swift-6.0.3-RELEASE-osx.pkg\""), "\(text)")
+        #expect(text.contains("osx: \"\(try sha256(pkg.path))\""), "\(text)")
+        #expect(text.contains("osx: \"\(certificate)\""), "\(text)")
+        #expect(!installed(s, "6.0.3"), "locking installs nothing")
+        let install = try s.tack(["install", "--frozen"], in: "app", env: m.environment)
+        #expect(install.status == 0, "\(install.stderr)")
+
+        let fine = try s.tack(["lock", "--verify"], in: "app", env: m.environment)
+        #expect(fine.status == 0 && fine.stderr == "verified 3 downloads: each matches tack.lock\n", "\(fine.stderr)")
+        // The ARM archive replaced by one signed with the same key: only its checksum tells.
+        try m.toolchain(tag: "swift-6.0.3-RELEASE", branchDirectory: "swift-6.0.3-release", banner: "something else", for: arm)
+        let now = try sha256(m.www + "/swift-6.0.3-release/\(arm.directory)/swift-6.0.3-RELEASE/swift-6.0.3-RELEASE-\(there).tar.gz")
+        let caught = try s.tack(["lock", "--verify"], in: "app", env: m.environment)
+        #expect(caught.status == 1)
+        #expect(caught.stderr.hasPrefix("tack: swift 6.0.3 (\(there)): tack.lock says ") && caught.stderr.hasSuffix("now serves \(now)\n"), "\(caught.stderr)")
+        #expect(s.read("app/tack.lock") == text, "--verify changes nothing")
+    }
+
+    /// A package whose table of contents has no signature is not locked.
+    @Test func anUnsignedMacPackageIsNotLocked() throws {
+        let (s, m) = try setUp()
+        let dir = m.www + "/swift-6.0.3-release/xcode/swift-6.0.3-RELEASE"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let r = try s.run("/usr/bin/env", ["python3", FixtureServer.script, "xar", dir + "/swift-6.0.3-RELEASE-osx.pkg"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try s.write("app/tack.yml", "platforms: [linux-x86_64, darwin-arm64]\ntools:\n  swift: 6.0.3\n")
+        let lock = try s.tack(["lock"], in: "app", env: m.environment)
+        #expect(lock.status == 1)
+        #expect(lock.stderr.contains("swift 6.0.3 (osx): the package's signature names no certificate — tack locks no toolchain whose signer it cannot name"), "\(lock.stderr)")
+        #expect(!s.exists("app/tack.lock"))
+    }
+
     /// What tack builds runs with the project's pinned swift first on PATH.
     @Test func buildsUseThePinnedToolchain() throws {
         let (s, m) = try setUp()

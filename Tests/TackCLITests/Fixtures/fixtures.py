@@ -209,6 +209,19 @@ def simple(root):
         links = "".join('<a href="../../%s#sha256=%s">%s</a><br/>\n' % (f, hashlib.sha256(open(os.path.join(root, f), "rb").read()).hexdigest(), f) for f in files)
         open(os.path.join(d, "index.html"), "w").write("<!DOCTYPE html><html><body>\n%s</body></html>\n" % links)
 
+def xar(out, certificates):
+    """A macOS package's shape: a xar header, its zlib table of contents with a signature
+    naming `certificates` (DER files, the signer's first), and a heap."""
+    import base64, struct, zlib
+    certs = "".join("<X509Certificate>%s</X509Certificate>" % base64.encodebytes(open(c, "rb").read()).decode() for c in certificates)
+    toc = ('<?xml version="1.0" encoding="UTF-8"?>\n<xar><toc><checksum style="sha1"><offset>0</offset><size>20</size></checksum>'
+           '<signature style="RSA"><offset>20</offset><size>256</size><KeyInfo xmlns="http://www.w3.org/2000/09/xmldsig#"><X509Data>'
+           + certs + '</X509Data></KeyInfo></signature></toc></xar>\n').encode()
+    packed = zlib.compress(toc)
+    header = struct.pack(">4sHHQQI", b"xar!", 28, 1, len(packed), len(toc), 1)
+    with open(out, "wb") as f:
+        f.write(header + packed + b"\0" * 276)
+
 if __name__ == "__main__":
     if sys.argv[1] == "serve":
         serve(sys.argv[2])
@@ -218,5 +231,7 @@ if __name__ == "__main__":
         wheel(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     elif sys.argv[1] == "simple":
         simple(sys.argv[2])
+    elif sys.argv[1] == "xar":
+        xar(sys.argv[2], sys.argv[3:])
     else:
         sys.exit(__doc__)
