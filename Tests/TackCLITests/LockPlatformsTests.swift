@@ -250,8 +250,11 @@ import TackCore
         #expect(text.contains("darwin-arm64: \"greet-1.0.0 native-1.0.0-arm64-darwin\""), "\(text)")
         #expect(text.contains("linux-x86_64: \"greet-1.0.0 native-1.0.0-x86_64-linux\""), "\(text)")
         #expect(text.contains("native: \"1.0.0\""), "one version of each gem: \(text)")
+        let fetched = try server.requests("static/gems/native-1.0.0-arm64-darwin.gem")
+        #expect(fetched == 1, "each gem fetched once")
         #expect(try s.tack(["lock"], in: "app").status == 0)
         #expect(s.read("app/tack.lock") == text)
+        #expect(try server.requests("static/gems/native-1.0.0-arm64-darwin.gem") == fetched, "a second lock fetches nothing")
 
         // This platform's gems, --frozen; then an install that may write the lock keeps the rest.
         let install = try s.tack(["install", "--frozen"], in: "app")
@@ -277,6 +280,47 @@ import TackCore
         let caught = try s.tack(["lock", "--verify"], in: "app")
         #expect(caught.status == 1)
         #expect(caught.stderr.contains("native-1.0.0-arm64-darwin.gem from \(server.url("static/")) is \(now), but tack.lock says"), "\(caught.stderr)")
+        #expect(s.read("app/tack.lock") == text)
+    }
+
+    // MARK: All together
+
+    /// The issue's scenario in one project: a url tool with an artifact per OS and arch, a pip
+    /// tool with platform wheels and a gem tool with a platform gem, locked at once.
+    @Test(.enabled(if: onLinuxX86)) func oneLockForAUrlAPipAndAGemTool() throws {
+        let s = try Sandbox()
+        let dists = try wheels(s)
+        let gemServer = try gems(s)
+        let urls = try project(s, platforms: nil)
+        defer { withExtendedLifetime((dists, gemServer)) {} }
+        s.environment["PATH"] = try uvDirectory() + ":/usr/bin:/bin"
+        try s.write("app/tack.yml", """
+            platforms: [linux-x86_64, darwin-arm64]
+            tools:
+              tool: { url: "\(urls.url("files/tool-{version}-{os}-{arch}.sh"))", version: 1.0.0, bin: [tool] }
+              greet: { pip: greet, version: 1.0.0, index_url: "\(dists.url("static/simple"))" }
+              hello: { gem: greet, version: 1.0.0, source: "\(gemServer.url("static/"))" }
+
+            """)
+        let lock = try s.tack(["lock"], in: "app")
+        #expect(lock.status == 0, "\(lock.stderr)")
+        let text = try #require(s.read("app/tack.lock"))
+        #expect(text.contains("platforms: [\"darwin-arm64\", \"linux-x86_64\"]\n"), "\(text)")
+        #expect(text.contains("darwin-arm64: \"\(try checksum(s, "darwin-arm64"))\""), "\(text)")
+        #expect(text.contains("darwin-arm64: \"greet macdep native\""), "\(text)")
+        #expect(text.contains("native-1.0.0-arm64-darwin.gem: \"\(try sha256(s.root + "/repo/gems/native-1.0.0-arm64-darwin.gem"))\""), "\(text)")
+
+        let here = try s.tack(["install", "--frozen"], in: "app")
+        #expect(here.status == 0 && here.stderr.contains("3 installed"), "\(here.stderr)")
+        #expect(try s.tack(["lock", "--verify"], in: "app").status == 0)
+
+        // The Mac's url artifact replaced: --verify names it, and a (pretended) Mac install refuses it.
+        try s.write("www/tool-1.0.0-darwin-arm64.sh", "#!/bin/sh\necho something else\n")
+        let caught = try s.tack(["lock", "--verify"], in: "app")
+        #expect(caught.status == 1 && caught.stderr.contains("tool 1.0.0 (darwin-arm64): tack.lock says"), "\(caught.stderr)")
+        let mac = try s.tack(["install", "--frozen", "tool"], in: "app", env: ["TACK_PLATFORM": "darwin-arm64", "TACK_HOME": s.root + "/mac-home"])
+        #expect(mac.status != 0 && mac.stderr.contains("checksum mismatch"), "\(mac.stderr)")
+        #expect(!s.exists("mac-home/installs/tool/1.0.0"))
         #expect(s.read("app/tack.lock") == text)
     }
 }
