@@ -198,20 +198,20 @@ public struct GemBackend: Backend {
             notes: notes)
     }
 
-    /// `gem fetch` of one gem (its platform gem when the version names a platform) into `dir`:
-    /// the file's name and SHA-256.
+    /// `gem fetch` of exactly one gem file into `dir` — the platform gem its version names, or
+    /// the plain (`ruby`) one, never the one `gem` would pick for this machine: its file's
+    /// name and SHA-256.
     func fetch(_ p: Pinned, request: ToolRequest, gem: String, into dir: String, tool: String) async throws(TackError) -> (file: String, sum: String) {
         let (plainVersion, platform) = Self.splitPlatform(p.version)
-        let out = try await runner.run(gem, ["fetch", p.name, "--version", plainVersion] + (platform.map { ["--platform", $0] } ?? [])
-            + ["--clear-sources", "--source", gemSource(request)], directory: dir, environment: gemEnvironment(home: dir + "/.gems"))
+        let out = try await runner.run(gem, ["fetch", p.name, "--version", plainVersion, "--platform", platform ?? "ruby",
+                                             "--clear-sources", "--source", gemSource(request)],
+                                       directory: dir, environment: gemEnvironment(home: dir + "/.gems"))
         guard out.status == 0 else { throw TackError("cannot fetch \(p.name) \(p.version) for \(tool):\n\(out.tail(10))") }
-        let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix("\(p.name)-\(plainVersion)") && $0.hasSuffix(".gem") }
-        // The platform asked for, else the plain gem (a platform with no gem of its own).
-        guard let file = candidates.contains(p.file) ? p.file : candidates.sorted(by: { $0.count < $1.count }).first,
-              let data = FileManager.default.contents(atPath: dir + "/" + file) else {
-            throw TackError("fetching \(p.name) \(p.version) for \(tool) produced no .gem file")
+        guard let data = FileManager.default.contents(atPath: dir + "/" + p.file) else {
+            let got = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".gem") }.sorted()
+            throw TackError("fetching \(p.name) \(p.version) for \(tool) did not produce \(p.file)\(got.isEmpty ? "" : " (it produced \(got.joined(separator: ", ")))")")
         }
-        return (file, Hashing.sha256(Array(data)))
+        return (p.file, Hashing.sha256(Array(data)))
     }
 
     /// Keeps a fetched gem in the cache under its SHA-256. Best effort.
@@ -346,10 +346,8 @@ public struct GemBackend: Backend {
             switch result {
             case .success(let (file, sum, _)):
                 checked += 1
-                if file != p.file {
-                    problems.append("\(tool): \(gemSource(request)) no longer has \(p.file) (it offered \(file))")
-                } else if let expected = sums[p.file], !Checksum.same(expected, sum) {
-                    problems.append("\(tool): \(p.file) from \(gemSource(request)) is \(sum), but tack.lock says \(expected) — was the gem replaced? tack.lock is unchanged")
+                if let expected = sums[file], !Checksum.same(expected, sum) {
+                    problems.append("\(tool): \(file) from \(gemSource(request)) is \(sum), but tack.lock says \(expected) — was the gem replaced? tack.lock is unchanged")
                 }
             case .failure(let error): problems.append("cannot verify \(p.file) of \(tool): \(error.message)")
             }
