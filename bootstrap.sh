@@ -7,8 +7,10 @@ usage() {
     cat <<'USAGE'
 Usage: ./bootstrap.sh [--prefix DIR] [--dev] [--no-install] [--help]
 
-Installs the system libraries tack links with (libgit2, libyaml, libarchive, zlib, libcurl, pkg-config) through apt-get,
-dnf or Homebrew, checks for a Swift 6 toolchain, builds tack in release mode, and installs it:
+Installs the system libraries tack links with (libgit2, libyaml, libarchive, zlib, libcurl, pkg-config),
+and on Linux what a Swift toolchain from swift.org needs (git, a C toolchain, its libraries),
+through apt-get, dnf or Homebrew — with sudo when not root, asked once before anything is
+installed — checks for a Swift 6 toolchain, builds tack in release mode, and installs it:
 
   $PREFIX/bin/tack                  the command, and what shims link to
   $PREFIX/libexec/tack/tack-front   the hot commands' slow path, run by `tack`
@@ -18,8 +20,9 @@ dnf or Homebrew, checks for a Swift 6 toolchain, builds tack in release mode, an
 Options:
   --prefix DIR    install under DIR (default: $PREFIX, else ~/.local)
   --dev           also install what tack's own tests and benchmarks use
-                  (shellcheck, hyperfine, bash, zsh, fish, rbenv, direnv, git, ruby and
-                  its headers, python3 with venv and pip, and uv in ~/.local/bin)
+                  (shellcheck, hyperfine, bash, zsh, fish, rbenv, direnv, ruby and its
+                  headers, python3 with venv and pip, gnupg, docker-registry, skopeo,
+                  debootstrap, and uv in ~/.local/bin)
   --no-install    build, but do not install into the prefix
   -h, --help      show this help
 
@@ -46,31 +49,53 @@ die() { printf 'bootstrap.sh: %s\n' "$*" >&2; exit 1; }
 
 cd "$(dirname "$0")"
 
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"
-    elif command -v sudo >/dev/null 2>&1; then sudo "$@"
-    else die "installing system packages needs root, and sudo is not available: run as root, or install: $*"
+# Root for the package manager: this user, or sudo, asked once before anything is installed
+# (a password prompt now, not in the middle of a build). Without either, the exact commands
+# for an administrator.
+root_ready=0
+need_root() { # the commands an administrator would run
+    [ "$(id -u)" -eq 0 ] && return 0
+    [ "$root_ready" -eq 1 ] && return 0
+    if command -v sudo >/dev/null 2>&1; then
+        if sudo -n true 2>/dev/null || { [ -t 0 ] && say "installing system packages needs root: sudo asks for your password" && sudo -v; }; then
+            root_ready=1
+            return 0
+        fi
     fi
+    printf 'bootstrap.sh: installing system packages needs root, and sudo is not available to you here. Ask an administrator to run:\n' >&2
+    printf '    %s\n' "$@" >&2
+    printf 'then run ./bootstrap.sh again.\n' >&2
+    exit 1
+}
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
 install_packages() {
     local missing=()
     if command -v apt-get >/dev/null 2>&1; then
-        local pkgs=(libgit2-dev libyaml-dev libarchive-dev zlib1g-dev libcurl4-openssl-dev pkg-config)
-        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv git ruby ruby-dev python3 python3-venv python3-pip gnupg docker-registry skopeo apache2-utils curl openssl)
+        # tack's libraries; then what a Swift toolchain unpacked from swift.org needs to run
+        # and link (its libraries, a C toolchain, git for SwiftPM, certificates for HTTPS).
+        local pkgs=(libgit2-dev libyaml-dev libarchive-dev zlib1g-dev libcurl4-openssl-dev pkg-config
+                    ca-certificates git binutils gcc g++ libc6-dev libxml2 libsqlite3-0 libncurses6 tzdata)
+        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv ruby ruby-dev python3 python3-venv python3-pip gnupg docker-registry skopeo apache2-utils curl openssl debootstrap)
         for p in "${pkgs[@]}"; do
             dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
         done
         if [ ${#missing[@]} -gt 0 ]; then
+            need_root "apt-get update" "DEBIAN_FRONTEND=noninteractive apt-get install -y ${missing[*]}"
             say "installing with apt-get: ${missing[*]}"
             as_root apt-get update -q
             as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
         fi
     elif command -v dnf >/dev/null 2>&1; then
-        local pkgs=(libgit2-devel libyaml-devel libarchive-devel zlib-devel libcurl-devel pkgconf-pkg-config)
-        [ "$dev" -eq 1 ] && pkgs+=(ShellCheck hyperfine bash zsh fish rbenv direnv git ruby ruby-devel python3 python3-pip)
+        local pkgs=(libgit2-devel libyaml-devel libarchive-devel zlib-devel libcurl-devel pkgconf-pkg-config
+                    ca-certificates git binutils gcc gcc-c++ glibc-devel libxml2 sqlite-libs ncurses-libs tzdata)
+        [ "$dev" -eq 1 ] && pkgs+=(ShellCheck hyperfine bash zsh fish rbenv direnv ruby ruby-devel python3 python3-pip)
         for p in "${pkgs[@]}"; do rpm -q "$p" >/dev/null 2>&1 || missing+=("$p"); done
         if [ ${#missing[@]} -gt 0 ]; then
+            need_root "dnf install -y ${missing[*]}"
             say "installing with dnf: ${missing[*]}"
             as_root dnf install -y "${missing[@]}"
         fi

@@ -99,12 +99,19 @@ struct Bootstrap: AsyncParsableCommand {
         reshim(project)
         try addHook(plan, project, &steps)
         try await runCommands(plan, settings.environment, &steps)
-        Output.err("tack bootstrap: done — \(steps.done.isEmpty ? "shims rebuilt" : steps.done.joined(separator: "; "))\n")
+        let done = steps.done.isEmpty ? "shims rebuilt" : steps.done.joined(separator: "; ")
+        guard steps.left.isEmpty else {
+            Output.err("tack bootstrap: done, except \(steps.left.joined(separator: "; ")) — \(done); run it again once they are installed\n")
+            throw ExitCode(1)
+        }
+        Output.err("tack bootstrap: done — \(done)\n")
     }
 
     /// What finished, for the message when a later step fails.
     struct Steps {
         var done: [String] = []
+        /// What this run could not do and went on without (packages that need an administrator).
+        var left: [String] = []
         func failed(_ step: String, _ message: String) -> ExitCode {
             if !done.isEmpty { Output.err("done before the failure: \(done.joined(separator: "; "))\n") }
             return fail(TackError("\(step) failed: \(message) — fix that and run `tack bootstrap` again; it continues from here"))
@@ -200,26 +207,65 @@ struct Bootstrap: AsyncParsableCommand {
         guard answer == "y" || answer == "yes" else { throw fail(TackError("nothing was changed")) }
     }
 
+    /// How this run can install system packages: as root, through sudo, or not at all (why).
+    enum RootAccess: Equatable {
+        case root
+        case sudo(asking: Bool)
+        case none(String)
+    }
+
+    /// Root directly, sudo without a password, sudo that asks at this terminal, or none: no
+    /// sudo, or a password and no terminal to ask it at.
+    func rootAccess(_ manager: PackageManager, _ env: [String: String]) async -> RootAccess {
+        guard manager.needsRoot && getuid() != 0 else { return .root }
+        guard Self.onPath("sudo", env) != nil else { return .none("this needs root, and sudo is not installed") }
+        if (try? await FoundationProcessRunner().run("sudo", ["-n", "true"], directory: "/", environment: env))?.status == 0 {
+            return .sudo(asking: false)
+        }
+        guard CurrentProcess.isTerminal(0) else { return .none("this needs root, and sudo needs a password here, with no terminal to ask for it") }
+        return .sudo(asking: true)
+    }
+
     func installPackages(_ plan: Plan, _ env: [String: String], _ steps: inout Steps) async throws {
         guard let manager = plan.manager, !plan.missingPackages.isEmpty else { return }
-        for (program, args) in manager.installCommands(plan.missingPackages) {
-            var argv = [program] + args
-            if manager == .apt { argv = ["env", "DEBIAN_FRONTEND=noninteractive"] + argv }
-            if manager.needsRoot && getuid() != 0 {
-                guard Self.onPath("sudo", env) != nil else {
-                    throw steps.failed("installing system packages", "this needs root, and sudo is not available; run as root: \(argv.joined(separator: " "))")
-                }
-                argv = ["sudo"] + (CurrentProcess.isTerminal(0) ? [] : ["-n"]) + argv
-            } else if manager == .brew && getuid() == 0 {
-                throw steps.failed("installing system packages", "Homebrew does not run as root; run tack bootstrap as your user")
-            }
+        if manager == .brew && getuid() == 0 {
+            throw steps.failed("installing system packages", "Homebrew does not run as root; run tack bootstrap as your user")
+        }
+        let commands = manager.installCommands(plan.missingPackages).map { program, args in
+            (manager == .apt ? ["env", "DEBIAN_FRONTEND=noninteractive"] : []) + [program] + args
+        }
+        let access = await rootAccess(manager, env)
+        if case .none(let why) = access {
+            leaveToAdministrator(commands, why: why, &steps)
+            return
+        }
+        for command in commands {
+            var argv = command
+            if case .sudo(let asking) = access { argv = ["sudo"] + (asking ? [] : ["-n"]) + argv }
             Output.err("==> \(argv.joined(separator: " "))\n")
             let out = try await run(argv[0], Array(argv.dropFirst()), env: env)
+            if out.status != 0, access != .root, Self.refusedBySudo(out.output) {
+                leaveToAdministrator(commands, why: "sudo says you may not run it", &steps)
+                return
+            }
             guard out.status == 0 else {
                 throw steps.failed("installing system packages (\(argv.joined(separator: " ")))", "exit \(out.status):\n\(out.tail(15))\n")
             }
         }
         steps.done.append("installed \(plan.missingPackages.joined(separator: ", "))")
+    }
+
+    /// Whether sudo refused the user (not in sudoers), rather than the command failing.
+    static func refusedBySudo(_ output: String) -> Bool {
+        output.contains("is not in the sudoers file") || output.contains("may not run sudo") || output.contains("is not allowed to execute")
+    }
+
+    /// The packages this user cannot install: the exact commands for an administrator, said
+    /// now; the steps that need no root go on, and the run ends saying what is left.
+    func leaveToAdministrator(_ commands: [[String]], why: String, _ steps: inout Steps) {
+        let lines = commands.map { "  sudo " + $0.joined(separator: " ") + "\n" }.joined()
+        Output.err("tack bootstrap cannot install the system packages: \(why). An administrator can install them with:\n\(lines)")
+        steps.left.append("the system packages, for an administrator (above)")
     }
 
     func addHook(_ plan: Plan, _ project: Project, _ steps: inout Steps) throws {
