@@ -6,7 +6,7 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 
-    @Test(arguments: ["bootstrap.sh", "bench/run", "bench/pip", "Fuzz/run", ".ci/run"])
+    @Test(arguments: ["bootstrap.sh", "bench/run", "bench/pip", "Fuzz/run", ".ci/run", "Tests/bare-machine/run"])
     func shellcheck(_ script: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -55,5 +55,24 @@ import Testing
         #expect(second.stdout.contains("system packages: already installed"), "\(second.stdout)")
         #expect(!second.stdout.contains("==> installed "), "\(second.stdout)")
         #expect(second.stdout.contains("next:") || second.stdout.contains("add tack to your PATH"), "\(second.stdout)")
+    }
+
+    /// A new machine, for real: Tests/bare-machine/run debootstraps a minimal Debian, and as
+    /// an ordinary user with sudo rights runs bootstrap.sh from a clone and `tack bootstrap` in
+    /// a project, and as one without checks that tack bootstrap leaves the packages to an
+    /// administrator and carries on. Root, Debian's mirror and about a quarter of an hour:
+    /// only when TACK_SLOW_TESTS=1.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TACK_SLOW_TESTS"] == "1" && getuid() == 0))
+    func aBareDebianMachineAsAnOrdinaryUser() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.repository + "/Tests/bare-machine/run")
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(text)")
+        #expect(text.contains("==> ") && text.contains("passed in"), "\(text)")
     }
 }
