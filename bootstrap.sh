@@ -164,14 +164,14 @@ find_swift
 
 say "building tack (release)"
 swift build -c release --product tack
-# On Linux, tack-cli links the Swift runtime and Foundation statically: it starts about a third
-# faster (Foundation's networking then links libcurl, hence libcurl's headers above).
-if [ "$(uname -s)" = Linux ]; then
-    swift build -c release --product tack-cli --static-swift-stdlib
-else
-    swift build -c release --product tack-cli
-fi
-swift build -c release --product tack-front
+# On Linux, tack-cli and tack-front link the Swift runtime and Foundation statically: they start
+# about a third faster (Foundation's networking then links libcurl, hence libcurl's headers
+# above). Both with the same flags, so neither build undoes the other's and a second run of
+# this script rebuilds nothing. (`tack` is Embedded Swift, static already, built apart.)
+static=()
+if [ "$(uname -s)" = Linux ]; then static=(--static-swift-stdlib); fi
+swift build -c release --product tack-cli ${static[@]+"${static[@]}"}
+swift build -c release --product tack-front ${static[@]+"${static[@]}"}
 bin_dir="$(swift build -c release --show-bin-path)"
 
 if [ "$install" -eq 0 ]; then
