@@ -8,7 +8,10 @@ struct Lock: AsyncParsableCommand {
             Entries that still match tack.yml are kept; new or changed pins are resolved to the \
             newest version their requirement allows. `tack update` moves kept entries too. \
             Checksums are recorded for this platform, those tack.yml's `platforms:` lists, \
-            those the lock already covers, and each --platform.
+            those the lock already covers, and each --platform: a url tool's download, a pip \
+            tool's wheels (resolved for each platform by uv), a gem tool's platform gems, a \
+            Swift toolchain's archive and signer. --verify fetches every one again and names \
+            any that changed.
 
             Examples:
               tack lock
