@@ -6,18 +6,24 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 
-    @Test(arguments: ["bootstrap.sh", "bench/run", "bench/pip", "Fuzz/run", ".ci/run", "Tests/bare-machine/run"])
-    func shellcheck(_ script: String) throws {
+    /// A program's exit status and its output and errors together.
+    static func run(_ executable: String, _ arguments: [String] = []) throws -> (status: Int32, output: String) {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["shellcheck", Self.repository + "/" + script]
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
         let out = Pipe()
         p.standardOutput = out
         p.standardError = out
         try p.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "shellcheck \(script) (missing? run ./bootstrap.sh --dev):\n\(text)")
+        return (p.terminationStatus, text)
+    }
+
+    @Test(arguments: ["bootstrap.sh", "bench/run", "bench/pip", "Fuzz/run", ".ci/run", "Tests/bare-machine/run"])
+    func shellcheck(_ script: String) throws {
+        let r = try Self.run("/usr/bin/env", ["shellcheck", Self.repository + "/" + script])
+        #expect(r.status == 0, "shellcheck \(script) (missing? run ./bootstrap.sh --dev):\n\(r.output)")
     }
 
     @Test func bootstrapHelp() throws {
@@ -64,15 +70,8 @@ import Testing
     /// only when TACK_SLOW_TESTS=1.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TACK_SLOW_TESTS"] == "1" && getuid() == 0))
     func aBareDebianMachineAsAnOrdinaryUser() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.repository + "/Tests/bare-machine/run")
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(text)")
-        #expect(text.contains("==> ") && text.contains("passed in"), "\(text)")
+        let r = try Self.run(Self.repository + "/Tests/bare-machine/run")
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.output.contains("==> ") && r.output.contains("passed in"), "\(r.output)")
     }
 }
