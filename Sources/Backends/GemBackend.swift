@@ -287,8 +287,7 @@ public struct GemBackend: Backend {
         guard !missing.isEmpty else { return [:] }
         let tool = "\(entry.name) \(entry.version)"
         let (_, gem) = try tools(request)
-        let scratch = cache + "/.lock-\(getpid())-\(UUID().uuidString)"
-        try FileManager.default.createDirectoryOrFail(scratch)
+        let scratch = try FileManager.default.lockScratchDirectory(in: cache)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // An entry locked for this platform alone keeps what its install chose.
         if !selection.isRecorded, case .map(let m)? = entry.fields["gems"], !m.isEmpty, missing.contains(Platform.current) {

@@ -219,6 +219,14 @@ public struct GitBackend: Backend {
 }
 
 extension FileManager {
+    /// A new directory in `cache` for what `tack lock` resolves and fetches without installing;
+    /// the caller removes it.
+    func lockScratchDirectory(in cache: String) throws(TackError) -> String {
+        let dir = cache + "/.lock-\(getpid())-\(UUID().uuidString)"
+        try createDirectoryOrFail(dir)
+        return dir
+    }
+
     func createDirectoryOrFail(_ path: String) throws(TackError) {
         do { try createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
             throw TackError("cannot create \(path): \(error.localizedDescription)")

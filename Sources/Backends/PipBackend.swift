@@ -376,7 +376,7 @@ public struct PipBackend: Backend {
         let missing = selection.missing(platforms)
         guard !missing.isEmpty else { return [:] }
         let tool = "\(entry.name) \(entry.version)"
-        let scratch = try Self.scratchDirectory(cache)
+        let scratch = try FileManager.default.lockScratchDirectory(in: cache)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var everything = Self.lockedDistributions(entry)
         for platform in missing {
@@ -544,12 +544,6 @@ public struct PipBackend: Backend {
             byName[p.name] = existing
         }
         return byName.keys.sorted().compactMap { byName[$0] }
-    }
-
-    static func scratchDirectory(_ cache: String) throws(TackError) -> String {
-        let dir = cache + "/.lock-\(getpid())-\(UUID().uuidString)"
-        try FileManager.default.createDirectoryOrFail(dir)
-        return dir
     }
 
     // MARK: The environment cache
