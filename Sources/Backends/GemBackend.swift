@@ -296,8 +296,7 @@ public struct GemBackend: Backend {
         for platform in selection.missing(platforms) {
             selection.set(try await resolve(request, version: entry.version, for: platform, gem: gem, scratch: scratch).map(\.stem), for: platform)
         }
-        var sums: [String: String] = [:]
-        if case .map(let m)? = entry.fields["sha256"] { sums = m }
+        var sums = entry.fieldMap("sha256")
         let unrecorded = selection.allNames.sorted().compactMap(Self.pinned(stem:)).filter { sums[$0.file] == nil }
         let fetched = await fetchAll(unrecorded, request: request, gem: gem, scratch: scratch, jobs: jobs, tool: tool)
         var problems: [String] = []

@@ -205,11 +205,7 @@ public struct SwiftBackend: Backend {
         let tool = "swift \(job.locked.version)"
         let t = try await target(job.locked, job.request)
         let key = t.platform.description
-        func lockedMap(_ field: String) -> [String: String] {
-            if case .map(let m)? = job.locked.fields[field] { return m }
-            return [:]
-        }
-        var sums = lockedMap("sha256"), signers = lockedMap("signed-by"), archives = lockedMap("archive"), paths = lockedMap("path")
+        var sums = job.locked.fieldMap("sha256"), signers = job.locked.fieldMap("signed-by"), archives = job.locked.fieldMap("archive"), paths = job.locked.fieldMap("path")
         let expected = sums[key]?.lowercased()
         if let expected, !Checksum.isSHA256(expected) {
             throw TackError("the checksum for \(tool) (\(key)) is not a SHA-256: \(quoted(expected))")
@@ -256,10 +252,11 @@ public struct SwiftBackend: Backend {
     /// The archive `platform` installs, with a message that says how to name a Linux
     /// distribution when this machine cannot tell.
     func target(_ entry: LockedTool, _ request: ToolRequest, for platform: Platform) async throws(TackError) -> Target {
-        if platform.os == "linux", request.options.toolchainPlatform == nil, SwiftPlatform.candidates(osRelease: on(platform).osRelease).isEmpty {
+        let there = on(platform)
+        if platform.os == "linux", request.options.toolchainPlatform == nil, SwiftPlatform.candidates(osRelease: there.osRelease).isEmpty {
             throw TackError("swift.org builds a toolchain for each Linux distribution, and tack cannot tell from this machine which one \(platform) runs — name it with `swift: { version: \(entry.version), platform: ubuntu2204 }` in tack.yml (set by \(request.origin.describe(home: nil)))")
         }
-        return try await on(platform).target(entry, request)
+        return try await there.target(entry, request)
     }
 
     /// What signed a downloaded archive: the OpenPGP key of a Linux archive's `.sig` (checked
@@ -273,15 +270,27 @@ public struct SwiftBackend: Backend {
         }
     }
 
+    /// Each target's archive downloaded into `cache` (at most `jobs` at once), with its SHA-256
+    /// and its signer; `keep: false` removes each download once it is checked.
+    func downloadAndCheck(_ targets: [Target], tool: String, into cache: String, keep: Bool, jobs: Int) async -> [Result<(sum: String, signer: String), TackError>] {
+        await Concurrently.map(targets, jobs: jobs) { t -> Result<(sum: String, signer: String), TackError> in
+            let url = downloadURL + "/" + t.path
+            let label = "\(tool) (\(t.platform))"
+            do throws(TackError) {
+                let file = try await downloader.fetch(url, expected: nil, from: "", tool: label, platform: t.platform.description, cache: cache, offline: false) { _ in }
+                defer { if !keep { try? FileManager.default.removeItem(atPath: file.path) } }
+                return .success((file.sum, try await signer(of: file.path, target: t, url: url, tool: label)))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
     /// `tack lock` for the platforms whose archive the entry does not record yet: each
     /// downloaded (through the download cache, at most `jobs` at once), its signature checked,
     /// and its archive, path, SHA-256 and signer recorded.
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
-        func recorded(_ field: String) -> [String: String] {
-            if case .map(let m)? = entry.fields[field] { return m }
-            return [:]
-        }
-        var sums = recorded("sha256"), signers = recorded("signed-by"), archives = recorded("archive"), paths = recorded("path")
+        var sums = entry.fieldMap("sha256"), signers = entry.fieldMap("signed-by"), archives = entry.fieldMap("archive"), paths = entry.fieldMap("path")
         // Locked for this platform alone and never installed: the install records it, as always.
         if sums.isEmpty && platforms.allSatisfy({ $0 == Platform.current }) { return [:] }
         let tool = "swift \(entry.version)"
@@ -292,16 +301,7 @@ public struct SwiftBackend: Backend {
             targets.append(t)
         }
         guard !targets.isEmpty else { return [:] }
-        let results = await Concurrently.map(targets, jobs: jobs) { t -> Result<(sum: String, signer: String), TackError> in
-            let url = downloadURL + "/" + t.path
-            let label = "\(tool) (\(t.platform))"
-            do throws(TackError) {
-                let file = try await downloader.fetch(url, expected: nil, from: "", tool: label, platform: t.platform.description, cache: cache, offline: false) { _ in }
-                return .success((file.sum, try await signer(of: file.path, target: t, url: url, tool: label)))
-            } catch {
-                return .failure(error)
-            }
-        }
+        let results = await downloadAndCheck(targets, tool: tool, into: cache, keep: true, jobs: jobs)
         var problems: [String] = []
         for (t, result) in zip(targets, results) {
             switch result {
@@ -322,8 +322,7 @@ public struct SwiftBackend: Backend {
     /// its SHA-256 and signer compared with the lock's.
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
         guard case .map(let sums)? = entry.fields["sha256"] else { return (0, []) }
-        var signers: [String: String] = [:]
-        if case .map(let m)? = entry.fields["signed-by"] { signers = m }
+        let signers = entry.fieldMap("signed-by")
         let tool = "swift \(entry.version)"
         var problems: [String] = []
         var targets: [Target] = []
@@ -335,17 +334,7 @@ public struct SwiftBackend: Backend {
             }
             targets.append(t)
         }
-        let results = await Concurrently.map(targets, jobs: jobs) { t -> Result<(sum: String, signer: String), TackError> in
-            let url = downloadURL + "/" + t.path
-            let label = "\(tool) (\(t.platform))"
-            do throws(TackError) {
-                let file = try await downloader.fetch(url, expected: nil, from: "", tool: label, platform: t.platform.description, cache: scratch + "/swift", offline: false) { _ in }
-                defer { try? FileManager.default.removeItem(atPath: file.path) }
-                return .success((file.sum, try await signer(of: file.path, target: t, url: url, tool: label)))
-            } catch {
-                return .failure(error)
-            }
-        }
+        let results = await downloadAndCheck(targets, tool: tool, into: scratch + "/swift", keep: false, jobs: jobs)
         var checked = 0
         for (t, result) in zip(targets, results) {
             let key = t.platform.description

@@ -86,8 +86,7 @@ public struct URLBackend: Backend {
     }
 
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
-        var sums: [String: String] = [:]
-        if case .map(let m)? = entry.fields["sha256"] { sums = m }
+        var sums = entry.fieldMap("sha256")
         let tool = "\(entry.name) \(entry.version)"
         // Each platform with no checksum yet: its own URL, downloaded and hashed (not installed).
         let missing: [PlatformDownload] = platforms.compactMap { p in

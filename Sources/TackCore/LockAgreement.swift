@@ -25,8 +25,12 @@ extension ToolOptions {
 
 extension LockedTool {
     /// The entry's `options:` (empty when it has none).
-    public var options: [String: String] {
-        if case .map(let m)? = fields["options"] { return m }
+    public var options: [String: String] { fieldMap("options") }
+
+    /// A map field of the entry (checksums by platform or file, signers, paths), empty when
+    /// the entry has none.
+    public func fieldMap(_ field: String) -> [String: String] {
+        if case .map(let m)? = fields[field] { return m }
         return [:]
     }
 
