@@ -415,8 +415,8 @@ public struct PipBackend: Backend {
         let downloader = Downloader(http: http, retryDelays: [0.25, 0.5, 1])
         let sums = await Concurrently.map(fetches, jobs: jobs) { item -> Result<String, TackError> in
             if item.file.location.hasPrefix("/") {
-                guard let data = FileManager.default.contents(atPath: item.file.location) else { return .failure(TackError("cannot read \(item.file.location)")) }
-                return .success(Hashing.sha256(Array(data)))
+                guard let file = Hashing.sha256(file: item.file.location) else { return .failure(TackError("cannot read \(item.file.location)")) }
+                return .success(file.hex)
             }
             do throws(TackError) {
                 let file = try await downloader.fetch(item.file.location, expected: nil, from: "", tool: tool, platform: "", cache: scratch + "/pip", offline: false) { _ in }
