@@ -37,6 +37,10 @@ public struct AsdfBackend: Backend {
         let plugins = cache + "/asdf-plugins"
         try FileManager.default.createDirectoryOrFail(plugins)
         let key = Self.key(url)
+        let commit = commit?.lowercased()
+        if let commit, !Git.isCommitID(commit) {
+            throw TackError("tack.lock's plugin commit for \(request.name) is \(quoted(commit)), not a commit id — nothing was installed; run `tack lock` again")
+        }
         if let commit, FileManager.default.fileExists(atPath: "\(plugins)/\(key)-\(commit)/.tack-complete") {
             return ("\(plugins)/\(key)-\(commit)", commit)
         }
@@ -45,7 +49,10 @@ public struct AsdfBackend: Backend {
         let head: String
         do {
             if let commit {
-                head = try Git.checkout(url, ref: commit, into: temp)
+                // Only a commit the plugin published: on its default branch or a release tag,
+                // never a pull request's head or an unreleased branch a lock names.
+                try Git.fetch(url, commit: commit, reachableFrom: .defaultBranchOrTags, into: temp, checkout: true)
+                head = commit.lowercased()
             } else {
                 try Git.clone(url, into: temp)
                 head = try GitRepository.open(temp).headCommit()
@@ -112,6 +119,13 @@ public struct AsdfBackend: Backend {
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? {
         guard case .string(let commit)? = locked.fields["plugin-commit"] else { return nil }
         return ["backend": name, "source": source(of: request), "plugin-commit": commit, "version": locked.version.text, "destination": destination]
+    }
+
+    /// The locked plugin commit must be one the plugin's default branch or a tag reaches:
+    /// fetched (and kept, as an install would) before the team cache is asked.
+    public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {
+        guard case .string(let commit)? = locked.fields["plugin-commit"] else { return }
+        _ = try plugin(request, commit: commit)
     }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {

@@ -44,31 +44,72 @@ public struct GitBackend: Backend {
         return AvailableVersion(version: RefVersion.version(commit: match.commit), fields: ["ref": .string(ref), "commit": .string(match.commit)])
     }
 
+    /// What the lock chooses, checked against the pin before anything is built or pulled
+    /// from the team cache: under a version pin the tag must name the locked version and point
+    /// at the locked commit; under a `ref:` pin the commit must be the one a commit ref names,
+    /// or one the branch or tag reaches.
+    public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {
+        try checkout(locked, for: request, into: scratch + "/pin-check", checkout: false)
+        try? FileManager.default.removeItem(atPath: scratch + "/pin-check")
+    }
+
+    /// Fetches the commit `locked` names into `src` (checked out when `checkout`), refusing
+    /// one the pin's tag or ref does not name. The pin decides which rule applies, never a
+    /// field of the lock.
+    func checkout(_ locked: LockedTool, for request: ToolRequest, into src: String, checkout: Bool) throws(TackError) {
+        let url = source(of: request)
+        let tool = "\(locked.name) \(locked.version)"
+        guard case .string(let commit)? = locked.fields["commit"], Git.isCommitID(commit) else {
+            throw TackError("tack.lock has no commit for \(tool); run `tack lock` again")
+        }
+        if case .ref(let ref) = request.requirement {
+            if Git.isCommitID(ref) {
+                guard ref.lowercased() == commit.lowercased() else {
+                    throw TackError("tack.lock names commit \(commit) for \(tool), but the pin names commit \(ref.lowercased()) — nothing was installed; run `tack lock` to lock the pin again")
+                }
+                do { _ = try Git.checkout(url, ref: ref.lowercased(), into: src) } catch {
+                    throw TackError("cannot fetch commit \(ref) of \(url): \(error.message)")
+                }
+                return
+            }
+            do { try Git.fetch(url, commit: commit, reachableFrom: .ref(ref), into: src, checkout: checkout) } catch {
+                throw TackError("cannot install commit \(commit) of \(url) for \(tool) (ref: \(ref)): \(error.message) — nothing was installed; if \(ref) was rewritten, run `tack update \(locked.name)`")
+            }
+            return
+        }
+        guard case .string(let tag)? = locked.fields["tag"] else {
+            throw TackError("tack.lock has no tag for \(tool); run `tack lock` again")
+        }
+        guard let tagged = Version(tag), tagged == locked.version, !tag.hasPrefix("refs/") else {
+            throw TackError("tack.lock's tag \(quoted(tag)) for \(tool) does not name version \(locked.version) — nothing was installed; run `tack lock` again")
+        }
+        if !checkout {
+            // The tag's commit, as the server lists it now.
+            let refs: [RemoteTag]
+            do { refs = try Git.listTags(url) } catch { throw TackError("cannot list the tags of \(url): \(error.message)") }
+            guard let now = refs.first(where: { $0.name == tag }) else {
+                throw TackError("\(url) has no tag \(tag) any more (tack.lock's tag for \(tool)) — nothing was installed")
+            }
+            guard now.commit.lowercased() == commit.lowercased() else {
+                throw TackError("tag \(tag) of \(url) points to \(now.commit), but tack.lock says \(commit) — nothing was installed; if the move is expected, run `tack update \(locked.name)`")
+            }
+            return
+        }
+        let fetched: String
+        do { fetched = try Git.checkout(url, ref: "refs/tags/" + tag, into: src) } catch {
+            throw TackError("cannot fetch tag \(tag) of \(url): \(error.message)")
+        }
+        if fetched.lowercased() != commit.lowercased() {
+            throw TackError("tag \(tag) of \(url) now points to \(fetched), but tack.lock says \(commit) — nothing was installed; if the move is expected, run `tack update \(locked.name)`")
+        }
+    }
+
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let url = source(of: job.request)
         let tool = "\(job.locked.name) \(job.locked.version)"
         job.report(.fetching)
         let src = job.scratch + "/src"
-        if case .string(let ref)? = job.locked.fields["ref"] {
-            // A `ref:` pin installs exactly the commit the lock recorded, wherever the ref is now.
-            guard case .string(let locked)? = job.locked.fields["commit"] else {
-                throw TackError("tack.lock has no commit for \(tool); run `tack lock` again")
-            }
-            do { _ = try Git.checkout(url, ref: locked, into: src) } catch {
-                throw TackError("cannot fetch commit \(locked) (\(ref)) of \(url): \(error.message) — if \(ref) was rewritten, run `tack update \(job.locked.name)`")
-            }
-        } else {
-            guard case .string(let tag)? = job.locked.fields["tag"] else {
-                throw TackError("tack.lock has no tag for \(tool); run `tack lock` again")
-            }
-            let commit: String
-            do { commit = try Git.checkout(url, ref: tag, into: src) } catch {
-                throw TackError("cannot fetch tag \(tag) of \(url): \(error.message)")
-            }
-            if case .string(let locked)? = job.locked.fields["commit"], locked != commit {
-                throw TackError("tag \(tag) of \(url) now points to \(commit), but tack.lock says \(locked) — nothing was installed; if the move is expected, run `tack update \(job.locked.name)`")
-            }
-        }
+        try checkout(job.locked, for: job.request, into: src, checkout: true)
         try FileManager.default.createDirectoryOrFail(job.directory + "/bin")
         if let build = job.request.options.build {
             return try await runBuildCommand(build, job: job, src: src, tool: tool)

@@ -172,3 +172,101 @@ extension Git {
         git_repository_free(repo)
     }
 }
+
+/// Where a locked commit must come from: what tack fetches to check that a commit a lock names
+/// is one the pin's source really published.
+public enum CommitOrigin: Sendable, Equatable {
+    /// A `ref:` pin's branch or tag (`main`, `v2-beta`) or full ref name (`refs/heads/main`).
+    case ref(String)
+    /// An asdf plugin's default branch, or any of its tags (a release).
+    case defaultBranchOrTags
+}
+
+extension Git {
+    /// Whether `text` is a full commit id (40 hex digits): what a lock may name as a commit.
+    public static func isCommitID(_ text: String) -> Bool {
+        text.utf8.count == 40 && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46) }
+    }
+
+    /// Fetches what `origin` names from `url` into a new repository at `directory`, checks that
+    /// `commit` (a full commit id) is one of those refs' commits or an ancestor of one, and
+    /// checks it out when `checkout` is set. A commit the origin does not reach (a pull
+    /// request's head, another branch, a commit that was never pushed) is refused, so a lock
+    /// cannot choose code its pin's source never published there.
+    public static func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, into directory: String, checkout: Bool) throws(GitError) {
+        guard isCommitID(commit) else { throw GitError(message: "`\(commit)` is not a full commit id") }
+        try ensureInitialised()
+        var repo: OpaquePointer?
+        guard git_repository_init(&repo, directory, 0) == 0, let repo else {
+            throw GitError.last("creating a repository in \(directory)")
+        }
+        defer { git_repository_free(repo) }
+        var remote: OpaquePointer?
+        guard git_remote_create_anonymous(&remote, repo, rewrite(url)) == 0, let remote else {
+            throw GitError.last("reaching \(url)")
+        }
+        defer { git_remote_free(remote) }
+        let specs: [String]
+        let described: String
+        switch origin {
+        case .ref(let ref):
+            if ref.hasPrefix("refs/") {
+                specs = ["+\(ref):refs/tack/0"]
+            } else {
+                let refs = try listRefs(url)
+                if refs.contains(where: { $0.name == "refs/tags/\(ref)" }) {
+                    specs = ["+refs/tags/\(ref):refs/tack/0"]
+                } else if refs.contains(where: { $0.name == "refs/heads/\(ref)" }) {
+                    specs = ["+refs/heads/\(ref):refs/tack/0"]
+                } else {
+                    throw GitError(message: "\(url) has no branch or tag `\(ref)`")
+                }
+            }
+            described = "`\(ref)`"
+        case .defaultBranchOrTags:
+            var callbacks = git_remote_callbacks()
+            git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION))
+            guard git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil) == 0 else {
+                throw GitError.last("reaching \(url)")
+            }
+            var buf = git_buf()
+            let found = git_remote_default_branch(&buf, remote)
+            let branch = found == 0 && buf.ptr != nil ? String(cString: buf.ptr) : nil
+            git_buf_dispose(&buf)
+            git_remote_disconnect(remote)
+            guard let branch, branch.hasPrefix("refs/heads/") else { throw GitError(message: "\(url) names no default branch") }
+            specs = ["+\(branch):refs/tack/0", "+refs/tags/*:refs/tack/tags/*"]
+            described = "its default branch (\(branch.dropFirst(11))) or a tag"
+        }
+        var options = git_fetch_options()
+        git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
+        options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        guard withStrArray(specs, { git_remote_fetch(remote, $0, &options, nil) }) == 0 else {
+            throw GitError.last("fetching \(url)")
+        }
+        var wanted = git_oid()
+        guard git_oid_fromstr(&wanted, commit.lowercased()) == 0 else { throw GitError(message: "`\(commit)` is not a full commit id") }
+        // Every fetched ref's commit: the commit must be one of them or an ancestor of one.
+        var names = git_strarray()
+        guard git_reference_list(&names, repo) == 0 else { throw GitError.last("reading what was fetched from \(url)") }
+        defer { git_strarray_dispose(&names) }
+        var reached = false
+        for i in 0..<names.count {
+            guard let cName = names.strings[i] else { continue }
+            let name = String(cString: cName)
+            guard name.hasPrefix("refs/tack/") else { continue }
+            var object: OpaquePointer?
+            guard git_revparse_single(&object, repo, name + "^{commit}") == 0, let object else { continue }
+            defer { git_object_free(object) }
+            guard let tip = git_object_id(object) else { continue }
+            if git_oid_equal(tip, &wanted) != 0 || git_graph_descendant_of(repo, tip, &wanted) == 1 {
+                reached = true
+                break
+            }
+        }
+        guard reached else {
+            throw GitError(message: "commit \(commit.lowercased()) is not on \(described) of \(url)")
+        }
+        if checkout { _ = try checkoutCommit(repo, spec: commit.lowercased(), url: url) }
+    }
+}

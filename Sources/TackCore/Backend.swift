@@ -130,9 +130,15 @@ public protocol Backend: Sendable {
     /// builds (downloads are verified by checksum instead). `built` is an install's record of
     /// how it was built (for pushing an existing install); nil asks about a build made now.
     func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]?
+    /// Checks what `locked` chooses against the pin's source (a tag's commit, a plugin commit a
+    /// release reaches), fetching into `scratch` if it must: what the installer asks before the
+    /// team cache, which would otherwise install whatever the lock names. `install` makes the
+    /// same checks itself.
+    func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError)
 }
 
 extension Backend {
+    public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {}
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? { nil }
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] { [:] }
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) { (0, []) }

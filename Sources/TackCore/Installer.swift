@@ -128,6 +128,8 @@ public struct Installer: Sendable {
             var outcome: InstallOutcome
             var pulled: String?
             if let cache, let key, !offline {
+                // The lock's choice is checked against the pin first, as a build would check it.
+                try await backend.checkPin(item.locked, for: item.request, scratch: scratch)
                 switch await cache.pull(key, recorded: item.locked.cachedDigest(key.tag), into: temp, report: report) {
                 case .hit(let digest, let binaries, let built):
                     pulled = digest

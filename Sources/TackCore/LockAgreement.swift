@@ -55,13 +55,20 @@ extension LockedTool {
         }
         switch requirement {
         case .ref(let ref):
-            if case .string(let locked)? = fields["ref"], locked != ref {
-                out.append("the ref is \(ref), but tack.lock followed \(locked)")
+            if case .string(let locked)? = fields["ref"] {
+                if locked != ref { out.append("the ref is \(ref), but tack.lock followed \(locked)") }
+            } else if backend == "git" {
+                out.append("the pin follows ref \(ref), but tack.lock records no ref")
             }
         case .system, .path, .lts:
             // (An LTS line is known only from the version index, not from the lock.)
             break
         default:
+            // A lock field the pin did not ask for is a disagreement too: a `ref:` under a
+            // version pin would choose a commit no tag names.
+            if case .string(let locked)? = fields["ref"] {
+                out.append("tack.lock follows ref \(locked), which the pin (\(requirement)) does not ask for")
+            }
             // (A changed requirement says so above; this is a lock edited to another version.)
             if requested == requirement.description && !requirement.matches(version) {
                 out.append("tack.lock has \(version), which does not satisfy \(requirement)")
