@@ -53,7 +53,9 @@ public struct SwiftBackend: Backend {
         if case .prefix(let v) = request.requirement, case .snapshot(let branch, _)? = SwiftToolchain.name(v) {
             return try await snapshots(branch: branch, request: request)
         }
-        return try await releases(request).map { AvailableVersion(version: $0.version, fields: ["tag": .string($0.tag)]) }
+        // The tag is derived from the version, never taken from the list (which `target`
+        // checks before anything is downloaded).
+        return try await releases(request).map { AvailableVersion(version: $0.version, fields: ["tag": .string(SwiftToolchain.releaseTag($0.version))]) }
     }
 
     /// Releases, and snapshots when the request names a snapshot series (`ls-remote --snapshots`).
@@ -165,6 +167,11 @@ public struct SwiftBackend: Backend {
         var tag: String
         if case .string(let t)? = locked.fields["tag"] { tag = t } else { tag = SwiftToolchain.releaseTag(v) }
         guard tag.hasPrefix("swift-"), Version(word: tag) != nil else { throw TackError("tack.lock's tag for swift \(v) is not a swift.org tag: \(quoted(tag))") }
+        // The tag is derived from the version: a lock that names another toolchain's tag
+        // (another signed release) is refused, never installed under this version's name.
+        guard SwiftToolchain.tag(tag, names: v) else {
+            throw TackError("tack.lock's tag for swift \(v) is \(quoted(tag)), which names another toolchain — nothing was installed; run `tack lock` again")
+        }
         let p: SwiftPlatform
         let branchDirectory: String
         switch SwiftToolchain.name(v) {
@@ -179,6 +186,9 @@ public struct SwiftBackend: Backend {
             let all = try await releases(request)
             guard let release = all.first(where: { $0.version.text == v.text }) ?? all.first(where: { $0.version == v }) else { throw TackError("swift.org lists no Swift \(v) release — run `tack ls-remote swift` for the versions it has") }
             p = try swiftPlatform(request, available: release.platforms, version: v)
+            guard SwiftToolchain.tag(release.tag, names: v) else {
+                throw TackError("\(siteURL) lists swift \(v) with the tag \(quoted(release.tag)), which names another toolchain — nothing was installed; is \(mirror == nil ? "swift.org" : "TACK_SWIFT_MIRROR") right?")
+            }
             tag = release.tag
             branchDirectory = SwiftToolchain.releaseDirectory(v)
         default:
@@ -195,7 +205,9 @@ public struct SwiftBackend: Backend {
         let parts = path.split(separator: "/")
         // `<branch dir>/<platform dir>/<tag>/<archive>`, each a plain name.
         guard parts.count == 4, parts.allSatisfy({ $0 != ".." && $0 != "." && Version(word: String($0)) != nil }),
-              parts[2] == tag, parts[3].hasPrefix(tag) else { return nil }
+              SwiftToolchain.tag(tag, names: locked.version), parts[0] == SwiftToolchain.branchDirectory(locked.version) ?? "",
+              parts[1] == platform.directory, parts[2] == tag,
+              parts[3] == "\(tag)-\(platform.archiveSuffix).\(platform.archiveExtension)" else { return nil }
         return Target(platform: platform, tag: tag, archive: String(parts[3]), path: path)
     }
 
@@ -230,6 +242,7 @@ public struct SwiftBackend: Backend {
         job.report(.extracting)
         let top = try t.platform.isMacOS ? expandPackage(file.path, job: job, tool: tool) : extract(file.path, target: t, job: job, tool: tool)
         let binaries = try linkBinaries(top: top, job: job, tool: tool)
+        try await checkIdentity(top: top, target: t, job: job, tool: tool)
         var notes: [String] = []
         if expected == nil { notes.append("\(tool): recorded the checksum and signer of its \(key) archive in tack.lock: \(file.sum)") }
         sums[key] = file.sum
@@ -324,6 +337,9 @@ public struct SwiftBackend: Backend {
         guard case .map(let sums)? = entry.fields["sha256"] else { return (0, []) }
         let signers = entry.fieldMap("signed-by")
         let tool = "swift \(entry.version)"
+        if case .string(let tag)? = entry.fields["tag"], !SwiftToolchain.tag(tag, names: entry.version) {
+            return (0, ["\(tool): tack.lock's tag is \(quoted(tag)), which names another toolchain — run `tack lock` to write it again"])
+        }
         var problems: [String] = []
         var targets: [Target] = []
         for key in sums.keys.sorted() {
@@ -459,6 +475,21 @@ public struct SwiftBackend: Backend {
             .filter { $0.hasSuffix("/usr/bin/swift") }.sorted { $0.count < $1.count }.first
         guard let inner else { throw TackError("the package of \(tool) holds no usr/bin/swift — nothing was installed") }
         return top + "/" + String(inner.dropLast("/usr/bin/swift".count))
+    }
+
+    /// A release's `swift --version` names its tag (`Swift version 6.0.3 (swift-6.0.3-RELEASE)`):
+    /// a signed archive of another release under this version's name is refused.
+    func checkIdentity(top: String, target t: Target, job: InstallJob, tool: String) async throws(TackError) {
+        guard case .release? = SwiftToolchain.name(job.locked.version) else { return }
+        let swift = job.directory + "/" + top + "/usr/bin/swift"
+        let out: ProcessOutput
+        do { out = try await runner.run(swift, ["--version"], directory: job.scratch, environment: environment) } catch {
+            throw TackError("cannot run the swift of \(tool) to check its version: \(error.message) — nothing was installed")
+        }
+        guard out.status == 0, out.output.contains("(\(t.tag))") else {
+            let said = out.output.split(separator: "\n").first.map(String.init) ?? ""
+            throw TackError("the archive of \(tool) holds another toolchain: its `swift --version` says \(quoted(said)), not \(t.tag) — nothing was installed")
+        }
     }
 
     /// `bin/<name>` for every executable in the toolchain's `usr/bin`.

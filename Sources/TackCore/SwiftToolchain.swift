@@ -71,6 +71,27 @@ public enum SwiftToolchain {
     /// swift.org's tag of a release: `swift-6.0.3-RELEASE`.
     public static func releaseTag(_ v: Version) -> String { "swift-\(v.text)-RELEASE" }
 
+    /// Whether swift.org's tag `tag` is the toolchain `v` names: a release's
+    /// `swift-6.0.3-RELEASE`, a snapshot's `swift-DEVELOPMENT-SNAPSHOT-2024-08-30-a`. A lock's
+    /// or a release list's tag is believed only when it passes this.
+    public static func tag(_ tag: String, names v: Version) -> Bool {
+        switch name(v) {
+        case .release?: return tag == releaseTag(v)
+        case .snapshot(_, _?)?: return snapshotVersion(dir: tag).map { $0.text == v.text } ?? false
+        default: return false
+        }
+    }
+
+    /// The directory below the download host that holds `v`'s builds: `swift-6.0.3-release`,
+    /// `development`, `swift-6.0-branch`.
+    public static func branchDirectory(_ v: Version) -> String? {
+        switch name(v) {
+        case .release?: return releaseDirectory(v)
+        case .snapshot(let branch, _?)?: return snapshotDirectory(branch: branch)
+        default: return nil
+        }
+    }
+
     /// The branch directory of a release on download.swift.org: `swift-6.0.3-release`.
     public static func releaseDirectory(_ v: Version) -> String { "swift-\(v.text)-release" }
 
