@@ -199,9 +199,10 @@ public struct PipBackend: Backend {
         let sources = self.sources(request)
 
         // What the lock pins for every platform, and what this one installs of it.
-        var everything = Self.lockedDistributions(job.locked)
+        var everything = try Self.lockedDistributions(job.locked)
         var selection = PlatformSelection(job.locked)
         var pinned = everything
+        var resolvedHere = false
         if selection.isRecorded {
             let here = Platform.current
             if let names = selection.names(for: here) {
@@ -212,8 +213,30 @@ public struct PipBackend: Backend {
             } else {
                 job.report(.custom("resolving for \(here)"))
                 pinned = try await resolve(request, version: job.locked.version, for: here, constraints: everything, scratch: job.scratch)
+                resolvedHere = true
                 everything = try Self.merge(everything, pinned, tool: tool, platform: here)
                 selection.set(pinned.map(\.name), for: here)
+            }
+        }
+        // The lock's set for this platform must be what resolving the pin gives, held to the
+        // locked versions: an extra distribution (a `.pth` that runs at every start) or a
+        // missing one is a lock written for something else.
+        if !pinned.isEmpty && !resolvedHere {
+            job.report(.custom("checking the locked distributions"))
+            let resolved = try await resolvedSet(request, version: job.locked.version, python: python.path, uv: uv, constraints: everything, job: job)
+            let have = Dictionary(pinned.map { (Self.normalize($0.name), $0.version) }, uniquingKeysWith: { a, _ in a })
+            var problems: [String] = []
+            for name in have.keys.sorted() where resolved[name] == nil {
+                problems.append("\(name) \(have[name] ?? "") is not something \(tool) needs")
+            }
+            for name in resolved.keys.sorted() where have[name] == nil {
+                problems.append("\(name) \(resolved[name] ?? ""), which \(tool) needs, is missing")
+            }
+            for name in have.keys.sorted() where resolved[name] != nil && resolved[name] != have[name] {
+                problems.append("\(name) is locked at \(have[name] ?? ""), but resolving gives \(resolved[name] ?? "")")
+            }
+            if !problems.isEmpty {
+                throw TackError("tack.lock's distributions for \(tool) are not what its pin resolves to: \(problems.joined(separator: "; ")) — nothing was installed; run `tack update \(job.locked.name)` to lock it again")
             }
         }
         func lockFields(_ installed: [Pinned]) -> [String: LockValue] {
@@ -278,6 +301,35 @@ public struct PipBackend: Backend {
         }
 
         return try finish(job, venv: venv, prefix: prefix, python: python, lockFields: lockFields(pinned), cacheKey: cacheKey ?? Self.environmentKey(interpreter: python.path, installer: uv == nil ? "pip" : "uv", pinned: pinned))
+    }
+
+    /// The distributions (normalized name → version) that installing `request` at `version`
+    /// needs on this machine, every one in `constraints` held to its locked version: uv's
+    /// resolution, or pip's dry run.
+    func resolvedSet(_ request: ToolRequest, version: Version, python: String, uv: String?, constraints: [Pinned], job: InstallJob) async throws(TackError) -> [String: String] {
+        let tool = "\(request.name) \(version)"
+        let input = job.scratch + "/check.in", held = job.scratch + "/check-constraints.txt", output = job.scratch + "/check.txt"
+        try write(input, wanted(request, version) + "\n")
+        try write(held, constraints.map { "\($0.name)==\($0.version)\n" }.joined())
+        var out: [String: String] = [:]
+        if let uv {
+            try await run(uv, ["pip", "compile", "--quiet", "--no-header", "--no-annotate", "--python", python]
+                + (job.offline ? ["--offline"] : []) + sources(request) + ["--constraint", held, input, "-o", output], job, toolEnvironment, "resolve \(tool) to check tack.lock")
+            for p in Self.parseRequirements((try? String(contentsOfFile: output, encoding: .utf8)) ?? "") { out[Self.normalize(p.name)] = p.version }
+            return out
+        }
+        if job.offline { throw TackError("TACK_OFFLINE is set, and without uv pip cannot resolve \(tool) from its cache to check tack.lock — put uv on PATH, or unset TACK_OFFLINE") }
+        try await run(python, ["-m", "pip", "install", "--dry-run", "--quiet", "--ignore-installed", "--report", output, "-c", held] + sources(request) + ["-r", input], job, toolEnvironment, "resolve \(tool) to check tack.lock")
+        guard let data = FileManager.default.contents(atPath: output),
+              let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let install = report["install"] as? [[String: Any]] else {
+            throw TackError("cannot read pip's resolution of \(tool) (its --report) to check tack.lock")
+        }
+        for item in install {
+            guard let meta = item["metadata"] as? [String: Any], let name = meta["name"] as? String, let v = meta["version"] as? String else { continue }
+            out[Self.normalize(name)] = v
+        }
+        return out
     }
 
     /// The scripts pointed at the final place, the package's commands linked into bin/, the
@@ -378,7 +430,7 @@ public struct PipBackend: Backend {
         let tool = "\(entry.name) \(entry.version)"
         let scratch = try FileManager.default.lockScratchDirectory(in: cache)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        var everything = Self.lockedDistributions(entry)
+        var everything = try Self.lockedDistributions(entry)
         for platform in missing {
             let resolved = try await resolve(request, version: entry.version, for: platform, constraints: everything, scratch: scratch)
             everything = try Self.merge(everything, resolved, tool: tool, platform: platform)
@@ -392,7 +444,8 @@ public struct PipBackend: Backend {
     /// directory's files), downloaded (never from a cache) and hashed. A locked hash no file
     /// there has any more is named with the files that took its place.
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
-        let everything = Self.lockedDistributions(entry)
+        let everything: [Pinned]
+        do { everything = try Self.lockedDistributions(entry) } catch { return (0, [error.message]) }
         guard !everything.isEmpty else { return (0, []) }
         let tool = "\(entry.name) \(entry.version)"
         let selection = PlatformSelection(entry)
@@ -587,12 +640,46 @@ public struct PipBackend: Backend {
 
     // MARK: The lock
 
-    static func lockedDistributions(_ locked: LockedTool) -> [Pinned] {
+    /// The distributions tack.lock records, each name, version and hash checked before any of
+    /// them reaches a requirements file: a newline or an option (`--extra-index-url`) in a
+    /// locked value would otherwise become pip's input.
+    static func lockedDistributions(_ locked: LockedTool) throws(TackError) -> [Pinned] {
         guard case .map(let versions)? = locked.fields["packages"], case .map(let hashes)? = locked.fields["hashes"] else { return [] }
-        return versions.keys.sorted().compactMap { name in
-            guard let v = versions[name], let h = hashes[name] else { return nil }
-            return Pinned(name: name, version: v, hashes: h.split(separator: " ").map { String($0.hasPrefix("sha256:") ? $0.dropFirst(7) : $0) })
+        let tool = "\(locked.name) \(locked.version)"
+        for name in hashes.keys where versions[name] == nil {
+            throw TackError("tack.lock's entry for \(tool) has hashes for \(quoted(name)), which it does not list in `packages` — nothing was installed; run `tack lock` again")
         }
+        var out: [Pinned] = []
+        for name in versions.keys.sorted() {
+            guard let v = versions[name], let h = hashes[name] else {
+                throw TackError("tack.lock's entry for \(tool) has no hashes for \(quoted(name)) — nothing was installed; run `tack lock` again")
+            }
+            guard isDistributionName(name) else { throw TackError("tack.lock's entry for \(tool) names the distribution \(quoted(name)), which is not a package name — nothing was installed") }
+            guard isDistributionVersion(v) else { throw TackError("tack.lock's entry for \(tool) gives \(name) the version \(quoted(v)), which is not a version — nothing was installed") }
+            let list = h.split(separator: " ").map { String($0.hasPrefix("sha256:") ? $0.dropFirst(7) : $0) }
+            guard !list.isEmpty, list.allSatisfy(Checksum.isSHA256) else {
+                throw TackError("tack.lock's entry for \(tool) gives \(name) the hashes \(quoted(h)), which are not SHA-256 digests — nothing was installed")
+            }
+            out.append(Pinned(name: name, version: v, hashes: list))
+        }
+        return out
+    }
+
+    /// A normalized distribution name (PEP 503): letters, digits, `.`, `_` and `-`, starting
+    /// and ending with a letter or digit.
+    static func isDistributionName(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        func alnum(_ c: UInt8) -> Bool { (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
+        guard let first = b.first, let last = b.last, b.count <= 200, alnum(first), alnum(last) else { return false }
+        return b.allSatisfy { alnum($0) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
+    }
+
+    /// A PEP 440 version as pip writes it (`1.0.0`, `2.0rc1`, `1!2.0.post1+local.7`): no space,
+    /// no option, no line break.
+    static func isDistributionVersion(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        guard let first = b.first, b.count <= 100, (first >= 0x30 && first <= 0x39) || first == 0x76 else { return false }
+        return b.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E || $0 == 0x2B || $0 == 0x21 || $0 == 0x5F || $0 == 0x2D }
     }
 
     static func lockFields(_ pinned: [Pinned]) -> [String: LockValue] {
