@@ -42,11 +42,25 @@ struct Project {
         return project
     }
 
-    /// The bin directories of the tools pinned here that are installed now: backends that run
-    /// an interpreter (pip, gem) find a pinned python or ruby there first on PATH.
+    /// The tools whose programs tack's own builds run when pinned: the Swift toolchain, Python
+    /// and Ruby. No other tool's binaries come before the system's while tack builds, so a tool
+    /// that ships a `python3`, `git` or `swift` never becomes the interpreter or compiler.
+    static let buildInterpreters: Set<String> = ["swift", "python", "ruby"]
+
+    /// The bin directories of the interpreters pinned here that are installed now: backends
+    /// that run one (pip, gem, a Swift build) find the pinned python, ruby or swift there first
+    /// on PATH. `path:` pins are never among them.
     static func pinnedBinDirectories(_ resolution: Resolution, _ settings: Settings) -> [String] {
-        guard let rows = try? resolution.current(settings: settings) else { return [] }
-        return RunEnvironment.make(resolution: resolution, rows: rows, settings: settings).binDirectories
+        guard let store = settings.store, let rows = try? resolution.current(settings: settings) else { return [] }
+        var out: [String] = []
+        for (pin, row) in zip(resolution.pins, rows) where buildInterpreters.contains(row.tool) {
+            if case .path = pin.request.requirement { continue }
+            if case .system = pin.request.requirement { continue }
+            if let v = row.version.flatMap({ Version(word: $0) }), row.installed {
+                out.append(store.installDirectory(row.tool, v) + "/bin")
+            }
+        }
+        return out
     }
 
     /// The backends again, with the pinned tools installed since this project was read on PATH.
@@ -122,21 +136,17 @@ struct Project {
 
     /// Remembers a project root, so `tack prune` keeps what it pins.
     func remember(_ root: String) {
-        let path = store.state + "/projects"
-        var lines = ((try? settings.fs.read(path)).map { String(decoding: $0, as: UTF8.self) } ?? "")
-            .split(separator: "\n").map(String.init)
-        guard !lines.contains(root) else { return }
-        lines.append(root)
-        try? settings.fs.createDirectory(store.state)
-        try? settings.fs.writeAtomically(path, Array((lines.sorted().joined(separator: "\n") + "\n").utf8))
+        guard StateFile.isStorable(root) else { return }
+        try? store.projectsFile.update { (lines) throws(TackError) in
+            (lines.contains(root) ? lines : (lines + [root]).sorted(), ())
+        }
     }
 
     func knownProjects() -> [String] { store.knownProjects() }
 
     /// Drops projects from `state/projects`.
     func forget(_ roots: Set<String>) {
-        let kept = knownProjects().filter { !roots.contains($0) }
-        try? settings.fs.writeAtomically(store.state + "/projects", Array((kept.map { $0 + "\n" }.joined()).utf8))
+        try? store.projectsFile.update { (lines) throws(TackError) in (lines.filter { !roots.contains($0) }, ()) }
     }
 
     func installedProvider() -> @Sendable (String) -> [LockedTool] {

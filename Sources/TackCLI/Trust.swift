@@ -46,12 +46,12 @@ struct Trust: ParsableCommand {
             do throws(TackError) {
                 if untrust {
                     let was = try trust.untrust(file)
-                    Output.err((was ? "no longer trusted: " : "was not trusted: ") + Paths.abbreviate(file, home: settings.home) + "\n")
+                    Output.err((was ? "no longer trusted: " : "was not trusted: ") + Terminal.escapeControls(Paths.abbreviate(file, home: settings.home)) + "\n")
                 } else {
                     let bytes: [UInt8]
                     do { bytes = try settings.fs.read(file) } catch { throw TackError(error.description) }
                     try trust.trust(file, hash: SHA256Digest.hex(bytes))
-                    Output.err("trusted: \(Paths.abbreviate(file, home: settings.home))\n")
+                    Output.err("trusted: \(Terminal.escapeControls(Paths.abbreviate(file, home: settings.home)))\n")
                 }
             } catch { throw fail(error) }
         }

@@ -53,6 +53,10 @@ public protocol FileSystem: Sendable {
     func isWritableDirectory(_ path: String) -> Bool
     /// Whether `path` is a symbolic link that leads nowhere (a loop, or a missing target).
     func isBrokenLink(_ path: String) -> Bool
+    /// Runs `body` holding an exclusive lock named by `lockPath` (for a real file system, an
+    /// `flock` on that file, released if the process dies): what every read-modify-write of a
+    /// shared file holds.
+    func exclusively<T>(_ lockPath: String, _ body: () throws(TackError) -> T) throws(TackError) -> T
 }
 
 extension FileSystem {
@@ -68,6 +72,10 @@ extension FileSystem {
 }
 
 public func formatSize(_ n: Int) -> String {
+    for (unit, shift) in [("TiB", 40), ("GiB", 30)] where n >= 1 << shift {
+        let tenths = Int((Double(n) / Double(1 << shift) * 10).rounded(.down))
+        return "\(tenths / 10).\(tenths % 10) \(unit)"
+    }
     if n >= 1 << 20 {
         let tenths = n * 10 / (1 << 20)
         return "\(tenths / 10).\(tenths % 10) MiB"
@@ -154,6 +162,13 @@ public struct LocalFileSystem: FileSystem {
             _ = unlink(tmp)
             throw FileSystemError(path, Self.code(error))
         }
+    }
+
+    public func exclusively<T>(_ lockPath: String, _ body: () throws(TackError) -> T) throws(TackError) -> T {
+        let lock = try FileLock(path: lockPath)
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 
     public func createDirectory(_ path: String) throws(FileSystemError) {

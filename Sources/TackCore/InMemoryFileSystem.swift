@@ -15,6 +15,12 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     private var entries: [String: Entry] = ["/": .directory(mtime: 0)]
     private var clock: Int64 = 1_000_000_000
     private let lock = PThreadMutex()
+    /// What `exclusively` holds (apart from `lock`, which the body's reads and writes take).
+    private let exclusive = PThreadMutex()
+
+    public func exclusively<T>(_ lockPath: String, _ body: () throws(TackError) -> T) throws(TackError) -> T {
+        try exclusive.locked(body)
+    }
 
     public init(files: [String: String] = [:]) {
         for (path, text) in files.sorted(by: { $0.key < $1.key }) {
@@ -34,11 +40,17 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    /// Bytes returned by `read` so far: the work a resolution does, for tests that it stays
+    /// linear in the number of pins.
+    public var bytesRead: Int { lock.locked { readCount } }
+    private var readCount = 0
+
     public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
         let entry = lock.locked { entries[Paths.normalize(path)] }
         switch entry {
         case .file(let bytes, _):
             guard bytes.count <= limit else { throw FileSystemError(path, .tooLarge(bytes.count)) }
+            lock.locked { readCount += bytes.count }
             return bytes
         case .directory: throw FileSystemError(path, .notAFile)
         case nil: throw FileSystemError(path, .notFound)

@@ -42,10 +42,10 @@ extension Store {
     }
 
     /// The project roots tack has installed for (`state/projects`), for `prune` and `doctor`.
-    public func knownProjects() -> [String] {
-        ((try? fs.read(state + "/projects")).map { String(decoding: $0, as: UTF8.self) } ?? "")
-            .split(separator: "\n").map(String.init)
-    }
+    public func knownProjects() -> [String] { projectsFile.lines() }
+
+    /// `state/projects`, one project root a line.
+    public var projectsFile: StateFile { StateFile(state + "/projects", fs: fs) }
 
     /// Every complete install of a tool, oldest first.
     public func installedEntries(_ name: String) -> [LockedTool] {

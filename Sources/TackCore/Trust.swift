@@ -8,48 +8,62 @@ public struct TrustStore: Sendable {
     /// The file trust is kept in.
     public var path: String { store.state + "/trust" }
 
+    var file: StateFile { StateFile(path, fs: store.fs) }
+
     /// `sha256  path` lines.
     func entries() -> [(hash: String, path: String)] {
-        guard let bytes = try? store.fs.read(path) else { return [] }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
-            let parts = line.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2 else { return nil }
-            return (String(parts[0]), String(parts[1]).trimmingSpaces)
-        }
+        file.lines().compactMap(Self.entry)
+    }
+
+    static func entry(_ line: String) -> (hash: String, path: String)? {
+        let parts = line.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        return (String(parts[0]), String(parts[1]).trimmingSpaces)
     }
 
     public func isTrusted(_ file: String, hash: String) -> Bool {
-        entries().contains { $0.path == file && $0.hash == hash }
+        StateFile.isStorable(file) && entries().contains { $0.path == file && $0.hash == hash }
     }
 
     public func trust(_ file: String, hash: String) throws(TackError) {
-        try write(entries().filter { $0.path != file } + [(hash, file)])
+        guard StateFile.isStorable(file) else {
+            throw TackError("cannot trust \(Terminal.escapeControls(quoted(file))): its path holds a control character — rename the directory")
+        }
+        try self.file.update { (lines) throws(TackError) in
+            (Self.sorted(lines.compactMap(Self.entry).filter { $0.path != file } + [(hash, file)]), ())
+        }
     }
 
     /// Returns whether the file was trusted.
     @discardableResult
     public func untrust(_ file: String) throws(TackError) -> Bool {
-        let all = entries()
-        let kept = all.filter { $0.path != file }
-        try write(kept)
-        return kept.count != all.count
+        try self.file.update { (lines) throws(TackError) in
+            let all = lines.compactMap(Self.entry)
+            let kept = all.filter { $0.path != file }
+            return (Self.sorted(kept), kept.count != all.count)
+        }
     }
 
-    func write(_ entries: [(hash: String, path: String)]) throws(TackError) {
-        let text = entries.sorted { $0.path < $1.path }.map { "\($0.hash)  \($0.path)\n" }.joined()
-        do {
-            try store.fs.createDirectory(store.state)
-            try store.fs.writeAtomically(path, Array(text.utf8))
-        } catch { throw TackError("cannot write \(path): \(error)") }
+    static func sorted(_ entries: [(hash: String, path: String)]) -> [String] {
+        entries.sorted { $0.path < $1.path }.map { "\($0.hash)  \($0.path)" }
     }
 }
 
 /// What in a project file needs `tack trust` before tack acts on it (PRODUCT.md, Safety
-/// rules): `env`, `path:` pins, `build:` commands, asdf plugins, a team cache and
-/// `bootstrap.run`. The user's global manifest and registries need none.
+/// rules): `env`, `path:` pins, `build:` commands, a `python:` interpreter, asdf plugins, a
+/// team cache and `bootstrap.run`. The user's global manifest and registries need none.
 public struct TrustPolicy: Sendable {
     public let settings: Settings
     let trust: TrustStore?
+    /// Each file's answer, and the trust store's entries, read once per policy: a manifest
+    /// with thousands of `path:` pins is read and hashed once, not once a pin.
+    private let memo = Memo()
+
+    final class Memo: @unchecked Sendable {
+        let lock = PThreadMutex()
+        var answers: [String: Bool] = [:]
+        var entries: Set<String>?
+    }
 
     public init(settings: Settings) {
         self.settings = settings
@@ -60,8 +74,20 @@ public struct TrustPolicy: Sendable {
     public func isTrusted(_ file: String) -> Bool {
         // The user's own files: the global manifest and asdf's ~/.tool-versions.
         if file == settings.globalManifest || file == settings.userToolVersions { return true }
-        guard let trust, let bytes = try? settings.fs.read(file) else { return false }
-        return trust.isTrusted(file, hash: SHA256Digest.hex(bytes))
+        if let known = memo.lock.locked({ memo.answers[file] }) { return known }
+        let answer = compute(file)
+        memo.lock.locked { memo.answers[file] = answer }
+        return answer
+    }
+
+    private func compute(_ file: String) -> Bool {
+        guard let trust, StateFile.isStorable(file), let bytes = try? settings.fs.read(file) else { return false }
+        let entries = memo.lock.locked { memo.entries } ?? {
+            let all = Set(trust.entries().map { "\($0.hash)  \($0.path)" })
+            memo.lock.locked { memo.entries = all }
+            return all
+        }()
+        return entries.contains("\(SHA256Digest.hex(bytes))  \(file)")
     }
 
     /// The directory a `path:` pin puts on PATH, or nil when the file that pins it is not
@@ -83,13 +109,16 @@ public struct TrustPolicy: Sendable {
             what = "\(request.name) has a `build:` command, which would run on this machine"
         } else if case .asdf(let url) = request.source {
             what = "\(request.name) comes from the asdf plugin \(url), whose scripts would run on this machine"
+        } else if let python = request.options.python {
+            what = "\(request.name) names the interpreter \(quoted(python)) (`python:`), which would run on this machine"
         } else {
             return nil
         }
         // Entries from the registries are the user's (or tack's) choice, not the project's.
         if origin.kind == .globalManifest { return nil }
         let registry = try? ToolRegistry.load(store: settings.store)
-        if let entry = registry?.entries[request.name], entry.source == request.source, entry.options.build == request.options.build {
+        if let entry = registry?.entries[request.name], entry.source == request.source, entry.options.build == request.options.build,
+           entry.options.python == request.options.python {
             return nil
         }
         if isTrusted(origin.file) { return nil }
