@@ -174,12 +174,18 @@ public final class OCIRegistry: @unchecked Sendable {
     }
 
     func attempt(_ req: HTTPRequest, repository: String, push: Bool, limit: Int, retry: Bool) async throws(RegistryError) -> HTTPResponse {
-        var answered = false
+        // An upload location (or any URL) on another host gets no credentials, and none of
+        // the data either over plain HTTP off this machine.
+        let own = isOwn(req.url)
+        if !own, !Self.isSafeElsewhere(req.url) {
+            throw RegistryError("the registry \(host) sent the request on to \(Redact.url(req.url)), plain HTTP to another machine; tack sends nothing there")
+        }
+        var answered = !own
         var attempt = 0
         while true {
             attempt += 1
             var r = req
-            if let auth = authorization(repository, push: push) { r.headers["Authorization"] = auth }
+            if own, let auth = authorization(repository, push: push) { r.headers["Authorization"] = auth }
             let response: HTTPResponse
             do { response = try await transport.send(r, limit: limit) } catch {
                 if retry, attempt < attempts { await pause(attempt); continue }
@@ -258,6 +264,19 @@ public final class OCIRegistry: @unchecked Sendable {
 
     func pause(_ attempt: Int) async {
         try? await Task.sleep(nanoseconds: UInt64(200_000_000 * attempt * attempt))
+    }
+
+    /// Whether `url` is this registry's own: same scheme, host and port.
+    func isOwn(_ url: String) -> Bool {
+        guard let c = URLComponents(string: url), let h = c.host else { return false }
+        let hostPort = c.port.map { "\(h):\($0)" } ?? h
+        return c.scheme?.lowercased() == scheme && hostPort.lowercased() == host.lowercased()
+    }
+
+    /// Another host may get a request (without credentials) over HTTPS, or on this machine.
+    static func isSafeElsewhere(_ url: String) -> Bool {
+        guard let c = URLComponents(string: url), let h = c.host else { return false }
+        return c.scheme?.lowercased() == "https" || CacheReference.isLoopback(host: h)
     }
 
     /// An upload's `Location`, absolute.
