@@ -106,6 +106,12 @@ public struct NewProject: Sendable {
             do { try fm.createDirectory(atPath: Paths.dirname(path), withIntermediateDirectories: true) } catch {
                 throw TackError("cannot create \(Paths.dirname(path)): \(error.localizedDescription)")
             }
+            if let target = f.linkTarget {
+                do { try fm.createSymbolicLink(atPath: path, withDestinationPath: target) } catch {
+                    throw TackError("cannot write the link \(path): \(error.localizedDescription)")
+                }
+                continue
+            }
             guard fm.createFile(atPath: path, contents: Data(f.contents), attributes: [.posixPermissions: f.executable ? 0o755 : 0o644]) else {
                 throw TackError("cannot write \(path)")
             }

@@ -39,8 +39,15 @@ public struct Template: Sendable {
     /// Reads `directory/template.yml`.
     public static func load(_ directory: String) throws(TackError) -> Template {
         let path = directory + "/" + manifestName
-        guard let data = FileManager.default.contents(atPath: path) else {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
             throw TackError("\(directory) is not a tack template: it has no \(manifestName)")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw TackError("\(path) is not a regular file, so tack cannot read the template")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TackError("cannot read \(path)")
         }
         let root: Node?
         do { root = try YAMLParser.parse([UInt8](data)) } catch { throw TackError.at(path, error.mark.line, error.mark.column, error.message) }
@@ -127,6 +134,21 @@ public struct Template: Sendable {
         public var path: String
         public var contents: [UInt8]
         public var executable: Bool
+        /// Where a symbolic link of the template points (relative, inside the template): the
+        /// new project gets the link itself, never the file it leads to.
+        public var linkTarget: String? = nil
+    }
+
+    /// Whether a link at `rel` (a path inside the template) pointing to `target` stays inside
+    /// the template: relative, and never climbing above the template's top.
+    static func linkStaysInside(_ rel: String, target: String) -> Bool {
+        guard !target.isEmpty, !target.hasPrefix("/") else { return false }
+        var depth = rel.split(separator: "/").count - 1
+        for part in target.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." { depth -= 1; if depth < 0 { return false } } else { depth += 1 }
+        }
+        return true
     }
 
     /// Every file of the template, paths and text rendered with `values`.
@@ -145,13 +167,22 @@ public struct Template: Sendable {
         while let rel = walker.nextObject() as? String {
             if rel == Self.manifestName || rel == ".git" || rel.hasPrefix(".git/") { continue }
             let full = directory + "/" + rel
+            // A link is written as a link, and only when it points inside the template: a
+            // template can never copy the user's files (a key, a config) into a project.
+            if let target = try? fm.destinationOfSymbolicLink(atPath: full) {
+                walker.skipDescendants()
+                guard Self.linkStaysInside(rel, target: target) else {
+                    throw TackError("the template's file \(rel) is a link to \(quoted(target)), outside the template — a template may link only to its own files; nothing was written")
+                }
+                if let c = conditional.first(where: { rel.hasPrefix($0.prefix) }), values[c.variable] != "true" { continue }
+                let path = try renderedPath(rel, context)
+                files.append(File(path: path, contents: [], executable: false, linkTarget: target))
+                continue
+            }
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue else { continue }
             if let c = conditional.first(where: { rel.hasPrefix($0.prefix) }), values[c.variable] != "true" { continue }
-            let path = try renderText(rel, context, what: "the file name \(rel)")
-            guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains(where: { $0 == ".." || $0.isEmpty }) else {
-                throw TackError("the template's file \(rel) renders to the path \(quoted(path)), which is not inside the new project")
-            }
+            let path = try renderedPath(rel, context)
             guard let data = fm.contents(atPath: full) else { throw TackError("cannot read \(full)") }
             var contents = [UInt8](data)
             if let text = String(data: data, encoding: .utf8) {
@@ -161,6 +192,15 @@ public struct Template: Sendable {
             files.append(File(path: path, contents: contents, executable: executable))
         }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// A template file's path in the new project, refused when it would land outside it.
+    func renderedPath(_ rel: String, _ context: [String: Any]) throws(TackError) -> String {
+        let path = try renderText(rel, context, what: "the file name \(rel)")
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains(where: { $0 == ".." || $0.isEmpty }) else {
+            throw TackError("the template's file \(rel) renders to the path \(quoted(path)), which is not inside the new project")
+        }
+        return path
     }
 
     func renderText(_ text: String, _ context: [String: Any], what: String) throws(TackError) -> String {
