@@ -88,6 +88,18 @@ public enum OpenPGP {
         if let expires = key.expires, made >= expires {
             throw Failure.keyNotValid(key, "it was made on \(date(made)), after the key expired on \(date(expires))")
         }
+        // A subkey is only as good as its primary key: revoked, or expired before the
+        // signature was made, it ends every subkey (as gpg warns, such a signature may be forged).
+        if key.primary != key.fingerprint {
+            guard let primary = keys.first(where: { $0.fingerprint == key.primary }) else {
+                throw Failure.keyNotValid(key, "its primary key is not in the keyring")
+            }
+            if primary.revoked { throw Failure.keyNotValid(key, "its primary key \(spaced(primary.fingerprint)) was revoked") }
+            if made < primary.created { throw Failure.keyNotValid(key, "the signature is older than its primary key") }
+            if let expires = primary.expires, made >= expires {
+                throw Failure.keyNotValid(key, "it was made on \(date(made)), after its primary key expired on \(date(expires))")
+            }
+        }
         return key
     }
 
