@@ -8,9 +8,10 @@ import TackCore
 /// HTTP through URLSession (libcurl on Linux): the body streamed into a file and hashed as it
 /// arrives, a body shorter than its Content-Length reported as truncated.
 public struct URLSessionHTTPClient: HTTPClient {
-    let timeout: TimeInterval
+    /// How long a transfer may stall or crawl (every request and download is watched).
+    let limits: TransferLimits
 
-    public init(timeout: TimeInterval = 30) { self.timeout = timeout }
+    public init(limits: TransferLimits = .from(environment: ProcessInfo.processInfo.environment)) { self.limits = limits }
 
     public func download(_ url: String, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         guard let u = URL(string: url), let scheme = u.scheme?.lowercased() else {
@@ -30,19 +31,22 @@ public struct URLSessionHTTPClient: HTTPClient {
             throw HTTPFailure(status: 0, message: "cannot write \(destination)")
         }
         defer { try? out.close() }
-        let delegate = StreamingDelegate(out: out, destination: destination, progress: progress)
+        let watch = TransferWatch(limits: limits, url: request.url)
+        let delegate = StreamingDelegate(out: out, destination: destination, watch: watch, progress: progress)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let result: Result<String, HTTPFailure> = await withCheckedContinuation { continuation in
             delegate.finish = { continuation.resume(returning: $0) }
-            session.dataTask(with: request).resume()
+            let task = session.dataTask(with: request)
+            watch.watch(task)
+            task.resume()
         }
         return try result.get()
     }
 
     var configuration: URLSessionConfiguration {
         let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = timeout
+        config.timeoutIntervalForRequest = limits.idle
         config.httpCookieStorage = nil
         config.urlCredentialStorage = nil
         return config
@@ -80,6 +84,7 @@ public struct URLSessionHTTPClient: HTTPClient {
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let out: FileHandle
     let destination: String
+    let watch: TransferWatch
     let progress: @Sendable (Int64, Int64?) -> Void
     var finish: ((Result<String, HTTPFailure>) -> Void)?
     var hasher = SHA256()
@@ -87,9 +92,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     var expected: Int64?
     var failure: HTTPFailure?
 
-    init(out: FileHandle, destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) {
+    init(out: FileHandle, destination: String, watch: TransferWatch, progress: @escaping @Sendable (Int64, Int64?) -> Void) {
         self.out = out
         self.destination = destination
+        self.watch = watch
         self.progress = progress
     }
 
@@ -128,12 +134,16 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
             return
         }
         received += Int64(data.count)
+        watch.progressed(Int64(data.count))
         progress(received, expected)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        watch.stop()
         let result: Result<String, HTTPFailure>
-        if let failure {
+        if let stalled = watch.failure {
+            result = .failure(stalled)
+        } else if let failure {
             result = .failure(failure)
         } else if let error {
             result = .failure(HTTPFailure(status: nil, message: error.localizedDescription))
@@ -174,16 +184,20 @@ enum RedirectPolicy {
 extension URLSessionHTTPClient: HTTPTransport {
     public func send(_ request: HTTPRequest, limit: Int) async throws(HTTPFailure) -> HTTPResponse {
         let urlRequest = try makeRequest(request)
-        let delegate = CollectingDelegate(limit: limit)
+        let watch = TransferWatch(limits: limits, url: urlRequest.url)
+        let delegate = CollectingDelegate(limit: limit, watch: watch)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let result: Result<HTTPResponse, HTTPFailure> = await withCheckedContinuation { continuation in
             delegate.finish = { continuation.resume(returning: $0) }
+            let task: URLSessionTask
             switch request.body {
-            case .file(let path): session.uploadTask(with: urlRequest, fromFile: URL(fileURLWithPath: path)).resume()
-            case .bytes(let bytes): session.uploadTask(with: urlRequest, from: Data(bytes)).resume()
-            case .none: session.dataTask(with: urlRequest).resume()
+            case .file(let path): task = session.uploadTask(with: urlRequest, fromFile: URL(fileURLWithPath: path))
+            case .bytes(let bytes): task = session.uploadTask(with: urlRequest, from: Data(bytes))
+            case .none: task = session.dataTask(with: urlRequest)
             }
+            watch.watch(task)
+            task.resume()
         }
         return try result.get()
     }
@@ -215,13 +229,21 @@ public enum Redact {
 
 private final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let limit: Int
+    let watch: TransferWatch
     var finish: ((Result<HTTPResponse, HTTPFailure>) -> Void)?
     var response = HTTPResponse(status: 0)
     var failure: HTTPFailure?
     /// The 401 URLSession would have answered itself.
     var challenged: HTTPResponse?
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, watch: TransferWatch) {
+        self.limit = limit
+        self.watch = watch
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        watch.progressed(bytesSent)
+    }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         completionHandler(RedirectPolicy.follow(request, from: task.originalRequest))
@@ -258,10 +280,13 @@ private final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unche
             return
         }
         response.body += data
+        watch.progressed(Int64(data.count))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if let challenged { finish?(.success(challenged)) }
+        watch.stop()
+        if let stalled = watch.failure { finish?(.failure(stalled)) }
+        else if let challenged { finish?(.success(challenged)) }
         else if let failure { finish?(.failure(failure)) }
         else if let error { finish?(.failure(HTTPFailure(status: nil, message: error.localizedDescription))) }
         else { finish?(.success(response)) }

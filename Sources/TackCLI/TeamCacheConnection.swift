@@ -29,7 +29,7 @@ enum TeamCacheConnection {
 
     static func connect(_ cache: TeamCache, _ project: Project) -> OCIBuildCache {
         let env = project.settings.environment
-        let transport = URLSessionHTTPClient(timeout: Double(env["TACK_CACHE_TIMEOUT"] ?? "") ?? 30)
+        let transport = URLSessionHTTPClient(limits: .from(environment: env, timeoutVariable: "TACK_CACHE_TIMEOUT"))
         let credentials = RegistryCredentials(environment: env)
         let registry = OCIRegistry(host: cache.reference.registry, scheme: cache.scheme, transport: transport,
                                    credentials: { await credentials.credential(for: cache.reference.registry) },
