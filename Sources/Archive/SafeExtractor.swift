@@ -48,7 +48,7 @@ public enum SafeExtractor {
             return overflow ? nil : product
         }
 
-        var describeBytes: String {
+        public var describeBytes: String {
             for (unit, size) in [("TiB", Int64(1) << 40), ("GiB", Int64(1) << 30), ("MiB", Int64(1) << 20), ("KiB", Int64(1) << 10)] where maxBytes % size == 0 {
                 return "\(maxBytes / size) \(unit)"
             }

@@ -66,7 +66,7 @@ public struct OCIBuildCache: BuildCache {
             return .unusable("the team cache's manifest \(digest) does not have one config and one tar layer — refused")
         }
         if let size = layers[0]["size"] as? Int, Int64(size) > limits.maxBytes {
-            return .unusable("the team cache's build is \(formatSize(size)), more than tack unpacks (TACK_MAX_EXTRACT_SIZE) — refused")
+            return .unusable("the team cache's build is \(formatSize(size)), more than tack unpacks (\(limits.describeBytes); TACK_UNPACK_MAX_BYTES raises it) — refused")
         }
         let id = UUID().uuidString
         let configFile = staging + "/oci-\(id).json"

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An error a user reads: one line saying what is wrong, where it came from, and what to do.
 public struct TackError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
@@ -12,9 +20,28 @@ public struct TackError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension TackError {
-    /// The working directory is gone (removed under the shell, or unreadable).
-    public static let noWorkingDirectory = TackError(
-        "cannot read the current directory — it may have been removed; cd to a directory that exists")
+    /// Why the working directory cannot be read: removed under the shell, a path longer than
+    /// PATH_MAX, or unreadable.
+    public static var noWorkingDirectory: TackError {
+        errno = 0
+        if let long = getcwd(nil, 0) {
+            let length = strlen(long)
+            free(long)
+            if length > Int(PATH_MAX) {
+                return TackError("the current directory's path is \(length) bytes long, more than this system's PATH_MAX (\(PATH_MAX)), and tack works only in directories it can name — cd to a directory with a shorter path")
+            }
+        }
+        switch errno {
+        case ENOENT:
+            return TackError("cannot read the current directory — it has been removed; cd to a directory that exists")
+        case ENAMETOOLONG, ERANGE:
+            return TackError("the current directory's path is longer than this system's PATH_MAX (\(PATH_MAX)), and tack works only in directories it can name — cd to a directory with a shorter path")
+        case EACCES:
+            return TackError("cannot read the current directory: permission denied on a directory above it — cd to a directory you can read")
+        default:
+            return TackError("cannot read the current directory — it may have been removed; cd to a directory that exists")
+        }
+    }
 
     /// A pinned tool (`jq 1.7.1`) that is not installed, and the file or variable that pins it.
     public static func notInstalled(_ what: String, setBy: String) -> TackError {
