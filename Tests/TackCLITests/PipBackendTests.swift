@@ -111,7 +111,7 @@ func uvDirectory() throws -> String {
         try s.writeTrusted("app/tack.yml", """
             tools:
               greet: { pip: greet, version: "~> 1.0", index_url: "\(server.url("static/simple"))" }
-              mypython: { git: "\(repo.path)", version: 1.0.0, build: sh build.sh, bin: [out/python3] }
+              python: { git: "\(repo.path)", version: 1.0.0, build: sh build.sh, bin: [out/python3] }
 
             """)
         let install = try s.tack(["install"], in: "app")

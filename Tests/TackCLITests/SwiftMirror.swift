@@ -12,7 +12,11 @@ final class SwiftMirror {
     let platform: SwiftPlatform
     var server: FixtureServer?
 
-    init(_ sandbox: Sandbox, keyType: String = "ed25519") throws {
+    /// Extra gpg options for signing archives (`--faked-system-time …`).
+    var signOptions: [String] = []
+
+    /// `subkey`: a primary key that only certifies, with a signing subkey that signs.
+    init(_ sandbox: Sandbox, keyType: String = "ed25519", subkey: Bool = false) throws {
         self.sandbox = sandbox
         www = sandbox.root + "/www"
         gnupg = sandbox.root + "/gnupg"
@@ -22,7 +26,27 @@ final class SwiftMirror {
         let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
         let id = SwiftPlatform.candidates(osRelease: osRelease).first ?? "ubuntu2204"
         platform = SwiftPlatform(identifier: id, arch: SwiftPlatform.arch(of: .current))
-        try gpg(["--quick-gen-key", "Test Mirror <mirror@example.com>", keyType, "sign", "never"])
+        if subkey {
+            try gpg(["--quick-gen-key", "Test Mirror <mirror@example.com>", keyType, "cert", "never"])
+            try gpg(["--quick-add-key", try primaryFingerprint(), keyType, "sign", "never"])
+        } else {
+            try gpg(["--quick-gen-key", "Test Mirror <mirror@example.com>", keyType, "sign", "never"])
+        }
+    }
+
+    /// The primary key's fingerprint.
+    func primaryFingerprint() throws -> String {
+        let lines = try gpg(["--with-colons", "--fingerprint"]).stdout.split(separator: "\n")
+        guard let fpr = lines.first(where: { $0.hasPrefix("fpr:") }) else { throw Failed(message: "no key") }
+        return String(fpr.split(separator: ":", omittingEmptySubsequences: false)[9])
+    }
+
+    /// Revokes the primary key with the revocation certificate gpg made with it.
+    func revokePrimary() throws {
+        let path = gnupg + "/openpgp-revocs.d/\(try primaryFingerprint()).rev"
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: ":-----BEGIN", with: "-----BEGIN")
+        try text.write(toFile: path + ".asc", atomically: true, encoding: .utf8)
+        try gpg(["--import", path + ".asc"])
     }
 
     var url: String { server.map { $0.url("static") } ?? "" }
@@ -87,7 +111,7 @@ final class SwiftMirror {
         let r = try sandbox.run("/usr/bin/env", ["tar", "-czf", archive, "-C", build, top ?? name])
         guard r.status == 0 else { throw Failed(message: r.stderr) }
         try? FileManager.default.removeItem(atPath: archive + ".sig")
-        if sign { try gpg(["--detach-sign", "--output", archive + ".sig", archive]) }
+        if sign { try gpg(signOptions + ["--detach-sign", "--output", archive + ".sig", archive]) }
         return archive
     }
 

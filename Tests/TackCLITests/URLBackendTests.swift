@@ -10,11 +10,16 @@ final class FixtureServer {
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fixtures.py").path
 
-    init(serving root: String) throws {
+    convenience init(serving root: String) throws {
+        try self.init(["serve", root], root: root)
+    }
+
+    /// fixtures.py with `arguments` (a server mode that prints its port first).
+    init(_ arguments: [String], root: String = "") throws {
         self.root = root
         let out = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script, "serve", root]
+        process.arguments = ["python3", Self.script] + arguments
         process.standardInput = stdin
         process.standardOutput = out
         try process.run()

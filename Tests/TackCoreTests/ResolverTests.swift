@@ -127,3 +127,28 @@ func summary(_ r: Resolution) -> [String] {
         #expect(rows == ["mygo null registry false", "myjq 1.7.1 registry false", "mylint 0.54.1 git true", "myyq 4.44.1 registry true"])
     }
 }
+
+/// Issue 29, item 13: resolving thousands of `path:` pins (and what the hook computes from
+/// them) reads each file once, so the work grows with the pins, not with their square.
+@Suite struct ResolutionScalingTests {
+    func work(pins n: Int) throws -> Int {
+        var text = "tools:\n"
+        for i in 0..<n { text += "  t\(i): { path: dir\(i) }\n" }
+        let fs = InMemoryFileSystem(files: ["/app/tack.yml": text, "/data/tack/state/trust": ""])
+        let settings = Settings(environment: ["HOME": "/home/me", "TACK_HOME": "/data/tack"], cwd: "/app", fs: fs)
+        let resolution = try Resolver(settings).resolve()
+        #expect(resolution.pins.count == n)
+        let rows = try resolution.current(settings: settings)
+        let run = RunEnvironment.make(resolution: resolution, rows: rows, settings: settings)
+        #expect(run.untrusted == ["/app/tack.yml"])
+        return fs.bytesRead
+    }
+
+    @Test func workIsLinearInThePins() throws {
+        let small = try work(pins: 1000)
+        let large = try work(pins: 4000)
+        // Four times the pins, a little over four times the bytes: quadratic work would read
+        // sixteen times as much.
+        #expect(large <= small * 5, "1k pins read \(small) bytes, 4k pins \(large)")
+    }
+}

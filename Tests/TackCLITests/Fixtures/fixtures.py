@@ -7,11 +7,22 @@
                               /truncated/NAME        the full Content-Length, half the body
                               /html/NAME             200 with a web page instead of the file
                               /slow/NAME             the file, in small pieces over ~2 seconds
+                              /crawl/N/NAME          the file's headers, then one byte a second,
+                                                     at most N bytes (a server that never stalls
+                                                     long enough to time out, and never finishes)
                               anything else          404
                               /count/PATH            how many times PATH was requested
                               /static/PATH           a file under DIR, or a directory's index.html
                               /v2/...                503: an OCI registry that is failing (all
                                                      counted together as /count/v2-all)
+                              /v2/crawl/...          a registry that answers one byte a second
+  fixtures.py registry LOCATION LOG
+                              a fake OCI registry on 127.0.0.1 (port printed first) that asks
+                              for basic auth, has nothing, and answers an upload's POST with
+                              `Location: LOCATION`; each request logged to LOG as
+                              `registry METHOD PATH auth=yes|no`
+  fixtures.py sink HOST LOG   a server on HOST (port printed first) that logs each request as
+                              `sink METHOD PATH auth=yes|no` and accepts it (201)
   fixtures.py archive KIND OUT VERSION [HOSTILE]
                               KIND: tar.gz, tar.xz, zip, or binary; HOSTILE: dotdot, absolute,
                               symlink-escape, hardlink-outside, device, setuid, modes (0777 and
@@ -61,6 +72,8 @@ def serve(root):
                     self.send_response(404)
                     self.send_header("Content-Length", "0")
                     self.end_headers()
+            elif parts[0] == "v2" and len(parts) > 1 and parts[1] == "crawl":
+                crawl(self, 1000, 40)
             elif parts[0] == "v2":
                 with lock:
                     counts["/v2-all"] = counts.get("/v2-all", 0) + 1
@@ -84,6 +97,9 @@ def serve(root):
                 self.close_connection = True
             elif parts[0] == "html" and len(parts) == 2:
                 self.send_bytes(b"<!DOCTYPE html><html><body>Not the file you wanted</body></html>")
+            elif parts[0] == "crawl" and len(parts) == 3 and data(parts[2]) is not None:
+                body = data(parts[2])
+                crawl(self, len(body), int(parts[1]), body)
             elif parts[0] == "slow" and len(parts) == 2 and data(parts[1]) is not None:
                 body = data(parts[1])
                 self.send_response(200)
@@ -108,6 +124,71 @@ def serve(root):
     # Stop when the test closes our stdin (or dies).
     threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
     server.serve_forever()
+
+def crawl(handler, length, limit, body=None):
+    """Headers for LENGTH bytes, then one byte a second, at most LIMIT of them."""
+    handler.send_response(200)
+    handler.send_header("Content-Length", str(length))
+    handler.end_headers()
+    try:
+        for i in range(min(limit, length)):
+            handler.wfile.write(body[i:i + 1] if body else b"x")
+            handler.wfile.flush()
+            time.sleep(1)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    handler.close_connection = True
+
+def logging_server(host, log, name, answer):
+    lock = threading.Lock()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def handle_one(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            if length:
+                self.rfile.read(length)
+            with lock, open(log, "a") as f:
+                f.write("%s %s %s auth=%s\n" % (name, self.command, self.path, "yes" if self.headers.get("Authorization") else "no"))
+            answer(self)
+
+        do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = handle_one
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+        allow_reuse_address = True
+
+    server = Server((host, 0), Handler)
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    server.serve_forever()
+
+def fake_registry(location, log):
+    def answer(h):
+        if not h.headers.get("Authorization"):
+            h.send_response(401)
+            h.send_header("WWW-Authenticate", 'Basic realm="test"')
+            h.send_header("Content-Length", "0")
+            h.end_headers()
+        elif h.command == "POST":
+            h.send_response(202)
+            h.send_header("Location", location)
+            h.send_header("Content-Length", "0")
+            h.end_headers()
+        else:
+            h.send_response(404)
+            h.send_header("Content-Length", "0")
+            h.end_headers()
+    logging_server("127.0.0.1", log, "registry", answer)
+
+def sink(host, log):
+    def answer(h):
+        h.send_response(201)
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+    logging_server(host, log, "sink", answer)
 
 def tool_script(version):
     return ("#!/bin/sh\necho \"shellcheck %s\"\n" % version).encode()
@@ -231,6 +312,10 @@ if __name__ == "__main__":
         wheel(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     elif sys.argv[1] == "simple":
         simple(sys.argv[2])
+    elif sys.argv[1] == "registry":
+        fake_registry(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "sink":
+        sink(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "xar":
         xar(sys.argv[2], sys.argv[3:])
     else:
