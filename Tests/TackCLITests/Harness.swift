@@ -90,17 +90,32 @@ final class Sandbox {
         env["PWD"] = root + "/" + directory
         env.merge(extra) { $1 }
         p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = stdout ?? out
-        p.standardError = err
+        let out = try OutputFile(), err = try OutputFile()
+        p.standardOutput = stdout ?? out.handle
+        p.standardError = err.handle
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        if stdout != nil { try? out.fileHandleForWriting.close() }
-        let o = stdout == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
-        return Result(status: status, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(status: status, stdout: stdout == nil ? out.text() : "", stderr: err.text())
+    }
+
+    /// A temporary file a child writes its output into: the test waits for the child itself,
+    /// never for the end of a pipe that something the child left running may still hold.
+    final class OutputFile {
+        let path = FileManager.default.temporaryDirectory.path + "/tack-output-\(UUID().uuidString)"
+        let handle: FileHandle
+        init() throws {
+            FileManager.default.createFile(atPath: path, contents: nil)
+            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        }
+        deinit {
+            try? handle.close()
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        func text() -> String {
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
     }
 
     /// Runs any program in `directory` with the sandbox's environment, `input` on its stdin.
@@ -113,17 +128,15 @@ final class Sandbox {
         env["PWD"] = root + "/" + directory
         env.merge(extra) { $1 }
         p.environment = env
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        p.standardOutput = out
-        p.standardError = err
+        let out = try OutputFile(), err = try OutputFile(), inp = Pipe()
+        p.standardOutput = out.handle
+        p.standardError = err.handle
         p.standardInput = inp
         try p.run()
         inp.fileHandleForWriting.write(Data(input.utf8))
         try inp.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(status: p.terminationStatus, stdout: out.text(), stderr: err.text())
     }
 
     /// Starts `tack args` without waiting; output goes to `log`. Foundation's Process puts

@@ -6,21 +6,13 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// A program's exit status and its output and errors together.
+    /// A program's exit status and its output and errors together (started with a clean
+    /// signal mask; waited for itself, not for the pipes of anything it left running).
     static func run(_ executable: String, _ arguments: [String] = []) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, text)
+        try CleanProcess.run(executable, arguments)
     }
 
-    @Test(arguments: ["bootstrap.sh", "bench/run", "bench/pip", "Fuzz/run", ".ci/run", "Tests/bare-machine/run"])
+    @Test(arguments: ["bootstrap.sh", "bench/run", "bench/pip", "Fuzz/run", ".ci/run", "Tests/bare-machine/run", "Tests/slow"])
     func shellcheck(_ script: String) throws {
         let r = try Self.run("/usr/bin/env", ["shellcheck", Self.repository + "/" + script])
         #expect(r.status == 0, "shellcheck \(script) (missing? run ./bootstrap.sh --dev):\n\(r.output)")

@@ -256,9 +256,12 @@ struct RealSwiftToolchainTests {
     @Test func installsThisMachinesToolchainAndBuildsAPackageWithIt() throws {
         let s = try Sandbox()
         let m = try SwiftMirror(s)
-        let swift = URL(fileURLWithPath: try runProgram("/bin/sh", ["-c", "readlink -f \"$(command -v swift)\""]).trimmingCharacters(in: .whitespacesAndNewlines))
-        let usr = swift.deletingLastPathComponent().deletingLastPathComponent()  // …/usr
-        let banner = try runProgram(swift.path, ["--version"])
+        // `swift` as installed (on swift.org's Linux toolchains a link to swift-driver, which
+        // answers only to the name `swift`): its usr is the link's real directory's parent.
+        let swift = try runProgram("/bin/sh", ["-c", "command -v swift"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let real = URL(fileURLWithPath: try runProgram("/bin/sh", ["-c", "readlink -f \"$1\"", "sh", swift]).trimmingCharacters(in: .whitespacesAndNewlines))
+        let usr = real.deletingLastPathComponent().deletingLastPathComponent()  // …/usr
+        let banner = try runProgram(swift, ["--version"])
         let version = try #require(banner.firstMatch(of: /Swift version (\d+\.\d+(\.\d+)?)/).map { String($0.1) })
         let tag = "swift-\(version)-RELEASE"
         let name = "\(tag)-\(m.platform.archiveSuffix)"
