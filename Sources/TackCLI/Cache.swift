@@ -58,6 +58,10 @@ struct Cache: AsyncParsableCommand {
                 """)
         @Argument(help: "Pinned tools (default: every one built from source).") var tools: [String] = []
 
+        func validate() throws {
+            for t in tools { try ToolArgument(argument: t).check(allowingRequirement: false) }
+        }
+
         func run() async throws {
             let project = try Project.current()
             let cache = try Cache.connect(project)

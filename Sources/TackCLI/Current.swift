@@ -25,6 +25,10 @@ struct Current: ParsableCommand {
     @Argument(help: "Show only this tool.")
     var tool: String?
 
+    func validate() throws {
+        if let tool { try ToolArgument(argument: tool).check(allowingRequirement: false) }
+    }
+
     @Flag(help: "Print a JSON array: tool, requested, version, backend, source, line, installed.")
     var json = false
 

@@ -36,6 +36,7 @@ struct Install: AsyncParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        for t in tools { try t.check() }
         var seen: Set<String> = []
         for t in tools where !seen.insert(t.name).inserted {
             throw ValidationError("\(t.name) is named twice — install one version of a tool at a time")

@@ -61,7 +61,7 @@ struct Update: AsyncParsableCommand {
     @OptionGroup var platform: PlatformOptions
 
     func validate() throws {
-        for t in tools where !ToolName.isValid(t) { throw ValidationError(ToolName.problem(t)) }
+        for t in tools { try ToolArgument(argument: t).check(allowingRequirement: false) }
     }
 
     func run() async throws {

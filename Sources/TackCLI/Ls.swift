@@ -19,7 +19,7 @@ struct Ls: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if let tool, !ToolName.isValid(tool) { throw ValidationError(ToolName.problem(tool)) }
+        if let tool { try ToolArgument(argument: tool).check(allowingRequirement: false) }
     }
 
     func run() throws {
@@ -38,7 +38,11 @@ struct Ls: ParsableCommand {
             return
         }
         if rows.isEmpty {
-            Output.err(tool.map { "\($0) is not installed\n" } ?? "no tools are installed\n")
+            if let tool {
+                let problem = ToolName.withSuggestion("\(tool) is not installed", for: tool, store: store)
+                throw fail(TackError(problem.contains(" — ") ? problem : problem + " — `tack install \(tool)@VERSION` installs a version"))
+            }
+            Output.err("no tools are installed\n")
             return
         }
         Output.out(renderTable(rows.map { [$0.0, $0.1, Paths.abbreviate($0.2, home: settings.home)] }))

@@ -155,34 +155,6 @@ struct Project {
     }
 }
 
-/// `tool` or `tool@requirement` on the command line.
-struct ToolArgument: ExpressibleByArgument, Equatable {
-    var name: String
-    var requirement: Requirement?
-
-    init?(argument: String) {
-        let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-        name = String(parts[0])
-        if parts.count == 2 {
-            guard let r = try? Requirement.parse(String(parts[1])) else { return nil }
-            requirement = r
-        }
-    }
-
-    static func parse(_ text: String) throws -> ToolArgument {
-        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-        let name = String(parts[0])
-        guard ToolName.isValid(name) else { throw ValidationError(ToolName.problem(name)) }
-        var arg = ToolArgument(argument: name)!
-        if parts.count == 2 {
-            do { arg.requirement = try Requirement.parse(String(parts[1])) } catch {
-                throw ValidationError("`\(parts[1])` in `\(text)` is not a version requirement: \(error)")
-            }
-        }
-        return arg
-    }
-}
-
 /// Fails a command with the error's message on stderr.
 func fail(_ error: TackError, status: Int32 = 1) -> ExitCode {
     Output.error(error.message)

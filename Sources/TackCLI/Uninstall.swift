@@ -16,11 +16,12 @@ struct Uninstall: ParsableCommand {
     }
 
     func parsed() throws -> (String, Version) {
+        let arg = try ToolArgument.parse(target)
         let parts = target.split(separator: "@", maxSplits: 1).map(String.init)
-        guard parts.count == 2, ToolName.isValid(parts[0]), let version = Version(word: parts[1]), version.text == parts[1] else {
-            throw ValidationError("expected tool@version, like swiftlint@0.54.1, found \(quoted(target))")
+        guard parts.count == 2, let version = Version(word: parts[1]), version.text == parts[1] else {
+            throw ValidationError("\(ToolArgument.shown(target)) names no exact version — write tool@version, like \(arg.name)@0.54.1 (`tack ls \(arg.name)` lists what is installed)")
         }
-        return (parts[0], version)
+        return (arg.name, version)
     }
 
     func run() throws {

@@ -37,6 +37,7 @@ struct Use: AsyncParsableCommand {
     @OptionGroup var platform: PlatformOptions
 
     func validate() throws {
+        try target.check()
         if git != nil && github != nil { throw ValidationError("give --git or --github, not both") }
         if !products.isEmpty && git == nil && github == nil { throw ValidationError("--product goes with --git or --github") }
     }

@@ -18,6 +18,10 @@ struct Where: ParsableCommand {
     @Argument(help: "tool or tool@version.")
     var target: ToolArgument
 
+    func validate() throws {
+        try target.check()
+    }
+
     func run() throws {
         let settings = try processSettings()
         let store: Store

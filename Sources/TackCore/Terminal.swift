@@ -16,6 +16,24 @@ public enum Terminal {
         return out
     }
 
+    /// A word from the command line or a file as one line of a message shows it: every
+    /// control character escaped (line breaks as `\n`), at most `limit` characters.
+    public static func word(_ s: String, limit: Int = 80) -> String {
+        var out = ""
+        var count = 0
+        for c in s.unicodeScalars {
+            if count >= limit { return out + "…" }
+            count += 1
+            if c == "\n" { out += "\\n" } else if isControl(c) {
+                let hex = String(c.value, radix: 16, uppercase: true)
+                out += "\\u{" + (hex.count < 2 ? "0" + hex : hex) + "}"
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
     static func isControl(_ c: Unicode.Scalar) -> Bool {
         (c.value < 0x20 && c != "\n") || (c.value >= 0x7F && c.value < 0xA0)
     }

@@ -11,6 +11,24 @@ public enum ToolName {
         "`\(name)` is not a valid tool name (lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit)"
     }
 
+    /// The tool name tack knows (the registries' entries, what is installed) that `word` is
+    /// closest to: the same letters in lowercase, or a small typo away; nil when none is close.
+    public static func suggestion(for word: String, store: Store?) -> String? {
+        let registry = try? ToolRegistry.load(store: store)
+        var names = Set(registry?.entries.keys.map { $0 } ?? [])
+        if let store { names.formUnion(store.installedTools()) }
+        let lower = word.lowercased()
+        if lower != word, names.contains(lower) { return lower }
+        names.remove(word)
+        return UsageError.suggestions(for: lower, among: names.sorted()).first
+    }
+
+    /// `problem`, with "did you mean" when `word` is close to a tool tack knows.
+    public static func withSuggestion(_ problem: String, for word: String, store: Store?) -> String {
+        guard !word.isEmpty, let close = suggestion(for: word, store: store) else { return problem }
+        return problem + " — did you mean `\(close)`?"
+    }
+
     /// `swift-format` → `TACK_SWIFT_FORMAT_VERSION`.
     public static func environmentVariable(_ name: String) -> String {
         "TACK_" + String(name.uppercased().map { $0 == "-" || $0 == "." ? "_" : $0 }) + "_VERSION"

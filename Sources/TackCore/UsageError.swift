@@ -8,6 +8,9 @@ public enum UsageError {
         var text = problem
         if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
         while text.hasSuffix("\n") { text.removeLast() }
+        // One line, whatever the words were: a line break or escape in an argument is shown
+        // escaped, and a 10,000-character argument does not fill the terminal.
+        text = Terminal.word(text, limit: 400)
         if text.contains(" — ") { return text }
         return text + " — see `tack\(command.map { " " + $0 } ?? "") --help`"
     }

@@ -6,7 +6,7 @@ public enum CurrentCommand {
     /// Returns the exit status.
     public static func run(tool: String?, json: Bool, settings: Settings) -> Int32 {
         if let tool, !ToolName.isValid(tool) {
-            Output.error(UsageError.message(ToolName.problem(tool), command: "current"))
+            Output.error(UsageError.message(ToolName.withSuggestion(ToolName.problem(Terminal.word(tool)), for: tool, store: settings.store), command: "current"))
             return UsageError.status
         }
         var tools: [CurrentTool]

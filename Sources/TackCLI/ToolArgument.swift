@@ -1,0 +1,69 @@
+import ArgumentParser
+import TackCore
+
+/// `tool` or `tool@requirement` on the command line, parsed here once for every command that
+/// takes a tool (`use`, `install`, `exec`, `where`, `ls`, `current`, `lock`, `update`,
+/// `uninstall`, `cache push`): one reading and one error for each mistake, said as a usage
+/// error (exit 2), with "did you mean" when the name is a known one in other letters.
+///
+/// ArgumentParser accepts every word (it would answer a refusal in its own words); the
+/// command's `validate()` calls `check()`, which throws the one error.
+struct ToolArgument: ExpressibleByArgument, Equatable {
+    var name: String
+    var requirement: Requirement?
+    /// The word as given.
+    var text: String
+    /// Why the word is not a tool argument, or nil.
+    var problem: String?
+
+    init(argument: String) {
+        text = argument
+        name = ""
+        let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        let word = parts.isEmpty ? "" : String(parts[0])
+        if word.isEmpty {
+            problem = argument.isEmpty ? "an empty word is not a tool — name one, like jq or jq@1.7.1"
+                : "\(Self.shown(argument)) names no tool before `@` — write tool@version, like jq@1.7.1"
+            return
+        }
+        guard ToolName.isValid(word) else {
+            problem = ToolName.problem(Self.shown(word, quoted: false))
+            name = word
+            return
+        }
+        name = word
+        guard parts.count == 2 else { return }
+        let written = String(parts[1])
+        if written.isEmpty {
+            problem = "\(Self.shown(argument)) has no version after `@` — write \(word)@VERSION, or \(word) alone"
+            return
+        }
+        do { requirement = try Requirement.parse(written) } catch {
+            problem = "\(Self.shown(written)) in \(Self.shown(argument)) is not a version requirement: \(Terminal.escapeControls(error.description))"
+        }
+    }
+
+    /// The word read as a tool argument, or the usage error that says what is wrong with it.
+    static func parse(_ text: String) throws -> ToolArgument {
+        try ToolArgument(argument: text).check()
+    }
+
+    /// Self, or a usage error (exit 2) saying what is wrong, with "did you mean" where a known
+    /// tool differs only in case or by a typo.
+    @discardableResult
+    func check(allowingRequirement: Bool = true) throws -> ToolArgument {
+        if let problem {
+            throw ValidationError(ToolName.withSuggestion(problem, for: name, store: CurrentProcess.settings()?.store))
+        }
+        if !allowingRequirement, requirement != nil {
+            throw ValidationError("\(Self.shown(text)) names a version, and this command takes a tool's name alone — write \(name)")
+        }
+        return self
+    }
+
+    /// A word as a message shows it: control characters and line breaks escaped, at most 80
+    /// characters, in backticks.
+    static func shown(_ word: String, quoted: Bool = true) -> String {
+        quoted ? "`\(Terminal.word(word))`" : Terminal.word(word)
+    }
+}
