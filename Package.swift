@@ -47,12 +47,13 @@ let package = Package(
             dependencies: ["YAML", .product(name: "SystemPackage", package: "swift-system")],
             resources: [.embedInCode("Resources/registry.yml")]),
         .target(name: "CLean"),
+        .target(name: "CSpawn"),
         .target(name: "TackLean", dependencies: ["CLean"]),
         .target(name: "TackFront", dependencies: ["TackCore", "TackLean"]),
         .target(
             name: "Backends",
             dependencies: [
-                "TackCore", "Git", "Archive", .product(name: "Crypto", package: "swift-crypto"),
+                "TackCore", "Git", "Archive", "CSpawn", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             resources: [.embedInCode("Resources/swift-keys.asc")]),

@@ -77,21 +77,33 @@ public struct RegistryCredentials: Sendable {
 
     /// `docker-credential-NAME get`, the server on standard input, found on PATH.
     static func runHelper(_ name: String, server: String, environment: [String: String]) async -> String? {
-        guard let path = try? FoundationProcessRunner.locate("docker-credential-" + name, path: environment["PATH"] ?? "/usr/bin:/bin") else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["get"]
-        process.environment = environment
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        try? input.fileHandleForWriting.write(contentsOf: Data(server.utf8))
-        try? input.fileHandleForWriting.close()
-        let data = (try? output.fileHandleForReading.readToEnd()) ?? Data()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        guard let path = try? ChildProcessRunner.locate("docker-credential-" + name, path: environment["PATH"] ?? "/usr/bin:/bin") else { return nil }
+        // The server name on standard input (a pipe: it is a few bytes), the answer into a file.
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return nil }
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        let answer = FileManager.default.temporaryDirectory.path + "/tack-credential-\(UUID().uuidString)"
+        defer { unlink(answer) }
+        let out = open(answer, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        guard out >= 0, null >= 0 else {
+            close(fds[0]); close(fds[1])
+            if out >= 0 { close(out) }
+            return nil
+        }
+        let pid: pid_t
+        do { pid = try ChildProcess.start(path, ["get"], directory: nil, environment: environment, input: fds[0], output: out, error: null) } catch {
+            close(fds[0]); close(fds[1]); close(out)
+            return nil
+        }
+        close(fds[0])
+        close(out)
+        let bytes = Array(server.utf8)
+        _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        close(fds[1])
+        guard await ChildProcess.wait(pid) == 0, let data = FileManager.default.contents(atPath: answer) else { return nil }
         return String(data: data, encoding: .utf8)
     }
 }

@@ -219,7 +219,7 @@ struct Bootstrap: AsyncParsableCommand {
     func rootAccess(_ manager: PackageManager, _ env: [String: String]) async -> RootAccess {
         guard manager.needsRoot && getuid() != 0 else { return .root }
         guard Self.onPath("sudo", env) != nil else { return .none("this needs root, and sudo is not installed") }
-        if (try? await FoundationProcessRunner().run("sudo", ["-n", "true"], directory: "/", environment: env))?.status == 0 {
+        if (try? await ChildProcessRunner().run("sudo", ["-n", "true"], directory: "/", environment: env))?.status == 0 {
             return .sudo(asking: false)
         }
         guard CurrentProcess.isTerminal(0) else { return .none("this needs root, and sudo needs a password here, with no terminal to ask for it") }
@@ -291,7 +291,7 @@ struct Bootstrap: AsyncParsableCommand {
         let ran = BootstrapRecord(store: fresh.store)
         for c in plan.commands {
             Output.err("==> \(c.command)\n")
-            let status = Self.runCommand(c.command, in: Paths.dirname(c.manifest), env: childEnv)
+            let status = await Self.runCommand(c.command, in: Paths.dirname(c.manifest), env: childEnv)
             guard status == 0 else { throw steps.failed("running `\(c.command)`", "it exited with \(status)") }
             do { try ran.record(manifest: c.manifest, command: c.command) } catch { throw fail(error) }
             steps.done.append("ran `\(c.command)`")
@@ -314,20 +314,15 @@ struct Bootstrap: AsyncParsableCommand {
     }
 
     func run(_ program: String, _ args: [String], env: [String: String]) async throws -> ProcessOutput {
-        do { return try await FoundationProcessRunner().run(program, args, directory: "/", environment: env) } catch { throw fail(error) }
+        do { return try await ChildProcessRunner().run(program, args, directory: "/", environment: env) } catch { throw fail(error) }
     }
 
     /// A `bootstrap.run` command, through `/bin/sh -c` (it is a shell command the manifest's
     /// author wrote), its output going straight to ours.
-    static func runCommand(_ command: String, in directory: String, env: [String: String]) -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        p.currentDirectoryURL = URL(fileURLWithPath: directory)
-        p.environment = env
-        do { try p.run() } catch { return 127 }
-        p.waitUntilExit()
-        return p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
+    static func runCommand(_ command: String, in directory: String, env: [String: String]) async -> Int32 {
+        guard let pid = try? ChildProcess.start("/bin/sh", ["-c", command], directory: directory, environment: env,
+                                                input: 0, output: 1, error: 2, ownGroup: false) else { return 127 }
+        return await ChildProcess.wait(pid)
     }
 }
 

@@ -169,9 +169,14 @@ enum DoctorCheck {
         }
     }
 
-    /// Projects tack installed for (which `prune` keeps tools for) that are gone.
+    /// Projects tack installed for (which `prune` keeps tools for) that are gone, and what
+    /// interrupted installs left behind.
     static func checkProjects(_ settings: Settings, _ r: inout Report) {
         guard let store = settings.store else { return }
+        let leftovers = Leftovers.find(in: store)
+        if !leftovers.isEmpty {
+            r.problem("\(leftovers.count) unfinished install\(leftovers.count == 1 ? "" : "s") or download\(leftovers.count == 1 ? " was" : "s were") left by a tack that is gone (\(leftovers.prefix(3).map { Paths.abbreviate($0, home: settings.home) }.joined(separator: ", "))\(leftovers.count > 3 ? ", …" : "")) — run `tack prune` to remove them")
+        }
         let gone = store.knownProjects().filter { !settings.fs.isDirectory($0) }
         if !gone.isEmpty {
             r.problem("\(gone.count) project\(gone.count == 1 ? "" : "s") tack installed for no longer exist\(gone.count == 1 ? "s" : "") (\(gone.prefix(3).map { Paths.abbreviate($0, home: settings.home) }.joined(separator: ", "))\(gone.count > 3 ? ", …" : "")) — run `tack prune` to forget them and remove the tools only they used")

@@ -8,47 +8,6 @@ import Dispatch
 import Foundation
 import TackCore
 
-/// What this process started with, captured before anything else runs, so that a command
-/// `tack exec` runs starts with the signal mask and the ignored signals tack itself started
-/// with (Swift's worker threads block nearly every signal, and a child inherits the mask of
-/// the thread that execs it).
-struct StartState: @unchecked Sendable {
-    var mask = sigset_t()
-    var ignored: Set<Int32> = []
-
-    static let signalRange: Range<Int32> = 1..<65
-
-    /// Captured on first use: `Tack.runFromCommandLine` touches it first, on the main thread.
-    static let captured: StartState = {
-        var state = StartState()
-        pthread_sigmask(SIG_SETMASK, nil, &state.mask)
-        for sig in signalRange where sig != SIGKILL && sig != SIGSTOP {
-            var action = sigaction()
-            guard sigaction(sig, nil, &action) == 0 else { continue }
-            if Self.isIgnore(action) { state.ignored.insert(sig) }
-        }
-        return state
-    }()
-
-    static func isIgnore(_ action: sigaction) -> Bool {
-        #if canImport(Glibc)
-        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
-        #else
-        return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == 1
-        #endif
-    }
-
-    /// Puts every disposition and the mask back as they were at start (immediately before an
-    /// exec: handlers do not survive it, ignored signals and the mask do).
-    func restore() {
-        for sig in Self.signalRange where sig != SIGKILL && sig != SIGSTOP {
-            signal(sig, ignored.contains(sig) ? SIG_IGN : SIG_DFL)
-        }
-        var m = mask
-        pthread_sigmask(SIG_SETMASK, &m, nil)
-    }
-}
-
 /// SIGINT, SIGTERM and SIGHUP while tack works: stop what it started, remove this process's
 /// unfinished installs and downloads, and exit as a shell expects (128 + the signal).
 enum Interrupts {
@@ -57,6 +16,9 @@ enum Interrupts {
     /// Directories a command is making that an interrupt must not leave behind.
     nonisolated(unsafe) private static var scratch: [String] = []
     nonisolated(unsafe) private static var stopping = false
+    /// What to put back if the process is interrupted, by key: a project file's bytes as they
+    /// were before this command wrote it (first write wins), or a command's own undo.
+    nonisolated(unsafe) private static var undos: [(key: String, undo: @Sendable () -> Void)] = []
     private static let scratchLock = NSLock()
 
     /// Whether a signal is being handled: the process is about to exit with its status, so
@@ -68,6 +30,32 @@ enum Interrupts {
         while true { sleep(60) }
     }
 
+    /// Writes a project file (tack.yml, tack.lock) so that an interrupt puts it back: the first
+    /// write of `path` remembers what was there (or that nothing was), and a write never
+    /// starts once the process is stopping (the handler restores under the same lock, after
+    /// any write in progress).
+    static func write(_ path: String, _ bytes: [UInt8], fs: any FileSystem) throws(TackError) {
+        scratchLock.lock()
+        defer { scratchLock.unlock() }
+        if stopping { throw TackError("interrupted; \(path) was left as it was") }
+        if !undos.contains(where: { $0.key == path }) {
+            let original: [UInt8]? = fs.info(path) == nil ? nil : try? fs.read(path)
+            let existed = fs.info(path) != nil
+            undos.append((path, {
+                if let original { try? fs.writeAtomically(path, original) } else if !existed { try? fs.remove(path) }
+            }))
+        }
+        do { try fs.writeAtomically(path, bytes) } catch { throw TackError("cannot write \(path): \(error)") }
+    }
+
+    /// Runs `undo` if the process is interrupted before the command ends (or `settled`).
+    static func undoOnInterrupt(_ key: String, _ undo: @escaping @Sendable () -> Void) {
+        scratchLock.withLock { undos.append((key, undo)) }
+    }
+
+    /// The command finished: what it wrote stays.
+    static func settled() { scratchLock.withLock { undos.removeAll() } }
+
     /// Removes `path` if the process is interrupted before `keep(path)`.
     static func removeOnInterrupt(_ path: String) { scratchLock.withLock { scratch.append(path) } }
     static func keep(_ path: String) { scratchLock.withLock { scratch.removeAll { $0 == path } } }
@@ -78,9 +66,13 @@ enum Interrupts {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
             source.setEventHandler {
                 scratchLock.withLock { stopping = true }
-                RunningChildren.shared.signalAll(SIGTERM)
+                // The children first (their whole trees, then SIGKILL for what outlives a
+                // grace period), so nothing writes into what is removed next.
+                RunningChildren.shared.stopAll(sig)
                 if let store = store() { removeUnfinished(store) }
                 for path in scratchLock.withLock({ scratch }) { removeWhileInUse(path) }
+                // The project's files as they were before this command, newest change first.
+                scratchLock.withLock { for entry in undos.reversed() { entry.undo() } }
                 Output.err("\n")
                 Output.error("interrupted (\(sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP")); nothing half-installed was kept")
                 _exit(128 + sig)

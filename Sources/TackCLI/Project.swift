@@ -78,12 +78,12 @@ struct Project {
     static func registry(_ settings: Settings, pathPrefix: [String] = []) -> BackendRegistry {
         let interpreters = environment(settings, pathPrefix: pathPrefix)
         return BackendRegistry([
-            GitBackend(runner: FoundationProcessRunner(), environment: interpreters),
+            GitBackend(runner: ChildProcessRunner(), environment: interpreters),
             URLBackend(http: URLSessionHTTPClient(), limits: SafeExtractor.Limits.from(environment: settings.environment)),
-            PipBackend(runner: FoundationProcessRunner(), http: URLSessionHTTPClient(), environment: interpreters, shims: settings.store?.shims),
-            GemBackend(runner: FoundationProcessRunner(), environment: interpreters, shims: settings.store?.shims),
-            AsdfBackend(runner: FoundationProcessRunner(), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings)),
-            SwiftBackend(http: URLSessionHTTPClient(), runner: FoundationProcessRunner(), environment: settings.environment,
+            PipBackend(runner: ChildProcessRunner(), http: URLSessionHTTPClient(), environment: interpreters, shims: settings.store?.shims),
+            GemBackend(runner: ChildProcessRunner(), environment: interpreters, shims: settings.store?.shims),
+            AsdfBackend(runner: ChildProcessRunner(), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings)),
+            SwiftBackend(http: URLSessionHTTPClient(), runner: ChildProcessRunner(), environment: settings.environment,
                          limits: SafeExtractor.Limits.from(environment: settings.environment)),
         ])
     }
@@ -130,7 +130,7 @@ struct Project {
     func writeLock(_ lock: Lockfile, to path: String) throws(TackError) -> Bool {
         let bytes = lock.serialized()
         if let old = try? settings.fs.read(path), old == bytes { return false }
-        do { try settings.fs.writeAtomically(path, bytes) } catch { throw TackError("cannot write \(path): \(error)") }
+        try Interrupts.write(path, bytes, fs: settings.fs)
         return true
     }
 
@@ -169,7 +169,7 @@ var defaultJobs: Int {
 /// The Swift toolchain on PATH, as tack records it in a build's metadata.
 enum Toolchain {
     static func current(_ settings: Settings) async -> String? {
-        guard let out = try? await FoundationProcessRunner().run("swift", ["--version"], directory: settings.cwd, environment: settings.environment),
+        guard let out = try? await ChildProcessRunner().run("swift", ["--version"], directory: settings.cwd, environment: settings.environment),
               out.status == 0 else { return nil }
         return GitBackend.toolchainLine(out.output)
     }

@@ -6,7 +6,9 @@ struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Remove every installed version that no known project still pins.",
         discussion: """
-            Known projects are those where `tack install` (or use, lock, update) has run. A version \
+            Known projects are those where `tack install` (or use, lock, update) has run. \
+            First, what interrupted or killed installs left behind (temporary install \
+            directories, partial downloads, half-made environments) whose tack is gone. A version \
             is kept while a known project's tack.lock, the global manifest's lock, or this \
             directory's pins name it. Then the cache entries no remaining install uses go too: \
             downloads and gems (by checksum), asdf plugin checkouts (by commit) and Python \
@@ -51,6 +53,17 @@ struct Prune: ParsableCommand {
         let gone = project.knownProjects().filter { !settings.fs.isDirectory($0) }
         for root in gone { Output.out(dryRun ? "would forget \(Paths.abbreviate(root, home: settings.home)), which no longer exists\n" : "forgot \(Paths.abbreviate(root, home: settings.home)), which no longer exists\n") }
         if !gone.isEmpty && !dryRun { project.forget(Set(gone)) }
+        // What interrupted or killed installs left (their process is gone).
+        for path in Leftovers.find(in: project.store) {
+            let shown = Paths.abbreviate(path, home: settings.home)
+            if dryRun {
+                Output.out("would remove \(shown), left by an unfinished install\n")
+            } else {
+                do { try FileManager.default.removeItem(atPath: path) } catch { throw fail(TackError("cannot remove \(path): \(error.localizedDescription)")) }
+                Output.out("removed \(shown), left by an unfinished install\n")
+            }
+            removed += 1
+        }
         // What the remaining installs no longer use (with --dry-run: what they would not).
         let unused = CachePrune(store: project.store, removing: dryRun ? removedVersions : []).unused()
         for path in unused {

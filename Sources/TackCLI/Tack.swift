@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import Backends
 import TackCore
 
 /// The root command of `tack-cli`, which `tack` execs for everything it does not answer itself
@@ -55,6 +56,7 @@ public struct Tack: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            Interrupts.settled()
         } catch {
             finish(error, arguments: arguments)
         }

@@ -86,19 +86,19 @@ struct Use: AsyncParsableCommand {
         // A file the user trusted stays trusted through tack's own edit of one pin.
         let trust = TrustStore(store: store)
         let wasTrusted = original != nil && kind != .globalManifest && TrustPolicy(settings: settings).isTrusted(path)
-        do {
-            try fs.createDirectory(Paths.dirname(path))
-            try fs.writeAtomically(path, edited)
-        } catch { throw fail(TackError("cannot write \(path): \(error)")) }
-        if wasTrusted {
-            do { try trust.trust(path, hash: SHA256Digest.hex(edited)) } catch { throw fail(error) }
-        }
-
-        func restore() {
+        let restore: @Sendable () -> Void = {
             if let original { try? fs.writeAtomically(path, original) } else { try? fs.remove(path) }
             if let original, wasTrusted { try? trust.trust(path, hash: SHA256Digest.hex(original)) }
             if let originalLock { try? fs.writeAtomically(lockPath, originalLock) } else { try? fs.remove(lockPath) }
         }
+        // Interrupted from here on (a build, a download), both files are put back as they were.
+        Interrupts.undoOnInterrupt(path, restore)
+        do { try fs.createDirectory(Paths.dirname(path)) } catch { throw fail(TackError("cannot write \(path): \(error)")) }
+        do { try Interrupts.write(path, edited, fs: fs) } catch { throw fail(error) }
+        if wasTrusted {
+            do { try trust.trust(path, hash: SHA256Digest.hex(edited)) } catch { throw fail(error) }
+        }
+
         let project: Project
         do { project = try Project(settings: settings) } catch {
             restore()

@@ -1,0 +1,51 @@
+import CSpawn
+import Foundation
+import TackCore
+
+/// How tack starts every program it runs for its own work (builds, installers, plugins,
+/// credential helpers, bootstrap commands): an argument array, never a shell string; a process
+/// group of its own; every signal at its default action but those ignored when tack started
+/// (tack ignores SIGINT, SIGTERM and SIGHUP while it handles them, and a child would otherwise
+/// inherit that and outlive an interrupt), an empty signal mask; registered in
+/// `RunningChildren` until it ends, so an interrupt stops it and what it started.
+public enum ChildProcess {
+    /// Starts `path` (an absolute path). `input` < 0 reads /dev/null. `ownGroup: false` keeps
+    /// it in tack's process group, for a command that talks to the user's terminal (a
+    /// `bootstrap.run` command may ask for a password; in a group of its own it would be
+    /// stopped for reading the terminal from the background).
+    public static func start(_ path: String, _ arguments: [String], directory: String?, environment: [String: String],
+                             input: Int32 = -1, output: Int32, error: Int32, ownGroup: Bool = true) throws(TackError) -> pid_t {
+        var mask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&mask)
+        sigemptyset(&defaults)
+        let ignored = StartState.captured.ignored
+        for sig in StartState.signalRange where sig != SIGKILL && sig != SIGSTOP && !ignored.contains(sig) {
+            sigaddset(&defaults, sig)
+        }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0)
+        guard status == 0 else { throw TackError("cannot run \(path): \(String(cString: strerror(status)))") }
+        RunningChildren.shared.add(pid)
+        return pid
+    }
+
+    /// Waits for `pid` to end (on a thread of its own, never blocking Swift's pool) and returns
+    /// its status as a shell gives it: the exit status, or 128 + the signal that ended it.
+    public static func wait(_ pid: pid_t) async -> Int32 {
+        let status: Int32 = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var raw: Int32 = 0
+                while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+                continuation.resume(returning: raw)
+            }
+        }
+        RunningChildren.shared.remove(pid)
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+}

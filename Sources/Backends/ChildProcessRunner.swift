@@ -1,0 +1,64 @@
+import Foundation
+import TackCore
+
+/// Runs programs as `ChildProcess` starts them (their own process group, stopped with
+/// everything they started on an interrupt): argument arrays, output captured to a file (no
+/// pipe to fill up), the executable found on the given PATH.
+public struct ChildProcessRunner: ProcessRunner {
+    public init() {}
+
+    public func run(_ executable: String, _ arguments: [String], directory: String, environment: [String: String],
+                    output lines: (@Sendable (String) -> Void)?) async throws(TackError) -> ProcessOutput {
+        let path = try Self.locate(executable, path: environment["PATH"] ?? "/usr/bin:/bin")
+        Output.verbose("running \(([path] + arguments).map(Self.quoted).joined(separator: " ")) in \(directory)")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tack-\(UUID().uuidString).log")
+        let fd = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw TackError("cannot run \(path): cannot write \(log.path): \(String(cString: strerror(errno)))") }
+        defer { try? FileManager.default.removeItem(at: log) }
+        let pid: pid_t
+        do { pid = try ChildProcess.start(path, arguments, directory: directory, environment: environment, output: fd, error: fd) } catch {
+            close(fd)
+            throw error
+        }
+        close(fd)
+        // The log is followed while the program runs, for progress lines.
+        let follower = lines.map { lines in Task.detached { await Self.follow(log.path, lines) } }
+        let status = await ChildProcess.wait(pid)
+        follower?.cancel()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return ProcessOutput(status: status, output: output)
+    }
+
+    /// Hands each new complete line of `path` to `lines`, twice a second, until cancelled.
+    static func follow(_ path: String, _ lines: @Sendable (String) -> Void) async {
+        var offset: UInt64 = 0
+        var partial: [UInt8] = []
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: 500_000_000)
+            guard let handle = FileHandle(forReadingAtPath: path) else { continue }
+            defer { try? handle.close() }
+            guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.readToEnd(), !data.isEmpty else { continue }
+            offset += UInt64(data.count)
+            partial += data
+            // SwiftPM redraws its `[n/m]` line with carriage returns at a terminal, new lines
+            // otherwise: both end a line here.
+            while let end = partial.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                lines(String(decoding: partial[..<end], as: UTF8.self))
+                partial.removeSubrange(...end)
+            }
+        }
+    }
+
+    static func quoted(_ word: String) -> String {
+        word.isEmpty || word.contains(where: { " \"'$\\".contains($0) }) ? "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" : word
+    }
+
+    static func locate(_ executable: String, path: String) throws(TackError) -> String {
+        if executable.contains("/") { return executable }
+        for dir in path.split(separator: ":") where !dir.isEmpty {
+            let candidate = "\(dir)/\(executable)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw TackError("`\(executable)` is not on PATH")
+    }
+}
