@@ -334,20 +334,13 @@ struct BootstrapRecord {
 
     func key(_ manifest: String, _ command: String) -> String { SHA256Digest.hex(Array((manifest + "\u{0}" + command).utf8)) }
 
-    func entries() -> Set<String> {
-        guard let bytes = try? store.fs.read(path) else { return [] }
-        return Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
-    }
+    var file: StateFile { StateFile(path, fs: store.fs) }
 
-    func has(manifest: String, command: String) -> Bool { entries().contains(key(manifest, command)) }
+    func has(manifest: String, command: String) -> Bool { file.lines().contains(key(manifest, command)) }
 
     func record(manifest: String, command: String) throws(TackError) {
-        var all = entries()
-        all.insert(key(manifest, command))
-        do {
-            try store.fs.createDirectory(store.state)
-            try store.fs.writeAtomically(path, Array((all.sorted().joined(separator: "\n") + "\n").utf8))
-        } catch { throw TackError("cannot write \(path): \(error)") }
+        let line = key(manifest, command)
+        try file.update { (lines) throws(TackError) in ((Set(lines).union([line])).sorted(), ()) }
     }
 }
 
