@@ -148,6 +148,7 @@ public struct GemBackend: Backend {
         var files: [String] = []
         var recorded = lockedFiles
         var notes: [String] = []
+        var learned: [Learned] = []
         let cache = job.cache + "/gems"
         try FileManager.default.createDirectoryOrFail(cache)
         for p in pinned {
@@ -165,7 +166,7 @@ public struct GemBackend: Backend {
             } else if job.frozen {
                 throw TackError("tack.lock records no checksum for \(file) (\(tool)), and --frozen installs only what it records — run `tack install` without --frozen")
             } else if !lockedFiles.isEmpty {
-                notes.append("\(tool): recorded the checksum of \(file) in tack.lock: \(sum)")
+                learned.append(Learned("the checksum of \(file)", sum))
             }
             recorded[file] = sum
             Self.keep(fetched + "/" + file, sum: sum, cache: cache)
@@ -191,11 +192,13 @@ public struct GemBackend: Backend {
         } else {
             fields["gems"] = .map(Dictionary(pinned.map { ($0.name, $0.version) }, uniquingKeysWith: { a, _ in a }))
         }
-        return InstallOutcome(
+        var outcome = InstallOutcome(
             binaries: binaries,
             metadata: ["ruby": "\(ruby) (\(rubyVersion))"],
             lockFields: fields,
             notes: notes)
+        outcome.learned = learned
+        return outcome
     }
 
     /// `gem fetch` of exactly one gem file into `dir` — the platform gem its version names, or

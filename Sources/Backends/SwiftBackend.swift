@@ -243,14 +243,16 @@ public struct SwiftBackend: Backend {
         let top = try t.platform.isMacOS ? expandPackage(file.path, job: job, tool: tool) : extract(file.path, target: t, job: job, tool: tool)
         let binaries = try linkBinaries(top: top, job: job, tool: tool)
         try await checkIdentity(top: top, target: t, job: job, tool: tool)
-        var notes: [String] = []
-        if expected == nil { notes.append("\(tool): recorded the checksum and signer of its \(key) archive in tack.lock: \(file.sum)") }
+        let notes: [String] = []
+        let learned = expected == nil ? [Learned("the checksum and signer of its \(key) archive", file.sum)] : []
         sums[key] = file.sum
         signers[key] = signer
         archives[key] = t.archive
         paths[key] = t.path
         let fields: [String: LockValue] = ["sha256": .map(sums), "signed-by": .map(signers), "archive": .map(archives), "path": .map(paths), "tag": .string(t.tag)]
-        return InstallOutcome(binaries: binaries, metadata: ["platform": key], lockFields: fields, notes: notes)
+        var outcome = InstallOutcome(binaries: binaries, metadata: ["platform": key], lockFields: fields, notes: notes)
+        outcome.learned = learned
+        return outcome
     }
 
     // MARK: Every platform

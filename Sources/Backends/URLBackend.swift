@@ -147,9 +147,7 @@ public struct URLBackend: Backend {
         let file = fetched.path
         try checkFormat(file, url: url)
         var notes: [String] = []
-        if expected == nil {
-            notes.append("\(tool): recorded the checksum of its \(platformKey) download in tack.lock: \(fetched.sum)")
-        }
+        let learned = expected == nil ? [Learned("the checksum of its \(platformKey) download", fetched.sum)] : []
         locked[platformKey] = fetched.sum
 
         job.report(.extracting)
@@ -174,7 +172,9 @@ public struct URLBackend: Backend {
             chmod(job.directory + "/bin/" + name, 0o755)
             binaries = ["bin/" + name]
         }
-        return InstallOutcome(binaries: binaries, lockFields: ["sha256": .map(locked)], notes: notes)
+        var outcome = InstallOutcome(binaries: binaries, lockFields: ["sha256": .map(locked)], notes: notes)
+        outcome.learned = learned
+        return outcome
     }
 
     /// A bare binary must be an executable (ELF, Mach-O, or a `#!` script): a server that

@@ -68,7 +68,9 @@ struct Bootstrap: AsyncParsableCommand {
         if project.resolution.projectRoot == nil {
             throw fail(TackError("no tack.yml or version file in \(Paths.abbreviate(settings.cwd, home: project.home)) or any directory above it, so there is nothing to set up — run tack bootstrap in a project"))
         }
-        try refuseUntrustedCommands(manifests, project)
+        // A dry run runs nothing, so it shows the plan of an untrusted project too.
+        let untrusted = untrustedCommands(manifests, project)
+        if let untrusted, !dryRun { throw fail(TackError(untrusted)) }
 
         var plan = Plan()
         try await planPackages(manifests, settings.environment, swift: SwiftDependencies.needed(project.resolution), &plan)
@@ -84,6 +86,7 @@ struct Bootstrap: AsyncParsableCommand {
         }
         Output.err("tack bootstrap will:\n" + lines.map { "  - \($0)\n" }.joined())
         if dryRun {
+            if let untrusted { Output.err("note: \(untrusted)\n") }
             Output.err("(--dry-run: nothing was changed)\n")
             return
         }
@@ -118,16 +121,15 @@ struct Bootstrap: AsyncParsableCommand {
         }
     }
 
-    /// Commands from untrusted manifests never run: refused before anything changes.
-    func refuseUntrustedCommands(_ manifests: [Manifest], _ project: Project) throws {
-        let trust = TrustStore(store: project.store)
+    /// Why the commands cannot run yet (a manifest with `bootstrap.run` that is not trusted),
+    /// or nil: commands from untrusted manifests never run, refused before anything changes.
+    func untrustedCommands(_ manifests: [Manifest], _ project: Project) -> String? {
+        let policy = TrustPolicy(settings: project.settings)
         let home = project.home
-        for m in manifests where !(m.bootstrap?.run.isEmpty ?? true) {
-            let bytes = (try? project.settings.fs.read(m.path)) ?? []
-            if !trust.isTrusted(m.path, hash: SHA256Digest.hex(bytes)) {
-                throw fail(TackError("\(Paths.abbreviate(m.path, home: home)) has `bootstrap.run` commands and is not trusted — read them, then run `tack trust \(Paths.abbreviate(Paths.dirname(m.path), home: home))`; nothing was changed"))
-            }
+        for m in manifests where !(m.bootstrap?.run.isEmpty ?? true) && !policy.isTrusted(m.path) {
+            return "\(Paths.abbreviate(m.path, home: home)) has `bootstrap.run` commands and is not trusted — read them, then run `tack trust \(Paths.abbreviate(Paths.dirname(m.path), home: home))`; nothing was changed"
         }
+        return nil
     }
 
     /// 1. The system packages `bootstrap.packages` lists for this machine, and those the

@@ -68,6 +68,7 @@ struct Cache: AsyncParsableCommand {
             let policy = TrustPolicy(settings: project.settings)
             var failed = 0
             var pushed = 0
+            var untrusted: Set<String> = []
             for pin in try Cache.pinned(project, only: tools) {
                 let name = pin.request.name
                 func skip(_ why: String) {
@@ -80,6 +81,7 @@ struct Cache: AsyncParsableCommand {
                     skip("\(label) is not installed as tack.lock says — run `tack install`"); continue
                 }
                 guard TeamCacheConnection.isShareable(pin.request, overridden: pin.overridden, policy: policy) else {
+                    untrusted.insert((pin.overridden ?? pin.request).origin.file)
                     skip("\(label) is pinned by a file that is not trusted, so its build is not shared"); continue
                 }
                 var built: [String: String] = [:]
@@ -102,7 +104,13 @@ struct Cache: AsyncParsableCommand {
                     failed += 1
                 }
             }
-            if pushed == 0 && failed == 0 { Output.err("nothing to push: no pinned tool here is an installed build\n") }
+            if pushed == 0 && failed == 0 {
+                if let file = untrusted.sorted().first {
+                    let home = project.home
+                    throw fail(TackError("nothing was pushed: \(Paths.abbreviate(file, home: home)) pins the builds here and is not trusted, and tack shares only builds of trusted pins — read it, then run `tack trust \(Paths.abbreviate(Paths.dirname(file), home: home))`"))
+                }
+                Output.err("nothing to push: no pinned tool here is an installed build\n")
+            }
             if failed > 0 { throw ExitCode(1) }
         }
     }

@@ -70,7 +70,10 @@ struct Exec: AsyncParsableCommand {
         var settings = try processSettings()
         // `tool@version` on the command line wins, as TACK_<TOOL>_VERSION would.
         for o in overrides {
-            if let r = o.requirement { settings.environment[ToolName.environmentVariable(o.name)] = r.description }
+            if let r = o.requirement {
+                settings.environment[ToolName.environmentVariable(o.name)] = r.description
+                settings.commandLine[o.name] = o.text
+            }
         }
         var project: Project
         do { project = try Project(settings: settings) } catch { throw fail(error) }
@@ -105,7 +108,7 @@ struct Exec: AsyncParsableCommand {
         let run = RunEnvironment.make(resolution: project.resolution, rows: current, settings: settings)
         let path = run.binDirectories
         for v in run.variables { env[v.name] = v.value }
-        for file in run.untrusted { Output.error(RunEnvironment.untrustedWarning(file, home: settings.home)) }
+        RunEnvironment.warnUntrusted(run.untrusted, settings: settings)
         if !path.isEmpty { env["PATH"] = (path + [env["PATH"] ?? ""]).filter { !$0.isEmpty }.joined(separator: ":") }
         var lookup = settings
         lookup.environment = env

@@ -47,11 +47,7 @@ struct Install: AsyncParsableCommand {
         let project = try Project.current(locking: true)
         let pinned = tools.filter { $0.requirement == nil }.map(\.name)
         let versions = tools.compactMap { t -> ToolRequest? in
-            guard let requirement = t.requirement else { return nil }
-            var request = project.resolution.pin(t.name)?.request
-                ?? ToolRequest(name: t.name, requirement: requirement, origin: .commandLine)
-            request.requirement = requirement
-            return request
+            t.requirement.map { project.request(named: t.name, requirement: $0) }
         }
         if project.resolution.pins.isEmpty && versions.isEmpty {
             Output.err("no tools are pinned for \(Paths.abbreviate(project.settings.cwd, home: project.home)) — add one with `tack use TOOL@VERSION`\n")

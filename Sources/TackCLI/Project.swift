@@ -106,6 +106,18 @@ struct Project {
     }
 
     var home: String? { settings.home }
+
+    /// A tool named on the command line, as every command reads it: as pinned here, else as
+    /// the registries name it (the user's own first, then tack's built-in one), with
+    /// `requirement`. Still `.registry` (a source to give) when none does.
+    func request(named name: String, requirement: Requirement) -> ToolRequest {
+        var request = resolution.pin(name)?.request ?? ToolRequest(name: name, requirement: requirement, source: .registry, origin: .commandLine)
+        request.requirement = requirement
+        if case .registry = request.source, let registry = try? ToolRegistry.load(store: settings.store) {
+            request = registry.apply(request)
+        }
+        return request
+    }
     var planner: LockPlanner { LockPlanner(registry: registry) }
 
     /// Pins grouped by the lock file that records them; environment overrides (which no lock

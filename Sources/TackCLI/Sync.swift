@@ -64,7 +64,7 @@ struct Sync {
     func refuseUntrustedCode() -> Bool {
         let policy = TrustPolicy(settings: project.settings)
         var refused = false
-        for pin in project.resolution.pins where LockPlanner.isLockable(pin.request) {
+        for pin in project.resolution.pins where LockPlanner.isLockable(pin.request) && (only?.contains(pin.request.name) ?? true) {
             if let refusal = policy.codeRefusal(pin.request, file: pin.overridden?.origin ?? pin.request.origin) {
                 Output.error(refusal)
                 refused = true
@@ -83,6 +83,9 @@ struct Sync {
     func lockGroups(rebuilding stale: Set<String>) async -> Plan {
         var plan = Plan()
         for (lockPath, requests) in project.groups {
+            // A lock none of whose tools this command is about is neither read nor written
+            // (`tack install jq@1.7.1` pins and locks nothing).
+            if let only, !requests.contains(where: { only.contains($0.name) }) { continue }
             var lock = Lockfile()
             if let lockPath {
                 do { lock = try project.loadLock(lockPath) } catch {
@@ -234,7 +237,13 @@ struct Sync {
         for name in results.keys.sorted() {
             guard case .success(let done)? = results[name] else { continue }
             for note in done.notes { Output.err(note + "\n") }
-            guard !frozen, let path = plan.lockOf[name], var lock = locks[path], var entry = lock.tools[name] else { continue }
+            let label = plan.items.first { $0.request.name == name }.map { "\(name) \($0.locked.version)" } ?? name
+            guard !frozen, let path = plan.lockOf[name], var lock = locks[path], var entry = lock.tools[name] else {
+                // Nothing records it: say what was seen, not that it was recorded.
+                for l in done.learned { Output.err("\(label): \(l.what) is \(l.value) (no tack.lock records it\(frozen ? ": --frozen writes none" : ""))\n") }
+                continue
+            }
+            for l in done.learned { Output.err("\(label): recorded \(l.what) in tack.lock: \(l.value)\n") }
             for (k, v) in done.lockFields { entry.fields[k] = v }
             if entry != lock.tools[name] {
                 lock.tools[name] = entry

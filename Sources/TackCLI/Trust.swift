@@ -39,8 +39,16 @@ struct Trust: ParsableCommand {
         guard let root = resolution.projectRoot else {
             throw fail(TackError("no tack.yml above \(Paths.abbreviate(settings.cwd, home: settings.home)), so there is nothing to trust"))
         }
-        let files = resolution.manifests.map(\.path).filter { Paths.dirname($0) == root }
-        guard !files.isEmpty else { throw fail(TackError("no tack.yml or tack.local.yml in \(root), so there is nothing to trust")) }
+        // The manifests there, and every version file there whose pins tack read (a
+        // `.tool-versions` with a `path:` pin puts that path on PATH once trusted).
+        var files = resolution.manifests.map(\.path).filter { Paths.dirname($0) == root }
+        for origin in resolution.pins.map(\.request.origin) + resolution.pins.compactMap({ $0.overridden?.origin }) {
+            guard origin.kind != .environment, origin.kind != .commandLine, origin.kind != .globalManifest,
+                  Paths.dirname(origin.file) == root, !files.contains(origin.file) else { continue }
+            files.append(origin.file)
+        }
+        files.sort()
+        guard !files.isEmpty else { throw fail(TackError("no tack.yml, tack.local.yml or version file in \(root), so there is nothing to trust")) }
         let trust = TrustStore(store: store)
         for file in files {
             do throws(TackError) {

@@ -127,9 +127,8 @@ struct Use: AsyncParsableCommand {
     func newest(_ settings: Settings) async throws -> Requirement {
         let project: Project
         do { project = try Project(settings: settings) } catch { throw fail(error) }
-        var request = project.resolution.pin(target.name)?.request ?? ToolRequest(name: target.name, requirement: .latest, origin: .commandLine)
+        var request = project.request(named: target.name, requirement: .latest)
         if let url = git ?? github.map(GitHub.url) { request.source = .git(url) }
-        request.requirement = .latest
         let versions: [AvailableVersion]
         do { versions = try await project.registry.backend(for: request).available(of: request) } catch { throw fail(error) }
         guard let newest = Requirement.latest.best(of: versions) else {

@@ -1,3 +1,14 @@
+/// Something an install saw for the first time that a lock records: what (`the checksum of its
+/// linux-x86_64 download`) and its value.
+public struct Learned: Sendable, Equatable {
+    public var what: String
+    public var value: String
+    public init(_ what: String, _ value: String) {
+        self.what = what
+        self.value = value
+    }
+}
+
 /// One version a backend can install, with what the lock must record to install it again
 /// exactly (a tag and its commit, checksums).
 public struct AvailableVersion: Sendable, Equatable {
@@ -87,8 +98,12 @@ public struct InstallOutcome: Sendable, Equatable {
     /// What the lock should learn (a checksum first seen on this platform), merged into the
     /// lock entry after the install.
     public var lockFields: [String: LockValue]
-    /// Things the user should know (a checksum recorded for the first time, a setuid bit removed).
+    /// Things the user should know (a setuid bit removed).
     public var notes: [String]
+    /// What this install saw first and the lock should learn, for the user (the checksum of
+    /// its linux-x86_64 download, and its value): said as recorded in tack.lock only where the
+    /// lock is written.
+    public var learned: [Learned] = []
     /// Why this build must not go to the team cache (its source tree changed while it was
     /// built), or nil.
     public var unshareable: String?

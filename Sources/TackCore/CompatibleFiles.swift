@@ -219,7 +219,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
     /// repo is `owner/repo` (GitHub), `host/path` (https on that host), or a git URL
     /// (`https://…`, `ssh://git@…`, `git@host:path`); the version is a tag, or a branch or
     /// commit (pinned as `ref:`); without one, the newest release. The tool is named after
-    /// the repository, without `.git`, in lower case.
+    /// the repository as Mint names it (`R.swift`), in lower case (`r.swift`).
     func parseMintfile(_ text: String, _ path: String) throws(TackError) -> Reading {
         var reading = Reading()
         var seen: [String: (line: Int, repo: String)] = [:]
@@ -300,10 +300,11 @@ struct MintReference {
         return (String(s[..<colon]), s[s.index(colon, offsetBy: 3)...])
     }
 
-    /// The package's name: the last path component up to its first `.` (`Mint.git` → `Mint`).
+    /// The package's name as Mint names it: the last path component without `.git`
+    /// (`Mint.git` → `Mint`, `mac-cain13/R.swift` → `R.swift`).
     var name: String? {
-        let last = repo.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? ""
-        let name = last.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+        let last = String(repo.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? "")
+        let name = last.replacing(".git", with: "")
         return name.isEmpty ? nil : name
     }
 }

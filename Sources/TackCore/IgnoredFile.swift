@@ -36,18 +36,25 @@ public struct WarningLedger: Sendable {
         var out: [IgnoredFile] = []
         var byPath: [String: [IgnoredFile]] = [:]
         for i in ignored { byPath[i.path, default: []].append(i) }
-        for (path, items) in byPath.sorted(by: { $0.key < $1.key }) {
-            let record = Array((Snapshot.statKey(path) + "\n" + items.map(\.warning).joined(separator: "\n") + "\n").utf8)
-            let file = location(path)
-            if let old = try? store.fs.read(file, limit: 1 << 16), old == record { continue }
+        for (path, items) in byPath.sorted(by: { $0.key < $1.key }) where isNew(path, items.map(\.warning), kind: "ignored") {
             out += items
-            try? store.fs.createDirectory(Paths.dirname(file))
-            try? store.fs.writeAtomically(file, record)
         }
         return out
     }
 
-    func location(_ path: String) -> String {
-        store.state + "/warned/" + FNV1a.hex(path)
+    /// Whether `warnings` about `path` were not shown yet for this version of it (and of
+    /// `alsoKeyedBy`, files whose change shows them again); they are recorded as shown.
+    public func isNew(_ path: String, _ warnings: [String], kind: String, alsoKeyedBy: [String] = []) -> Bool {
+        let keys = ([path] + alsoKeyedBy).map(Snapshot.statKey).joined(separator: " ")
+        let record = Array((keys + "\n" + warnings.joined(separator: "\n") + "\n").utf8)
+        let file = location(path, kind: kind)
+        if let old = try? store.fs.read(file, limit: 1 << 16), old == record { return false }
+        try? store.fs.createDirectory(Paths.dirname(file))
+        try? store.fs.writeAtomically(file, record)
+        return true
+    }
+
+    func location(_ path: String, kind: String) -> String {
+        store.state + "/warned/" + FNV1a.hex(kind == "ignored" ? path : kind + "\u{0}" + path)
     }
 }

@@ -32,6 +32,8 @@ public struct Installer: Sendable {
         public var status: Status
         public var lockFields: [String: LockValue] = [:]
         public var notes: [String] = []
+        /// What the lock learns from this install, said by whoever writes (or not) the lock.
+        public var learned: [Learned] = []
         /// Pulled from the team cache rather than built here.
         public var pulled = false
     }
@@ -185,7 +187,7 @@ public struct Installer: Sendable {
                     }
                 }
             }
-            return Done(status: .installed, lockFields: lockFields, notes: outcome.notes + notes, pulled: pulled != nil)
+            return Done(status: .installed, lockFields: lockFields, notes: outcome.notes + notes, learned: outcome.learned, pulled: pulled != nil)
         } catch {
             try? store.fs.remove(temp)
             // A tool directory this failure left empty goes too (rmdir: only if empty).

@@ -120,7 +120,15 @@ public struct LockPlanner: Sendable {
                            LockPlanner.entry(entry, matches: request, backend: backend) {
                             return (request.name, .success(entry))
                         }
-                        return (request.name, .success(try await resolve(request, installed: installed(request.name), offline: offline)))
+                        let fresh = try await resolve(request, installed: installed(request.name), offline: offline)
+                        // Re-resolved to what is locked already: the entry stays as it is, with
+                        // what installs taught it (checksums, hashes), and is no change.
+                        if let old = existing.tools[request.name], old.version == fresh.version, old.version.text == fresh.version.text,
+                           old.backend == fresh.backend, old.source == fresh.source, old.requested == fresh.requested,
+                           fresh.fields.allSatisfy({ old.fields[$0.key] == $0.value }) {
+                            return (request.name, .success(old))
+                        }
+                        return (request.name, .success(fresh))
                     } catch { return (request.name, .failure(error)) }
                 }
             }

@@ -216,7 +216,8 @@ public struct Resolver: Sendable {
                 }
             }
             guard let requirement = requirements.first else { continue }
-            let origin = Origin(kind: .environment, file: key, line: 0, column: 0)
+            let origin = settings.commandLine[tool].map { Origin(kind: .commandLine, file: "`tack exec \($0)`", line: 0, column: 0) }
+                ?? Origin(kind: .environment, file: key, line: 0, column: 0)
             if let underlying = pinned[tool]?.request {
                 var r = underlying
                 r.requirement = requirement

@@ -67,6 +67,18 @@ public struct RunEnvironment: Sendable, Equatable {
         return out
     }
 
+    /// Says `untrustedWarning` for each of `files`, once per version of the file and of the
+    /// trust store (every shim call and `tack exec` would otherwise repeat it into build logs).
+    public static func warnUntrusted(_ files: [String], settings: Settings) {
+        for file in files {
+            let warning = untrustedWarning(file, home: settings.home)
+            if let store = settings.store {
+                guard WarningLedger(store: store).isNew(file, [warning], kind: "untrusted", alsoKeyedBy: [TrustStore(store: store).path]) else { continue }
+            }
+            Output.error(warning)
+        }
+    }
+
     /// The warning for a manifest whose env was left out.
     public static func untrustedWarning(_ path: String, home: String?) -> String {
         "\(Paths.abbreviate(path, home: home)) is not trusted, so its env and path: pins were not applied — read it, then run `tack trust \(Paths.abbreviate(Paths.dirname(path), home: home))`"

@@ -4,6 +4,9 @@ public struct Settings: Sendable {
     public var environment: [String: String]
     public var cwd: String
     public var fs: any FileSystem
+    /// Versions named on the command line (`tack exec ink@0.6.0 -- …`), by tool: the word
+    /// that named each, so a message says that, not the variable that carries it.
+    public var commandLine: [String: String] = [:]
 
     public init(environment: [String: String], cwd: String, fs: any FileSystem) {
         self.environment = environment

@@ -30,7 +30,12 @@ public enum HotPath {
     /// paths or env hold a tab or newline, which the snapshot format cannot store).
     /// Prints the warning for a manifest whose env was left out.
     static func warnUntrusted(_ file: UnsafePointer<CChar>) {
-        Output.error(RunEnvironment.untrustedWarning(String(cString: file), home: getenv("HOME").map { String(cString: $0) }))
+        let path = String(cString: file)
+        guard let settings = CurrentProcess.settings(relevantOnly: true) else {
+            Output.error(RunEnvironment.untrustedWarning(path, home: getenv("HOME").map { String(cString: $0) }))
+            return
+        }
+        RunEnvironment.warnUntrusted([path], settings: settings)
     }
 
     static func lean(_ snapshot: Snapshot) -> LeanSnapshot? {

@@ -43,7 +43,7 @@ public enum ShimCommand {
             exit(127)
         case .notFound(let elsewhere):
             // A `path:` pin left out for want of trust may be what would have provided it.
-            for file in snapshot.run.untrusted { Output.error(RunEnvironment.untrustedWarning(file, home: settings.home)) }
+            RunEnvironment.warnUntrusted(snapshot.run.untrusted, settings: settings)
             var message = "\(name): command not found"
             if !elsewhere.isEmpty { message += "; the `\(name)` command exists in these installed tools: \(elsewhere.joined(separator: ", ")) — pin one with `tack use`" }
             Output.error(message)

@@ -27,7 +27,7 @@ import Testing
         try repo.commitAndTag("1.2.0")
         let refused = try s.tack(["exec", "--frozen", "hello@1.2.0", "--", "hello"], in: "app")
         #expect(refused.status == 1)
-        #expect(refused.stderr == "tack: hello 1.2.0 is not installed (set by TACK_HELLO_VERSION), and --frozen (or TACK_FROZEN) forbids installing it — install it first with `tack install hello@1.2.0`\n")
+        #expect(refused.stderr == "tack: hello 1.2.0 is not installed (set by `tack exec hello@1.2.0`), and --frozen (or TACK_FROZEN) forbids installing it — install it first with `tack install hello@1.2.0`\n")
         #expect(!s.exists("tack-home/installs/hello/1.2.0"))
     }
 

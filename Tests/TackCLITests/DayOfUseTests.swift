@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// A day of real use (issue 30): names, registries and trust by one rule everywhere, and lines
+/// that say only what happened. Each test is one item of the issue, end to end.
+@Suite struct DayOfUseTests {
+    /// A user registry naming `hello` (a git tool with a build, the user's own choice, so no
+    /// trust is needed) and `plain` (a bare url tool); returns the git fixture.
+    func registry(_ s: Sandbox) throws -> GitFixture {
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        try s.write("www/plain-1.0.0.sh", "#!/bin/sh\necho plain 1.0.0\n")
+        try s.write("tack-home/registries/mine/registry.yml", """
+            hello: { git: "\(repo.path)", build: sh build.sh, bin: [out/hello] }
+            plain: { url: "file://\(s.root)/www/plain-{version}.sh", bin: [plain] }
+
+            """)
+        return repo
+    }
+
+    // MARK: 7, 8. the user's registries everywhere; tool@version writes no file
+
+    @Test func tool_atVersionUsesTheUsersRegistriesAndWritesNoProjectFile() throws {
+        let s = try Sandbox()
+        _ = try registry(s)
+        try s.mkdir("nowhere")
+        let outside = try s.tack(["install", "hello@1.0.0"], in: "nowhere")
+        #expect(outside.status == 0, "\(outside.stderr)")
+        #expect(s.exists("tack-home/installs/hello/1.0.0"))
+        // Beside a .tool-versions that pins something else: nothing is pinned or locked.
+        try s.write("compat/.tool-versions", "other 2.0.0\n")
+        let compat = try s.tack(["install", "plain@1.0.0"], in: "compat")
+        #expect(compat.status == 0, "\(compat.stderr)")
+        #expect(!s.exists("compat/tack.lock") && !s.exists("compat/tack.yml"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.root + "/compat") == [".tool-versions"])
+        // It says what it saw, not that a lock recorded it.
+        #expect(!compat.stderr.contains("in tack.lock"), "\(compat.stderr)")
+        #expect(compat.stderr.contains("plain 1.0.0: the checksum of its \(platformKey) download is "), "\(compat.stderr)")
+        #expect(compat.stderr.contains("(no tack.lock records it)"), "\(compat.stderr)")
+        // `tack use` without a version: the newest the user's registry knows.
+        try s.write("app/tack.yml", "tools: {}\n")
+        let use = try s.tack(["use", "hello"], in: "app")
+        #expect(use.status == 0, "\(use.stderr)")
+        #expect((s.read("app/tack.yml") ?? "").contains("hello: 1.0.0"), "\(s.read("app/tack.yml") ?? "")")
+    }
+
+    var platformKey: String {
+        #if arch(arm64)
+        "linux-arm64"
+        #else
+        "linux-x86_64"
+        #endif
+    }
+
+    // MARK: 9. trust covers a .tool-versions path: pin
+
+    @Test func trustCoversAToolVersionsPathPin() throws {
+        let s = try Sandbox()
+        try s.write("app/dev/bin/devtool", "#!/bin/sh\necho dev checkout\n")
+        chmod(s.root + "/app/dev/bin/devtool", 0o755)
+        try s.write("app/.tool-versions", "devtool path:./dev\n")
+        let before = try s.tack(["exec", "--", "devtool"], in: "app")
+        #expect(before.status == 127)
+        #expect(before.stderr.contains("\(s.root)/app/.tool-versions is not trusted"), "\(before.stderr)")
+        let trust = try s.tack(["trust"], in: "app")
+        #expect(trust.status == 0, "\(trust.stderr)")
+        #expect(trust.stderr.contains("trusted: \(s.root)/app/.tool-versions"), "\(trust.stderr)")
+        let after = try s.tack(["exec", "--", "devtool"], in: "app")
+        #expect(after.stdout == "dev checkout\n", "\(after.stderr)")
+    }
+
+    // MARK: 10. said once; push names trust; a dry run shows its plan
+
+    @Test func theUntrustedLineIsSaidOncePerVersionOfTheFile() throws {
+        let s = try Sandbox()
+        try s.write("app/tack.yml", "tools: {}\nenv:\n  GREETING: hi\n")
+        let warning = "\(s.root)/app/tack.yml is not trusted"
+        #expect(try s.tack(["exec", "--", "true"], in: "app").stderr.contains(warning))
+        #expect(!(try s.tack(["exec", "--", "true"], in: "app").stderr.contains(warning)), "said once")
+        try s.write("app/tack.yml", "tools: {}\nenv:\n  GREETING: hello\n")
+        #expect(try s.tack(["exec", "--", "true"], in: "app").stderr.contains(warning), "a changed file is said again")
+    }
+
+    @Test func cachePushInAnUntrustedProjectNamesTrust() throws {
+        let s = try Sandbox()
+        _ = try registry(s)
+        try s.write("app/tack.yml", "tools:\n  hello: 1.0.0\nenv:\n  X: \"1\"\n")
+        let install = try s.tack(["install"], in: "app")
+        #expect(install.status == 0, "\(install.stderr)")
+        let push = try s.tack(["cache", "push"], in: "app", env: ["TACK_CACHE": "oci://127.0.0.1:9/team"])
+        #expect(push.status == 1)
+        #expect(push.stderr == "tack: nothing was pushed: \(s.root)/app/tack.yml pins the builds here and is not trusted, and tack shares only builds of trusted pins — read it, then run `tack trust \(s.root)/app`\n", "\(push.stderr)")
+    }
+
+    @Test func aDryRunBootstrapShowsItsPlanBeforeTrust() throws {
+        let s = try Sandbox()
+        try s.write("app/tack.yml", "tools: {}\nbootstrap:\n  run: [\"echo hi > ran.txt\"]\n")
+        let dry = try s.tack(["bootstrap", "--dry-run"], in: "app")
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stderr.contains("tack bootstrap will:") && dry.stderr.contains("echo hi > ran.txt"), "\(dry.stderr)")
+        #expect(dry.stderr.contains("note: \(s.root)/app/tack.yml has `bootstrap.run` commands and is not trusted"), "\(dry.stderr)")
+        #expect(!s.exists("app/ran.txt"))
+        let real = try s.tack(["bootstrap", "--yes"], in: "app")
+        #expect(real.status == 1)
+        #expect(!s.exists("app/ran.txt"))
+    }
+
+    // MARK: 12. a Mintfile's tool is named as Mint names it
+
+    @Test func aMintfileToolIsNamedAsMintNamesIt() throws {
+        let s = try Sandbox()
+        try s.write("app/Mintfile", "mac-cain13/R.swift@7.0.0\nrealm/SwiftLint@0.54.0\n")
+        let current = try s.tack(["current", "--json"], in: "app")
+        #expect(current.status == 0, "\(current.stderr)")
+        #expect(current.stdout.contains("\"tool\":\"r.swift\"") && current.stdout.contains("\"tool\":\"swiftlint\""), "\(current.stdout)")
+    }
+
+    // MARK: 15. update says only what changed, and keeps what the lock learned
+
+    @Test func anUpdateThatChangesNothingSaysNothingAndKeepsTheChecksum() throws {
+        let s = try Sandbox()
+        try s.write("www/plain-1.0.0.sh", "#!/bin/sh\necho plain\n")
+        try s.write("app/tack.yml", "tools:\n  plain: { url: \"file://\(s.root)/www/plain-{version}.sh\", version: \"1.0.0\", bin: [plain] }\n")
+        let install = try s.tack(["install"], in: "app")
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(install.stderr.contains("plain 1.0.0: recorded the checksum of its \(platformKey) download in tack.lock: "), "\(install.stderr)")
+        let lock = try #require(s.read("app/tack.lock"))
+        #expect(lock.contains("sha256:"))
+        let update = try s.tack(["update"], in: "app")
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(!update.stderr.contains("relocked"), "\(update.stderr)")
+        #expect(s.read("app/tack.lock") == lock, "the checksum learned at install stays")
+    }
+}
