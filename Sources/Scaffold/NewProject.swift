@@ -91,7 +91,7 @@ public struct NewProject: Sendable {
             throw TackError("cannot create \(scratch): \(error.localizedDescription)")
         }
         let templateDir = try locateTemplate(scratch: scratch + "/template")
-        if let p = Self.collision(name, templateDirectory: templateDir) { throw TackError(p) }
+        if let p = Self.collision(name, templateDirectory: templateDir) { throw TackError.usage(p) }
         let template = try Template.load(templateDir)
         var given = variables
         given["name"] = name

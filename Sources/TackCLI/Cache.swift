@@ -56,7 +56,7 @@ struct Cache: AsyncParsableCommand {
                 the tools named. Only builds from the user's own or trusted files are pushed, and \
                 never one whose checkout changed while it was built.
                 """)
-        @Argument(help: "Pinned tools (default: every one built from source).") var tools: [String] = []
+        @Argument(help: "Pinned tools (default: every one built from source).", completion: ToolArgument.completion) var tools: [String] = []
 
         func validate() throws {
             for t in tools { try ToolArgument(argument: t).check(allowingRequirement: false) }

@@ -22,7 +22,7 @@ struct Current: ParsableCommand {
             """
     )
 
-    @Argument(help: "Show only this tool.")
+    @Argument(help: "Show only this tool.", completion: ToolArgument.completion)
     var tool: String?
 
     func validate() throws {

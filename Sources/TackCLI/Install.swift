@@ -20,7 +20,7 @@ struct Install: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Only these: pinned tools, or tool@version for a version pinned nowhere.")
+    @Argument(help: "Only these: pinned tools, or tool@version for a version pinned nowhere.", completion: ToolArgument.completion)
     var tools: [ToolArgument] = []
 
     @OptionGroup var frozenOption: FrozenOption

@@ -55,7 +55,7 @@ struct Update: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Update only these tools.")
+    @Argument(help: "Update only these tools.", completion: ToolArgument.completion)
     var tools: [String] = []
 
     @OptionGroup var platform: PlatformOptions

@@ -5,6 +5,9 @@ struct Ls: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List installed tools and versions.",
         discussion: """
+            The version that runs here (pinned for this directory and installed) is marked \
+            with `*`, as `rbenv versions` marks it.
+
             Examples:
               tack ls                   every installed version
               tack ls swiftlint         the versions of one tool
@@ -12,7 +15,7 @@ struct Ls: ParsableCommand {
             """
     )
 
-    @Argument(help: "List only this tool.")
+    @Argument(help: "List only this tool.", completion: ToolArgument.completion)
     var tool: String?
 
     @Flag(help: "Print a JSON array: tool, version, path.")
@@ -45,7 +48,12 @@ struct Ls: ParsableCommand {
             Output.err("no tools are installed\n")
             return
         }
-        Output.out(renderTable(rows.map { [$0.0, $0.1, Paths.abbreviate($0.2, home: settings.home)] }))
+        // What runs here: each pinned tool's version, where that install is the one in use.
+        var active: Set<String> = []
+        if let resolution = try? Resolver(settings).resolve(), let current = try? resolution.current(settings: settings) {
+            for t in current where t.installed { if let v = t.version { active.insert("\(t.tool)@\(v)") } }
+        }
+        Output.out(renderTable(rows.map { [active.contains("\($0.0)@\($0.1)") ? "*" : " ", $0.0, $0.1, Paths.abbreviate($0.2, home: settings.home)] }))
     }
 }
 

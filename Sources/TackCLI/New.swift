@@ -80,7 +80,10 @@ struct New: ParsableCommand {
         Interrupts.removeOnInterrupt(project.staging)
         defer { Interrupts.keep(project.staging) }
         let result: NewProject.Result
-        do { result = try project.run() } catch { throw fail(error) }
+        do { result = try project.run() } catch {
+            if error.isUsage { throw ValidationError(error.message) }
+            throw fail(error)
+        }
         let shown = Paths.abbreviate(result.directory, home: settings.home)
         if dryRun {
             Output.out("Would make \(shown) (\(result.files) files\(noGit ? "" : ", and a first commit")):\n"

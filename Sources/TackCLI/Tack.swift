@@ -25,7 +25,6 @@ public struct Tack: AsyncParsableCommand {
             shims, the command's own status, or 126 (found, cannot run) and 127 (not found) as a \
             shell gives them.
             """,
-        version: "tack \(TackVersion.current)",
         subcommands: [
             Install.self, Use.self, Lock.self, Update.self, Outdated.self, Current.self, Which.self, Where.self, Ls.self,
             LsRemote.self, Exec.self, Env.self, Uninstall.self, Prune.self, Reshim.self, Activate.self, Deactivate.self,
@@ -45,6 +44,12 @@ public struct Tack: AsyncParsableCommand {
         OutputCheck.install()
         Interrupts.install { CurrentProcess.settings(relevantOnly: true)?.store }
         let arguments = GlobalOptions.apply(Array(CommandLine.arguments.dropFirst()))
+        // `tack --version` (tack's own; left out of the configuration so that no subcommand's
+        // help offers a --version of its own).
+        if arguments == ["--version"] {
+            Output.out("tack \(TackVersion.current)\n")
+            exitProcess(0)
+        }
         if let problem = preflight(arguments) {
             Output.error(problem)
             exitProcess(UsageError.status)

@@ -61,6 +61,15 @@ struct ToolArgument: ExpressibleByArgument, Equatable {
         return self
     }
 
+    /// Shell completion of a tool argument: the tools pinned here and those installed, that
+    /// start with what is typed so far.
+    static let completion = CompletionKind.custom { _, _, prefix in
+        guard let settings = CurrentProcess.settings() else { return [] }
+        var names = Set(settings.store?.installedTools() ?? [])
+        if let resolution = try? Resolver(settings).resolve() { names.formUnion(resolution.pins.map(\.request.name)) }
+        return names.filter { $0.hasPrefix(prefix) }.sorted()
+    }
+
     /// A word as a message shows it: control characters and line breaks escaped, at most 80
     /// characters, in backticks.
     static func shown(_ word: String, quoted: Bool = true) -> String {

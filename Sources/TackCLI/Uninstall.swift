@@ -8,7 +8,7 @@ struct Uninstall: ParsableCommand {
         discussion: "Example: tack uninstall swiftlint@0.54.1"
     )
 
-    @Argument(help: "tool@version")
+    @Argument(help: "tool@version", completion: ToolArgument.completion)
     var target: String
 
     func validate() throws {

@@ -19,7 +19,7 @@ struct Use: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "tool or tool@requirement, like swiftlint@0.57.0 or swiftformat@'~> 0.54'.")
+    @Argument(help: "tool or tool@requirement, like swiftlint@0.57.0 or swiftformat@'~> 0.54'.", completion: ToolArgument.completion)
     var target: ToolArgument
 
     @Flag(help: "Pin in the global manifest (~/.config/tack/tack.yml) instead of the project's tack.yml.")

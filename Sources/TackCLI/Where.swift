@@ -15,7 +15,7 @@ struct Where: ParsableCommand {
             """
     )
 
-    @Argument(help: "tool or tool@version.")
+    @Argument(help: "tool or tool@version.", completion: ToolArgument.completion)
     var target: ToolArgument
 
     func validate() throws {

@@ -9,7 +9,17 @@ import Darwin
 /// An error a user reads: one line saying what is wrong, where it came from, and what to do.
 public struct TackError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
+    /// The command line asked for something that cannot be (a name that clashes with a
+    /// template's module), found only once the command ran: said as a usage error, exit 2.
+    public var isUsage = false
     public init(_ message: String) { self.message = message }
+
+    /// A usage error found while the command runs.
+    public static func usage(_ message: String) -> TackError {
+        var e = TackError(message)
+        e.isUsage = true
+        return e
+    }
 
     /// `file:line:column: message`, the form editors and terminals make clickable.
     public static func at(_ file: String, _ line: Int, _ column: Int?, _ message: String) -> TackError {
