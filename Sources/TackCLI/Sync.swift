@@ -32,6 +32,9 @@ struct Sync {
         var lockOf: [String: String] = [:]
         var locks: [String: Lockfile] = [:]
         var problems = 0
+        /// Tools that could not be resolved (said already): each gets its "failed" line and
+        /// is counted in the summary with the installs that failed.
+        var unresolved: [String] = []
     }
 
     /// Returns the exit status; every problem has been printed.
@@ -40,11 +43,11 @@ struct Sync {
         var plan = await lockGroups(rebuilding: stale)
         await planExtra(&plan)
         if let root = project.resolution.projectRoot { project.remember(root) }
-        guard install, !plan.items.isEmpty else { return plan.problems > 0 ? 1 : 0 }
+        guard install, !plan.items.isEmpty || !plan.unresolved.isEmpty else { return plan.problems > 0 ? 1 : 0 }
 
         let results = await installItems(plan.items)
         let learnedProblems = recordLearned(results, plan)
-        let failed = report(results)
+        let failed = report(results, unresolved: plan.unresolved)
         return plan.problems + learnedProblems > 0 || failed > 0 ? 1 : 0
     }
 
@@ -94,7 +97,7 @@ struct Sync {
                     continue
                 }
             }
-            guard let resolved = await resolve(requests, lock, lockPath, &plan.problems) else { continue }
+            guard let resolved = await resolve(requests, lock, lockPath, &plan.problems, &plan.unresolved) else { continue }
             if let lockPath { plan.locks[lockPath] = resolved }
             for request in requests where only?.contains(request.name) ?? true {
                 if let lockPath { plan.lockOf[request.name] = lockPath }
@@ -109,7 +112,7 @@ struct Sync {
     /// One lock as it should be: the one on disk under --frozen (nil, said, when it does not
     /// match what is pinned), else planned, completed for `tack lock`, and written when
     /// everything resolved (a failure loses nothing).
-    func resolve(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String?, _ problems: inout Int) async -> Lockfile? {
+    func resolve(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String?, _ problems: inout Int, _ unresolved: inout [String]) async -> Lockfile? {
         if frozen, let lockPath {
             if let missing = uncovered(lock) {
                 Output.error(missing)
@@ -127,9 +130,10 @@ struct Sync {
         }
         let (planned, changes, failures) = await project.planner.plan(
             requests, existing: lock, update: update, installed: project.installedProvider(), offline: offline)
-        for (_, failure) in failures.sorted(by: { $0.key < $1.key }) {
+        for (name, failure) in failures.sorted(by: { $0.key < $1.key }) {
             Output.error(failure.message)
             problems += 1
+            if only?.contains(name) ?? true { unresolved.append(name) }
         }
         var resolved = planned
         // `tack lock` records what an install would (a url tool's checksum), for this platform
@@ -162,9 +166,10 @@ struct Sync {
         guard !extra.isEmpty else { return }
         let (planned, _, failures) = await project.planner.plan(
             extra, existing: Lockfile(), update: .none, installed: project.installedProvider(), offline: offline)
-        for (_, failure) in failures.sorted(by: { $0.key < $1.key }) {
+        for (name, failure) in failures.sorted(by: { $0.key < $1.key }) {
             Output.error(failure.message)
             plan.problems += 1
+            plan.unresolved.append(name)
         }
         for request in extra {
             if let entry = planned.tools[request.name] { plan.items.append(.init(request: request, locked: entry)) }
@@ -264,17 +269,19 @@ struct Sync {
 
     /// Shims for what was installed, each failure's error (once), and the summary line;
     /// returns how many failed.
-    func report(_ results: [String: Result<Installer.Done, TackError>]) -> Int {
+    func report(_ results: [String: Result<Installer.Done, TackError>], unresolved: [String] = []) -> Int {
         let installed = results.values.filter { (try? $0.get())?.status == .installed }.count
         if installed > 0 { reshim(project) }
-        var failed = 0
+        // What could not even be resolved (its error was said): a line each, and counted.
+        for name in unresolved.sorted() { Output.err("\(name): failed (not resolved)\n") }
+        var failed = unresolved.count
         for name in results.keys.sorted() {
             if case .failure(let e)? = results[name] {
                 Output.error(e.message)
                 failed += 1
             }
         }
-        let already = results.count - installed - failed
+        let already = results.count - installed - (failed - unresolved.count)
         let pulled = results.values.filter { (try? $0.get())?.pulled == true }.count
         var summary = "\(installed) installed"
         if pulled > 0 { summary += " (\(pulled) from the team cache)" }

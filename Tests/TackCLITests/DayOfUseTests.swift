@@ -130,4 +130,35 @@ import Testing
         #expect(!update.stderr.contains("relocked"), "\(update.stderr)")
         #expect(s.read("app/tack.lock") == lock, "the checksum learned at install stays")
     }
+
+    // MARK: 11. a version word where nothing can be listed is that version
+
+    @Test func aToolVersionsWordIsExactWhereNoIndexCanBeListed() throws {
+        let s = try Sandbox()
+        _ = try registry(s)
+        try s.write("www/plain-3.0.sh", "#!/bin/sh\necho plain 3.0\n")
+        try s.write("app/.tool-versions", "plain 3.0\n")
+        let r = try s.tack(["exec", "--", "plain"], in: "app")
+        #expect(r.stdout == "plain 3.0\n", "\(r.stderr)")
+    }
+
+    // MARK: 13. every failure is counted; a compatible file's pin can be opted out of
+
+    @Test func aToolThatCannotBeResolvedIsCountedWithTheOthers() throws {
+        let s = try Sandbox()
+        _ = try registry(s)
+        try s.write("www/plain-1.0.0.sh", "#!/bin/sh\necho plain\n")
+        // An asdf plugin that is not there: resolving it fails, the other tool installs.
+        try s.write("tack-home/registries/mine/registry.yml", "plain: { url: \"file://\(s.root)/www/plain-{version}.sh\", bin: [plain] }\nrubyish: { asdf: \"\(s.root)/no-such-plugin\" }\n")
+        try s.write("app/.tool-versions", "plain 1.0.0\nrubyish 3.3.0\n")
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("rubyish: failed (not resolved)"), "\(r.stderr)")
+        #expect(r.stderr.contains("1 installed, 1 failed"), "\(r.stderr)")
+        // Opting out: `rubyish: system` in tack.yml beats the version file beside it.
+        try s.write("app/tack.yml", "tools:\n  rubyish: system\n")
+        let again = try s.tack(["install"], in: "app")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try s.tack(["current", "rubyish"], in: "app").stdout.hasPrefix("system"), "pinned to the system's")
+    }
 }
