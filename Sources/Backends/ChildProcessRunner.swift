@@ -21,16 +21,40 @@ public struct ChildProcessRunner: ProcessRunner {
             throw error
         }
         close(fd)
-        // The log is followed while the program runs, for progress lines.
-        let follower = lines.map { lines in Task.detached { await Self.follow(log.path, lines) } }
+        // The log is followed while the program runs, for progress lines; with -v each line
+        // of it is also said as it comes.
+        let name = Paths.basename(path)
+        let verbose = Output.isVerbose
+        let sink: (@Sendable (String) -> Void)?
+        if verbose {
+            sink = { @Sendable line in
+                lines?(line)
+                Output.err("  \(name)| \(Terminal.escapeControls(line))\n")
+            }
+        } else {
+            sink = lines
+        }
+        let follower = sink.map { sink in Task.detached { await Self.follow(log.path, sink) } }
         let status = await ChildProcess.wait(pid)
         follower?.cancel()
+        if verbose, let sink { await Self.drain(log.path, sink, after: follower) }
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return ProcessOutput(status: status, output: output)
     }
 
-    /// Hands each new complete line of `path` to `lines`, twice a second, until cancelled.
-    static func follow(_ path: String, _ lines: @Sendable (String) -> Void) async {
+    /// After `follower` (which may stop between reads) ends, the lines it did not hand on.
+    static func drain(_ path: String, _ lines: @Sendable (String) -> Void, after follower: Task<UInt64, Never>?) async {
+        let offset = await follower?.value ?? 0
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.readToEnd(), !data.isEmpty else { return }
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true) { lines(String(line)) }
+    }
+
+    /// Hands each new complete line of `path` to `lines`, twice a second, until cancelled;
+    /// returns how far it read.
+    @discardableResult
+    static func follow(_ path: String, _ lines: @Sendable (String) -> Void) async -> UInt64 {
         var offset: UInt64 = 0
         var partial: [UInt8] = []
         while !Task.isCancelled {
@@ -47,6 +71,7 @@ public struct ChildProcessRunner: ProcessRunner {
                 partial.removeSubrange(...end)
             }
         }
+        return offset - UInt64(partial.count)
     }
 
     static func quoted(_ word: String) -> String {

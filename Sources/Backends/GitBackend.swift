@@ -58,6 +58,7 @@ public struct GitBackend: Backend {
     /// field of the lock.
     func checkout(_ locked: LockedTool, for request: ToolRequest, into src: String, checkout: Bool) throws(TackError) {
         let url = source(of: request)
+        Output.verbose("fetching \(Redact.url(url) == "the URL" ? url : Redact.url(url)) for \(locked.name) \(locked.version)")
         let tool = "\(locked.name) \(locked.version)"
         guard case .string(let commit)? = locked.fields["commit"], Git.isCommitID(commit) else {
             throw TackError("tack.lock has no commit for \(tool); run `tack lock` again")

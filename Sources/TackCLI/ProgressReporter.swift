@@ -3,8 +3,10 @@ import TackCore
 
 /// Install progress on stderr. At a terminal: one live line per tool, redrawn in place with
 /// its phase, SwiftPM's `[n/m]` step and the time it has taken, refreshed every second while
-/// anything runs. Piped: one plain line per phase. A failure's line says only "failed": the
-/// error itself is said once, by the command, when everything has finished.
+/// anything runs. Piped (a CI log): one plain line per phase, and every 30 seconds
+/// (`TACK_PROGRESS_INTERVAL`) a line per tool still running with its phase, step and time, so
+/// a long build is never silent. A failure's line says only "failed": the error itself is
+/// said once, by the command, when everything has finished.
 final class ProgressReporter: @unchecked Sendable {
     private let lock = NSLock()
     private let live: Bool
@@ -25,9 +27,14 @@ final class ProgressReporter: @unchecked Sendable {
         var downloadStarted: ContinuousClock.Instant? = nil
     }
 
+    /// Seconds between the piped progress lines.
+    private let pipedInterval: Double
+
     init(settings: Settings) {
         live = CurrentProcess.isTerminal(2) && settings.environment["TERM"] != "dumb" && !Output.isQuiet
         color = live && settings.environment["NO_COLOR"] == nil
+        let interval = settings.environment["TACK_PROGRESS_INTERVAL"].flatMap(Double.init) ?? 30
+        pipedInterval = interval.isFinite && interval >= 0.1 ? interval : 30
     }
 
     deinit { ticker?.cancel() }
@@ -66,6 +73,8 @@ final class ProgressReporter: @unchecked Sendable {
         if live {
             redraw(now)
             startTicker()
+        } else if !Output.isQuiet {
+            startTicker()
         }
     }
 
@@ -93,20 +102,35 @@ final class ProgressReporter: @unchecked Sendable {
 
     private func startTicker() {
         guard ticker == nil else { return }
+        let interval = live ? 1 : pipedInterval
         ticker = Task.detached { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: 1_000_000_000)
+                try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
                 guard let self, self.tick() else { return }
             }
         }
     }
 
-    /// One refresh of the elapsed times; false when nothing runs any more.
+    /// One refresh of the elapsed times (piped: a line for each tool still running); false
+    /// when nothing runs any more.
     private func tick() -> Bool {
         lock.withLock {
             let running = state.values.contains { !$0.done }
-            if running { redraw(ContinuousClock.now) } else { ticker = nil }
-            return running
+            guard running else {
+                ticker = nil
+                return false
+            }
+            let now = ContinuousClock.now
+            if live {
+                redraw(now)
+            } else {
+                for tool in rows {
+                    guard let row = state[tool], !row.done else { continue }
+                    let took = Self.elapsed(now - row.started)
+                    Output.err("\(tool) \(row.version): still \(row.phase.hasSuffix("…") ? String(row.phase.dropLast()) : row.phase), \(took.isEmpty ? "0s" : took) so far\n")
+                }
+            }
+            return true
         }
     }
 

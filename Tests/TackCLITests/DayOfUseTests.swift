@@ -161,4 +161,21 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try s.tack(["current", "rubyish"], in: "app").stdout.hasPrefix("system"), "pinned to the system's")
     }
+
+    // MARK: 14. a piped build is never silent; -v streams what children say
+
+    @Test func aPipedBuildSaysItsProgressAndVerboseStreamsTheBuild() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: [])
+        try s.write("hello-repo/build.sh", "echo compiling step one\nsleep 3\necho linking step two\nmkdir -p out && printf '#!/bin/sh\\necho hello\\n' > out/hello && chmod +x out/hello\n")
+        try repo.git("add", "build.sh")
+        try repo.commitAndTag("1.0.0")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        let r = try s.tack(["install", "-v"], in: "app", env: ["TACK_PROGRESS_INTERVAL": "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let still = r.stderr.split(separator: "\n").filter { $0.hasPrefix("hello 1.0.0: still building, ") && $0.hasSuffix(" so far") }
+        #expect(still.count >= 2, "\(r.stderr)")
+        #expect(r.stderr.contains("  sh| compiling step one") && r.stderr.contains("  sh| linking step two"), "\(r.stderr)")
+        #expect(r.stderr.contains("tack: fetching \(repo.path) for hello 1.0.0"), "\(r.stderr)")
+    }
 }
