@@ -166,7 +166,10 @@ public struct GitBackend: Backend {
             try fm.copyOrFail(bin + "/" + entry, to: job.directory + "/bin/" + entry)
         }
         let version = try await runner.run("swift", ["--version"], directory: src, environment: environment)
-        var metadata = ["swift": Self.toolchainLine(version.output)]
+        // What was built and what the package declares: the install serves any pin whose
+        // products come to the same (naming the only executable, or naming none).
+        var metadata = ["swift": Self.toolchainLine(version.output), "products": products.sorted().joined(separator: ", "),
+                        "declared": declared.sorted().joined(separator: ", ")]
         if let target = Self.targetLine(version.output) { metadata["swift-target"] = target }
         return InstallOutcome(binaries: binaries, metadata: metadata, unshareable: Self.changedSource(src))
     }

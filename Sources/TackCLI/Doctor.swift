@@ -91,10 +91,11 @@ enum DoctorCheck {
         for path in locks where settings.fs.isFile(path) {
             guard let lock = try? Lockfile.load(path, fs: settings.fs) else { continue }
             for name in lock.tools.keys.sorted() {
-                guard let entry = lock.tools[name], let record = store.installedEntry(name, entry.version),
-                      !entry.isSameInstall(as: record) else { continue }
+                guard let entry = lock.tools[name], let record = store.installedEntry(name, entry.version) else { continue }
+                let differences = entry.installDifferences(from: record)
+                guard !differences.isEmpty else { continue }
                 out.insert("\(name)@\(entry.version.text)")
-                r.problem("\(name) \(entry.version) is installed from \(describe(record)), but \(Paths.abbreviate(path, home: settings.home)) locks \(describe(entry)) — run `tack install` in \(Paths.abbreviate(Paths.dirname(path), home: settings.home)) to build the locked one")
+                r.problem("\(name) \(entry.version) is installed from \(describe(record)), but \(Paths.abbreviate(path, home: settings.home)) locks \(describe(entry)): they differ in \(differences.joined(separator: ", ")) — run `tack install` in \(Paths.abbreviate(Paths.dirname(path), home: settings.home)) to build the locked one")
             }
         }
         return out

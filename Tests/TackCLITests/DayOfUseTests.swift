@@ -178,4 +178,18 @@ import Testing
         #expect(r.stderr.contains("  sh| compiling step one") && r.stderr.contains("  sh| linking step two"), "\(r.stderr)")
         #expect(r.stderr.contains("tack: fetching \(repo.path) for hello 1.0.0"), "\(r.stderr)")
     }
+
+    // MARK: 6. doctor names what makes two installs of one version different builds
+
+    @Test func doctorNamesTheFieldThatDiffers() throws {
+        let s = try Sandbox()
+        let original = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        let fork = try GitFixture.tool(in: s, name: "fork-repo", tags: ["1.0.0"])
+        try s.writeTrusted("a/tack.yml", "tools:\n  hello: \(original.entry("1.0.0"))\n")
+        try s.writeTrusted("b/tack.yml", "tools:\n  hello: \(fork.entry("1.0.0"))\n")
+        #expect(try s.tack(["install"], in: "a").status == 0)
+        #expect(try s.tack(["install"], in: "b").status == 0)
+        let doctor = try s.tack(["doctor"], in: "a")
+        #expect(doctor.stdout.contains("locks \(original.path) (commit \(try original.commit(of: "1.0.0").prefix(12))) with bin: out/hello, build: sh build.sh: they differ in source — run `tack install`"), "\(doctor.stdout)")
+    }
 }

@@ -43,6 +43,18 @@ import Testing
         #expect(metadata.contains("swift: \"Swift version "))
         #expect(metadata.contains("binaries: [\"bin/greet\"]"), "the declared product, not the helper target")
 
+        // One install per build (issue 30, item 6): a pin naming the package's only executable
+        // is the same build as the pin naming none, so neither project evicts the other's.
+        try s.write("other/tack.yml", "tools:\n  greet: { git: \"\(repo.path)\", version: 1.0.0, products: [greet] }\n")
+        let other = try s.tack(["install"], in: "other")
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(!other.stderr.contains("building"), "not built again: \(other.stderr)")
+        for project in ["app", "other"] {
+            let current = try s.tack(["current", "--json"], in: project)
+            #expect(current.stdout.contains("\"installed\":true"), "\(project): \(current.stdout)")
+        }
+        #expect(try s.tack(["doctor"], in: "other").stdout.contains("differ in") == false)
+
         // `products:` is part of the pin: a product the package does not declare fails here
         // as on a machine without the install, listing the products there are, before building.
         try s.write("app/tack.yml", "tools:\n  greet: { git: \"\(repo.path)\", version: 1.0.0, products: [nosuch] }\n")
