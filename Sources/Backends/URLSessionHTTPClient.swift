@@ -22,6 +22,9 @@ public struct URLSessionHTTPClient: HTTPClient {
         guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not `\(url)`") }
         var request = URLRequest(url: u)
         request.setValue("tack/\(TackVersion.current)", forHTTPHeaderField: "User-Agent")
+        if let token = GitHub.authorization(for: url, environment: ProcessInfo.processInfo.environment) {
+            request.setValue(token, forHTTPHeaderField: "Authorization")
+        }
         return try await stream(request, to: destination, progress: progress)
     }
 
@@ -103,6 +106,12 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
             // The caller names the URL it asked for; a redirect's target is news.
             let redirected = response.url != dataTask.originalRequest?.url ? response.url?.absoluteString : nil
+            if let limit = GitHub.rateLimitProblem(status: http.statusCode, remaining: http.value(forHTTPHeaderField: "X-RateLimit-Remaining"),
+                                                   withToken: dataTask.originalRequest?.value(forHTTPHeaderField: "Authorization") != nil) {
+                failure = HTTPFailure(status: http.statusCode, message: limit)
+                completionHandler(.cancel)
+                return
+            }
             failure = HTTPFailure(status: http.statusCode, message: "\(redirected.map { "redirected to \($0), which" } ?? "the server") answered \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))")
             completionHandler(.cancel)
             return

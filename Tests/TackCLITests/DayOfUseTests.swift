@@ -192,4 +192,32 @@ import Testing
         let doctor = try s.tack(["doctor"], in: "a")
         #expect(doctor.stdout.contains("locks \(original.path) (commit \(try original.commit(of: "1.0.0").prefix(12))) with bin: out/hello, build: sh build.sh: they differ in source — run `tack install`"), "\(doctor.stdout)")
     }
+
+    // MARK: 19. GITHUB_TOKEN for GitHub's rate limit, and only for GitHub
+
+    @Test func aGitHubTokenGoesToGitHubOnlyAndAnExhaustedLimitSaysSo() throws {
+        let s = try Sandbox()
+        let api = try FixtureServer(["github", "s3cret-token", s.root + "/requests.log"])
+        let sink = try FixtureServer(["sink", "127.0.0.2", s.root + "/requests.log"])
+        let base = "http://127.0.0.1:\(api.port)"
+        try s.write("tack-home/registries/mine/registry.yml", """
+            gh: { url: "http://127.0.0.2:\(sink.port)/gh-{version}", bin: [gh], versions: { url: "\(base)/repos/o/gh/releases", regex: '"tag_name": "([^"]+)"' } }
+
+            """)
+        try s.mkdir("app")
+        let env = ["TACK_GITHUB_API": base]
+        let anonymous = try s.tack(["ls-remote", "gh"], in: "app", env: env)
+        #expect(anonymous.status == 1)
+        #expect(anonymous.stderr.contains("GitHub's rate limit for requests without a token (60 an hour from this address) is used up — set GITHUB_TOKEN (or GH_TOKEN)"), "\(anonymous.stderr)")
+        let withToken = try s.tack(["ls-remote", "gh"], in: "app", env: env.merging(["GITHUB_TOKEN": "s3cret-token"]) { $1 })
+        #expect(withToken.status == 0, "\(withToken.stderr)")
+        #expect(withToken.stdout.contains("1.2.0"), "\(withToken.stdout)")
+        #expect(!withToken.stderr.contains("s3cret"))
+        // GH_TOKEN too; the download from another host gets no token.
+        _ = try s.tack(["install", "gh@1.2.0", "-v"], in: "app", env: env.merging(["GH_TOKEN": "s3cret-token"]) { $1 })
+        let log = s.read("requests.log") ?? ""
+        #expect(log.contains("github GET /repos/o/gh/releases auth=yes"), "\(log)")
+        #expect(log.contains("sink GET /gh-1.2.0 auth=no"), "\(log)")
+        #expect(!log.contains("sink GET /gh-1.2.0 auth=yes"), "\(log)")
+    }
 }

@@ -21,6 +21,11 @@
                               for basic auth, has nothing, and answers an upload's POST with
                               `Location: LOCATION`; each request logged to LOG as
                               `registry METHOD PATH auth=yes|no`
+  fixtures.py github TOKEN LOG
+                              a stand-in for GitHub's API on 127.0.0.1 (port printed first):
+                              /repos/OWNER/REPO/releases lists release 1.2.0 to a request with
+                              `Authorization: Bearer TOKEN`, else answers 403 with its rate limit
+                              used up; each request logged as `github METHOD PATH auth=yes|no`
   fixtures.py sink HOST LOG   a server on HOST (port printed first) that logs each request as
                               `sink METHOD PATH auth=yes|no` and accepts it (201)
   fixtures.py archive KIND OUT VERSION [HOSTILE]
@@ -183,6 +188,24 @@ def fake_registry(location, log):
             h.end_headers()
     logging_server("127.0.0.1", log, "registry", answer)
 
+def fake_github(token, log):
+    def answer(h):
+        if h.headers.get("Authorization") == "Bearer " + token:
+            body = b'[{"tag_name": "1.2.0"}, {"tag_name": "1.1.0"}]'
+            h.send_response(200)
+            h.send_header("Content-Type", "application/json")
+            h.send_header("Content-Length", str(len(body)))
+            h.end_headers()
+            h.wfile.write(body)
+        else:
+            body = b'{"message": "API rate limit exceeded"}'
+            h.send_response(403)
+            h.send_header("X-RateLimit-Remaining", "0")
+            h.send_header("Content-Length", str(len(body)))
+            h.end_headers()
+            h.wfile.write(body)
+    logging_server("127.0.0.1", log, "github", answer)
+
 def sink(host, log):
     def answer(h):
         h.send_response(201)
@@ -314,6 +337,8 @@ if __name__ == "__main__":
         simple(sys.argv[2])
     elif sys.argv[1] == "registry":
         fake_registry(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "github":
+        fake_github(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "sink":
         sink(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "xar":
