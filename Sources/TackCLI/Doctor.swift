@@ -143,9 +143,16 @@ enum DoctorCheck {
             return
         }
         let dir = Paths.dirname(tack)
-        let front = [dir + "/tack-front", Paths.normalize(dir + "/../libexec/tack/tack-front")].first { FileManager.default.isExecutableFile(atPath: $0) }
-        if let front { r.ok("binaries: \(Paths.abbreviate(tack, home: settings.home)), \(Paths.abbreviate(front, home: settings.home))") } else {
-            r.problem("tack-front is missing beside \(tack) (or in ../libexec/tack) — reinstall tack with ./bootstrap.sh")
+        // Where `tack` looks for its two helpers: beside it, or in ../libexec/tack.
+        func helper(_ name: String) -> String? {
+            [dir + "/" + name, Paths.normalize(dir + "/../libexec/tack/" + name)].first { FileManager.default.isExecutableFile(atPath: $0) }
+        }
+        let front = helper("tack-front"), cli = helper("tack-cli")
+        if let front, let cli {
+            r.ok("binaries: \([tack, front, cli].map { Paths.abbreviate($0, home: settings.home) }.joined(separator: ", "))")
+        }
+        for (name, found) in [("tack-front", front), ("tack-cli", cli)] where found == nil {
+            r.problem("\(name) is missing beside \(tack) (or in ../libexec/tack), so `tack` cannot hand commands to it — reinstall tack with ./bootstrap.sh")
         }
         guard let store = settings.store, let names = try? store.fs.list(store.shims) else { return }
         let stale = names.filter { name in

@@ -122,7 +122,7 @@ import Testing
         #expect(doctor.stdout.contains("ok       libgit2 1."))
         #expect(doctor.stdout.contains("ok       TACK_HOME \(s.root)/tack-home will be created on first install"))
         #expect(doctor.stdout.contains("problem  jq 1.7.1 is not installed (set by \(s.root)/app/tack.yml:2) — run `tack install`"))
-        #expect(doctor.stdout.contains("ok       binaries: ") && doctor.stdout.contains("/tack-front"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("ok       binaries: ") && doctor.stdout.contains("/tack-front") && doctor.stdout.contains("/tack-cli"), "\(doctor.stdout)")
         let jq = try s.plainJQ()
         try s.fakeInstall("jq", "1.7.1", backend: "url", source: jq)
         #expect(try s.tack(["doctor"], in: "app", env: s.withShimsOnPath).status == 0)
