@@ -45,7 +45,7 @@ public struct OCIBuildCache: BuildCache {
         }
         guard let (digest, bytes) = found else { return .miss }
         if let recorded, recorded != digest {
-            return .unusable("the team cache's build for this key is now \(digest), but tack.lock recorded \(recorded) — refused, as a moved tag would be")
+            return .unusable("the team cache's build for this key is now \(digest), but \(recorded) was recorded for it before (in tack.lock, or by an earlier pull or push on this machine) — refused, as a moved tag would be")
         }
         guard let manifest = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
             return .unusable("the team cache's manifest \(digest) is not JSON — refused")

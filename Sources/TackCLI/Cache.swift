@@ -97,6 +97,7 @@ struct Cache: AsyncParsableCommand {
                 let key = CacheKey(tool: name, inputs: inputs, platform: cache.platform)
                 do {
                     let digest = try await cache.push(key, directory: project.store.installDirectory(name, locked.version), record: record)
+                    CacheDigests(store: project.store).remember(key.tag, digest)
                     Output.err("pushed \(label) to \(cache.label) (\(digest.prefix(19))…)\n")
                     pushed += 1
                 } catch {

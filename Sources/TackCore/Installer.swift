@@ -132,9 +132,11 @@ public struct Installer: Sendable {
             if let cache, let key, !offline {
                 // The lock's choice is checked against the pin first, as a build would check it.
                 try await backend.checkPin(item.locked, for: item.request, scratch: scratch)
-                switch await cache.pull(key, recorded: item.locked.cachedDigest(key.tag), into: temp, report: report) {
+                let seen = CacheDigests(store: store)
+                switch await cache.pull(key, recorded: item.locked.cachedDigest(key.tag) ?? seen.digest(for: key.tag), into: temp, report: report) {
                 case .hit(let digest, let binaries, let built):
                     pulled = digest
+                    seen.remember(key.tag, digest)
                     outcome = InstallOutcome(binaries: binaries, metadata: built)
                 case .miss:
                     outcome = try await backend.install(job)
@@ -170,8 +172,9 @@ public struct Installer: Sendable {
                 guard rename(temp, final) == 0 else { throw TackError("cannot move the install into \(final): \(String(cString: strerror(errno)))") }
             }
             _ = fsyncDirectory(toolDir)
-            var lockFields = outcome.lockFields
-            if let pulledField { lockFields[CacheKey.lockField] = pulledField }
+            // The digest is pinned on this machine (CacheDigests), not written into tack.lock:
+            // a pull or a push leaves the project's files as they were.
+            let lockFields = outcome.lockFields
             if pulled == nil, let key, let cache, cache.pushes {
                 // After the rename: the install stands whatever the upload does.
                 if let why = outcome.unshareable ?? (item.shareable ? nil : "its pin comes from a file that is not trusted") {
@@ -180,7 +183,7 @@ public struct Installer: Sendable {
                     report(.custom("pushing to the team cache"))
                     do {
                         let digest = try await cache.push(key, directory: final, record: record)
-                        lockFields[CacheKey.lockField] = item.locked.addingCachedDigest(key.tag, digest)
+                        CacheDigests(store: store).remember(key.tag, digest)
                         notes.append("\(name) \(version): pushed to the team cache \(cache.label)")
                     } catch {
                         notes.append("\(name) \(version): could not push to the team cache: \(error.message) (the install is fine)")

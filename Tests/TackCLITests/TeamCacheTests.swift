@@ -26,7 +26,8 @@ struct TeamCacheTests {
         try project(s, repo)
         let cache = ["TACK_CACHE": registry.cacheURL()]
 
-        // CI: builds, pushes, records the manifest digest under the key in tack.lock.
+        // CI: builds and pushes; the digest is pinned on that machine, never written into
+        // tack.lock (issue 30, item 20: the documented flow leaves no lock change anywhere).
         let ci = try s.tack(["install"], in: "app", env: cache.merging(["TACK_CACHE_PUSH": "1"]) { $1 })
         #expect(ci.status == 0, "\(ci.stderr)")
         #expect(ci.stderr.contains("hello 1.0.0: pushed to the team cache \(registry.cacheURL())"), "\(ci.stderr)")
@@ -34,7 +35,8 @@ struct TeamCacheTests {
         let tags = try registry.tags("team/hello")
         #expect(tags.count == 1 && tags[0].count == 64, "one tag, the key's digest: \(tags)")
         let lock = s.read("app/tack.lock") ?? ""
-        #expect(lock.contains("cache:\n      \(tags.first ?? "?"): \"sha256:"), "\(lock)")
+        #expect(!lock.contains("cache:"), "\(lock)")
+        #expect((s.read("tack-home/state/cache-digests") ?? "").hasPrefix("\(tags.first ?? "?") sha256:"))
 
         // A laptop: a fresh TACK_HOME pulls instead of building.
         let laptop = try machine(s, "laptop", cache)
@@ -45,6 +47,9 @@ struct TeamCacheTests {
         #expect(pull.stderr.contains("1 installed (1 from the team cache)"), "\(pull.stderr)")
         let run = try s.tack(["exec", "--", "hello"], in: "app", env: laptop)
         #expect(run.stdout == "hello 1.0.0\n", "\(run.stderr)")
+        #expect(s.read("app/tack.lock") == lock, "a pull leaves tack.lock as it was")
+        #expect(try s.tack(["install", "--frozen"], in: "app", env: laptop).status == 0)
+        #expect(s.read("app/tack.lock") == lock)
         let record = s.read("laptop/tack-home/installs/hello/1.0.0/.tack-install.lock") ?? ""
         #expect(record.contains("binaries: [\"bin/hello\"]"), "\(record)")
 
@@ -211,7 +216,7 @@ struct TeamCacheTests {
         #expect(!(pull.stderr + push.stderr).contains(RegistryServer.password))
     }
 
-    @Test func aDigestOtherThanTheLockRecordedIsRefusedAndBuiltLocally() throws {
+    @Test func aDigestOtherThanTheOneSeenBeforeIsRefusedAndBuiltLocally() throws {
         let registry = try RegistryServer()
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: s.root + "/builds.log")
@@ -219,18 +224,32 @@ struct TeamCacheTests {
         let cache = ["TACK_CACHE": registry.cacheURL()]
         #expect(try s.tack(["install"], in: "app", env: cache.merging(["TACK_CACHE_PUSH": "1"]) { $1 }).status == 0)
         let tag = try #require(try registry.tags("team/hello").first)
-        // Someone pushes another build under the same key: the lock still names the first.
-        let lock = s.read("app/tack.lock") ?? ""
-        let recorded = try #require(lock.range(of: "sha256:[0-9a-f]{64}", options: .regularExpression).map { String(lock[$0]) })
-        try s.write("app/tack.lock", lock.replacingOccurrences(of: recorded, with: "sha256:" + String(repeating: "0", count: 64)))
+        // A laptop pulls it once: the digest is pinned on the laptop.
         let laptop = try machine(s, "laptop", cache)
         _ = try s.tack(["trust"], in: "app", env: laptop)
+        #expect(try s.tack(["install"], in: "app", env: laptop).status == 0)
+        #expect(builds(s) == 1)
+        let seen = s.read("laptop/tack-home/state/cache-digests") ?? ""
+        let recorded = try #require(seen.range(of: "sha256:[0-9a-f]{64}", options: .regularExpression).map { String(seen[$0]) })
+        // Had the laptop seen another build under that key, the one there now is refused.
+        let zeros = "sha256:" + String(repeating: "0", count: 64)
+        try s.write("laptop/tack-home/state/cache-digests", "\(tag) \(zeros)\n")
+        try FileManager.default.removeItem(atPath: s.root + "/laptop/tack-home/installs/hello")
         let r = try s.tack(["install"], in: "app", env: laptop)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(builds(s) == 2, "built here instead")
-        #expect(r.stderr.contains("hello 1.0.0: the team cache's build for this key is now \(recorded), but tack.lock recorded sha256:000"), "\(r.stderr)")
+        #expect(r.stderr.contains("hello 1.0.0: the team cache's build for this key is now \(recorded), but \(zeros) was recorded for it before"), "\(r.stderr)")
         #expect(r.stderr.contains("building it here"), "\(r.stderr)")
-        #expect(tag.count == 64)
+        // A digest tack.lock records (by hand, or from an older tack) is honoured on a machine
+        // that never pulled.
+        let lock = s.read("app/tack.lock") ?? ""
+        try s.write("app/tack.lock", lock.replacingOccurrences(of: "    backend: \"git\"\n", with: "    backend: \"git\"\n    cache:\n      \(tag): \"\(zeros)\"\n"))
+        let third = try machine(s, "third", cache)
+        _ = try s.tack(["trust"], in: "app", env: third)
+        let t = try s.tack(["install"], in: "app", env: third)
+        #expect(t.status == 0, "\(t.stderr)")
+        #expect(builds(s) == 3)
+        #expect(t.stderr.contains("but \(zeros) was recorded for it before"), "\(t.stderr)")
     }
 
     @Test func aManifestWhoseAnnotationsDoNotMatchTheKeyIsRefused() throws {
@@ -352,11 +371,12 @@ struct TeamCacheTests {
         first.waitUntilExit()
         second.waitUntilExit()
         #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
-        let digest = { (dir: String) -> String? in
-            let lock = s.read(dir + "/tack.lock") ?? ""
-            return lock.range(of: "sha256:[0-9a-f]{64}", options: .regularExpression).map { String(lock[$0]) }
+        // Each machine pinned the digest it pushed (or found): the same content, the same digest.
+        let digest = { (home: String) -> String? in
+            let seen = s.read(home + "/state/cache-digests") ?? ""
+            return seen.range(of: "sha256:[0-9a-f]{64}", options: .regularExpression).map { String(seen[$0]) }
         }
-        #expect(digest("a") != nil && digest("a") == digest("b"), "the same content, the same digest")
+        #expect(digest("tack-home") != nil && digest("tack-home") == digest("other/tack-home"), "the same content, the same digest")
         #expect(try registry.tags("team/hello").count == 1)
     }
 }
