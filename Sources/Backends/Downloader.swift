@@ -31,10 +31,17 @@ struct Downloader: Sendable {
                 try await http.download(url, to: partial) { received, total in report(.downloading(received: received, total: total)) }
             }
         } catch {
-            throw TackError("cannot download \(tool) from \(url): \(error.message) — nothing was installed")
+            let next = error.status == 404 || error.status == 410
+                ? "check the URL (is this version published there?), then try again"
+                : "try again; if it keeps failing, check the URL and your network"
+            throw TackError("cannot download \(tool) from \(url): \(error.message) — nothing was installed; \(next)")
         }
         if let expected, !Checksum.same(sum, expected) {
-            throw TackError("checksum mismatch for \(tool) (\(platform)): \(from) \(expected), download is \(sum) — nothing was installed")
+            let name = tool.split(separator: " ").first.map(String.init) ?? tool
+            let next = from == "tack.lock says"
+                ? "if the publisher replaced the file on purpose, check it, then run `tack update \(name)` to lock the new one"
+                : "fix the checksum in tack.yml if the publisher replaced the file on purpose"
+            throw TackError("checksum mismatch for \(tool) (\(platform)): \(from) \(expected), download is \(sum) — nothing was installed; \(next)")
         }
         let file = downloads + "/" + sum
         if rename(partial, file) != 0 && !FileManager.default.fileExists(atPath: file) {

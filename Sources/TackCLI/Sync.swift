@@ -128,8 +128,19 @@ struct Sync {
             }
             return lock
         }
-        let (planned, changes, failures) = await project.planner.plan(
-            requests, existing: lock, update: update, installed: project.installedProvider(), offline: offline)
+        // With `only` (`tack exec` installing what provides its command, `tack use X`, `tack
+        // install X`), only those tools are resolved: the others keep what the lock says, and
+        // nothing lists their versions.
+        let wanted = only.map { o in requests.filter { o.contains($0.name) } } ?? requests
+        var (planned, changes, failures) = await project.planner.plan(
+            wanted, existing: lock, update: update, installed: project.installedProvider(), offline: offline)
+        if only != nil {
+            let names = Set(wanted.map(\.name))
+            for request in requests where !names.contains(request.name) {
+                if let kept = lock.tools[request.name] { planned.tools[request.name] = kept }
+            }
+            changes = changes.filter { names.contains($0.tool) }
+        }
         for (name, failure) in failures.sorted(by: { $0.key < $1.key }) {
             Output.error(failure.message)
             problems += 1

@@ -27,7 +27,7 @@ struct Trust: ParsableCommand {
         var settings = try processSettings()
         if let dir {
             let abs = Paths.join(settings.cwd, dir)
-            guard settings.fs.isDirectory(abs) else { throw fail(TackError("\(dir) is not a directory")) }
+            guard settings.fs.isDirectory(abs) else { throw fail(TackError("\(Terminal.word(dir)) is not a directory — give a directory of the project (default: this one)")) }
             settings.cwd = abs
         }
         let store: Store
@@ -37,7 +37,7 @@ struct Trust: ParsableCommand {
             resolution = try Resolver(settings).resolve()
         } catch { throw fail(error) }
         guard let root = resolution.projectRoot else {
-            throw fail(TackError("no tack.yml above \(Paths.abbreviate(settings.cwd, home: settings.home)), so there is nothing to trust"))
+            throw fail(TackError("no tack.yml above \(Paths.abbreviate(settings.cwd, home: settings.home)), so there is nothing to trust — run it in the project, or name the project's directory"))
         }
         // The manifests there, and every version file there whose pins tack read (a
         // `.tool-versions` with a `path:` pin puts that path on PATH once trusted).
@@ -48,7 +48,7 @@ struct Trust: ParsableCommand {
             files.append(origin.file)
         }
         files.sort()
-        guard !files.isEmpty else { throw fail(TackError("no tack.yml, tack.local.yml or version file in \(root), so there is nothing to trust")) }
+        guard !files.isEmpty else { throw fail(TackError("no tack.yml, tack.local.yml or version file in \(root), so there is nothing to trust — run it in the project, or name the project's directory")) }
         let trust = TrustStore(store: store)
         for file in files {
             do throws(TackError) {

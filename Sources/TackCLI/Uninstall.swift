@@ -49,7 +49,7 @@ struct Remover {
         let dir = store.installDirectory(tool, version)
         guard store.fs.isDirectory(dir) else {
             let others = store.installedVersions(tool).map(\.text)
-            throw TackError("\(tool) \(version) is not installed" + (others.isEmpty ? "" : " (installed: \(others.joined(separator: ", ")))"))
+            throw TackError("\(tool) \(version) is not installed" + (others.isEmpty ? " — `tack ls` lists what is" : " (installed: \(others.joined(separator: ", "))) — uninstall one of those"))
         }
         do { try store.fs.createDirectory(store.state + "/locks") } catch { throw TackError("cannot write to \(store.root): \(error)") }
         let lock = try FileLock(path: store.state + "/locks/\(tool)@\(version.text).lock")

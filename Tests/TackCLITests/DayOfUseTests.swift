@@ -220,4 +220,23 @@ import Testing
         #expect(log.contains("sink GET /gh-1.2.0 auth=no"), "\(log)")
         #expect(!log.contains("sink GET /gh-1.2.0 auth=yes"), "\(log)")
     }
+
+    // MARK: 17. exec resolves only the tool that provides its command
+
+    @Test func execResolvesOnlyWhatProvidesTheCommand() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        // `other` comes from a repository that is not there: listing its versions would fail.
+        try s.writeTrusted("app/tack.yml", """
+            tools:
+              hello: \(repo.entry("1.0.0"))
+              other: { git: "\(s.root)/no-such-repo", version: "~> 1.0", build: sh build.sh, bin: [out/other] }
+
+            """)
+        let r = try s.tack(["exec", "--", "hello"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "hello 1.0.0\n")
+        #expect(!r.stderr.contains("no-such-repo"), "\(r.stderr)")
+        #expect((s.read("app/tack.lock") ?? "").contains("hello:") && !(s.read("app/tack.lock") ?? "").contains("other:"))
+    }
 }

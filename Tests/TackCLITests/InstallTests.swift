@@ -130,7 +130,7 @@ import Testing
         #expect(!s.exists("tack-home/installs/hello"))
         let missing = try s.tack(["uninstall", "hello@1.1.0"], in: "app")
         #expect(missing.status == 1)
-        #expect(missing.stderr == "tack: hello 1.1.0 is not installed\n")
+        #expect(missing.stderr == "tack: hello 1.1.0 is not installed — `tack ls` lists what is\n")
         let bad = try s.tack(["uninstall", "../x@1"], in: "app")
         #expect(bad.status == 2)
     }

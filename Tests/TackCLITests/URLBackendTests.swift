@@ -105,7 +105,7 @@ func sha256(_ path: String) throws -> String {
         let r = try s.tack(["install"], in: "app")
         #expect(r.status == 1)
         let sum = try sha256(s.root + "/www/" + name)
-        #expect(r.stderr.contains("tack: checksum mismatch for shellcheck 0.10.0 (linux-x86_64): the manifest's checksum is \(wrong), download is \(sum) — nothing was installed\n"))
+        #expect(r.stderr.contains("tack: checksum mismatch for shellcheck 0.10.0 (linux-x86_64): the manifest's checksum is \(wrong), download is \(sum) — nothing was installed; fix the checksum in tack.yml if the publisher replaced the file on purpose\n"))
         #expect(!s.exists("tack-home/installs/shellcheck/0.10.0"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/cache/downloads").isEmpty, "no partial download kept")
         #expect(s.read("app/tack.yml") == before)
