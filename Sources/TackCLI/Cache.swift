@@ -77,9 +77,10 @@ struct Cache: AsyncParsableCommand {
                 guard let locked = pin.locked else { skip("not locked — run `tack install`"); continue }
                 let label = "\(name) \(locked.version)"
                 guard let backend = try? project.registry.backend(for: pin.request) else { skip("no backend"); continue }
-                guard let record = project.store.installedEntry(name, locked.version), locked.isSameInstall(as: record) else {
+                guard let installed = project.store.installs(name, locked.version).first(where: { locked.isSameInstall(as: $0.record) }) else {
                     skip("\(label) is not installed as tack.lock says — run `tack install`"); continue
                 }
+                let record = installed.record, directory = installed.directory
                 guard TeamCacheConnection.isShareable(pin.request, overridden: pin.overridden, policy: policy) else {
                     untrusted.insert((pin.overridden ?? pin.request).origin.file)
                     skip("\(label) is pinned by a file that is not trusted, so its build is not shared"); continue
@@ -89,14 +90,14 @@ struct Cache: AsyncParsableCommand {
                 if let why = built[Installer.unshareableField] { skip("\(label) is not shared: \(why)"); continue }
                 let inputs: [String: String]
                 do {
-                    guard let i = try await backend.buildInputs(pin.request, locked, destination: project.store.installDirectory(name, locked.version), built: built) else {
+                    guard let i = try await backend.buildInputs(pin.request, locked, destination: directory, built: built) else {
                         skip("\(label) comes from the \(backend.name) backend, which downloads rather than builds"); continue
                     }
                     inputs = i
                 } catch { skip(error.message); continue }
                 let key = CacheKey(tool: name, inputs: inputs, platform: cache.platform)
                 do {
-                    let digest = try await cache.push(key, directory: project.store.installDirectory(name, locked.version), record: record)
+                    let digest = try await cache.push(key, directory: directory, record: record)
                     CacheDigests(store: project.store).remember(key.tag, digest)
                     Output.err("pushed \(label) to \(cache.label) (\(digest.prefix(19))…)\n")
                     pushed += 1
@@ -132,7 +133,7 @@ struct Cache: AsyncParsableCommand {
                 var status = "", tag: String?, digest: String?, key: CacheKey?
                 if let locked = pin.locked, let backend = try? project.registry.backend(for: pin.request) {
                     do {
-                        if let inputs = try await backend.buildInputs(pin.request, locked, destination: project.store.installDirectory(name, locked.version), built: nil) {
+                        if let inputs = try await backend.buildInputs(pin.request, locked, destination: project.store.installDirectory(for: locked) ?? project.store.installTarget(for: locked), built: nil) {
                             let k = CacheKey(tool: name, inputs: inputs, platform: cache.platform)
                             key = k
                             tag = k.tag

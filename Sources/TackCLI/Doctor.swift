@@ -91,7 +91,10 @@ enum DoctorCheck {
         for path in locks where settings.fs.isFile(path) {
             guard let lock = try? Lockfile.load(path, fs: settings.fs) else { continue }
             for name in lock.tools.keys.sorted() {
-                guard let entry = lock.tools[name], let record = store.installedEntry(name, entry.version) else { continue }
+                // Only where no build of that version is this entry's (the version's own, or a
+                // variant beside it): then what differs from the one in its place.
+                guard let entry = lock.tools[name], let record = store.installedEntry(name, entry.version),
+                      store.installDirectory(for: entry) == nil else { continue }
                 let differences = entry.installDifferences(from: record)
                 guard !differences.isEmpty else { continue }
                 out.insert("\(name)@\(entry.version.text)")
@@ -195,9 +198,8 @@ enum DoctorCheck {
     static func checkInstalledCommands(_ settings: Settings, _ r: inout Report) {
         guard let store = settings.store else { return }
         for tool in store.installedTools() {
-            for entry in store.installedEntries(tool) {
+            for (dir, entry) in store.installedVersions(tool).flatMap({ store.installs(tool, $0) }) {
                 guard case .list(let bins)? = entry.fields["binaries"] else { continue }
-                let dir = store.installDirectory(tool, entry.version)
                 let missing = bins.filter { !settings.fs.isFile(dir + "/" + $0) || access(dir + "/" + $0, X_OK) != 0 }
                 if !missing.isEmpty {
                     r.problem("\(tool) \(entry.version) lacks \(missing.joined(separator: ", ")), which its install made — run `tack uninstall \(tool)@\(entry.version.text)` and `tack install`")

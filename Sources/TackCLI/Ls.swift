@@ -32,8 +32,8 @@ struct Ls: ParsableCommand {
         let tools = tool.map { [$0] } ?? store.installedTools()
         var rows: [(String, String, String)] = []
         for t in tools {
-            for v in store.installedVersions(t) where store.installedEntry(t, v) != nil {
-                rows.append((t, v.text, store.installDirectory(t, v)))
+            for v in store.installedVersions(t) {
+                for build in store.installs(t, v) { rows.append((t, v.text, build.directory)) }
             }
         }
         if json {
@@ -51,9 +51,9 @@ struct Ls: ParsableCommand {
         // What runs here: each pinned tool's version, where that install is the one in use.
         var active: Set<String> = []
         if let resolution = try? Resolver(settings).resolve(), let current = try? resolution.current(settings: settings) {
-            for t in current where t.installed { if let v = t.version { active.insert("\(t.tool)@\(v)") } }
+            for t in current where t.installed { if let dir = t.installDirectory { active.insert(dir) } }
         }
-        Output.out(renderTable(rows.map { [active.contains("\($0.0)@\($0.1)") ? "*" : " ", $0.0, $0.1, Paths.abbreviate($0.2, home: settings.home)] }))
+        Output.out(renderTable(rows.map { [active.contains($0.2) ? "*" : " ", $0.0, $0.1, Paths.abbreviate($0.2, home: settings.home)] }))
     }
 }
 

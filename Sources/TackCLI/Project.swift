@@ -57,7 +57,7 @@ struct Project {
             if case .path = pin.request.requirement { continue }
             if case .system = pin.request.requirement { continue }
             if let v = row.version.flatMap({ Version(word: $0) }), row.installed {
-                out.append(store.installDirectory(row.tool, v) + "/bin")
+                out.append((row.installDirectory ?? store.installDirectory(row.tool, v)) + "/bin")
             }
         }
         return out

@@ -59,6 +59,9 @@ struct Remover {
         try? store.fs.remove(trash)
         guard PosixRename.rename(dir, trash) else { throw TackError("cannot remove \(dir): permission denied or busy") }
         try? store.fs.remove(trash)
+        // Every other build of that version goes with it.
+        try? store.fs.remove(store.variantsDirectory(tool, version))
+        if ((try? store.fs.list(store.toolDirectory(tool) + "/.variants")) ?? []).isEmpty { try? store.fs.remove(store.toolDirectory(tool) + "/.variants") }
         if store.installedVersions(tool).isEmpty, ((try? store.fs.list(store.toolDirectory(tool))) ?? []).isEmpty {
             try? store.fs.remove(store.toolDirectory(tool))
         }

@@ -38,6 +38,11 @@ struct Where: ParsableCommand {
             guard let text = row.version, let v = Version(word: text), row.installed else {
                 throw fail(TackError.notInstalled(row.label, setBy: row.origin.describe(home: settings.home)))
             }
+            // The build that runs here: the version's own directory or a variant of it.
+            if let dir = row.installDirectory {
+                Output.out(dir + "\n")
+                return
+            }
             version = v
         } else if let newest = installed.last {
             version = newest

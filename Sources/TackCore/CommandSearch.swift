@@ -28,7 +28,7 @@ public enum CommandSearch {
                 continue
             }
             guard let v = tool.version.flatMap({ Version(word: $0) }), let store else { continue }
-            let candidate = store.installDirectory(tool.tool, v) + "/bin/" + command
+            let candidate = (tool.installDirectory ?? store.installDirectory(tool.tool, v)) + "/bin/" + command
             if executable(candidate) { return .found(candidate, tool: tool.tool) }
             if !tool.installed && tool.tool == command {
                 return .notInstalled(tool: tool.tool, version: v.text, setBy: tool.origin.describe(home: settings.home))

@@ -90,7 +90,6 @@ public struct Installer: Sendable {
     public func installOne(_ item: Item, rebuild: Bool, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> Done {
         let name = item.locked.name
         let version = item.locked.version
-        let final = store.installDirectory(name, version)
         if !rebuild, let done = reuse(item) { return done }
         let backend = try registry.backend(for: item.request)
         let toolDir = store.toolDirectory(name)
@@ -107,6 +106,10 @@ public struct Installer: Sendable {
         defer { lock.unlock() }
         // Another process may have finished it while we waited.
         if !rebuild, let done = reuse(item) { return done }
+        // The version's own directory, or, where it holds another build that some other
+        // project uses, a variant beside it: no project evicts another's install.
+        let final = store.installTarget(for: item.locked)
+        do { try store.fs.createDirectory(Paths.dirname(final)) } catch { throw TackError("cannot write to \(store.root): \(error) — check TACK_HOME") }
 
         // What a killed install left behind; we hold the lock, so nobody is using it.
         let pid = getpid()
@@ -217,8 +220,7 @@ public struct Installer: Sendable {
     /// another entry (a fork's tag of the same version, other options) is not reused: the
     /// caller builds this one in its place.
     func reuse(_ item: Item) -> Done? {
-        guard let record = store.installedEntry(item.locked.name, item.locked.version),
-              item.locked.isSameInstall(as: record) else { return nil }
+        guard let record = store.installs(item.locked.name, item.locked.version).first(where: { item.locked.isSameInstall(as: $0.record) })?.record else { return nil }
         return Done(status: .alreadyInstalled, lockFields: Installer.learned(item.locked, from: record))
     }
 

@@ -253,6 +253,9 @@ public struct CurrentTool: Sendable, Equatable {
     public var line: Int?
     public var installed: Bool
     public var origin: Origin
+    /// The directory of the install that runs (the version's own, or a variant of it), when
+    /// installed.
+    public var installDirectory: String? = nil
 
     /// Installed as pinned, or `system` or `path:` (which tack runs but does not install).
     public var isReady: Bool { installed || requested == "system" || requested.hasPrefix("path:") }
@@ -299,18 +302,21 @@ extension Resolution {
                 }
             }
             // An install counts only when it was made from this lock entry (a fork's 1.0.0 is
-            // not the original's).
-            let installed = version.map { v in
-                guard let record = store?.installedEntry(r.name, v) else { return false }
-                if let locked { return locked.isSameInstall(as: record) }
+            // not the original's); it may be the version's own directory or a variant.
+            let directory = version.flatMap { v -> String? in
+                guard let store else { return nil }
+                if let locked { return store.installDirectory(for: locked) }
+                let builds = store.installs(r.name, v)
                 // Not locked yet: an install from this pin's source and options.
-                guard let identity = r.source.identity else { return true }
-                return record.isFrom(r, backend: r.source.backend, source: identity)
-            } ?? false
+                guard let identity = r.source.identity else { return builds.first?.directory }
+                return builds.first { $0.record.isFrom(r, backend: r.source.backend, source: identity) }?.directory
+            }
+            let installed = directory != nil
             let isFile = r.origin.kind != .environment && r.origin.kind != .commandLine
             out.append(CurrentTool(
                 tool: r.name, requested: r.requirement.description, version: version?.text, backend: backend,
-                source: r.origin.file, line: isFile ? r.origin.line : nil, installed: installed, origin: r.origin))
+                source: r.origin.file, line: isFile ? r.origin.line : nil, installed: installed, origin: r.origin,
+                installDirectory: directory))
         }
         return out
     }

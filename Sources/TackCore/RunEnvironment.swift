@@ -45,7 +45,7 @@ public struct RunEnvironment: Sendable, Equatable {
                 out.binDirectories.append(settings.fs.isDirectory(root + "/bin") ? root + "/bin" : root)
             default:
                 if let v = row.version.flatMap({ Version(word: $0) }), row.installed, let store {
-                    out.binDirectories.append(store.installDirectory(row.tool, v) + "/bin")
+                    out.binDirectories.append((row.installDirectory ?? store.installDirectory(row.tool, v)) + "/bin")
                 } else if LockPlanner.isLockable(pin.request) {
                     out.missing.append(row.tool)
                 }

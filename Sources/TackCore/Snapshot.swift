@@ -14,7 +14,7 @@ import Darwin
 /// `touch` back to an old time (the change time still moves), a deleted or a new nearer file,
 /// a `TACK_<TOOL>_VERSION`, an install or an uninstall all take effect on the very next run.
 public struct Snapshot: Sendable, Equatable {
-    public static let formatVersion = "tack-snapshot 3"
+    public static let formatVersion = "tack-snapshot 4"
 
     public var cwd: String
     public var environment: String
@@ -90,6 +90,9 @@ public struct Snapshot: Sendable, Equatable {
                 if let v = row.version.flatMap({ Version(word: $0) }) {
                     paths.append(store.installDirectory(row.tool, v))
                     paths.append(store.installDirectory(row.tool, v) + "/" + Installer.metadataFile)
+                    // A variant's coming or going changes which build runs.
+                    paths.append(store.variantsDirectory(row.tool, v))
+                    if let dir = row.installDirectory { paths.append(dir + "/" + Installer.metadataFile) }
                 }
                 if let dir = pin.lockDirectory { paths.append(Paths.child(dir, Lockfile.fileName)) }
                 if let root = policy.pathRoot(pin.request) { roots[row.tool] = root }
@@ -160,7 +163,8 @@ public struct Snapshot: Sendable, Equatable {
         for r in rows {
             let o = r.origin
             lines.append(["row", r.tool, r.requested, r.version ?? "", r.backend, r.source, r.line.map(String.init) ?? "",
-                          r.installed ? "1" : "0", o.kind.rawValue, o.file, String(o.line), String(o.column), pathRoots[r.tool] ?? ""].joined(separator: "\t"))
+                          r.installed ? "1" : "0", o.kind.rawValue, o.file, String(o.line), String(o.column), pathRoots[r.tool] ?? "",
+                          r.installDirectory ?? ""].joined(separator: "\t"))
         }
         for d in run.binDirectories { lines.append("bin\t" + d) }
         for t in run.missing { lines.append("missing\t" + t) }
@@ -171,7 +175,7 @@ public struct Snapshot: Sendable, Equatable {
         for a in answers { lines.append("answer\t\(a.key)\t\(Snapshot.escape(a.output))") }
         let text = lines.joined(separator: "\n") + "\n"
         // A value with a tab or newline cannot be stored; such a directory just resolves every time.
-        var fields = [cwd, environment] + probes.map(\.path) + rows.flatMap { [$0.tool, $0.requested, $0.source, $0.origin.file] }
+        var fields = [cwd, environment] + probes.map(\.path) + rows.flatMap { [$0.tool, $0.requested, $0.source, $0.origin.file, $0.installDirectory ?? ""] }
         fields += run.binDirectories + run.untrusted + run.variables.flatMap { [$0.name, $0.value] } + answers.map(\.key)
         if fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) { return nil }
         return Array(text.utf8)
@@ -201,10 +205,11 @@ public struct Snapshot: Sendable, Equatable {
             case "cwd" where f.count == 2: s.cwd = f[1]
             case "env" where f.count == 2: s.environment = f[1]
             case "probe" where f.count == 3: s.probes.append((f[1], f[2]))
-            case "row" where f.count == 13:
+            case "row" where f.count == 14:
                 guard let kind = Origin.Kind(rawValue: f[8]), let ol = Int(f[10]), let oc = Int(f[11]) else { return nil }
                 s.rows.append(CurrentTool(tool: f[1], requested: f[2], version: f[3].isEmpty ? nil : f[3], backend: f[4], source: f[5],
-                                          line: Int(f[6]), installed: f[7] == "1", origin: Origin(kind: kind, file: f[9], line: ol, column: oc)))
+                                          line: Int(f[6]), installed: f[7] == "1", origin: Origin(kind: kind, file: f[9], line: ol, column: oc),
+                                          installDirectory: f[13].isEmpty ? nil : f[13]))
                 if !f[12].isEmpty { s.pathRoots[f[1]] = f[12] }
             case "bin" where f.count == 2: s.run.binDirectories.append(f[1])
             case "missing" where f.count == 2: s.run.missing.append(f[1])

@@ -47,9 +47,59 @@ extension Store {
     /// `state/projects`, one project root a line.
     public var projectsFile: StateFile { StateFile(state + "/projects", fs: fs) }
 
-    /// Every complete install of a tool, oldest first.
+    /// Where other builds of one version live when the version's own directory holds another
+    /// build (a fork's tag, other `bin:`): `installs/TOOL/.variants/VERSION/ID/`, side by side,
+    /// so two projects that pin really different builds never evict each other's.
+    public func variantsDirectory(_ name: String, _ version: Version) -> String {
+        toolDirectory(name) + "/.variants/" + version.text
+    }
+
+    /// Every complete install of one version, with its record: the version's directory first,
+    /// then its variants.
+    public func installs(_ name: String, _ version: Version) -> [(directory: String, record: LockedTool)] {
+        var out: [(String, LockedTool)] = []
+        if let record = installedEntry(name, version) { out.append((installDirectory(name, version), record)) }
+        let variants = variantsDirectory(name, version)
+        for id in ((try? fs.list(variants)) ?? []).sorted() where !id.hasPrefix(".") {
+            let dir = variants + "/" + id
+            if let record = (try? Lockfile.load(dir + "/" + Installer.metadataFile, fs: fs))?.tools[name], record.version == version {
+                out.append((dir, record))
+            }
+        }
+        return out
+    }
+
+    /// The directory of the install that is `entry`'s build (the install identity rule), or nil.
+    public func installDirectory(for entry: LockedTool) -> String? {
+        installs(entry.name, entry.version).first { entry.isSameInstall(as: $0.record) }?.directory
+    }
+
+    /// Where a new install of `entry` goes: the version's directory when it is free or holds
+    /// this very build (a rebuild replaces it), else the variant that holds it, else a new one.
+    public func installTarget(for entry: LockedTool) -> String {
+        let primary = installDirectory(entry.name, entry.version)
+        guard let record = installedEntry(entry.name, entry.version), !entry.isSameInstall(as: record) else { return primary }
+        if let existing = installs(entry.name, entry.version).dropFirst().first(where: { entry.isSameInstall(as: $0.record) }) {
+            return existing.directory
+        }
+        return variantsDirectory(entry.name, entry.version) + "/" + Self.variantID(entry)
+    }
+
+    /// A variant's directory name: a hash of what makes the build what it is.
+    static func variantID(_ entry: LockedTool) -> String {
+        var text = "\(entry.backend)\n\(entry.source)\n"
+        for (k, v) in entry.options.sorted(by: { $0.key < $1.key }) { text += "\(k)=\(v)\n" }
+        for key in LockedTool.identityValues { if case .string(let v)? = entry.fields[key] { text += "\(key)=\(v.lowercased())\n" } }
+        for key in LockedTool.identityMaps {
+            guard case .map(let m)? = entry.fields[key] else { continue }
+            for (k, v) in m.sorted(by: { $0.key < $1.key }) { text += "\(key).\(k)=\(v.lowercased())\n" }
+        }
+        return FNV1a.hex(text)
+    }
+
+    /// Every complete install of a tool, variants included, oldest version first.
     public func installedEntries(_ name: String) -> [LockedTool] {
-        installedVersions(name).compactMap { installedEntry(name, $0) }
+        installedVersions(name).flatMap { installs(name, $0).map(\.record) }
     }
 
     /// Installs built with a Swift toolchain other than `toolchain` (`Swift version 6.3.1 (…)`).

@@ -10,7 +10,7 @@ import CLean
 /// caller takes the full path, which is always correct.
 public struct LeanSnapshot {
     /// The first line of a snapshot (`Snapshot.formatVersion` in TackCore; a test keeps them equal).
-    public static let formatVersion: StaticString = "tack-snapshot 3"
+    public static let formatVersion: StaticString = "tack-snapshot 4"
 
     let base: UnsafeMutablePointer<UInt8>
     let count: Int

@@ -187,8 +187,9 @@ import Testing
         let fork = try GitFixture.tool(in: s, name: "fork-repo", tags: ["1.0.0"])
         try s.writeTrusted("a/tack.yml", "tools:\n  hello: \(original.entry("1.0.0"))\n")
         try s.writeTrusted("b/tack.yml", "tools:\n  hello: \(fork.entry("1.0.0"))\n")
-        #expect(try s.tack(["install"], in: "a").status == 0)
+        // b's fork is what is installed; a has locked the original but not installed it yet.
         #expect(try s.tack(["install"], in: "b").status == 0)
+        #expect(try s.tack(["lock"], in: "a").status == 0)
         let doctor = try s.tack(["doctor"], in: "a")
         #expect(doctor.stdout.contains("locks \(original.path) (commit \(try original.commit(of: "1.0.0").prefix(12))) with bin: out/hello, build: sh build.sh: they differ in source — run `tack install`"), "\(doctor.stdout)")
     }

@@ -106,9 +106,10 @@ import Testing
 
     @Test func aForkOfTheSameVersionGetsItsOwnInstall() throws {
         let s = try Sandbox()
-        let original = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        let log = s.root + "/builds.log"
+        let original = try GitFixture.tool(in: s, tags: ["1.0.0"], log: log)
         let fork = try GitFixture.tool(in: s, name: "fork-repo", tags: [])
-        try s.write("fork-repo/build.sh", "mkdir -p out\nprintf '#!/bin/sh\\necho fork\\n' > out/hello\nchmod +x out/hello\n")
+        try s.write("fork-repo/build.sh", "echo built >> '\(log)'\nmkdir -p out\nprintf '#!/bin/sh\\necho fork\\n' > out/hello\nchmod +x out/hello\n")
         try fork.git("add", "build.sh")
         try fork.commitAndTag("1.0.0")
         try s.writeTrusted("a/tack.yml", "tools:\n  hello: \(original.entry("1.0.0"))\n")
@@ -116,11 +117,26 @@ import Testing
         #expect(try s.tack(["exec", "--", "hello"], in: "a").stdout == "hello 1.0.0\n")
         let b = try s.tack(["exec", "--", "hello"], in: "b")
         #expect(b.stdout == "fork\n", "the fork's 1.0.0, not the original's: \(b.stderr)")
-        // The original's project no longer has its install, and says so.
-        #expect(try s.tack(["current", "--json"], in: "a").stdout.contains("\"installed\":false"))
+        // Side by side (issue 30, item 6): the original's project keeps its install, and
+        // going back and forth builds nothing again.
+        #expect(try s.tack(["current", "--json"], in: "a").stdout.contains("\"installed\":true"))
         let doctor = try s.tack(["doctor"], in: "a")
-        #expect(doctor.stdout.contains("hello 1.0.0 is installed from \(fork.path)"), "\(doctor.stdout)")
-        #expect(try s.tack(["exec", "--", "hello"], in: "a").stdout == "hello 1.0.0\n")
+        #expect(!doctor.stdout.contains("hello 1.0.0 is installed from"), "\(doctor.stdout)")
+        for _ in 0..<2 {
+            #expect(try s.tack(["exec", "--", "hello"], in: "a").stdout == "hello 1.0.0\n")
+            #expect(try s.tack(["exec", "--", "hello"], in: "b").stdout == "fork\n")
+        }
+        let builds = (s.read("builds.log") ?? "").split(separator: "\n").count
+        #expect(builds == 2, "one build of each, never again: \(builds)")
+        // Through the shims too, and `tack where` names each project's own build.
+        let whereA = try s.tack(["where", "hello"], in: "a").stdout, whereB = try s.tack(["where", "hello"], in: "b").stdout
+        #expect(whereA != whereB, "\(whereA) \(whereB)")
+        #expect(try s.run(s.root + "/tack-home/shims/hello", [], in: "b").stdout == "fork\n")
+        #expect(try s.run(s.root + "/tack-home/shims/hello", [], in: "a").stdout == "hello 1.0.0\n")
+        // Uninstalling the version removes every build of it.
+        #expect(try s.tack(["uninstall", "hello@1.0.0"], in: "a").status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/installs").filter { $0 == "hello" }.isEmpty
+                || (try FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/installs/hello")).isEmpty)
     }
 
     // MARK: 6. products: are part of the pin (see SwiftBuildTests for the build)
