@@ -240,4 +240,31 @@ import Testing
         #expect(!r.stderr.contains("no-such-repo"), "\(r.stderr)")
         #expect((s.read("app/tack.lock") ?? "").contains("hello:") && !(s.read("app/tack.lock") ?? "").contains("other:"))
     }
+
+    // MARK: 16, 18. ls says what runs and what is missing; completion knows tools; help is the command's
+
+    @Test func lsMarksWhatRunsHereAndCompletionOffersToolNames() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        try repo.commitAndTag("1.1.0")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("new/tack.yml", "tools:\n  hello: \(repo.entry("1.1.0"))\n")
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        #expect(try s.tack(["install"], in: "new").status == 0)
+        let ls = try s.tack(["ls"], in: "app")
+        let lines = ls.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("*  hello  1.0.0  ") }, "\(ls.stdout)")
+        #expect(lines.contains { $0.hasPrefix("   hello  1.1.0  ") }, "\(ls.stdout)")
+        let nosuch = try s.tack(["ls", "nosuch"], in: "app")
+        #expect(nosuch.status == 1)
+        #expect(nosuch.stderr.hasPrefix("tack: nosuch is not installed — "), "\(nosuch.stderr)")
+        // Completion: the tools pinned here and installed, for an argument that takes a tool.
+        let complete = try s.tack(["---completion", "where", "--", "positional@0", "2", "1", "tack", "where", "h"], in: "app")
+        #expect(complete.stdout.split(separator: "\n").contains("hello"), "\(complete.stdout)\(complete.stderr)")
+        // A subcommand's help offers no --version of its own; tack --version still answers.
+        for command in ["ls", "install", "where"] {
+            #expect(!(try s.tack([command, "--help"], in: "app").stdout.contains("--version")), "\(command)")
+        }
+        #expect(try s.tack(["--version"], in: "app").stdout.hasPrefix("tack "))
+    }
 }
