@@ -67,6 +67,14 @@ extension Git {
     /// Fetches one ref (a tag, a branch, or a commit SHA) of `url` into a new repository at
     /// `directory` and checks it out. Returns the commit checked out.
     public static func checkout(_ url: String, ref: String, into directory: String) throws(GitError) -> String {
+        try withNewRepository(directory, remote: url) { (repo, remote) throws(GitError) -> String in
+            try checkout(url, ref: ref, repo: repo, remote: remote)
+        }
+    }
+
+    /// A new repository at `directory` with an anonymous remote for `url` (its `insteadOf`
+    /// applied), both freed when `body` returns: where every fetch tack makes starts.
+    static func withNewRepository<T>(_ directory: String, remote url: String, _ body: (OpaquePointer, OpaquePointer) throws(GitError) -> T) throws(GitError) -> T {
         try ensureInitialised()
         var repo: OpaquePointer?
         guard git_repository_init(&repo, directory, 0) == 0, let repo else {
@@ -78,6 +86,10 @@ extension Git {
             throw GitError.last("reaching \(url)")
         }
         defer { git_remote_free(remote) }
+        return try body(repo, remote)
+    }
+
+    static func checkout(_ url: String, ref: String, repo: OpaquePointer, remote: OpaquePointer) throws(GitError) -> String {
         let isSHA = ref.count == 40 && ref.allSatisfy(\.isHexDigit)
         var options = git_fetch_options()
         git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
@@ -195,17 +207,12 @@ extension Git {
     /// cannot choose code its pin's source never published there.
     public static func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, into directory: String, checkout: Bool) throws(GitError) {
         guard isCommitID(commit) else { throw GitError(message: "`\(commit)` is not a full commit id") }
-        try ensureInitialised()
-        var repo: OpaquePointer?
-        guard git_repository_init(&repo, directory, 0) == 0, let repo else {
-            throw GitError.last("creating a repository in \(directory)")
+        try withNewRepository(directory, remote: url) { (repo, remote) throws(GitError) in
+            try fetch(url, commit: commit, reachableFrom: origin, repo: repo, remote: remote, checkout: checkout)
         }
-        defer { git_repository_free(repo) }
-        var remote: OpaquePointer?
-        guard git_remote_create_anonymous(&remote, repo, rewrite(url)) == 0, let remote else {
-            throw GitError.last("reaching \(url)")
-        }
-        defer { git_remote_free(remote) }
+    }
+
+    static func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, repo: OpaquePointer, remote: OpaquePointer, checkout: Bool) throws(GitError) {
         let specs: [String]
         let described: String
         switch origin {

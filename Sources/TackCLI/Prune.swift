@@ -53,21 +53,9 @@ struct Prune: ParsableCommand {
         let gone = project.knownProjects().filter { !settings.fs.isDirectory($0) }
         for root in gone { Output.out(dryRun ? "would forget \(Paths.abbreviate(root, home: settings.home)), which no longer exists\n" : "forgot \(Paths.abbreviate(root, home: settings.home)), which no longer exists\n") }
         if !gone.isEmpty && !dryRun { project.forget(Set(gone)) }
-        // What interrupted or killed installs left (their process is gone).
-        for path in Leftovers.find(in: project.store) {
-            let shown = Paths.abbreviate(path, home: settings.home)
-            if dryRun {
-                Output.out("would remove \(shown), left by an unfinished install\n")
-            } else {
-                do { try FileManager.default.removeItem(atPath: path) } catch { throw fail(TackError("cannot remove \(path): \(error.localizedDescription)")) }
-                Output.out("removed \(shown), left by an unfinished install\n")
-            }
-            removed += 1
-        }
-        // What the remaining installs no longer use (with --dry-run: what they would not).
-        let unused = CachePrune(store: project.store, removing: dryRun ? removedVersions : []).unused()
-        for path in unused {
-            let shown = Paths.abbreviate(path, home: settings.home)
+        /// Removes a path (with --dry-run, says it would) and says so.
+        func remove(_ path: String, _ why: String = "") throws {
+            let shown = Paths.abbreviate(path, home: settings.home) + why
             if dryRun {
                 Output.out("would remove \(shown)\n")
             } else {
@@ -75,6 +63,14 @@ struct Prune: ParsableCommand {
                 Output.out("removed \(shown)\n")
             }
         }
+        // What interrupted or killed installs left (their process is gone).
+        for path in Leftovers.find(in: project.store) {
+            try remove(path, ", left by an unfinished install")
+            removed += 1
+        }
+        // What the remaining installs no longer use (with --dry-run: what they would not).
+        let unused = CachePrune(store: project.store, removing: dryRun ? removedVersions : []).unused()
+        for path in unused { try remove(path) }
         if removed == 0 && unused.isEmpty { Output.out("nothing to prune\n") }
     }
 }
