@@ -39,8 +39,8 @@ enum Interrupts {
         defer { scratchLock.unlock() }
         if stopping { throw TackError("interrupted; \(path) was left as it was") }
         if !undos.contains(where: { $0.key == path }) {
-            let original: [UInt8]? = fs.info(path) == nil ? nil : try? fs.read(path)
             let existed = fs.info(path) != nil
+            let original: [UInt8]? = existed ? try? fs.read(path) : nil
             undos.append((path, {
                 if let original { try? fs.writeAtomically(path, original) } else if !existed { try? fs.remove(path) }
             }))

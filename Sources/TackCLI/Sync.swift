@@ -285,14 +285,15 @@ struct Sync {
         if installed > 0 { reshim(project) }
         // What could not even be resolved (its error was said): a line each, and counted.
         for name in unresolved.sorted() { Output.err("\(name): failed (not resolved)\n") }
-        var failed = unresolved.count
+        var installFailures = 0
         for name in results.keys.sorted() {
             if case .failure(let e)? = results[name] {
                 Output.error(e.message)
-                failed += 1
+                installFailures += 1
             }
         }
-        let already = results.count - installed - (failed - unresolved.count)
+        let failed = unresolved.count + installFailures
+        let already = results.count - installed - installFailures
         let pulled = results.values.filter { (try? $0.get())?.pulled == true }.count
         var summary = "\(installed) installed"
         if pulled > 0 { summary += " (\(pulled) from the team cache)" }
