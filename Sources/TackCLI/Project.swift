@@ -147,12 +147,7 @@ struct Project {
     }
 
     /// Remembers a project root, so `tack prune` keeps what it pins.
-    func remember(_ root: String) {
-        guard StateFile.isStorable(root) else { return }
-        try? store.projectsFile.update { (lines) throws(TackError) in
-            (lines.contains(root) ? lines : (lines + [root]).sorted(), ())
-        }
-    }
+    func remember(_ root: String) { store.rememberProject(root) }
 
     func knownProjects() -> [String] { store.knownProjects() }
 

@@ -47,6 +47,16 @@ extension Store {
     /// `state/projects`, one project root a line.
     public var projectsFile: StateFile { StateFile(state + "/projects", fs: fs) }
 
+    /// Remembers a project root, so `tack prune` keeps what it pins: by every command that
+    /// installs for it, and wherever tack finds it up to date (a project whose tools other
+    /// projects installed never installs anything itself). Written only when it is new.
+    public func rememberProject(_ root: String) {
+        guard StateFile.isStorable(root), !projectsFile.lines().contains(root) else { return }
+        try? projectsFile.update { (lines) throws(TackError) in
+            (lines.contains(root) ? lines : (lines + [root]).sorted(), ())
+        }
+    }
+
     /// Where other builds of one version live when the version's own directory holds another
     /// build (a fork's tag, other `bin:`): `installs/TOOL/.variants/VERSION/ID/`, side by side,
     /// so two projects that pin really different builds never evict each other's.

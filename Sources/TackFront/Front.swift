@@ -48,6 +48,7 @@ public enum Front {
               UpToDate.check(resolution, settings: settings)
         else { return false }
         IgnoredFiles.report(resolution.ignored, settings: settings)
+        if let root = resolution.projectRoot { settings.store?.rememberProject(root) }
         return true
     }
 

@@ -17,6 +17,9 @@ public enum HotPath {
         var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())
         snapshot.answers = CurrentCommand.answers(rows, home: settings.home)
         snapshot.upToDate = !resolution.pins.isEmpty && UpToDate.check(resolution, settings: settings)
+        // A project found up to date is a known one (prune keeps its tools), though it may
+        // never install anything itself.
+        if snapshot.upToDate, let root = resolution.projectRoot { settings.store?.rememberProject(root) }
         snapshot.save(settings: settings)
         return snapshot
     }

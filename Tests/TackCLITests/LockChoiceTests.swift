@@ -295,6 +295,14 @@ import Testing
             let projects = (s.read("tack-home/state/projects") ?? "").split(separator: "\n")
             #expect(projects.count == n, "\(projects)")
         }
+        // A project whose tools other projects installed is found up to date (tack installs
+        // nothing for it), and is still a known project.
+        try s.write("late/tack.yml", try #require(s.read("p0/tack.yml")))
+        try s.write("late/tack.lock", try #require(s.read("p0/tack.lock")))
+        #expect(try s.tack(["trust"], in: "late").status == 0)
+        let late = try s.tack(["install"], in: "late")
+        #expect(late.status == 0 && late.stderr.isEmpty, "\(late.stderr)")
+        #expect((s.read("tack-home/state/projects") ?? "").split(separator: "\n").contains { $0.hasSuffix("/late") })
         // prune keeps what every known project pins.
         let prune = try s.tack(["prune"], in: "p0")
         #expect(prune.stdout == "nothing to prune\n", "\(prune.stdout)\(prune.stderr)")
