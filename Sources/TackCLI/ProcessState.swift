@@ -103,7 +103,9 @@ enum Interrupts {
         for tool in (try? fs.list(store.installs)) ?? [] {
             let dir = store.installs + "/" + tool
             for entry in (try? fs.list(dir)) ?? [] where entry.hasPrefix(".tmp-") && entry.hasSuffix("-\(pid)") {
-                try? fs.remove(dir + "/" + entry)
+                // The installer's own clean-up may be removing it at this moment: renamed away
+                // first, so the two removals never race each other into leaving half of it.
+                removeWhileInUse(dir + "/" + entry)
             }
         }
         let downloads = store.cache + "/downloads"
