@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Git", dependencies: ["CGit2"]),
         .target(
             name: "TackCore",
-            dependencies: ["YAML", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["YAML", "CLean", .product(name: "SystemPackage", package: "swift-system")],
             resources: [.embedInCode("Resources/registry.yml")]),
         .target(name: "CLean"),
         .target(name: "CSpawn"),

@@ -6,6 +6,7 @@ import Darwin
 import ArgumentParser
 import Backends
 import TackCore
+import TackFront
 
 /// The root command of `tack-cli`, which `tack` execs for everything it does not answer itself
 /// (`HotCommand` is that table).
@@ -62,10 +63,25 @@ public struct Tack: AsyncParsableCommand {
                 try command.run()
             }
             Interrupts.settled()
+            refreshSnapshot(arguments)
         } catch {
+            refreshSnapshot(arguments)
             finish(error, arguments: arguments)
         }
         if Interrupts.isStopping { Interrupts.park() }
+    }
+
+    /// The commands that change what is pinned, locked, trusted or installed here.
+    static let changingCommands: Set<String> = ["install", "use", "update", "uninstall", "trust", "prune", "lock", "bootstrap", "registry", "reshim"]
+
+    /// After such a command (done or failed part way), a snapshot that holds for this
+    /// directory, so the next shim or prompt takes the hot path (`HotPath.refresh`).
+    static func refreshSnapshot(_ arguments: [String]) {
+        guard !Interrupts.isStopping, let first = arguments.first, changingCommands.contains(first),
+              !arguments.contains("--help"), !arguments.contains("-h"),
+              let settings = CurrentProcess.settings(relevantOnly: true)
+        else { return }
+        HotPath.refresh(settings: settings)
     }
 
     /// What ArgumentParser would not say well: a word that is no command ("did you mean"), and

@@ -35,7 +35,7 @@ public enum BuildPlatform {
         var buffer = [CChar](repeating: 0, count: 64)
         let n = confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count)
         guard n > 0, n <= buffer.count else { return "musl" }
-        let text = String(cString: buffer)
+        let text = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return text.replacing(" ", with: "-")
         #elseif canImport(Darwin)
         var u = utsname()

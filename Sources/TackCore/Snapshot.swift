@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CLean
 
 /// What a resolution computed for one directory, kept on disk so the hot commands (shims,
 /// `current`, `which`) read one small file instead of resolving again.
@@ -13,8 +14,10 @@ import Darwin
 /// the environment that steers resolution. If anything differs it is not used: an edit, a
 /// `touch` back to an old time (the change time still moves), a deleted or a new nearer file,
 /// a `TACK_<TOOL>_VERSION`, an install or an uninstall all take effect on the very next run.
+/// A small file's key also carries its content's fingerprint (`KEY=HEX`): when only its times
+/// moved (a `touch`, a checkout, a save with no change) the bytes decide, so the snapshot holds.
 public struct Snapshot: Sendable, Equatable {
-    public static let formatVersion = "tack-snapshot 4"
+    public static let formatVersion = "tack-snapshot 5"
 
     public var cwd: String
     public var environment: String
@@ -63,6 +66,36 @@ public struct Snapshot: Sendable, Equatable {
         let c = (Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec))
         #endif
         return ("\(st.st_ino):\(st.st_size):\(m.0).\(m.1):\(c.0).\(c.1)", c, Int(st.st_size), m.0 &* 1_000_000_000 &+ m.1)
+    }
+
+    /// Files up to this size are recorded with their content's fingerprint (the lean reader's
+    /// `LeanSnapshot.contentLimit`).
+    public static let contentLimit: Int64 = 65536
+
+    /// The FNV-1a fingerprint and size of a regular file of at most `contentLimit` bytes.
+    static func contentFingerprint(_ path: String) -> (size: Int64, hex: String)? {
+        var value: UInt64 = 0
+        let size = lean_content_fingerprint(path, contentLimit, &value)
+        return size < 0 ? nil : (size, String(value, radix: 16))
+    }
+
+    /// Whether the probe still holds: the same stat key, or a fingerprinted file whose times
+    /// moved while its bytes stayed the same.
+    static func probeHolds(key: String, path: String) -> Bool {
+        let current = statKey(path)
+        guard let equals = key.firstIndex(of: "=") else { return current == key }
+        if current == key[..<equals] { return true }
+        let recordedSize = key.split(separator: ":", maxSplits: 2).dropFirst().first.flatMap { Int64($0) }
+        guard let now = contentFingerprint(path), now.size == recordedSize else { return false }
+        return now.hex == key[key.index(after: equals)...]
+    }
+
+    /// The key of `path` with its content's fingerprint, or nil when the file changed while it
+    /// was read (the fingerprint might describe other bytes than the times).
+    static func fingerprintedKey(_ path: String, key: String) -> String? {
+        guard let content = contentFingerprint(path) else { return key }
+        guard statKey(path) == key else { return nil }
+        return key + "=" + content.hex
     }
 
     /// The clock file systems stamp times with (coarse: one tick is a few milliseconds).
@@ -123,7 +156,11 @@ public struct Snapshot: Sendable, Equatable {
             }
             guard let info else { return ("-", path) }
             if info.ctime >= now { racy = true }
-            return (info.key, path)
+            guard info.size <= contentLimit, let key = fingerprintedKey(path, key: info.key) else {
+                if info.size <= contentLimit { racy = true }
+                return (info.key, path)
+            }
+            return (key, path)
         }
         var s = Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment), probes: probes, rows: rows, pathRoots: roots)
         s.run = run
@@ -143,7 +180,7 @@ public struct Snapshot: Sendable, Equatable {
         guard let path = location(settings: settings), let bytes = try? settings.fs.read(path, limit: 1 << 20),
               let s = decode(bytes), s.cwd == settings.cwd, s.environment == environmentKey(settings.environment)
         else { return nil }
-        for p in s.probes where statKey(p.path) != p.key { return nil }
+        for p in s.probes where !probeHolds(key: p.key, path: p.path) { return nil }
         return s
     }
 

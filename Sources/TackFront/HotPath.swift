@@ -11,17 +11,43 @@ import TackLean
 public enum HotPath {
     public static func snapshot(settings: Settings) throws(TackError) -> Snapshot {
         if let s = Snapshot.load(settings: settings) { return s }
+        let snapshot = try make(settings: settings, reportingIgnored: true)
+        snapshot.save(settings: settings)
+        return snapshot
+    }
+
+    /// A new snapshot of this directory, from a full resolution (saying which files tack
+    /// could not read when `reportingIgnored`).
+    static func make(settings: Settings, reportingIgnored: Bool) throws(TackError) -> Snapshot {
         let resolution = try Resolver(settings).resolve()
-        IgnoredFiles.report(resolution.ignored, settings: settings)
+        if reportingIgnored { IgnoredFiles.report(resolution.ignored, settings: settings) }
         let rows = try resolution.current(settings: settings)
         var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())
         snapshot.answers = CurrentCommand.answers(rows, home: settings.home)
         snapshot.upToDate = !resolution.pins.isEmpty && UpToDate.check(resolution, settings: settings)
         // A project found up to date is a known one (prune keeps its tools), though it may
-        // never install anything itself.
+        // never install anything itself: a snapshot that says so lets `tack install` end in
+        // `tack` alone, so the project is remembered here.
         if snapshot.upToDate, let root = resolution.projectRoot { settings.store?.rememberProject(root) }
-        snapshot.save(settings: settings)
         return snapshot
+    }
+
+    /// Leaves a snapshot that holds for this directory after a command changed what is pinned,
+    /// locked, trusted or installed, so the next shim, `current` or prompt takes the hot path.
+    /// A snapshot whose files changed in the file system clock's current tick cannot be saved
+    /// yet (`Snapshot.racy`): it waits for the next tick, a few milliseconds, up to three times.
+    /// Never fails and never prints: without it the next run resolves, which is only slower.
+    public static func refresh(settings: Settings) {
+        for _ in 0..<3 {
+            if Snapshot.load(settings: settings) != nil { return }
+            guard let snapshot = try? make(settings: settings, reportingIgnored: false) else { return }
+            guard snapshot.racy else {
+                snapshot.save(settings: settings)
+                return
+            }
+            var tick = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&tick, nil)
+        }
     }
 
     public static func resolve(settings: Settings) throws(TackError) -> (rows: [CurrentTool], pathRoots: [String: String]) {

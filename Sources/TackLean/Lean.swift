@@ -10,7 +10,7 @@ import CLean
 /// caller takes the full path, which is always correct.
 public struct LeanSnapshot {
     /// The first line of a snapshot (`Snapshot.formatVersion` in TackCore; a test keeps them equal).
-    public static let formatVersion: StaticString = "tack-snapshot 4"
+    public static let formatVersion: StaticString = "tack-snapshot 5"
 
     let base: UnsafeMutablePointer<UInt8>
     let count: Int
@@ -225,12 +225,23 @@ public struct LeanSnapshot {
         }
     }
 
-    /// Whether the file at `path` still has the stat key recorded (`-`: still absent).
+    /// Whether the file at `path` still has the stat key recorded (`-`: still absent), or —
+    /// for a small file recorded with its content's fingerprint (`KEY=HEX`) — still the same
+    /// bytes: a `touch`, a checkout or an editor's save that changes nothing keeps the snapshot.
     static func probeHolds(key: UnsafeMutablePointer<UInt8>, path: UnsafeMutablePointer<UInt8>) -> Bool {
         var st = stat()
         let exists = path.withMemoryRebound(to: CChar.self, capacity: 1) { stat($0, &st) == 0 }
         if key[0] == UInt8(ascii: "-") && key[1] == 0 { return !exists }
         guard exists else { return false }
+        var fingerprint: UnsafeMutablePointer<UInt8>?
+        var i = 0
+        while key[i] != 0 {
+            if key[i] == UInt8(ascii: "=") {
+                fingerprint = key + i + 1
+                break
+            }
+            i += 1
+        }
         var t: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &t) { lean_times(&st, $0.baseAddress!.assumingMemoryBound(to: Int64.self)) }
         let m = (t.0, t.1), c = (t.2, t.3)
@@ -253,10 +264,53 @@ public struct LeanSnapshot {
             if separator != 0 { p += 1 }
             return (negative ? -value : value) == expected
         }
-        return number(Int64(bitPattern: UInt64(st.st_ino)), then: UInt8(ascii: ":")) && number(Int64(st.st_size), then: UInt8(ascii: ":"))
+        let last: UInt8 = fingerprint == nil ? 0 : UInt8(ascii: "=")
+        if number(Int64(bitPattern: UInt64(st.st_ino)), then: UInt8(ascii: ":")) && number(Int64(st.st_size), then: UInt8(ascii: ":"))
             && number(m.0, then: UInt8(ascii: ".")) && number(m.1, then: UInt8(ascii: ":"))
-            && number(c.0, then: UInt8(ascii: ".")) && number(c.1, then: 0)
+            && number(c.0, then: UInt8(ascii: ".")) && number(c.1, then: last) {
+            return true
+        }
+        guard let fingerprint else { return false }
+        return contentHolds(key: key, fingerprint: fingerprint, path: path, size: Int64(st.st_size))
     }
+
+    /// Whether the file at `path` (now `size` bytes) has the size `key` records and the
+    /// content whose fingerprint follows its `=`.
+    static func contentHolds(key: UnsafeMutablePointer<UInt8>, fingerprint: UnsafeMutablePointer<UInt8>, path: UnsafeMutablePointer<UInt8>, size: Int64) -> Bool {
+        guard size <= contentLimit else { return false }
+        // The recorded size: the key's second number.
+        var p = key
+        while p[0] != 0 && p[0] != UInt8(ascii: ":") { p += 1 }
+        guard p[0] == UInt8(ascii: ":") else { return false }
+        p += 1
+        var recorded: Int64 = 0
+        var digits = 0
+        while p[0] >= 0x30 && p[0] <= 0x39 {
+            recorded = recorded &* 10 &+ Int64(p[0] - 0x30)
+            p += 1
+            digits += 1
+        }
+        guard digits > 0, p[0] == UInt8(ascii: ":"), recorded == size else { return false }
+        var expected: UInt64 = 0
+        var q = fingerprint
+        digits = 0
+        while q[0] != 0 {
+            let d = q[0]
+            let v: UInt8
+            if d >= 0x30 && d <= 0x39 { v = d - 0x30 } else if d >= 0x61 && d <= 0x66 { v = d - 0x61 + 10 } else { return false }
+            expected = expected << 4 | UInt64(v)
+            q += 1
+            digits += 1
+        }
+        guard digits > 0, digits <= 16 else { return false }
+        var actual: UInt64 = 0
+        let read = path.withMemoryRebound(to: CChar.self, capacity: 1) { lean_content_fingerprint($0, contentLimit, &actual) }
+        return read == size && actual == expected
+    }
+
+    /// Files up to this size are recorded with their content's fingerprint
+    /// (`Snapshot.contentLimit` in TackCore).
+    public static let contentLimit: Int64 = 65536
 }
 
 /// What locates a snapshot, read from the process without building dictionaries: the working

@@ -172,4 +172,38 @@ import TackLean
         let elsewhere = try s.run(tack, ["which", "hello"], in: "app")
         #expect(elsewhere.status == 127 && elsewhere.stderr == missing, "\(elsewhere)")
     }
+
+    /// The relay leaves a snapshot behind: after `tack install` and `tack use` the very next
+    /// shim is answered by `tack` alone, and a touch of tack.yml that changes no byte keeps it.
+    @Test func theFirstShimAfterAChangeTakesTheHotPath() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0", "2.0.0"])
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        let lonely = s.root + "/lonely/bin"
+        try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Sandbox.binary(), toPath: lonely + "/tack")
+        try FileManager.default.createSymbolicLink(atPath: lonely + "/hello", withDestinationPath: lonely + "/tack")
+        let missing = "tack: tack-front is missing (beside tack, or in ../libexec/tack) — reinstall tack with ./bootstrap.sh\n"
+
+        let install = try s.tack(["install"], in: "app")
+        #expect(install.status == 0, "\(install)")
+        let first = try s.run(lonely + "/hello", [], in: "app")
+        #expect(first.status == 0 && first.stdout == "hello 1.0.0\n" && first.stderr == "", "\(first)")
+
+        let use = try s.tack(["use", "hello@2.0.0"], in: "app")
+        #expect(use.status == 0, "\(use)")
+        let afterUse = try s.run(lonely + "/hello", [], in: "app")
+        #expect(afterUse.status == 0 && afterUse.stdout == "hello 2.0.0\n" && afterUse.stderr == "", "\(afterUse)")
+
+        // The same bytes with new times: still the hot path.
+        let yml = s.root + "/app/tack.yml"
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: yml)
+        let touched = try s.run(lonely + "/hello", [], in: "app")
+        #expect(touched.status == 0 && touched.stdout == "hello 2.0.0\n" && touched.stderr == "", "\(touched)")
+        // Other bytes: stale, so the lone tack hands over (and there is nothing to hand to).
+        let text = try String(contentsOfFile: yml, encoding: .utf8)
+        try (text + "# edited\n").write(toFile: yml, atomically: false, encoding: .utf8)
+        let edited = try s.run(lonely + "/hello", [], in: "app")
+        #expect(edited.status == 127 && edited.stderr == missing, "\(edited)")
+    }
 }

@@ -23,6 +23,9 @@ char **lean_environ(void);
 int lean_is_regular(const struct stat *st);
 /// Modification and status-change times of `st`, as seconds and nanoseconds.
 void lean_times(const struct stat *st, int64_t out[4]);
+/// The FNV-1a (64-bit) fingerprint of the regular file at `path` into `out`, when it is a
+/// regular file of at most `limit` bytes; returns its size, or -1. Never blocks on a pipe.
+int64_t lean_content_fingerprint(const char *path, int64_t limit, uint64_t *out);
 /// The absolute path of this executable into `buf` (NUL-terminated); 0 on success.
 int lean_self_path(char *buf, size_t size);
 
