@@ -25,7 +25,6 @@ public struct AsdfBackend: Backend {
         self.mayRun = mayRun
     }
 
-    public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
 
     // MARK: The plugin
 
@@ -232,7 +231,6 @@ public struct AsdfBackend: Backend {
     func writeCommands(_ commands: [(name: String, path: String)], exported: [(String, String)], job: InstallJob) throws(TackError) -> [String] {
         let bin = job.directory + "/bin"
         try FileManager.default.createDirectoryOrFail(bin)
-        func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         var out: [String] = []
         for c in commands {
             if exported.isEmpty {
@@ -240,14 +238,10 @@ public struct AsdfBackend: Backend {
                     throw TackError("cannot link bin/\(c.name): \(error.localizedDescription)")
                 }
             } else {
-                var script = "#!/bin/sh\n# Written by tack: \(c.name) from \(job.locked.name) \(job.locked.version), with what its asdf plugin's exec-env exports.\n"
-                for (k, v) in exported where k.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
-                    script += "\(k)=\(quote(v))\nexport \(k)\n"
-                }
-                script += "exec \(quote(job.destination + "/install/" + c.path)) \"$@\"\n"
-                guard FileManager.default.createFile(atPath: bin + "/" + c.name, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]) else {
-                    throw TackError("cannot write \(bin)/\(c.name)")
-                }
+                let script = WrapperScript(
+                    comment: "\(c.name) from \(job.locked.name) \(job.locked.version), with what its asdf plugin's exec-env exports.",
+                    exports: exported.map { (name: $0.0, value: $0.1) }, command: [job.destination + "/install/" + c.path])
+                do { try script.write(to: bin + "/" + c.name, fs: LocalFileSystem()) } catch { throw TackError("cannot write \(bin)/\(c.name): \(error)") }
             }
             out.append("bin/" + c.name)
         }

@@ -9,8 +9,10 @@ public struct ChildProcessRunner: ProcessRunner {
 
     public func run(_ executable: String, _ arguments: [String], directory: String, environment: [String: String],
                     output lines: (@Sendable (String) -> Void)?) async throws(TackError) -> ProcessOutput {
-        let path = try Self.locate(executable, path: environment["PATH"] ?? "/usr/bin:/bin")
-        Output.verbose("running \(([path] + arguments).map(Self.quoted).joined(separator: " ")) in \(directory)")
+        guard let path = ExecutableSearch(environment: environment).find(executable) else {
+            throw TackError(executable.contains("/") ? "cannot run \(executable): not an executable file" : "`\(executable)` is not on PATH")
+        }
+        Output.verbose("running \(([path] + arguments).map(ShellQuote.posixIfNeeded).joined(separator: " ")) in \(directory)")
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("tack-\(UUID().uuidString).log")
         let fd = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw TackError("cannot run \(path): cannot write \(log.path): \(String(cString: strerror(errno)))") }
@@ -74,16 +76,4 @@ public struct ChildProcessRunner: ProcessRunner {
         return offset - UInt64(partial.count)
     }
 
-    static func quoted(_ word: String) -> String {
-        word.isEmpty || word.contains(where: { " \"'$\\".contains($0) }) ? "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" : word
-    }
-
-    static func locate(_ executable: String, path: String) throws(TackError) -> String {
-        if executable.contains("/") { return executable }
-        for dir in path.split(separator: ":") where !dir.isEmpty {
-            let candidate = "\(dir)/\(executable)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        throw TackError("`\(executable)` is not on PATH")
-    }
 }

@@ -21,7 +21,6 @@ public struct GemBackend: Backend {
         self.shims = shims
     }
 
-    public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
 
     static let defaultSource = "https://rubygems.org/"
 
@@ -74,17 +73,13 @@ public struct GemBackend: Backend {
             throw TackError("\(request.name) is a gem, and there is no `ruby` on PATH — install Ruby (Debian: ruby, ruby-dev), or pin one with tack (set by \(request.origin.describe(home: nil)))")
         }
         let beside = Paths.dirname(ruby) + "/gem"
-        if FileManager.default.isExecutableFile(atPath: beside) { return (ruby, beside) }
+        if ExecutableSearch.isExecutable(beside) { return (ruby, beside) }
         guard let gem = locate("gem") else { throw TackError("\(ruby) has no `gem` command beside it, and none is on PATH") }
         return (ruby, gem)
     }
 
     func locate(_ name: String) -> String? {
-        for dir in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where !dir.isEmpty && String(dir) != shims {
-            let candidate = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
+        ExecutableSearch(environment: environment, skipping: shims.map { [$0] } ?? []).find(name)
     }
 
     /// A gem to install: name, version (with a platform suffix for platform gems), file.
@@ -397,22 +392,15 @@ public struct GemBackend: Backend {
     func writeWrappers(_ executables: [String], job: InstallJob, ruby: String) throws(TackError) -> [String] {
         let bin = job.directory + "/bin"
         try FileManager.default.createDirectoryOrFail(bin)
-        func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         var out: [String] = []
+        let gems = job.destination + "/gems"
         for exe in executables {
-            let script = """
-                #!/bin/sh
-                # Written by tack: \(exe) from the gem \(source(of: job.request)) \(job.locked.version), with its own gems.
-                GEM_HOME=\(quote(job.destination + "/gems"))
-                GEM_PATH="$GEM_HOME"
-                export GEM_HOME GEM_PATH
-                unset RUBYOPT RUBYLIB BUNDLE_GEMFILE BUNDLE_BIN_PATH BUNDLER_SETUP
-                exec \(quote(ruby)) \(quote(job.destination + "/gem-bin/" + exe)) "$@"
-
-                """
-            guard FileManager.default.createFile(atPath: bin + "/" + exe, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]) else {
-                throw TackError("cannot write \(bin)/\(exe)")
-            }
+            let script = WrapperScript(
+                comment: "\(exe) from the gem \(source(of: job.request)) \(job.locked.version), with its own gems.",
+                exports: [("GEM_HOME", gems), ("GEM_PATH", gems)],
+                unsets: ["RUBYOPT", "RUBYLIB", "BUNDLE_GEMFILE", "BUNDLE_BIN_PATH", "BUNDLER_SETUP"],
+                command: [ruby, job.destination + "/gem-bin/" + exe])
+            do { try script.write(to: bin + "/" + exe, fs: LocalFileSystem()) } catch { throw TackError("cannot write \(bin)/\(exe): \(error)") }
             out.append("bin/" + exe)
         }
         return out

@@ -15,7 +15,6 @@ public struct GitBackend: Backend {
         self.environment = environment
     }
 
-    public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
 
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         let url = source(of: request)

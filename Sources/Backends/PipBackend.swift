@@ -24,7 +24,6 @@ public struct PipBackend: Backend {
         self.shims = shims
     }
 
-    public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
 
     static let defaultIndex = "https://pypi.org/simple"
 
@@ -399,11 +398,7 @@ public struct PipBackend: Backend {
 
     /// The executable `name` on PATH, outside tack's shims.
     func locate(_ name: String) -> String? {
-        for dir in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where !dir.isEmpty && String(dir) != shims {
-            let candidate = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
+        ExecutableSearch(environment: environment, skipping: shims.map { [$0] } ?? []).find(name)
     }
 
     // MARK: Every platform

@@ -77,7 +77,7 @@ public struct RegistryCredentials: Sendable {
 
     /// `docker-credential-NAME get`, the server on standard input, found on PATH.
     static func runHelper(_ name: String, server: String, environment: [String: String]) async -> String? {
-        guard let path = try? ChildProcessRunner.locate("docker-credential-" + name, path: environment["PATH"] ?? "/usr/bin:/bin") else { return nil }
+        guard let path = ExecutableSearch(environment: environment).find("docker-credential-" + name) else { return nil }
         // The server name on standard input (a pipe: it is a few bytes), the answer into a file.
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return nil }

@@ -22,7 +22,6 @@ public struct URLBackend: Backend {
         self.limits = limits
     }
 
-    public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
 
     /// The URL, `bin:` paths and checksum for this platform: `platforms.<os-arch>` overrides
     /// the tool's own fields.

@@ -148,7 +148,7 @@ struct Bootstrap: AsyncParsableCommand {
         }
         guard !listed.isEmpty else { return }
         let manager: PackageManager?
-        do { manager = try PackageManager.detect(environment: env, isExecutable: { FileManager.default.isExecutableFile(atPath: $0) }) } catch { throw fail(error) }
+        do { manager = try PackageManager.detect(environment: env, isExecutable: ExecutableSearch.isExecutable) } catch { throw fail(error) }
         guard let manager else {
             plan.packageNote = "no supported package manager (apt-get, dnf, pacman, apk, brew) is on PATH, so bootstrap.packages (\(listed.keys.sorted().joined(separator: ", "))) cannot be installed"
             return
@@ -301,10 +301,7 @@ struct Bootstrap: AsyncParsableCommand {
     }
 
     static func onPath(_ name: String, _ env: [String: String]) -> String? {
-        for dir in (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
-            return "\(dir)/\(name)"
-        }
-        return nil
+        ExecutableSearch(environment: env).find(name)
     }
 
     static func shellFromEnvironment(_ env: [String: String]) throws -> ShellHook.Shell {

@@ -23,7 +23,7 @@ enum SwiftDependencies {
     /// Those of `needed`'s packages that are not installed, asked of the package manager;
     /// nil when this machine's manager is another or cannot be asked.
     static func missing(_ needed: Needed, environment: [String: String]) async -> [String]? {
-        guard let manager = try? PackageManager.detect(environment: environment, isExecutable: { FileManager.default.isExecutableFile(atPath: $0) }),
+        guard let manager = try? PackageManager.detect(environment: environment, isExecutable: ExecutableSearch.isExecutable),
               manager == needed.manager else { return nil }
         let (program, args) = manager.queryCommand(needed.packages)
         guard let out = try? await ChildProcessRunner().run(program, args, directory: "/", environment: environment) else { return nil }

@@ -121,7 +121,8 @@ public struct InstallOutcome: Sendable, Equatable {
 public protocol Backend: Sendable {
     /// The name recorded in tack.lock (`git`, `url`, ...).
     var name: String { get }
-    /// The identity of the request's source, as tack.lock records it.
+    /// The identity of the request's source, as tack.lock records it (by default the
+    /// identity the manifest's source gives: the URL, the package, the plugin).
     func source(of request: ToolRequest) -> String
     /// The versions resolution may choose from for this request, with what the lock records
     /// for each (an exact url pin needs no index: just its version).
@@ -153,6 +154,7 @@ public protocol Backend: Sendable {
 }
 
 extension Backend {
+    public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
     public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {}
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? { nil }
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] { [:] }

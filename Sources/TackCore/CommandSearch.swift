@@ -61,17 +61,12 @@ public enum CommandSearch {
             var st = stat()
             if stat(path, &st) == 0 { selves.append((UInt64(st.st_dev), UInt64(st.st_ino))) }
         }
-        for dir in (settings.environment["PATH"] ?? "").split(separator: ":") where !dir.isEmpty {
-            let d = Paths.normalize(dir.hasPrefix("/") ? String(dir) : Paths.join(settings.cwd, String(dir)))
-            if d == shims { continue }
-            let candidate = Paths.child(d, command)
-            guard settings.fs.isFile(candidate) && access(candidate, X_OK) == 0 else { continue }
-            if let shimTarget, realPath(candidate) == shimTarget { continue }
+        let search = ExecutableSearch(path: settings.environment["PATH"] ?? "", skipping: shims.map { [$0] } ?? [], directory: settings.cwd)
+        return search.find(command) { candidate in
+            if let shimTarget, realPath(candidate) == shimTarget { return false }
             var st = stat()
-            if stat(candidate, &st) == 0, selves.contains(where: { $0 == (UInt64(st.st_dev), UInt64(st.st_ino)) }) { continue }
-            return candidate
+            return !(stat(candidate, &st) == 0 && selves.contains(where: { $0 == (UInt64(st.st_dev), UInt64(st.st_ino)) }))
         }
-        return nil
     }
 
     static func realPath(_ path: String) -> String? {

@@ -51,6 +51,8 @@ public protocol FileSystem: Sendable {
     func list(_ path: String) throws(FileSystemError) -> [String]
     func remove(_ path: String) throws(FileSystemError)
     func isWritableDirectory(_ path: String) -> Bool
+    /// Makes the file at `path` executable by everyone who may read it (mode 0755).
+    func makeExecutable(_ path: String) throws(FileSystemError)
     /// Whether `path` is a symbolic link that leads nowhere (a loop, or a missing target).
     func isBrokenLink(_ path: String) -> Bool
     /// Runs `body` holding an exclusive lock named by `lockPath` (for a real file system, an
@@ -162,6 +164,10 @@ public struct LocalFileSystem: FileSystem {
             _ = unlink(tmp)
             throw FileSystemError(path, Self.code(error))
         }
+    }
+
+    public func makeExecutable(_ path: String) throws(FileSystemError) {
+        guard chmod(path, 0o755) == 0 else { throw FileSystemError(path, Self.code(Errno(rawValue: errno))) }
     }
 
     public func exclusively<T>(_ lockPath: String, _ body: () throws(TackError) -> T) throws(TackError) -> T {

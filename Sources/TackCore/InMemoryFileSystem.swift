@@ -22,6 +22,19 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         try exclusive.locked(body)
     }
 
+    private var executables: Set<String> = []
+
+    public func makeExecutable(_ path: String) throws(FileSystemError) {
+        let key = Paths.normalize(path)
+        try lock.locked { () throws(FileSystemError) in
+            guard case .file? = entries[key] else { throw FileSystemError(path, .notFound) }
+            executables.insert(key)
+        }
+    }
+
+    /// Whether `makeExecutable` was called for the file at `path` (and it was not replaced since).
+    public func isExecutable(_ path: String) -> Bool { lock.locked { executables.contains(Paths.normalize(path)) } }
+
     public init(files: [String: String] = [:]) {
         for (path, text) in files.sorted(by: { $0.key < $1.key }) {
             try! writeAtomically(path, Array(text.utf8))
@@ -65,6 +78,7 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
             if case .directory = entries[p] { throw FileSystemError(path, .notAFile) }
             clock += 1
             entries[p] = .file(bytes, mtime: clock)
+            executables.remove(p)
         }
     }
 

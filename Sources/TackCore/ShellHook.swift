@@ -24,14 +24,14 @@ public enum ShellHook {
             return """
                 _tack_hook() {
                   local previous_exit_status=$?
-                  eval "$(\(posixQuote(tack)) hook-env bash)"
+                  eval "$(\(ShellQuote.posix(tack)) hook-env bash)"
                   return $previous_exit_status
                 }
                 tack() {
                   if [ "${1-}" = deactivate ]; then
-                    eval "$(\(posixQuote(tack)) deactivate bash)"
+                    eval "$(\(ShellQuote.posix(tack)) deactivate bash)"
                   else
-                    \(posixQuote(tack)) "$@"
+                    \(ShellQuote.posix(tack)) "$@"
                   fi
                 }
                 if [[ ";${PROMPT_COMMAND[*]:-};" != *";_tack_hook;"* ]]; then
@@ -43,13 +43,13 @@ public enum ShellHook {
         case .zsh:
             return """
                 _tack_hook() {
-                  eval "$(\(posixQuote(tack)) hook-env zsh)"
+                  eval "$(\(ShellQuote.posix(tack)) hook-env zsh)"
                 }
                 tack() {
                   if [[ "${1-}" == deactivate ]]; then
-                    eval "$(\(posixQuote(tack)) deactivate zsh)"
+                    eval "$(\(ShellQuote.posix(tack)) deactivate zsh)"
                   else
-                    \(posixQuote(tack)) "$@"
+                    \(ShellQuote.posix(tack)) "$@"
                   fi
                 }
                 typeset -ag precmd_functions chpwd_functions
@@ -65,13 +65,13 @@ public enum ShellHook {
         case .fish:
             return """
                 function __tack_hook --on-event fish_prompt --on-variable PWD
-                    \(fishQuote(tack)) hook-env fish | source
+                    \(ShellQuote.fish(tack)) hook-env fish | source
                 end
                 function tack
                     if test "$argv[1]" = deactivate
-                        \(fishQuote(tack)) deactivate fish | source
+                        \(ShellQuote.fish(tack)) deactivate fish | source
                     else
-                        \(fishQuote(tack)) $argv
+                        \(ShellQuote.fish(tack)) $argv
                     end
                 end
                 __tack_hook
@@ -176,8 +176,8 @@ public enum ShellHook {
 
     static func assign(_ shell: Shell, _ name: String, _ value: String) -> String {
         switch shell {
-        case .bash, .zsh: return "export \(name)=\(posixQuote(value))"
-        case .fish: return "set -gx \(name) \(fishQuote(value))"
+        case .bash, .zsh: return "export \(name)=\(ShellQuote.posix(value))"
+        case .fish: return "set -gx \(name) \(ShellQuote.fish(value))"
         }
     }
 
@@ -188,20 +188,6 @@ public enum ShellHook {
         }
     }
 
-    /// Single quotes for sh, bash and zsh: `'` becomes `'\''`.
-    public static func posixQuote(_ s: String) -> String {
-        "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
-
-    /// Single quotes for fish, where `\` and `'` are escaped inside them.
-    public static func fishQuote(_ s: String) -> String {
-        var out = "'"
-        for c in s.unicodeScalars {
-            if c == "\\" || c == "'" { out += "\\" }
-            out.unicodeScalars.append(c)
-        }
-        return out + "'"
-    }
 
     /// What the hook changed, in one variable: `p:DIR` for a directory put on PATH,
     /// `s:NAME:NEW:OLD` for a variable that had a value, `u:NAME:NEW` for one that was unset;

@@ -26,8 +26,8 @@ public enum PackageManager: String, Sendable, CaseIterable {
             }
             return m
         }
-        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-        for m in allCases where path.contains(where: { isExecutable($0 + "/" + m.command) }) { return m }
+        let path = ExecutableSearch(environment: environment).directories.filter { !$0.isEmpty }
+        for m in allCases where path.contains(where: { isExecutable(Paths.child($0, m.command)) }) { return m }
         return nil
     }
 
@@ -99,8 +99,8 @@ public enum ShellRC {
     /// The activation line for `shell`, running `tack`.
     public static func line(_ shell: ShellHook.Shell, tack: String) -> String {
         switch shell {
-        case .bash, .zsh: return "eval \"$(\(ShellHook.posixQuote(tack)) activate \(shell.rawValue))\""
-        case .fish: return "\(ShellHook.fishQuote(tack)) activate fish | source"
+        case .bash, .zsh: return "eval \"$(\(ShellQuote.posix(tack)) activate \(shell.rawValue))\""
+        case .fish: return "\(ShellQuote.fish(tack)) activate fish | source"
         }
     }
 
