@@ -147,7 +147,7 @@ struct Exec: AsyncParsableCommand {
         let lockPath = Paths.child(dir, Lockfile.fileName)
         var agrees = false
         if let locked = (try? project.loadLock(lockPath))?.tools[tool.tool], let backend = try? project.registry.backend(for: pin.request) {
-            agrees = LockPlanner.entry(locked, matches: pin.request, backend: backend)
+            agrees = LockMatch(pin.request, backend: backend).matches(locked)
         }
         if !agrees {
             return TackError("\(tool.tool) \(tool.requested) (set by \(setBy)) is not locked as pinned in \(Paths.abbreviate(lockPath, home: home)), and --frozen (or TACK_FROZEN) forbids changing it — run `tack lock` and commit tack.lock")

@@ -25,7 +25,7 @@ struct Outdated: AsyncParsableCommand {
             for r in requests {
                 do throws(TackError) {
                     let backend = try project.registry.backend(for: r)
-                    let locked = lock.tools[r.name].flatMap { LockPlanner.entry($0, matches: r, backend: backend) ? $0 : nil }
+                    let locked = lock.tools[r.name].flatMap { LockMatch(r, backend: backend).matches($0) ? $0 : nil }
                     if case .ref(let ref) = r.requirement {
                         // What `tack update` would move to: the commit the ref names now.
                         let now = try await backend.resolve(ref: ref, of: r)

@@ -1,5 +1,6 @@
-/// Whether a lock entry still describes a pin, and whether an install is the one an entry
-/// describes: the two checks that keep tack.lock from lying (PRODUCT.md, Safety rules).
+/// Whether an install is the one a lock entry describes (the install identity rule), and what
+/// tack.lock records of a pin's options. Whether an entry still describes its pin is
+/// `LockMatch`'s.
 extension ToolOptions {
     /// The options that change what gets installed, as tack.lock's `options:` records them:
     /// only those set, each as one string (lists joined by `, `), so the map is empty for a
@@ -38,55 +39,6 @@ extension LockedTool {
     public func hasChecksum(for platform: Platform) -> Bool {
         if case .map(let sums)? = fields["sha256"] { return sums[platform.description] != nil }
         return false
-    }
-
-    /// Why this entry does not describe `request` from `backend` at `source`, one phrase per
-    /// difference; empty when it does. A locked version that no longer satisfies the
-    /// requirement, another backend, source or options, or a checksum that contradicts the
-    /// manifest's: each means the lock was written for another pin (or by hand).
-    public func disagreements(with request: ToolRequest, backend: String, source: String, platform: Platform = .current) -> [String] {
-        var out: [String] = []
-        let requirement = request.requirement
-        if requested != requirement.description {
-            out.append("the requirement is \(requirement), but tack.lock was resolved for \(requested)")
-        }
-        if self.backend != backend || self.source != source {
-            out.append("the source is \(backend) \(source), but tack.lock has \(self.backend) \(self.source)")
-        }
-        switch requirement {
-        case .ref(let ref):
-            if case .string(let locked)? = fields["ref"] {
-                if locked != ref { out.append("the ref is \(ref), but tack.lock followed \(locked)") }
-            } else if backend == "git" {
-                out.append("the pin follows ref \(ref), but tack.lock records no ref")
-            }
-        case .system, .path, .lts:
-            // (An LTS line is known only from the version index, not from the lock.)
-            break
-        default:
-            // A lock field the pin did not ask for is a disagreement too: a `ref:` under a
-            // version pin would choose a commit no tag names.
-            if case .string(let locked)? = fields["ref"] {
-                out.append("tack.lock follows ref \(locked), which the pin (\(requirement)) does not ask for")
-            }
-            // (A changed requirement says so above; this is a lock edited to another version.)
-            if requested == requirement.description && !requirement.matches(version) {
-                out.append("tack.lock has \(version), which does not satisfy \(requirement)")
-            }
-        }
-        let wanted = request.options.lockRecord
-        if options != wanted {
-            let keys = Set(options.keys).union(wanted.keys).filter { options[$0] != wanted[$0] }.sorted()
-            out.append("the options differ from tack.lock's (\(keys.joined(separator: ", ")))")
-        }
-        if backend == "url", case .map(let sums)? = fields["sha256"] {
-            let key = platform.description
-            let wantedSum = request.options.platforms[key]?["checksum"] ?? request.options.checksum
-            if let wantedSum, let locked = sums[key], !Checksum.same(wantedSum, locked) {
-                out.append("the manifest's checksum for \(key) is \(wantedSum.lowercased()), but tack.lock has \(locked.lowercased())")
-            }
-        }
-        return out
     }
 
     /// The fields that say which bytes an install is: single values, and maps (checksums by

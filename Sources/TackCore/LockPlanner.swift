@@ -24,11 +24,6 @@ public struct LockPlanner: Sendable {
     public let registry: BackendRegistry
     public init(registry: BackendRegistry) { self.registry = registry }
 
-    /// Whether a lock entry still describes this pin.
-    public static func entry(_ entry: LockedTool, matches request: ToolRequest, backend: any Backend) -> Bool {
-        entry.disagreements(with: request, backend: backend.name, source: backend.source(of: request)).isEmpty
-    }
-
     /// A fresh entry for `request`: what the backend found, and the options it was found for.
     static func entry(_ request: ToolRequest, backend: any Backend, found: AvailableVersion) -> LockedTool {
         var fields = found.fields
@@ -117,7 +112,7 @@ public struct LockPlanner: Sendable {
                     do throws(TackError) {
                         let backend = try registry.backend(for: request)
                         if let entry = existing.tools[request.name], !update.includes(request.name),
-                           LockPlanner.entry(entry, matches: request, backend: backend) {
+                           LockMatch(request, backend: backend).matches(entry) {
                             return (request.name, .success(entry))
                         }
                         let fresh = try await resolve(request, installed: installed(request.name), offline: offline)
@@ -161,17 +156,13 @@ public struct LockPlanner: Sendable {
                 out.append("\(name) \(r.requirement) is pinned \(set) but not in tack.lock")
                 continue
             }
-            let backend = try? registry.backend(for: r)
-            for d in entry.disagreements(with: r, backend: backend?.name ?? r.source.backend, source: backend?.source(of: r) ?? (r.source.identity ?? "")) {
-                // `(set by …)` goes with what the manifest says: before ", but tack.lock …".
-                if let but = d[...].range(of: ", but ") {
-                    out.append("\(name): \(d[..<but.lowerBound]) \(set)\(d[but.lowerBound...])")
-                } else {
-                    out.append("\(name): \(d) \(set)")
-                }
+            let match = (try? registry.backend(for: r)).map { LockMatch(r, backend: $0) }
+                ?? LockMatch(r, backend: r.source.backend, source: r.source.identity ?? "")
+            for d in match.disagreements(entry, platform: platform) {
+                out.append("\(name): \(d.message(setBy: set))")
             }
             // --frozen installs only what it can verify.
-            if entry.backend == "url" && !entry.hasChecksum(for: platform) {
+            if LockMatch.needsChecksum(entry, platform: platform) {
                 out.append("\(name): tack.lock has no checksum for \(platform) — run `tack lock` to add it")
             }
         }

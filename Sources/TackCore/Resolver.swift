@@ -1,6 +1,6 @@
 /// What a directory pins, tool by tool, and where each pin came from.
 ///
-/// Precedence (PRODUCT.md): `TACK_<TOOL>_VERSION`; else the nearest directory walking up that
+/// Precedence (docs/compatible-files.md): `TACK_<TOOL>_VERSION`; else the nearest directory walking up that
 /// pins the tool, where inside one directory tack.local.yml beats tack.yml beats the compatible
 /// files; else the global manifest.
 public struct Resolution: Sendable {
@@ -282,12 +282,9 @@ extension Resolution {
                     locks[dir] = .some(settings.fs.info(path) == nil ? nil : try Lockfile.load(path, fs: settings.fs))
                 }
                 // An entry that no longer describes the pin (another requirement, source or
-                // options, a version outside the requirement) is not used.
-                if let lock = locks[dir] ?? nil, let entry = lock.tools[r.name],
-                   r.source.identity == nil
-                    ? entry.requested == r.requirement.description
-                    : entry.disagreements(with: r, backend: r.source.backend, source: r.source.identity ?? "").isEmpty
-                {
+                // options, a version outside the requirement) is not used; for a tool only
+                // the registry names, the requirement decides (`LockMatch`).
+                if let lock = locks[dir] ?? nil, let entry = lock.tools[r.name], LockMatch(pinOnly: r).matches(entry) {
                     version = entry.version
                     backend = entry.backend
                     locked = entry

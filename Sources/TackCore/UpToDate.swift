@@ -19,8 +19,7 @@ public enum UpToDate {
             // The entry describes the pin, has what --frozen verifies, and the install is the
             // one it describes.
             guard let entry = locks[dir]?.tools[r.name],
-                  entry.disagreements(with: r, backend: r.source.backend, source: identity).isEmpty,
-                  entry.backend != "url" || entry.hasChecksum(for: .current),
+                  LockMatch(r, backend: r.source.backend, source: identity).isReadyToInstall(entry),
                   let record = store.installedEntry(r.name, entry.version), entry.isSameInstall(as: record)
             else { return false }
             pinnedPerLock[dir, default: []].insert(r.name)
