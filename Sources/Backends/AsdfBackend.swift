@@ -64,7 +64,9 @@ public struct AsdfBackend: Backend {
             guard FileManager.default.isExecutableFile(atPath: temp + "/bin/list-all"), FileManager.default.isExecutableFile(atPath: temp + "/bin/install") else {
                 throw TackError("\(url) is not an asdf plugin: it has no executable bin/list-all and bin/install")
             }
-            FileManager.default.createFile(atPath: temp + "/.tack-complete", contents: nil)
+            guard FileManager.default.createFile(atPath: temp + "/.tack-complete", contents: nil) else {
+                throw TackError("cannot keep the asdf plugin: cannot write \(temp)/.tack-complete")
+            }
             try? FileManager.default.removeItem(atPath: final)
             guard rename(temp, final) == 0 else { throw TackError("cannot keep the asdf plugin in \(final): \(String(cString: strerror(errno)))") }
         }

@@ -1,4 +1,4 @@
-/// What a pin asks for. See PRODUCT.md, "Requirement syntax".
+/// What a pin asks for (docs/manifest.md lists the forms).
 public enum Requirement: Sendable, Hashable, CustomStringConvertible {
     /// `1.2.3` or `1.2`: the newest version starting with these parts.
     case prefix(Version)

@@ -49,8 +49,8 @@ public struct TrustStore: Sendable {
     }
 }
 
-/// What in a project file needs `tack trust` before tack acts on it (PRODUCT.md, Safety
-/// rules): `env`, `path:` pins, `build:` commands, a `python:` interpreter, asdf plugins, a
+/// What in a project file needs `tack trust` before tack acts on it (docs/security.md,
+/// "Trust"): `env`, `path:` pins, `build:` commands, a `python:` interpreter, asdf plugins, a
 /// team cache and `bootstrap.run`. The user's global manifest and registries need none.
 public struct TrustPolicy: Sendable {
     public let settings: Settings

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `tack current` through the built binary, for each precedence case in PRODUCT.md.
+/// `tack current` through the built binary, for each precedence case docs/compatible-files.md lists.
 @Suite struct CurrentEndToEndTests {
     @Test func nestedDirectories() throws {
         let s = try Sandbox()

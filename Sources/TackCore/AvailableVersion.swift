@@ -1,0 +1,14 @@
+/// One version a backend can install, with what the lock must record to install it again
+/// exactly (a tag and its commit, checksums).
+public struct AvailableVersion: Sendable, Equatable {
+    public var version: Version
+    public var fields: [String: LockValue]
+    /// The long-term-support line this release belongs to (node's `Iron`), where the version
+    /// index says; what `lts/*` and `lts/<codename>` select by. Not recorded in the lock.
+    public var lts: String?
+    public init(version: Version, fields: [String: LockValue] = [:], lts: String? = nil) {
+        self.version = version
+        self.fields = fields
+        self.lts = lts
+    }
+}

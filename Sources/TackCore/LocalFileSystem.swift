@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SystemPackage
+
+/// The real file system, through POSIX calls (no Foundation: this runs on the hot path).
+public struct LocalFileSystem: FileSystem {
+    /// Manifests, locks and version files are small; a larger file is a mistake, not input.
+    public static let maxReadSize = 1 << 20
+
+    public init() {}
+
+    public func isBrokenLink(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) != 0 && lstat(path, &st) == 0
+    }
+
+    public func info(_ path: String) -> FileInfo? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        let kind: FileInfo.Kind
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: kind = .file
+        case S_IFDIR: kind = .directory
+        default: kind = .other
+        }
+        #if canImport(Darwin)
+        let ns = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
+        #else
+        let ns = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        #endif
+        return FileInfo(kind: kind, size: Int(st.st_size), mtime: ns)
+    }
+
+    public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+        } catch {
+            throw FileSystemError(path, Self.code(error))
+        }
+        defer { try? fd.close() }
+        var st = stat()
+        guard fstat(fd.rawValue, &st) == 0 else { throw FileSystemError(path, .other("cannot stat")) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(path, .notAFile) }
+        let size = Int(st.st_size)
+        guard size <= limit else { throw FileSystemError(path, .tooLarge(size)) }
+        var out: [UInt8] = []
+        out.reserveCapacity(size)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n: Int
+            do {
+                n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+            } catch {
+                throw FileSystemError(path, Self.code(error))
+            }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+            if out.count > limit { throw FileSystemError(path, .tooLarge(out.count)) }
+        }
+        return out
+    }
+
+    public func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+        let tmp = "\(path).tmp-\(getpid())"
+        do {
+            let fd = try FileDescriptor.open(
+                FilePath(tmp), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            do {
+                _ = try fd.writeAll(bytes)
+                _ = fsync(fd.rawValue)
+                try fd.close()
+            } catch {
+                try? fd.close()
+                throw error
+            }
+            guard rename(tmp, path) == 0 else { throw Errno(rawValue: errno) }
+        } catch {
+            _ = unlink(tmp)
+            throw FileSystemError(path, Self.code(error))
+        }
+    }
+
+    public func makeExecutable(_ path: String) throws(FileSystemError) {
+        guard chmod(path, 0o755) == 0 else { throw FileSystemError(path, Self.code(Errno(rawValue: errno))) }
+    }
+
+    public func exclusively<T>(_ lockPath: String, _ body: () throws(TackError) -> T) throws(TackError) -> T {
+        let lock = try FileLock(path: lockPath)
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    public func createDirectory(_ path: String) throws(FileSystemError) {
+        if isDirectory(path) { return }
+        let parent = Paths.dirname(path)
+        if parent != path { try createDirectory(parent) }
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw FileSystemError(path, Self.code(Errno(rawValue: errno)))
+        }
+    }
+
+    public func list(_ path: String) throws(FileSystemError) -> [String] {
+        guard let dir = opendir(path) else { throw FileSystemError(path, Self.code(Errno(rawValue: errno))) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    public func remove(_ path: String) throws(FileSystemError) {
+        if unlink(path) == 0 || errno == ENOENT { return }
+        if errno == EISDIR || errno == EPERM, isDirectory(path) {
+            for name in try list(path) { try remove(path + "/" + name) }
+            if rmdir(path) == 0 { return }
+        }
+        throw FileSystemError(path, Self.code(Errno(rawValue: errno)))
+    }
+
+    public func isWritableDirectory(_ path: String) -> Bool {
+        isDirectory(path) && access(path, W_OK) == 0
+    }
+
+    static func code(_ error: any Error) -> FileSystemError.Code {
+        guard let e = error as? Errno else { return .other("\(error)") }
+        switch e {
+        case .noSuchFileOrDirectory, .notDirectory: return .notFound
+        case .permissionDenied, .notPermitted: return .permission
+        case .isDirectory: return .notAFile
+        default: return .other(String(cString: strerror(e.rawValue)))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Backends
+import Foundation
+import Testing
+import TackCore
+import TackFront
+import TackLean
+
+/// `tack` answers from the snapshot alone (shims, `exec`, `which`, the prompt hook): shown by
+/// running a copy of it with no `tack-front` beside it, which must still do all of these once a
+/// snapshot exists, and must say clearly what is missing for everything else.
+@Suite struct LauncherTests {
+    @Test func snapshotAnswersWithoutTheFrontEnd() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.mkdir("app/a/b")
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        // The full tack writes the snapshot for app/a/b.
+        let which = try s.tack(["which", "hello"], in: "app/a/b")
+        #expect(which.status == 0)
+        let installed = which.stdout
+        #expect(installed.hasSuffix("/installs/hello/1.0.0/bin/hello\n"), "\(installed)")
+
+        // What the full tack prints, to compare with what the lone `tack` prints below.
+        let currentForms = [["current"], ["current", "--json"], ["current", "hello"], ["current", "--json", "hello"], ["current", "hello", "--json"]]
+        var expected: [[String]: String] = [:]
+        for args in currentForms {
+            let r = try s.tack(args, in: "app/a/b")
+            #expect(r.status == 0 && !r.stdout.isEmpty && r.stderr == "", "\(args): \(r)")
+            expected[args] = r.stdout
+        }
+        #expect(expected[["current", "hello"]]?.hasPrefix("1.0.0 (set by ") == true)
+        #expect(expected[["current", "--json"]]?.hasPrefix("[{") == true)
+
+        let lonely = s.root + "/lonely/bin"
+        try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Sandbox.binary(), toPath: lonely + "/tack")
+        try FileManager.default.createSymbolicLink(atPath: lonely + "/hello", withDestinationPath: lonely + "/tack")
+        let tack = lonely + "/tack"
+
+        let w = try s.run(tack, ["which", "hello"], in: "app/a/b")
+        #expect(w.status == 0 && w.stdout == installed && w.stderr == "", "\(w)")
+        let e = try s.run(tack, ["exec", "--", "hello", "there"], in: "app/a/b")
+        #expect(e.status == 0 && e.stdout == "hello 1.0.0\n" && e.stderr == "", "\(e)")
+        let shim = try s.run(lonely + "/hello", ["x"], in: "app/a/b")
+        #expect(shim.status == 0 && shim.stdout == "hello 1.0.0\n", "\(shim)")
+
+        let notFound = try s.run(tack, ["exec", "no-such-command"], in: "app/a/b")
+        #expect(notFound.status == 127 && notFound.stderr == "tack: no-such-command: command not found\n", "\(notFound)")
+
+        for args in currentForms {
+            let r = try s.run(tack, args, in: "app/a/b")
+            #expect(r.status == 0 && r.stdout == expected[args] && r.stderr == "", "\(args): \(r)")
+        }
+        for args in [["install"], ["install", "--frozen"]] {
+            let r = try s.run(tack, args, in: "app/a/b")
+            #expect(r.status == 0 && r.stdout == "" && r.stderr == "", "\(args): \(r)")
+        }
+
+        // Not answerable from a snapshot: handed to tack-front, which is not there.
+        let missing = "tack: tack-front is missing (beside tack, or in ../libexec/tack) — reinstall tack with ./bootstrap.sh\n"
+        let notAnswered = [
+            ["current", "nothing"], ["current", "--json", "--json"], ["current", "hello", "hello"], ["current", "-v"],
+            ["which", "nothing-of-the-kind"], ["exec", "hello@1.0.0", "--", "hello"], ["install", "--offline"], ["--version"], ["ls"],
+        ]
+        for args in notAnswered {
+            let r = try s.run(tack, args, in: "app/a/b")
+            #expect(r.status == 127 && r.stdout == "" && r.stderr == missing, "\(args): \(r)")
+        }
+        // An edit makes the snapshot stale: install then has work to do, which the lone tack cannot.
+        try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n  other: { path: ../other }\n")
+        let stale = try s.run(tack, ["install"], in: "app/a/b")
+        #expect(stale.status == 127 && stale.stderr == missing, "\(stale)")
+        // Nor is anything outside a snapshot's directory.
+        let elsewhere = try s.run(tack, ["which", "hello"], in: "app")
+        #expect(elsewhere.status == 127 && elsewhere.stderr == missing, "\(elsewhere)")
+    }
+
+    /// The relay leaves a snapshot behind: after `tack install` and `tack use` the very next
+    /// shim is answered by `tack` alone, and a touch of tack.yml that changes no byte keeps it.
+    @Test func theFirstShimAfterAChangeTakesTheHotPath() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0", "2.0.0"])
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        let lonely = s.root + "/lonely/bin"
+        try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Sandbox.binary(), toPath: lonely + "/tack")
+        try FileManager.default.createSymbolicLink(atPath: lonely + "/hello", withDestinationPath: lonely + "/tack")
+        let missing = "tack: tack-front is missing (beside tack, or in ../libexec/tack) — reinstall tack with ./bootstrap.sh\n"
+
+        let install = try s.tack(["install"], in: "app")
+        #expect(install.status == 0, "\(install)")
+        let first = try s.run(lonely + "/hello", [], in: "app")
+        #expect(first.status == 0 && first.stdout == "hello 1.0.0\n" && first.stderr == "", "\(first)")
+
+        let use = try s.tack(["use", "hello@2.0.0"], in: "app")
+        #expect(use.status == 0, "\(use)")
+        let afterUse = try s.run(lonely + "/hello", [], in: "app")
+        #expect(afterUse.status == 0 && afterUse.stdout == "hello 2.0.0\n" && afterUse.stderr == "", "\(afterUse)")
+
+        // The same bytes with new times: still the hot path.
+        let yml = s.root + "/app/tack.yml"
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: yml)
+        let touched = try s.run(lonely + "/hello", [], in: "app")
+        #expect(touched.status == 0 && touched.stdout == "hello 2.0.0\n" && touched.stderr == "", "\(touched)")
+        // Other bytes: stale, so the lone tack hands over (and there is nothing to hand to).
+        let text = try String(contentsOfFile: yml, encoding: .utf8)
+        try (text + "# edited\n").write(toFile: yml, atomically: false, encoding: .utf8)
+        let edited = try s.run(lonely + "/hello", [], in: "app")
+        #expect(edited.status == 127 && edited.stderr == missing, "\(edited)")
+    }
+}
