@@ -60,10 +60,11 @@ let package = Package(
         .target(
             name: "Scaffold",
             dependencies: ["TackCore", "YAML", "Git", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "TackKit", dependencies: ["TackCore", "TackFront", "Backends", "Archive"]),
         .target(
             name: "TackCLI",
             dependencies: [
-                "TackCore", "TackFront", "Git", "Archive", "Backends", "Scaffold",
+                "TackCore", "TackKit", "TackFront", "Git", "Archive", "Backends", "Scaffold",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "tack-front", dependencies: ["TackFront"], linkerSettings: staticFront),
@@ -77,7 +78,7 @@ let package = Package(
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "TackCLITests", dependencies: ["TackCore", "TackFront", "TackLean", "TackCLI", "Git", "Backends", "Archive", "Scaffold"],
+            name: "TackCLITests", dependencies: ["TackCore", "TackKit", "TackFront", "TackLean", "TackCLI", "Git", "Backends", "Archive", "Scaffold"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

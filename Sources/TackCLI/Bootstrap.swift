@@ -2,6 +2,7 @@ import ArgumentParser
 import Backends
 import Foundation
 import TackCore
+import TackKit
 import TackFront
 
 struct Bootstrap: AsyncParsableCommand {
@@ -61,7 +62,7 @@ struct Bootstrap: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let project = try Project.current()
+        let project = try Workspace.current()
         let settings = project.settings
         // The project's manifests (nearest first); the user's global manifest has no bootstrap.
         let manifests = project.resolution.manifests.filter { $0.path != settings.globalManifest }
@@ -95,11 +96,11 @@ struct Bootstrap: AsyncParsableCommand {
         var steps = Steps()
         try await installPackages(plan, settings.environment, &steps)
         if !plan.toolsUpToDate {
-            let status = await Sync(project: project).run()
+            let status = await InstallService(project).run().status
             guard status == 0 else { throw steps.failed("installing tools", "see the errors above") }
             steps.done.append("installed the tools")
         }
-        reshim(project)
+        project.reshim()
         try addHook(plan, project, &steps)
         try await runCommands(plan, settings.environment, &steps)
         let done = steps.done.isEmpty ? "shims rebuilt" : steps.done.joined(separator: "; ")
@@ -123,7 +124,7 @@ struct Bootstrap: AsyncParsableCommand {
 
     /// Why the commands cannot run yet (a manifest with `bootstrap.run` that is not trusted),
     /// or nil: commands from untrusted manifests never run, refused before anything changes.
-    func untrustedCommands(_ manifests: [Manifest], _ project: Project) -> String? {
+    func untrustedCommands(_ manifests: [Manifest], _ project: Workspace) -> String? {
         let policy = TrustPolicy(settings: project.settings)
         let home = project.home
         for m in manifests where !(m.bootstrap?.run.isEmpty ?? true) && !policy.isTrusted(m.path) {
@@ -166,7 +167,7 @@ struct Bootstrap: AsyncParsableCommand {
     }
 
     /// 2. The pinned tools not installed (or a lock to bring up to date).
-    func planTools(_ project: Project, _ plan: inout Plan) {
+    func planTools(_ project: Workspace, _ plan: inout Plan) {
         plan.toolsUpToDate = project.resolution.pins.isEmpty || UpToDate.check(project.resolution, settings: project.settings)
         guard !plan.toolsUpToDate else { return }
         let rows = (try? project.resolution.current(settings: project.settings)) ?? []
@@ -175,7 +176,7 @@ struct Bootstrap: AsyncParsableCommand {
     }
 
     /// 3. The shell hook, with --shell-rc, where the start-up file lacks it.
-    func planHook(_ project: Project, _ plan: inout Plan) throws {
+    func planHook(_ project: Workspace, _ plan: inout Plan) throws {
         guard shellRc else { return }
         let env = project.settings.environment
         let chosen = try shell ?? Self.shellFromEnvironment(env)
@@ -189,7 +190,7 @@ struct Bootstrap: AsyncParsableCommand {
     }
 
     /// 4. The `bootstrap.run` commands not yet run here (each is recorded once it succeeds).
-    func pendingCommands(_ manifests: [Manifest], _ project: Project) -> [(manifest: String, command: String)] {
+    func pendingCommands(_ manifests: [Manifest], _ project: Workspace) -> [(manifest: String, command: String)] {
         let ran = BootstrapRecord(store: project.store)
         var commands: [(manifest: String, command: String)] = []
         for m in manifests.reversed() {
@@ -270,7 +271,7 @@ struct Bootstrap: AsyncParsableCommand {
         steps.left.append("the system packages, for an administrator (above)")
     }
 
-    func addHook(_ plan: Plan, _ project: Project, _ steps: inout Steps) throws {
+    func addHook(_ plan: Plan, _ project: Workspace, _ steps: inout Steps) throws {
         guard let rcChange = plan.rcChange else { return }
         do {
             try FileManager.default.createDirectory(atPath: Paths.dirname(rcChange.file), withIntermediateDirectories: true)
@@ -284,7 +285,7 @@ struct Bootstrap: AsyncParsableCommand {
     /// The commands, with the tools just installed first on PATH and the trusted env.
     func runCommands(_ plan: Plan, _ env: [String: String], _ steps: inout Steps) async throws {
         guard !plan.commands.isEmpty else { return }
-        let fresh = try Project.current()
+        let fresh = try Workspace.current()
         let rows = (try? fresh.resolution.current(settings: fresh.settings)) ?? []
         let runEnv = RunEnvironment.make(resolution: fresh.resolution, rows: rows, settings: fresh.settings)
         var childEnv = env

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Backends
 import TackCore
+import TackKit
 
 struct Cache: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,7 +21,7 @@ struct Cache: AsyncParsableCommand {
         var locked: LockedTool?
     }
 
-    static func pinned(_ project: Project, only names: [String]) throws -> [Pinned] {
+    static func pinned(_ project: Workspace, only names: [String]) throws -> [Pinned] {
         var out: [Pinned] = []
         for (lockPath, requests) in project.groups {
             let lock: Lockfile
@@ -35,7 +36,7 @@ struct Cache: AsyncParsableCommand {
         return out.sorted { $0.request.name < $1.request.name }
     }
 
-    static func connect(_ project: Project) throws -> OCIBuildCache {
+    static func connect(_ project: Workspace) throws -> OCIBuildCache {
         let selection: TeamCache.Selection
         do { selection = try TeamCacheConnection.selection(project) } catch { throw fail(error) }
         guard let cache = selection.cache else {
@@ -63,7 +64,7 @@ struct Cache: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let project = try Project.current()
+            let project = try Workspace.current()
             let cache = try Cache.connect(project)
             let policy = TrustPolicy(settings: project.settings)
             var failed = 0
@@ -123,7 +124,7 @@ struct Cache: AsyncParsableCommand {
         @Flag(help: "Print JSON: [{tool, version, status, tag, digest, key}].") var json = false
 
         func run() async throws {
-            let project = try Project.current()
+            let project = try Workspace.current()
             let cache = try Cache.connect(project)
             var rows: [JSON] = []
             var lines: [String] = []

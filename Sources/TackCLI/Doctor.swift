@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Git
 import TackCore
+import TackKit
 import TackFront
 import YAML
 
@@ -114,7 +115,7 @@ enum DoctorCheck {
     /// Builds made with another Swift toolchain than the one on PATH.
     static func checkToolchain(_ settings: Settings, _ r: inout Report) async {
         guard let store = settings.store, store.fs.isDirectory(store.installs) else { return }
-        guard let toolchain = await Toolchain.current(settings) else {
+        guard let toolchain = await SwiftOnPath.version(settings) else {
             if !store.staleBuilds(toolchain: "").isEmpty {
                 r.problem("no Swift toolchain on PATH, and some tools were built with one — put Swift on PATH")
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Backends
 import Foundation
 import TackCore
+import TackKit
 
 struct Exec: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,8 +76,8 @@ struct Exec: AsyncParsableCommand {
                 settings.commandLine[o.name] = o.text
             }
         }
-        var project: Project
-        do { project = try Project(settings: settings) } catch { throw fail(error) }
+        var project: Workspace
+        do { project = try Workspace(.cli(settings)) } catch { throw fail(error) }
         var current: [CurrentTool]
         do { current = try project.resolution.current(settings: settings) } catch { throw fail(error) }
 
@@ -92,14 +93,14 @@ struct Exec: AsyncParsableCommand {
             if frozen || settings.isFrozen || settings.isOffline {
                 throw fail(Self.cannotInstall(missing[0], project: project, frozen: frozen || settings.isFrozen))
             }
-            let writer: Project
-            do { writer = try Project.locked(settings: settings) } catch { throw fail(error) }
-            var sync = Sync(project: writer)
-            sync.only = Set(missing.map(\.tool))
-            let status = await sync.run()
+            let writer: Workspace
+            do { writer = try Workspace.locked(.cli(settings)) } catch { throw fail(error) }
+            var options = InstallOptions(writer.context)
+            options.only = Set(missing.map(\.tool))
+            let status = await InstallService(writer, options: options).run().status
             if status != 0 { throw ExitCode(status) }
             do {
-                project = try Project(settings: settings)
+                project = try Workspace(.cli(settings))
                 current = try project.resolution.current(settings: settings)
             } catch { throw fail(error) }
         }
@@ -132,7 +133,7 @@ struct Exec: AsyncParsableCommand {
 
     /// Why a missing tool stays missing under --frozen or TACK_OFFLINE, and what to do: a lock
     /// that does not lock what is pinned needs `tack lock`, not an install.
-    static func cannotInstall(_ tool: CurrentTool, project: Project, frozen: Bool) -> TackError {
+    static func cannotInstall(_ tool: CurrentTool, project: Workspace, frozen: Bool) -> TackError {
         let home = project.settings.home
         let what = tool.label
         let setBy = tool.origin.describe(home: home)

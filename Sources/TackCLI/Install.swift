@@ -1,5 +1,6 @@
 import ArgumentParser
 import TackCore
+import TackKit
 
 struct Install: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,7 +45,7 @@ struct Install: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let project = try Project.current(locking: true)
+        let project = try Workspace.current(locking: true)
         let pinned = tools.filter { $0.requirement == nil }.map(\.name)
         let versions = tools.compactMap { t -> ToolRequest? in
             t.requirement.map { project.request(named: t.name, requirement: $0) }
@@ -56,14 +57,14 @@ struct Install: AsyncParsableCommand {
         for t in pinned where project.resolution.pin(t) == nil {
             throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)`, or install a version without pinning it: `tack install \(t)@VERSION`"))
         }
-        var sync = Sync(project: project)
-        sync.frozen = sync.frozen || frozen
-        sync.rebuild = rebuild
-        sync.noCache = cacheOption.noCache
-        if let jobs { sync.jobs = jobs }
-        if !tools.isEmpty { sync.only = Set(pinned) }
-        sync.extra = versions
-        let status = await sync.run()
+        var options = InstallOptions(project.context)
+        options.frozen = options.frozen || frozen
+        options.rebuild = rebuild
+        options.noCache = cacheOption.noCache
+        if let jobs { options.jobs = jobs }
+        if !tools.isEmpty { options.only = Set(pinned) }
+        options.extra = versions
+        let status = await InstallService(project, options: options).run().status
         if status != 0 { throw ExitCode(status) }
     }
 }

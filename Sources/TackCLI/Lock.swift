@@ -1,5 +1,6 @@
 import ArgumentParser
 import TackCore
+import TackKit
 
 struct Lock: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,17 +31,17 @@ struct Lock: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let project = try Project.current(locking: true)
+        let project = try Workspace.current(locking: true)
         if verify {
-            let status = await Sync(project: project).verifyLocks()
+            let status: Int32 = await InstallService(project).verifyLocks().problems == 0 ? 0 : 1
             if status != 0 { throw ExitCode(status) }
             return
         }
         if project.settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids writing tack.lock")) }
-        var sync = Sync(project: project)
-        sync.install = false
-        sync.platforms = platform.platforms
-        let status = await sync.run()
+        var options = InstallOptions(project.context)
+        options.install = false
+        options.platforms = platform.platforms
+        let status = await InstallService(project, options: options).run().status
         if status != 0 { throw ExitCode(status) }
     }
 }
@@ -65,16 +66,16 @@ struct Update: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let project = try Project.current(locking: true)
+        let project = try Workspace.current(locking: true)
         if project.settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids changing tack.lock")) }
         for t in tools where project.resolution.pin(t) == nil {
             throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)@VERSION`"))
         }
-        var sync = Sync(project: project)
-        sync.platforms = platform.platforms
-        sync.update = tools.isEmpty ? .all : .only(Set(tools))
-        if !tools.isEmpty { sync.only = Set(tools) }
-        let status = await sync.run()
+        var options = InstallOptions(project.context)
+        options.platforms = platform.platforms
+        options.update = tools.isEmpty ? .all : .only(Set(tools))
+        if !tools.isEmpty { options.only = Set(tools) }
+        let status = await InstallService(project, options: options).run().status
         if status != 0 { throw ExitCode(status) }
     }
 }

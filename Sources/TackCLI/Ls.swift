@@ -1,5 +1,6 @@
 import ArgumentParser
 import TackCore
+import TackKit
 
 struct Ls: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -93,7 +94,7 @@ struct LsRemote: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let project = try Project.current()
+        let project = try Workspace.current()
         var request: ToolRequest
         if let pin = project.resolution.pin(tool) { request = pin.request } else { request = try RemoteTool.request(tool) }
         request = try ToolRegistry.load(store: project.settings.store).apply(request)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TackCore
+import TackKit
 
 struct Outdated: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +18,7 @@ struct Outdated: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let project = try Project.current()
+        let project = try Workspace.current()
         var rows: [(tool: String, current: String?, wanted: String?, latest: String?, followsRef: Bool)] = []
         var problems = 0
         for (lockPath, requests) in project.groups {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TackCore
+import TackKit
 
 struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,7 +21,7 @@ struct Prune: ParsableCommand {
     var dryRun: Bool { dryRunOption.dryRun }
 
     func run() throws {
-        let project = try Project.current()
+        let project = try Workspace.current()
         let settings = project.settings
         var keep: Set<String> = []
         var locks = project.knownProjects().map { Paths.join($0, Lockfile.fileName) }
@@ -48,7 +49,7 @@ struct Prune: ParsableCommand {
                 removed += 1
             }
         }
-        if removed > 0 && !dryRun { reshim(project) }
+        if removed > 0 && !dryRun { project.reshim() }
         // Projects that are gone are forgotten (their tools went above, unless pinned elsewhere).
         let gone = project.knownProjects().filter { !settings.fs.isDirectory($0) }
         for root in gone { Output.out(dryRun ? "would forget \(Paths.abbreviate(root, home: settings.home)), which no longer exists\n" : "forgot \(Paths.abbreviate(root, home: settings.home)), which no longer exists\n") }

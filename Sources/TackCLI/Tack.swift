@@ -6,6 +6,7 @@ import Darwin
 import ArgumentParser
 import Backends
 import TackCore
+import TackKit
 import TackFront
 
 /// The root command of `tack-cli`, which `tack` execs for everything it does not answer itself

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TackCore
+import TackKit
 
 struct Use: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -99,8 +100,8 @@ struct Use: AsyncParsableCommand {
             do { try trust.trust(path, hash: SHA256Digest.hex(edited)) } catch { throw fail(error) }
         }
 
-        let project: Project
-        do { project = try Project(settings: settings) } catch {
+        let project: Workspace
+        do { project = try Workspace(.cli(settings)) } catch {
             restore()
             throw fail(error)
         }
@@ -110,10 +111,10 @@ struct Use: AsyncParsableCommand {
             Output.err("pinned \(arg.name) \(requirement) in \(Paths.abbreviate(path, home: settings.home)), but \(winner) takes precedence here\n")
             return
         }
-        var sync = Sync(project: project)
-        sync.platforms = platform.platforms
-        sync.only = [arg.name]
-        let status = await sync.run()
+        var options = InstallOptions(project.context)
+        options.platforms = platform.platforms
+        options.only = [arg.name]
+        let status = await InstallService(project, options: options).run().status
         if status != 0 {
             restore()
             Output.err("\(Paths.abbreviate(path, home: settings.home)) and its tack.lock were left as they were\n")
@@ -125,8 +126,8 @@ struct Use: AsyncParsableCommand {
     /// The newest release of the tool, from where it is pinned here, the --git or --github
     /// source given, or the registry: pinned exactly.
     func newest(_ settings: Settings) async throws -> Requirement {
-        let project: Project
-        do { project = try Project(settings: settings) } catch { throw fail(error) }
+        let project: Workspace
+        do { project = try Workspace(.cli(settings)) } catch { throw fail(error) }
         var request = project.request(named: target.name, requirement: .latest)
         if let url = git ?? github.map(GitHub.url) { request.source = .git(url) }
         let versions: [AvailableVersion]

@@ -82,4 +82,7 @@ public enum CurrentProcess {
     }
 
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// The processors online (at least 1).
+    public static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }

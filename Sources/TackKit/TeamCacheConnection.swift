@@ -5,29 +5,29 @@ import TackCore
 /// The team cache in force for a project, connected: TACK_CACHE, else the nearest manifest
 /// that names one and is trusted (or the global manifest). A project's cache that is not
 /// trusted is left unused, and said once.
-enum TeamCacheConnection {
-    static func selection(_ project: Project) throws(TackError) -> TeamCache.Selection {
+public enum TeamCacheConnection {
+    public static func selection(_ project: Workspace) throws(TackError) -> TeamCache.Selection {
         let policy = TrustPolicy(settings: project.settings)
         return try TeamCache.select(settings: project.settings, manifests: project.resolution.manifests, isTrusted: policy.isTrusted)
     }
 
     /// The cache to install through, or nil (none named, or unusable: said).
-    static func open(_ project: Project, quietAboutTrust: Bool = false) -> (any BuildCache)? {
+    public static func open(_ project: Workspace, quietAboutTrust: Bool = false) -> (any BuildCache)? {
         let selection: TeamCache.Selection
         do { selection = try self.selection(project) } catch {
-            Output.error(error.message + "; building without the team cache")
+            project.context.notify(.problem(error.message + "; building without the team cache"))
             return nil
         }
         if let untrusted = selection.untrusted, !quietAboutTrust {
             let home = project.home
             let file = untrusted.origin.file
-            Output.err("note: \(Paths.abbreviate(file, home: home)) names the team cache \(untrusted.reference), which is not used until you trust the file: read it, then run `tack trust \(Paths.abbreviate(Paths.dirname(file), home: home))`\n")
+            project.context.notify(.line("note: \(Paths.abbreviate(file, home: home)) names the team cache \(untrusted.reference), which is not used until you trust the file: read it, then run `tack trust \(Paths.abbreviate(Paths.dirname(file), home: home))`"))
         }
         guard let cache = selection.cache else { return nil }
         return connect(cache, project)
     }
 
-    static func connect(_ cache: TeamCache, _ project: Project) -> OCIBuildCache {
+    public static func connect(_ cache: TeamCache, _ project: Workspace) -> OCIBuildCache {
         let env = project.settings.environment
         let transport = URLSessionHTTPClient(limits: .from(environment: env, timeoutVariable: "TACK_CACHE_TIMEOUT"))
         let credentials = RegistryCredentials(environment: env)
@@ -40,7 +40,7 @@ enum TeamCacheConnection {
 
     /// Whether what is built for `request` may be pushed: its pin (or the pin an environment
     /// variable overrides) is the user's own or from a trusted file.
-    static func isShareable(_ request: ToolRequest, overridden: ToolRequest?, policy: TrustPolicy) -> Bool {
+    public static func isShareable(_ request: ToolRequest, overridden: ToolRequest?, policy: TrustPolicy) -> Bool {
         let origin = overridden?.origin ?? request.origin
         switch origin.kind {
         case .globalManifest, .commandLine: return true

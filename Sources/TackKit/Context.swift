@@ -1,0 +1,60 @@
+import TackCore
+
+/// The effects a service works through, passed in: the process's settings (working
+/// directory, environment, file system, store), where notices go, how project files are
+/// written, how backends are made and where the `tack` executable is. tack-cli passes the
+/// real ones; tests pass their own.
+public struct Context: Sendable {
+    public var settings: Settings
+    /// Where the service's notices go.
+    public var notify: @Sendable (Notice) -> Void
+    /// Writes project files (tack.yml, tack.lock) whole; tack-cli's puts the old bytes back
+    /// if the process is interrupted.
+    public var projectFiles: any ProjectFileWriter
+    /// The backends for these settings, with `pathPrefix` first on their PATH.
+    public var makeBackends: @Sendable (Settings, _ pathPrefix: [String]) -> BackendRegistry
+    /// The `tack` executable shims link to (nil: not found).
+    public var launcher: @Sendable () -> String?
+    /// How many installs run at once by default.
+    public var defaultJobs: Int
+
+    public init(
+        settings: Settings,
+        notify: @escaping @Sendable (Notice) -> Void = { _ in },
+        projectFiles: (any ProjectFileWriter)? = nil,
+        makeBackends: @escaping @Sendable (Settings, [String]) -> BackendRegistry = BackendFactory.standard,
+        launcher: @escaping @Sendable () -> String? = { nil },
+        defaultJobs: Int? = nil
+    ) {
+        self.settings = settings
+        self.notify = notify
+        self.projectFiles = projectFiles ?? AtomicProjectFileWriter(fs: settings.fs)
+        self.makeBackends = makeBackends
+        self.launcher = launcher
+        self.defaultJobs = defaultJobs ?? Self.jobs(settings.environment)
+    }
+
+    /// TACK_JOBS, else the number of cores online.
+    static func jobs(_ environment: [String: String]) -> Int {
+        if let s = environment["TACK_JOBS"], let n = Int(s), n > 0 { return n }
+        return max(1, CurrentProcess.processorCount)
+    }
+
+    /// Says `error` as a problem.
+    public func problem(_ error: TackError) { notify(.problem(error.message)) }
+}
+
+/// How a service writes a project file: whole, or not at all.
+public protocol ProjectFileWriter: Sendable {
+    func write(_ path: String, _ bytes: [UInt8]) throws(TackError)
+}
+
+/// A project file written atomically (a temporary file renamed over it).
+public struct AtomicProjectFileWriter: ProjectFileWriter {
+    public let fs: any FileSystem
+    public init(fs: any FileSystem) { self.fs = fs }
+
+    public func write(_ path: String, _ bytes: [UInt8]) throws(TackError) {
+        do { try fs.writeAtomically(path, bytes) } catch { throw TackError("cannot write \(path): \(error)") }
+    }
+}

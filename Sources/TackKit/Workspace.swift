@@ -1,0 +1,104 @@
+import TackCore
+
+/// What the install-side services share: the context, what the directory pins, the store,
+/// the backends, and the lock files those pins belong to.
+public struct Workspace: Sendable {
+    public let context: Context
+    public let resolution: Resolution
+    public let store: Store
+    public let registry: BackendRegistry
+    /// The project's lock, when this value was read under it (`Workspace.locked`).
+    public private(set) var hold: FileLock?
+
+    public var settings: Settings { context.settings }
+    public var home: String? { settings.home }
+
+    public init(_ context: Context) throws(TackError) {
+        self.context = context
+        self.store = try context.settings.requireStore()
+        let resolution = try Resolver(context.settings).resolve()
+        if !resolution.ignored.isEmpty { context.notify(.ignored(resolution.ignored)) }
+        self.resolution = resolution
+        self.registry = context.makeBackends(context.settings, BackendFactory.pinnedBinDirectories(resolution, context.settings))
+    }
+
+    /// The workspace read again under its project's lock, held until the value goes: what a
+    /// command that reads, changes and writes tack.yml or tack.lock works on, so that parallel
+    /// commands each see the others' writes.
+    public static func locked(_ context: Context) throws(TackError) -> Workspace {
+        let root = try Resolver(context.settings).resolve().projectRoot ?? context.settings.cwd
+        let lock = try ProjectLock.acquire(store: try context.settings.requireStore(), root: root)
+        var workspace = try Workspace(context)
+        workspace.hold = lock
+        return workspace
+    }
+
+    /// The backends again, with the pinned tools installed since this workspace was read on PATH.
+    public func registryWithPinnedInterpreters() -> BackendRegistry {
+        context.makeBackends(settings, BackendFactory.pinnedBinDirectories(resolution, settings))
+    }
+
+    /// A tool named on the command line, as every command reads it: as pinned here, else as
+    /// the registries name it (the user's own first, then tack's built-in one), with
+    /// `requirement`. Still `.registry` (a source to give) when none does.
+    public func request(named name: String, requirement: Requirement) -> ToolRequest {
+        var request = resolution.pin(name)?.request ?? ToolRequest(name: name, requirement: requirement, source: .registry, origin: .commandLine)
+        request.requirement = requirement
+        if case .registry = request.source, let registry = try? ToolRegistry.load(store: settings.store) {
+            request = registry.apply(request)
+        }
+        return request
+    }
+
+    public var planner: LockPlanner { LockPlanner(registry: registry) }
+
+    /// Pins grouped by the lock file that records them; environment overrides (which no lock
+    /// records) under nil.
+    public var groups: [(lockPath: String?, requests: [ToolRequest])] {
+        var byDir: [String: [ToolRequest]] = [:]
+        var loose: [ToolRequest] = []
+        for pin in resolution.pins where LockPlanner.isLockable(pin.request) {
+            if let dir = pin.lockDirectory { byDir[dir, default: []].append(pin.request) } else { loose.append(pin.request) }
+        }
+        var out: [(String?, [ToolRequest])] = byDir.keys.sorted().map { dir in (Paths.join(dir, Lockfile.fileName), byDir[dir] ?? []) }
+        if !loose.isEmpty { out.append((nil, loose)) }
+        return out
+    }
+
+    public func loadLock(_ path: String) throws(TackError) -> Lockfile {
+        settings.fs.info(path) == nil ? Lockfile() : try Lockfile.load(path, fs: settings.fs)
+    }
+
+    /// Writes a lock only when its bytes change, so an unchanged lock keeps its mtime.
+    @discardableResult
+    public func writeLock(_ lock: Lockfile, to path: String) throws(TackError) -> Bool {
+        let bytes = lock.serialized()
+        if let old = try? settings.fs.read(path), old == bytes { return false }
+        try context.projectFiles.write(path, bytes)
+        return true
+    }
+
+    /// Remembers a project root, so `tack prune` keeps what it pins.
+    public func remember(_ root: String) { store.rememberProject(root) }
+
+    public func knownProjects() -> [String] { store.knownProjects() }
+
+    /// Drops projects from `state/projects`.
+    public func forget(_ roots: Set<String>) {
+        try? store.projectsFile.update { (lines) throws(TackError) in (lines.filter { !roots.contains($0) }, ()) }
+    }
+
+    public func installedProvider() -> @Sendable (String) -> [LockedTool] {
+        let store = self.store
+        return { store.installedEntries($0) }
+    }
+
+    /// Rebuilds the shims after installs change; a failure is said, not fatal.
+    public func reshim() {
+        guard let launcher = context.launcher() else {
+            context.notify(.problem("cannot find the tack binary to point shims at; run `tack reshim` from an installed tack"))
+            return
+        }
+        do { try Shims.rebuild(store: store, front: launcher) } catch { context.problem(error) }
+    }
+}
