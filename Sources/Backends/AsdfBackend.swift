@@ -17,11 +17,14 @@ public struct AsdfBackend: Backend {
     let cache: String?
     /// nil when the request's plugin may run, else why not.
     let mayRun: @Sendable (ToolRequest) -> String?
+    let git: any GitRemotes
 
-    public init(runner: any ProcessRunner, environment: [String: String], cache: String?, mayRun: @escaping @Sendable (ToolRequest) -> String?) {
+    public init(runner: any ProcessRunner, environment: [String: String], cache: String?, git: any GitRemotes = LibGit2Remotes(),
+                mayRun: @escaping @Sendable (ToolRequest) -> String?) {
         self.runner = runner
         self.environment = environment
         self.cache = cache
+        self.git = git
         self.mayRun = mayRun
     }
 
@@ -29,7 +32,7 @@ public struct AsdfBackend: Backend {
     // MARK: The plugin
 
     /// The plugin checked out at `commit` (nil: its default branch now), and that commit.
-    func plugin(_ request: ToolRequest, commit: String?) throws(TackError) -> (dir: String, commit: String) {
+    func plugin(_ request: ToolRequest, commit: String?) async throws(TackError) -> (dir: String, commit: String) {
         if let why = mayRun(request) { throw TackError(why) }
         let url = source(of: request)
         guard let cache else { throw TackError("tack has no TACK_HOME to keep the asdf plugin of \(request.name) in") }
@@ -50,10 +53,10 @@ public struct AsdfBackend: Backend {
             if let commit {
                 // Only a commit the plugin published: on its default branch or a release tag,
                 // never a pull request's head or an unreleased branch a lock names.
-                try Git.fetch(url, commit: commit, reachableFrom: .defaultBranchOrTags, into: temp, checkout: true)
+                try await git.fetch(url, commit: commit, reachableFrom: .defaultBranchOrTags, into: temp, checkout: true)
                 head = commit.lowercased()
             } else {
-                try Git.clone(url, into: temp)
+                try await git.clone(url, into: temp)
                 head = try GitRepository.open(temp).headCommit()
             }
         } catch {
@@ -92,7 +95,7 @@ public struct AsdfBackend: Backend {
     // MARK: Versions
 
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
-        let (dir, commit) = try plugin(request, commit: nil)
+        let (dir, commit) = try await plugin(request, commit: nil)
         let out = try await runScript(dir, "list-all", env: pluginEnvironment(dir), in: dir)
         guard out.status == 0 else { throw TackError("the asdf plugin of \(request.name) failed to list versions (bin/list-all, exit \(out.status)) — check the plugin (\(source(of: request))) or your network, then try again:\n\(out.tail(10))") }
         // asdf's versions are any words (`temurin-17.0.2+8`): those that are not numbers are
@@ -126,7 +129,7 @@ public struct AsdfBackend: Backend {
     /// fetched (and kept, as an install would) before the team cache is asked.
     public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {
         guard case .string(let commit)? = locked.fields["plugin-commit"] else { return }
-        _ = try plugin(request, commit: commit)
+        _ = try await plugin(request, commit: commit)
     }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
@@ -135,7 +138,7 @@ public struct AsdfBackend: Backend {
         if case .string(let c)? = job.locked.fields["plugin-commit"] { locked = c }
         if locked == nil && job.frozen { throw TackError("tack.lock records no plugin commit for \(tool); run `tack lock`") }
         job.report(.fetching)
-        let (dir, commit) = try plugin(job.request, commit: locked)
+        let (dir, commit) = try await plugin(job.request, commit: locked)
 
         // The plugin installs into the final place: many builds (ruby, python) write their
         // prefix into what they install. The installer holds this version's lock, so nobody

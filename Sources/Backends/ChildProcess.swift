@@ -38,12 +38,10 @@ public enum ChildProcess {
     /// Waits for `pid` to end (on a thread of its own, never blocking Swift's pool) and returns
     /// its status as a shell gives it: the exit status, or 128 + the signal that ended it.
     public static func wait(_ pid: pid_t) async -> Int32 {
-        let status: Int32 = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var raw: Int32 = 0
-                while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-                continuation.resume(returning: raw)
-            }
+        let status: Int32 = await OffPool.run {
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            return raw
         }
         RunningChildren.shared.remove(pid)
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)

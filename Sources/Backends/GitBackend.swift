@@ -9,17 +9,19 @@ public struct GitBackend: Backend {
     public let name = "git"
     let runner: any ProcessRunner
     let environment: [String: String]
+    let git: any GitRemotes
 
-    public init(runner: any ProcessRunner, environment: [String: String]) {
+    public init(runner: any ProcessRunner, environment: [String: String], git: any GitRemotes = LibGit2Remotes()) {
         self.runner = runner
         self.environment = environment
+        self.git = git
     }
 
 
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         let url = source(of: request)
         let tags: [RemoteTag]
-        do { tags = try Git.listTags(url) } catch { throw TackError("cannot list the tags of \(url): \(error.message)") }
+        do { tags = try await git.listTags(url) } catch { throw TackError("cannot list the tags of \(url): \(error.message)") }
         var byVersion: [Version: AvailableVersion] = [:]
         for tag in tags {
             guard let v = Version(tag.name) else { continue }
@@ -36,7 +38,7 @@ public struct GitBackend: Backend {
             return AvailableVersion(version: RefVersion.version(commit: ref.lowercased()), fields: ["ref": .string(ref), "commit": .string(ref.lowercased())])
         }
         let refs: [RemoteTag]
-        do { refs = try Git.listRefs(url) } catch { throw TackError("cannot list the branches and tags of \(url): \(error.message)") }
+        do { refs = try await git.listRefs(url) } catch { throw TackError("cannot list the branches and tags of \(url): \(error.message)") }
         guard let match = refs.first(where: { $0.name == "refs/tags/\(ref)" }) ?? refs.first(where: { $0.name == "refs/heads/\(ref)" }) else {
             throw TackError("\(url) has no branch or tag `\(ref)` (set by \(request.origin.describe(home: nil)))")
         }
@@ -48,14 +50,14 @@ public struct GitBackend: Backend {
     /// at the locked commit; under a `ref:` pin the commit must be the one a commit ref names,
     /// or one the branch or tag reaches.
     public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {
-        try checkout(locked, for: request, into: scratch + "/pin-check", checkout: false)
+        try await checkout(locked, for: request, into: scratch + "/pin-check", checkout: false)
         try? FileManager.default.removeItem(atPath: scratch + "/pin-check")
     }
 
     /// Fetches the commit `locked` names into `src` (checked out when `checkout`), refusing
     /// one the pin's tag or ref does not name. The pin decides which rule applies, never a
     /// field of the lock.
-    func checkout(_ locked: LockedTool, for request: ToolRequest, into src: String, checkout: Bool) throws(TackError) {
+    func checkout(_ locked: LockedTool, for request: ToolRequest, into src: String, checkout: Bool) async throws(TackError) {
         let url = source(of: request)
         Output.verbose("fetching \(Redact.url(url) == "the URL" ? url : Redact.url(url)) for \(locked.name) \(locked.version)")
         let tool = "\(locked.name) \(locked.version)"
@@ -67,12 +69,12 @@ public struct GitBackend: Backend {
                 guard ref.lowercased() == commit.lowercased() else {
                     throw TackError("tack.lock names commit \(commit) for \(tool), but the pin names commit \(ref.lowercased()) — nothing was installed; run `tack lock` to lock the pin again")
                 }
-                do { _ = try Git.checkout(url, ref: ref.lowercased(), into: src) } catch {
+                do { _ = try await git.checkout(url, ref: ref.lowercased(), into: src) } catch {
                     throw TackError("cannot fetch commit \(ref) of \(url): \(error.message)")
                 }
                 return
             }
-            do { try Git.fetch(url, commit: commit, reachableFrom: .ref(ref), into: src, checkout: checkout) } catch {
+            do { try await git.fetch(url, commit: commit, reachableFrom: .ref(ref), into: src, checkout: checkout) } catch {
                 throw TackError("cannot install commit \(commit) of \(url) for \(tool) (ref: \(ref)): \(error.message) — nothing was installed; if \(ref) was rewritten, run `tack update \(locked.name)`")
             }
             return
@@ -86,7 +88,7 @@ public struct GitBackend: Backend {
         if !checkout {
             // The tag's commit, as the server lists it now.
             let refs: [RemoteTag]
-            do { refs = try Git.listTags(url) } catch { throw TackError("cannot list the tags of \(url): \(error.message)") }
+            do { refs = try await git.listTags(url) } catch { throw TackError("cannot list the tags of \(url): \(error.message)") }
             guard let now = refs.first(where: { $0.name == tag }) else {
                 throw TackError("\(url) has no tag \(tag) any more (tack.lock's tag for \(tool)) — nothing was installed")
             }
@@ -96,7 +98,7 @@ public struct GitBackend: Backend {
             return
         }
         let fetched: String
-        do { fetched = try Git.checkout(url, ref: "refs/tags/" + tag, into: src) } catch {
+        do { fetched = try await git.checkout(url, ref: "refs/tags/" + tag, into: src) } catch {
             throw TackError("cannot fetch tag \(tag) of \(url): \(error.message)")
         }
         if fetched.lowercased() != commit.lowercased() {
@@ -109,7 +111,7 @@ public struct GitBackend: Backend {
         let tool = "\(job.locked.name) \(job.locked.version)"
         job.report(.fetching)
         let src = job.scratch + "/src"
-        try checkout(job.locked, for: job.request, into: src, checkout: true)
+        try await checkout(job.locked, for: job.request, into: src, checkout: true)
         try FileManager.default.createDirectoryOrFail(job.directory + "/bin")
         if let build = job.request.options.build {
             return try await runBuildCommand(build, job: job, src: src, tool: tool)

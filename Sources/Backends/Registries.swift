@@ -21,12 +21,12 @@ public enum Registries {
 
     /// Clones `url` into `$TACK_HOME/registries/<name>` (or replaces it, for update): cloned
     /// beside, checked, then renamed into place, so a failed update keeps the old registry.
-    public static func fetch(_ url: String, name: String, store: Store) throws(TackError) {
+    public static func fetch(_ url: String, name: String, store: Store, git: any GitRemotes = LibGit2Remotes()) async throws(TackError) {
         let final = directory(store, name)
         let temp = store.root + "/registries/.tmp-\(name)-\(getpid())"
         try? FileManager.default.removeItem(atPath: temp)
         do { try store.fs.createDirectory(store.root + "/registries") } catch { throw TackError("cannot write to \(store.root): \(error)") }
-        do { try Git.clone(url, into: temp) } catch {
+        do { try await git.clone(url, into: temp) } catch {
             try? FileManager.default.removeItem(atPath: temp)
             throw TackError("cannot clone the registry \(url): \(error.message)")
         }

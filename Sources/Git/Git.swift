@@ -4,6 +4,8 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
 
+    public init(message: String) { self.message = message }
+
     /// The last libgit2 error, with what tack was doing.
     static func last(_ doing: String) -> GitError {
         if let e = git_error_last(), let m = e.pointee.message {

@@ -10,6 +10,11 @@ public struct RemoteTag: Sendable, Hashable {
     public var name: String
     /// The commit the tag points at (annotated tags peeled).
     public var commit: String
+
+    public init(name: String, commit: String) {
+        self.name = name
+        self.commit = commit
+    }
 }
 
 extension Git {

@@ -13,12 +13,12 @@ struct Registry: ParsableCommand {
         subcommands: [Add.self, Update.self, List.self]
     )
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Clone a registry repository.", discussion: "Example: tack registry add https://github.com/acme/tack-registry.git")
         @Argument(help: "The registry's git URL.") var url: String
         @Option(help: "The name to keep it under (default: the repository's name).") var name: String?
 
-        func run() throws {
+        func run() async throws {
             let settings = try processSettings()
             let store: Store
             do { store = try settings.requireStore() } catch { throw fail(error) }
@@ -27,16 +27,16 @@ struct Registry: ParsableCommand {
             if Registries.userRegistries(store: store).contains(n) {
                 throw fail(TackError("a registry named \(n) exists already — `tack registry update \(n)` refreshes it, or choose another --name"))
             }
-            do { try Registries.fetch(url, name: n, store: store) } catch { throw fail(error) }
+            do { try await Registries.fetch(url, name: n, store: store) } catch { throw fail(error) }
             Output.err("added the registry \(n) from \(url)\n")
         }
     }
 
-    struct Update: ParsableCommand {
+    struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Fetch registries again (all, or the ones named).")
         @Argument(help: "Registry names.") var names: [String] = []
 
-        func run() throws {
+        func run() async throws {
             let settings = try processSettings()
             let store: Store
             do { store = try settings.requireStore() } catch { throw fail(error) }
@@ -44,7 +44,7 @@ struct Registry: ParsableCommand {
             for n in names where !all.contains(n) { throw fail(TackError("no registry named \(n) (registries: \(all.isEmpty ? "none" : all.joined(separator: ", ")))")) }
             for n in names.isEmpty ? all : names {
                 guard let url = Registries.url(of: n, store: store) else { throw fail(TackError("the registry \(n) does not say where it came from; remove it and add it again")) }
-                do { try Registries.fetch(url, name: n, store: store) } catch { throw fail(error) }
+                do { try await Registries.fetch(url, name: n, store: store) } catch { throw fail(error) }
                 Output.err("updated the registry \(n)\n")
             }
         }

@@ -101,7 +101,8 @@ public struct Installer: Sendable {
         let lock = try FileLock(path: store.state + "/locks/\(name)@\(version.text).lock")
         if !lock.tryLock() {
             report(.waiting)
-            lock.lock()
+            // Another process installs it: wait on a thread of its own, not the pool's.
+            await OffPool.run { lock.lock() }
         }
         defer { lock.unlock() }
         // Another process may have finished it while we waited.
