@@ -248,21 +248,8 @@ public struct LeanSnapshot {
         // `ino:size:msec.mnsec:csec.cnsec`, as Snapshot.statKey writes it.
         var p = key
         func number(_ expected: Int64, then separator: UInt8) -> Bool {
-            var negative = false
-            if p[0] == UInt8(ascii: "-") {
-                negative = true
-                p += 1
-            }
-            var value: Int64 = 0
-            var digits = 0
-            while p[0] >= 0x30 && p[0] <= 0x39 {
-                value = value &* 10 &+ Int64(p[0] - 0x30)
-                p += 1
-                digits += 1
-            }
-            guard digits > 0, p[0] == separator else { return false }
-            if separator != 0 { p += 1 }
-            return (negative ? -value : value) == expected
+            guard let value = decimal(&p, then: separator) else { return false }
+            return value == expected
         }
         let last: UInt8 = fingerprint == nil ? 0 : UInt8(ascii: "=")
         if number(Int64(bitPattern: UInt64(st.st_ino)), then: UInt8(ascii: ":")) && number(Int64(st.st_size), then: UInt8(ascii: ":"))
@@ -283,17 +270,10 @@ public struct LeanSnapshot {
         while p[0] != 0 && p[0] != UInt8(ascii: ":") { p += 1 }
         guard p[0] == UInt8(ascii: ":") else { return false }
         p += 1
-        var recorded: Int64 = 0
-        var digits = 0
-        while p[0] >= 0x30 && p[0] <= 0x39 {
-            recorded = recorded &* 10 &+ Int64(p[0] - 0x30)
-            p += 1
-            digits += 1
-        }
-        guard digits > 0, p[0] == UInt8(ascii: ":"), recorded == size else { return false }
+        guard decimal(&p, then: UInt8(ascii: ":")) == size else { return false }
         var expected: UInt64 = 0
         var q = fingerprint
-        digits = 0
+        var digits = 0
         while q[0] != 0 {
             let d = q[0]
             let v: UInt8
@@ -306,6 +286,26 @@ public struct LeanSnapshot {
         var actual: UInt64 = 0
         let read = path.withMemoryRebound(to: CChar.self, capacity: 1) { lean_content_fingerprint($0, contentLimit, &actual) }
         return read == size && actual == expected
+    }
+
+    /// The decimal number (optionally negative) at `p`, which must end at `separator`; `p`
+    /// moves past the separator (not past a NUL). Nil when there is none.
+    static func decimal(_ p: inout UnsafeMutablePointer<UInt8>, then separator: UInt8) -> Int64? {
+        var negative = false
+        if p[0] == UInt8(ascii: "-") {
+            negative = true
+            p += 1
+        }
+        var value: Int64 = 0
+        var digits = 0
+        while p[0] >= 0x30 && p[0] <= 0x39 {
+            value = value &* 10 &+ Int64(p[0] - 0x30)
+            p += 1
+            digits += 1
+        }
+        guard digits > 0, p[0] == separator else { return nil }
+        if separator != 0 { p += 1 }
+        return negative ? -value : value
     }
 
     /// Files up to this size are recorded with their content's fingerprint
