@@ -93,11 +93,7 @@ public struct Installer: Sendable {
         if !rebuild, let done = reuse(item) { return done }
         let backend = try registry.backend(for: item.request)
         let toolDir = store.toolDirectory(name)
-        do {
-            try store.fs.createDirectory(toolDir)
-            try store.fs.createDirectory(store.state + "/locks")
-        } catch { throw TackError("cannot write to \(store.root): \(error) — check TACK_HOME") }
-
+        try makeDirectories([toolDir, store.state + "/locks"])
         let lock = try FileLock(path: store.state + "/locks/\(name)@\(version.text).lock")
         if !lock.tryLock() {
             report(.waiting)
@@ -110,96 +106,118 @@ public struct Installer: Sendable {
         // The version's own directory, or, where it holds another build that some other
         // project uses, a variant beside it: no project evicts another's install.
         let final = store.installTarget(for: item.locked)
-        do { try store.fs.createDirectory(Paths.dirname(final)) } catch { throw TackError("cannot write to \(store.root): \(error) — check TACK_HOME") }
-
+        try makeDirectories([Paths.dirname(final)])
         // What a killed install left behind; we hold the lock, so nobody is using it.
-        let pid = getpid()
         for leftover in (try? store.fs.list(toolDir)) ?? [] where leftover.hasPrefix(".tmp-\(version.text)-") || leftover.hasPrefix(".old-\(version.text)-") {
             try? store.fs.remove(toolDir + "/" + leftover)
         }
-        let temp = toolDir + "/.tmp-\(version.text)-\(pid)"
-        let scratch = temp + "/.scratch"
-        do {
-            try store.fs.createDirectory(scratch)
-            try store.fs.createDirectory(store.cache)
-        } catch { throw TackError("cannot write to \(store.root): \(error) — check TACK_HOME") }
-
+        let temp = toolDir + "/.tmp-\(version.text)-\(getpid())"
+        try makeDirectories([temp + "/.scratch", store.cache])
         do throws(TackError) {
-            var job = InstallJob(request: item.request, locked: item.locked, directory: temp, scratch: scratch, cache: store.cache, report: report)
-            job.offline = offline
-            job.frozen = frozen
-            job.destination = final
-            var notes: [String] = []
-            let key = await cacheKey(item, backend: backend, destination: final, notes: &notes)
-            var outcome: InstallOutcome
-            var pulled: String?
-            if let cache, let key, !offline {
-                // The lock's choice is checked against the pin first, as a build would check it.
-                try await backend.checkPin(item.locked, for: item.request, scratch: scratch)
-                let seen = CacheDigests(store: store)
-                switch await cache.pull(key, recorded: item.locked.cachedDigest(key.tag) ?? seen.digest(for: key.tag), into: temp, report: report) {
-                case .hit(let digest, let binaries, let built):
-                    pulled = digest
-                    seen.remember(key.tag, digest)
-                    outcome = InstallOutcome(binaries: binaries, metadata: built)
-                case .miss:
-                    outcome = try await backend.install(job)
-                case .unusable(let why):
-                    notes.append("\(name) \(version): \(why); building it here")
-                    try? store.fs.remove(temp)
-                    do { try store.fs.createDirectory(scratch) } catch { throw TackError("cannot write to \(store.root): \(error)") }
-                    outcome = try await backend.install(job)
-                }
-            } else {
-                outcome = try await backend.install(job)
-            }
-            try? store.fs.remove(scratch)
-            var record = item.locked
-            for (k, v) in outcome.lockFields { record.fields[k] = v }
-            record.fields["binaries"] = .list(outcome.binaries.sorted())
-            var built = outcome.metadata
-            if let why = outcome.unshareable { built[Installer.unshareableField] = why }
-            if !built.isEmpty { record.fields["built"] = .map(built) }
-            let pulledField = key.flatMap { k in pulled.map { item.locked.addingCachedDigest(k.tag, $0) } }
-            if let pulledField { record.fields[CacheKey.lockField] = pulledField }
-            do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [name: record]).serialized()) }
-            catch { throw TackError("cannot write to \(temp): \(error)") }
-            if store.fs.isDirectory(final) {
-                let old = toolDir + "/.old-\(version.text)-\(pid)"
-                guard rename(final, old) == 0 else { throw TackError("cannot replace \(final): \(String(cString: strerror(errno)))") }
-                guard rename(temp, final) == 0 else {
-                    _ = rename(old, final)
-                    throw TackError("cannot move the new build into \(final): \(String(cString: strerror(errno)))")
-                }
-                try? store.fs.remove(old)
-            } else {
-                guard rename(temp, final) == 0 else { throw TackError("cannot move the install into \(final): \(String(cString: strerror(errno)))") }
-            }
-            _ = fsyncDirectory(toolDir)
-            // The digest is pinned on this machine (CacheDigests), not written into tack.lock:
-            // a pull or a push leaves the project's files as they were.
-            let lockFields = outcome.lockFields
-            if pulled == nil, let key, let cache, cache.pushes {
-                // After the rename: the install stands whatever the upload does.
-                if let why = outcome.unshareable ?? (item.shareable ? nil : "its pin comes from a file that is not trusted") {
-                    notes.append("\(name) \(version): not pushed to the team cache: \(why)")
-                } else {
-                    report(.custom("pushing to the team cache"))
-                    do {
-                        let digest = try await cache.push(key, directory: final, record: record)
-                        CacheDigests(store: store).remember(key.tag, digest)
-                        notes.append("\(name) \(version): pushed to the team cache \(cache.label)")
-                    } catch {
-                        notes.append("\(name) \(version): could not push to the team cache: \(error.message) (the install is fine)")
-                    }
-                }
-            }
-            return Done(status: .installed, lockFields: lockFields, notes: outcome.notes + notes, learned: outcome.learned, pulled: pulled != nil)
+            return try await build(item, backend: backend, temp: temp, final: final, report: report)
         } catch {
             try? store.fs.remove(temp)
             // A tool directory this failure left empty goes too (rmdir: only if empty).
             _ = rmdir(toolDir)
             throw error
+        }
+    }
+
+    /// Creates each directory (and its parents), or says the store cannot be written.
+    func makeDirectories(_ paths: [String]) throws(TackError) {
+        do { for p in paths { try store.fs.createDirectory(p) } } catch { throw TackError("cannot write to \(store.root): \(error) — check TACK_HOME") }
+    }
+
+    /// The install made in `temp` (from the team cache, or built), recorded, renamed to
+    /// `final`, and pushed where it should be.
+    func build(_ item: Item, backend: any Backend, temp: String, final: String, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> Done {
+        let scratch = temp + "/.scratch"
+        var job = InstallJob(request: item.request, locked: item.locked, directory: temp, scratch: scratch, cache: store.cache, report: report)
+        job.offline = offline
+        job.frozen = frozen
+        job.destination = final
+        var notes: [String] = []
+        let key = await cacheKey(item, backend: backend, destination: final, notes: &notes)
+        let (outcome, pulled) = try await produce(job, item: item, backend: backend, key: key, notes: &notes)
+        try? store.fs.remove(scratch)
+        let record = Self.record(item, outcome: outcome, key: key, pulled: pulled)
+        do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [item.locked.name: record]).serialized()) }
+        catch { throw TackError("cannot write to \(temp): \(error)") }
+        try moveIntoPlace(temp, final, version: item.locked.version)
+        // The digest is pinned on this machine (CacheDigests), not written into tack.lock:
+        // a pull or a push leaves the project's files as they were.
+        if pulled == nil, let key { notes += await push(item, key: key, outcome: outcome, final: final, record: record, report: report) }
+        return Done(status: .installed, lockFields: outcome.lockFields, notes: outcome.notes + notes, learned: outcome.learned, pulled: pulled != nil)
+    }
+
+    /// What the install is made from: the team cache's build (its digest), or the backend's
+    /// install here (nil).
+    func produce(_ job: InstallJob, item: Item, backend: any Backend, key: CacheKey?, notes: inout [String]) async throws(TackError) -> (InstallOutcome, pulled: String?) {
+        guard let cache, let key, !offline else { return (try await backend.install(job), nil) }
+        // The lock's choice is checked against the pin first, as a build would check it.
+        try await backend.checkPin(item.locked, for: item.request, scratch: job.scratch)
+        let seen = CacheDigests(store: store)
+        switch await cache.pull(key, recorded: item.locked.cachedDigest(key.tag) ?? seen.digest(for: key.tag), into: job.directory, report: job.report) {
+        case .hit(let digest, let binaries, let built):
+            seen.remember(key.tag, digest)
+            return (InstallOutcome(binaries: binaries, metadata: built), digest)
+        case .miss:
+            return (try await backend.install(job), nil)
+        case .unusable(let why):
+            notes.append("\(item.locked.name) \(item.locked.version): \(why); building it here")
+            try? store.fs.remove(job.directory)
+            try makeDirectories([job.scratch])
+            return (try await backend.install(job), nil)
+        }
+    }
+
+    /// The install's record (`.tack-install.lock`): the lock entry, with what the install
+    /// learned, its binaries, how it was built and the team cache digest it came from.
+    static func record(_ item: Item, outcome: InstallOutcome, key: CacheKey?, pulled: String?) -> LockedTool {
+        var record = item.locked
+        for (k, v) in outcome.lockFields { record.fields[k] = v }
+        record.fields["binaries"] = .list(outcome.binaries.sorted())
+        var built = outcome.metadata
+        if let why = outcome.unshareable { built[Installer.unshareableField] = why }
+        if !built.isEmpty { record.fields["built"] = .map(built) }
+        if let key, let pulled { record.fields[CacheKey.lockField] = item.locked.addingCachedDigest(key.tag, pulled) }
+        return record
+    }
+
+    /// Renames the finished install into place, the one it replaces (a rebuild) aside first
+    /// and removed after; the directory's entry made durable.
+    func moveIntoPlace(_ temp: String, _ final: String, version: Version) throws(TackError) {
+        let toolDir = Paths.dirname(temp)
+        if store.fs.isDirectory(final) {
+            let old = toolDir + "/.old-\(version.text)-\(getpid())"
+            guard rename(final, old) == 0 else { throw TackError("cannot replace \(final): \(String(cString: strerror(errno)))") }
+            guard rename(temp, final) == 0 else {
+                _ = rename(old, final)
+                throw TackError("cannot move the new build into \(final): \(String(cString: strerror(errno)))")
+            }
+            try? store.fs.remove(old)
+        } else {
+            guard rename(temp, final) == 0 else { throw TackError("cannot move the install into \(final): \(String(cString: strerror(errno)))") }
+        }
+        _ = fsyncDirectory(toolDir)
+    }
+
+    /// A build made here, pushed to the team cache when it pushes and the build may be shared
+    /// (after the rename: the install stands whatever the upload does); the notes to say.
+    func push(_ item: Item, key: CacheKey, outcome: InstallOutcome, final: String, record: LockedTool,
+              report: @escaping @Sendable (InstallPhase) -> Void) async -> [String] {
+        guard let cache, cache.pushes else { return [] }
+        let label = "\(item.locked.name) \(item.locked.version)"
+        if let why = outcome.unshareable ?? (item.shareable ? nil : "its pin comes from a file that is not trusted") {
+            return ["\(label): not pushed to the team cache: \(why)"]
+        }
+        report(.custom("pushing to the team cache"))
+        do {
+            let digest = try await cache.push(key, directory: final, record: record)
+            CacheDigests(store: store).remember(key.tag, digest)
+            return ["\(label): pushed to the team cache \(cache.label)"]
+        } catch {
+            return ["\(label): could not push to the team cache: \(error.message) (the install is fine)"]
         }
     }
 
