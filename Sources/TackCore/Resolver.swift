@@ -43,136 +43,37 @@ public struct Resolver: Sendable {
     static let localManifestName = "tack.local.yml"
 
     public func resolve() throws(TackError) -> Resolution {
-        let fs = settings.fs
-        var pinned: [String: Resolution.Pin] = [:]
-        var manifests: [Manifest] = []
-        var probes: [(String, FileInfo?)] = []
-        var projectRoot: String?
-        var firstPinningDirectory: String?
-        var ignored: [IgnoredFile] = []
-        /// A version file's pins; a file tack cannot read pins nothing and is noted in `ignored`.
-        func readCompatible(_ file: CompatibleFile, _ path: String) -> [ToolRequest] {
-            do {
-                let reading = try file.read(path, fs: fs)
-                ignored += reading.skipped.map { IgnoredFile(path: path, problem: $0.message, pinsNothing: false) }
-                return reading.pins
-            } catch {
-                ignored.append(IgnoredFile(path: path, problem: error.message, pinsNothing: true))
-                return []
-            }
-        }
-
-        func probe(_ path: String) -> FileInfo? {
-            let info = fs.info(path)
-            probes.append((path, info))
-            return info?.kind == .file ? info : nil
-        }
-        /// tack's own files must be regular files: a directory, pipe, device or a link that
-        /// leads nowhere in their place is an error, never "nothing pinned" (and a pipe is
-        /// never opened, so it cannot hang tack).
-        func probeManifest(_ path: String) throws(TackError) -> FileInfo? {
-            let info = probe(path)
-            if info != nil { return info }
-            switch fs.info(path)?.kind {
-            case .directory?: throw TackError("\(path) is a directory; tack reads its manifest from a file of that name — remove or rename the directory")
-            case .other?: throw TackError("\(path) is not a regular file (a pipe, socket or device); tack reads its manifest only from a file")
-            default:
-                if fs.isBrokenLink(path) {
-                    throw TackError("\(path) is a symbolic link that leads nowhere (a loop, or a missing target) — fix or remove it")
-                }
-                return nil
-            }
-        }
-
+        var walk = ResolutionWalk(settings: settings)
         var dir = settings.cwd
         while true {
-            var here: [String: ToolRequest] = [:]
-            var order: [String] = []
-            func add(_ r: ToolRequest) {
-                if here[r.name] == nil { order.append(r.name) }
-                here[r.name] = r
-            }
-            // Lowest precedence first; later files overwrite. ~/.tool-versions is asdf's
-            // global default, read after the global manifest below.
-            for file in CompatibleFile.allCases.reversed() {
-                let path = Paths.child(dir, file.rawValue)
-                if path == settings.userToolVersions { continue }
-                if probe(path) != nil {
-                    for r in readCompatible(file, path) { add(r) }
-                }
-            }
-            let manifestPath = Paths.child(dir, Resolver.manifestName)
-            var base: Manifest?
-            if try probeManifest(manifestPath) != nil {
-                let m = try Manifest.load(manifestPath, kind: .manifest, fs: fs)
-                base = m
-                for r in m.tools { add(r) }
-            }
-            let localPath = Paths.child(dir, Resolver.localManifestName)
-            var local: Manifest?
-            if try probeManifest(localPath) != nil {
-                let m = try Manifest.load(localPath, kind: .localManifest, fs: fs)
-                local = m
-                for var r in m.tools {
-                    // A bare version in tack.local.yml changes only the version of the
-                    // entry it overrides; a mapping replaces the entry.
-                    if m.bareEntries.contains(r.name), let b = here[r.name] {
-                        r.source = b.source
-                        r.options = b.options
-                    }
-                    add(r)
-                }
-            }
-            if let local { manifests.append(local) }
-            if let base { manifests.append(base) }
-            if projectRoot == nil, base != nil || local != nil { projectRoot = dir }
-            if firstPinningDirectory == nil, !order.isEmpty { firstPinningDirectory = dir }
-            for name in order where pinned[name] == nil {
-                pinned[name] = .init(request: here[name]!, lockDirectory: dir, overridden: nil)
-            }
+            try walk.read(directory: dir)
             if dir == "/" { break }
             dir = Paths.dirname(dir)
         }
-
-        var global: Set<String> = []
-        if let path = settings.globalManifest, try probeManifest(path) != nil {
-            let m = try Manifest.load(path, kind: .globalManifest, fs: fs)
-            manifests.append(m)
-            for r in m.tools where pinned[r.name] == nil {
-                pinned[r.name] = .init(request: r, lockDirectory: Paths.dirname(path), overridden: nil)
-                global.insert(r.name)
-            }
-        }
-        // asdf's global default, below tack's own; locked beside the global manifest.
-        if let path = settings.userToolVersions, probe(path) != nil {
-            for r in readCompatible(.toolVersions, path) where pinned[r.name] == nil {
-                pinned[r.name] = .init(request: r, lockDirectory: settings.globalManifest.map(Paths.dirname), overridden: nil)
-                global.insert(r.name)
-            }
-        }
-
+        try walk.readGlobal()
+        var pinned = walk.pinned
         try applyEnvironmentOverrides(&pinned)
         // Short names take their source from the registries (parsed only when needed).
         if pinned.values.contains(where: { if case .registry = $0.request.source { return true } else { return false } }) {
             let registry = try ToolRegistry.load(store: settings.store)
-            for (name, pin) in pinned { pinned[name]!.request = registry.apply(pin.request) }
+            for (name, pin) in pinned { pinned[name]?.request = registry.apply(pin.request) }
         }
         for (name, pin) in pinned where !pin.request.alternatives.isEmpty {
-            pinned[name]!.request = chooseAlternative(pin.request)
+            pinned[name]?.request = chooseAlternative(pin.request)
         }
-        let root = projectRoot ?? firstPinningDirectory
+        let root = walk.projectRoot ?? walk.firstPinningDirectory
         // Project pins are locked in the project root's tack.lock.
         if let root {
-            for (name, pin) in pinned where !global.contains(name) {
+            for (name, pin) in pinned where !walk.global.contains(name) {
                 if let d = pin.lockDirectory, d == root || d.hasPrefix(root == "/" ? "/" : root + "/") {
-                    pinned[name]!.lockDirectory = root
+                    pinned[name]?.lockDirectory = root
                 }
             }
         }
         var resolution = Resolution(
-            pins: pinned.keys.sorted().map { pinned[$0]! }, projectRoot: root,
-            manifests: manifests, probes: probes)
-        resolution.ignored = ignored
+            pins: pinned.keys.sorted().compactMap { pinned[$0] }, projectRoot: root,
+            manifests: walk.manifests, probes: walk.probes)
+        resolution.ignored = walk.ignored
         return resolution
     }
 

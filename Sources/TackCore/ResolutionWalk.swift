@@ -1,0 +1,116 @@
+/// The walk a resolution makes: each directory from the working directory up to `/`, then
+/// the global manifest and `~/.tool-versions`, keeping the nearest pin of each tool and every
+/// file it looked for (for the snapshot) or could not read (for the warnings).
+struct ResolutionWalk {
+    let settings: Settings
+    var fs: any FileSystem { settings.fs }
+    var pinned: [String: Resolution.Pin] = [:]
+    var manifests: [Manifest] = []
+    var probes: [(String, FileInfo?)] = []
+    var projectRoot: String?
+    var firstPinningDirectory: String?
+    var ignored: [IgnoredFile] = []
+    /// Tools pinned only by the global manifest or `~/.tool-versions`.
+    var global: Set<String> = []
+
+    init(settings: Settings) { self.settings = settings }
+
+    /// One directory's pins: its compatible files, then tack.yml, then tack.local.yml, later
+    /// ones overriding earlier ones; each tool not pinned nearer is pinned here.
+    mutating func read(directory dir: String) throws(TackError) {
+        var here: [String: ToolRequest] = [:]
+        var order: [String] = []
+        func add(_ r: ToolRequest) {
+            if here[r.name] == nil { order.append(r.name) }
+            here[r.name] = r
+        }
+        // Lowest precedence first; later files overwrite. ~/.tool-versions is asdf's
+        // global default, read after the global manifest.
+        for file in CompatibleFile.allCases.reversed() {
+            let path = Paths.child(dir, file.rawValue)
+            if path == settings.userToolVersions { continue }
+            if probe(path) != nil {
+                for r in readCompatible(file, path) { add(r) }
+            }
+        }
+        let base = try manifest(Paths.child(dir, Resolver.manifestName), kind: .manifest)
+        for r in base?.tools ?? [] { add(r) }
+        let local = try manifest(Paths.child(dir, Resolver.localManifestName), kind: .localManifest)
+        for var r in local?.tools ?? [] {
+            // A bare version in tack.local.yml changes only the version of the entry it
+            // overrides; a mapping replaces the entry.
+            if local?.bareEntries.contains(r.name) == true, let b = here[r.name] {
+                r.source = b.source
+                r.options = b.options
+            }
+            add(r)
+        }
+        if let local { manifests.append(local) }
+        if let base { manifests.append(base) }
+        if projectRoot == nil, base != nil || local != nil { projectRoot = dir }
+        if firstPinningDirectory == nil, !order.isEmpty { firstPinningDirectory = dir }
+        for name in order where pinned[name] == nil {
+            if let request = here[name] { pinned[name] = .init(request: request, lockDirectory: dir, overridden: nil) }
+        }
+    }
+
+    /// The global manifest, then asdf's `~/.tool-versions` below it, both locked beside the
+    /// global manifest: each tool not pinned by a directory.
+    mutating func readGlobal() throws(TackError) {
+        if let path = settings.globalManifest, let m = try manifest(path, kind: .globalManifest) {
+            manifests.append(m)
+            for r in m.tools where pinned[r.name] == nil {
+                pinned[r.name] = .init(request: r, lockDirectory: Paths.dirname(path), overridden: nil)
+                global.insert(r.name)
+            }
+        }
+        if let path = settings.userToolVersions, probe(path) != nil {
+            for r in readCompatible(.toolVersions, path) where pinned[r.name] == nil {
+                pinned[r.name] = .init(request: r, lockDirectory: settings.globalManifest.map(Paths.dirname), overridden: nil)
+                global.insert(r.name)
+            }
+        }
+    }
+
+    /// The manifest at `path`, when there is one.
+    mutating func manifest(_ path: String, kind: Origin.Kind) throws(TackError) -> Manifest? {
+        guard try probeManifest(path) != nil else { return nil }
+        return try Manifest.load(path, kind: kind, fs: fs)
+    }
+
+    /// A version file's pins; a file tack cannot read pins nothing and is noted in `ignored`.
+    mutating func readCompatible(_ file: CompatibleFile, _ path: String) -> [ToolRequest] {
+        do {
+            let reading = try file.read(path, fs: fs)
+            ignored += reading.skipped.map { IgnoredFile(path: path, problem: $0.message, pinsNothing: false) }
+            return reading.pins
+        } catch {
+            ignored.append(IgnoredFile(path: path, problem: error.message, pinsNothing: true))
+            return []
+        }
+    }
+
+    /// What is at `path` (recorded), when it is a regular file.
+    mutating func probe(_ path: String) -> FileInfo? {
+        let info = fs.info(path)
+        probes.append((path, info))
+        return info?.kind == .file ? info : nil
+    }
+
+    /// tack's own files must be regular files: a directory, pipe, device or a link that
+    /// leads nowhere in their place is an error, never "nothing pinned" (and a pipe is
+    /// never opened, so it cannot hang tack).
+    mutating func probeManifest(_ path: String) throws(TackError) -> FileInfo? {
+        let info = probe(path)
+        if info != nil { return info }
+        switch fs.info(path)?.kind {
+        case .directory?: throw TackError("\(path) is a directory; tack reads its manifest from a file of that name — remove or rename the directory")
+        case .other?: throw TackError("\(path) is not a regular file (a pipe, socket or device); tack reads its manifest only from a file")
+        default:
+            if fs.isBrokenLink(path) {
+                throw TackError("\(path) is a symbolic link that leads nowhere (a loop, or a missing target) — fix or remove it")
+            }
+            return nil
+        }
+    }
+}
