@@ -49,6 +49,7 @@ extension Context {
         return Context(
             settings: settings, notify: { renderer.render($0) },
             projectFiles: InterruptSafeWriter(fs: settings.fs),
+            undoOnInterrupt: { Interrupts.undoOnInterrupt($0, $1) },
             launcher: { Front.launcherPath() })
     }
 }

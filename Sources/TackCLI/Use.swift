@@ -44,101 +44,25 @@ struct Use: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let arg = target
         let settings = try processSettings()
-        if settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids changing tack.yml and tack.lock")) }
-        let requirement: Requirement
-        if let r = arg.requirement { requirement = r } else { requirement = try await newest(settings) }
-        let path: String
-        let kind: Origin.Kind
-        if global {
-            guard let g = settings.globalManifest else { throw fail(TackError("HOME is not set, so there is no global manifest")) }
-            path = g
-            kind = .globalManifest
-        } else {
-            kind = .manifest
-            let resolution: Resolution
-            do { resolution = try Resolver(settings).resolve() } catch { throw fail(error) }
-            path = resolution.manifests.first { $0.path.hasSuffix("/tack.yml") && $0.path != settings.globalManifest }?.path
-                ?? Paths.join(settings.cwd, "tack.yml")
+        let context = Context.cli(settings)
+        var pin = PinService.Pin(tool: target.name, requirement: target.requirement)
+        pin.global = global
+        pin.platforms = platform.platforms
+        pin.source = (git ?? github.map(GitHub.url)).map { .git($0) }
+        pin.entrySource = git.map { "git: \(ManifestEditor.yamlValue($0))" } ?? github.map { "github: \(ManifestEditor.yamlValue($0))" }
+        pin.products = products
+        let (requirement, outcome): (Requirement, PinService.Outcome)
+        do { (requirement, outcome) = try await PinService(context).pin(pin) } catch { throw fail(error) }
+        let shown = { (path: String) in Paths.abbreviate(path, home: settings.home) }
+        switch outcome {
+        case .pinned(let file):
+            Output.err("pinned \(target.name) \(requirement) in \(shown(file))\n")
+        case .shadowed(let file, let winner):
+            Output.err("pinned \(target.name) \(requirement) in \(shown(file)), but \(winner) takes precedence here\n")
+        case .failed(let file, let report):
+            Output.err("\(shown(file)) and its tack.lock were left as they were\n")
+            throw ExitCode(report.status)
         }
-        var entry: String?
-        if let source = git.map({ "git: \(ManifestEditor.yamlValue($0))" }) ?? github.map({ "github: \(ManifestEditor.yamlValue($0))" }) {
-            var fields = [source]
-            fields.append("version: \(ManifestEditor.yamlValue(requirement.description))")
-            if !products.isEmpty { fields.append("products: [\(products.map(ManifestEditor.yamlValue).joined(separator: ", "))]") }
-            entry = "{ \(fields.joined(separator: ", ")) }"
-        }
-
-        let fs = settings.fs
-        // Read, edit and write under the project's lock: parallel `tack use` keep every pin.
-        let hold: FileLock
-        let store: Store
-        do {
-            store = try settings.requireStore()
-            hold = try ProjectLock.acquire(store: store, root: Paths.dirname(path))
-        } catch { throw fail(error) }
-        defer { hold.unlock() }
-        let original: [UInt8]? = fs.info(path) == nil ? nil : try fsRead(fs, path)
-        let lockPath = Paths.join(Paths.dirname(path), Lockfile.fileName)
-        let originalLock: [UInt8]? = fs.info(lockPath) == nil ? nil : try fsRead(fs, lockPath)
-        let edited: [UInt8]
-        do { edited = try ManifestEditor.pin(arg.name, requirement, entry: entry, in: original ?? [], path: path, kind: kind) } catch { throw fail(error) }
-        // A file the user trusted stays trusted through tack's own edit of one pin.
-        let trust = TrustStore(store: store)
-        let wasTrusted = original != nil && kind != .globalManifest && TrustPolicy(settings: settings).isTrusted(path)
-        let restore: @Sendable () -> Void = {
-            if let original { try? fs.writeAtomically(path, original) } else { try? fs.remove(path) }
-            if let original, wasTrusted { try? trust.trust(path, hash: SHA256Digest.hex(original)) }
-            if let originalLock { try? fs.writeAtomically(lockPath, originalLock) } else { try? fs.remove(lockPath) }
-        }
-        // Interrupted from here on (a build, a download), both files are put back as they were.
-        Interrupts.undoOnInterrupt(path, restore)
-        do { try fs.createDirectory(Paths.dirname(path)) } catch { throw fail(TackError("cannot write \(path): \(error)")) }
-        do { try Interrupts.write(path, edited, fs: fs) } catch { throw fail(error) }
-        if wasTrusted {
-            do { try trust.trust(path, hash: SHA256Digest.hex(edited)) } catch { throw fail(error) }
-        }
-
-        let project: Workspace
-        do { project = try Workspace(.cli(settings)) } catch {
-            restore()
-            throw fail(error)
-        }
-        guard let pin = project.resolution.pin(arg.name), pin.request.origin.file == path else {
-            // Written, but something nearer wins (tack.local.yml, a nearer file, the environment).
-            let winner = project.resolution.pin(arg.name).map { $0.request.origin.describe(home: settings.home) } ?? "nothing"
-            Output.err("pinned \(arg.name) \(requirement) in \(Paths.abbreviate(path, home: settings.home)), but \(winner) takes precedence here\n")
-            return
-        }
-        var options = InstallOptions(project.context)
-        options.platforms = platform.platforms
-        options.only = [arg.name]
-        let status = await InstallService(project, options: options).run().status
-        if status != 0 {
-            restore()
-            Output.err("\(Paths.abbreviate(path, home: settings.home)) and its tack.lock were left as they were\n")
-            throw ExitCode(status)
-        }
-        Output.err("pinned \(arg.name) \(requirement) in \(Paths.abbreviate(path, home: settings.home))\n")
-    }
-
-    /// The newest release of the tool, from where it is pinned here, the --git or --github
-    /// source given, or the registry: pinned exactly.
-    func newest(_ settings: Settings) async throws -> Requirement {
-        let project: Workspace
-        do { project = try Workspace(.cli(settings)) } catch { throw fail(error) }
-        var request = project.request(named: target.name, requirement: .latest)
-        if let url = git ?? github.map(GitHub.url) { request.source = .git(url) }
-        let versions: [AvailableVersion]
-        do { versions = try await project.registry.backend(for: request).available(of: request) } catch { throw fail(error) }
-        guard let newest = Requirement.latest.best(of: versions) else {
-            throw fail(TackError("\(target.name) has no release to pin — name a version: `tack use \(target.name)@VERSION`"))
-        }
-        return .prefix(newest.version)
-    }
-
-    func fsRead(_ fs: any FileSystem, _ path: String) throws -> [UInt8] {
-        do { return try fs.read(path) } catch { throw fail(TackError(error.description)) }
     }
 }

@@ -13,6 +13,9 @@ public struct Context: Sendable {
     public var projectFiles: any ProjectFileWriter
     /// The backends for these settings, with `pathPrefix` first on their PATH.
     public var makeBackends: @Sendable (Settings, _ pathPrefix: [String]) -> BackendRegistry
+    /// Registers what to put back if the process is interrupted before the command ends
+    /// (by key: the first registration of a key wins).
+    public var undoOnInterrupt: @Sendable (String, @escaping @Sendable () -> Void) -> Void
     /// The `tack` executable shims link to (nil: not found).
     public var launcher: @Sendable () -> String?
     /// How many installs run at once by default.
@@ -23,6 +26,7 @@ public struct Context: Sendable {
         notify: @escaping @Sendable (Notice) -> Void = { _ in },
         projectFiles: (any ProjectFileWriter)? = nil,
         makeBackends: @escaping @Sendable (Settings, [String]) -> BackendRegistry = BackendFactory.standard,
+        undoOnInterrupt: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Void = { _, _ in },
         launcher: @escaping @Sendable () -> String? = { nil },
         defaultJobs: Int? = nil
     ) {
@@ -30,6 +34,7 @@ public struct Context: Sendable {
         self.notify = notify
         self.projectFiles = projectFiles ?? AtomicProjectFileWriter(fs: settings.fs)
         self.makeBackends = makeBackends
+        self.undoOnInterrupt = undoOnInterrupt
         self.launcher = launcher
         self.defaultJobs = defaultJobs ?? Self.jobs(settings.environment)
     }

@@ -3,70 +3,11 @@ import Testing
 import TackCore
 import TackKit
 
-/// A backend that installs from memory: versions it lists, installs that write `bin/TOOL`
-/// printing the version, and how many installs it made.
-final class MemoryBackend: Backend, @unchecked Sendable {
-    let name: String
-    let versions: [String]
-    private let lock = NSLock()
-    private var installed: [String] = []
-    var installs: [String] { lock.withLock { installed } }
-
-    init(name: String = "url", versions: [String]) {
-        self.name = name
-        self.versions = versions
-    }
-
-    func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
-        versions.compactMap { Version($0).map { AvailableVersion(version: $0) } }
-    }
-
-    func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
-        let bin = job.directory + "/bin"
-        do {
-            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-            try WrapperScript(comment: "test", command: ["/bin/echo", "\(job.locked.name) \(job.locked.version)"]).write(to: bin + "/" + job.locked.name, fs: LocalFileSystem())
-        } catch { throw TackError("\(error)") }
-        lock.withLock { installed.append("\(job.locked.name)@\(job.locked.version)") }
-        return InstallOutcome(binaries: ["bin/" + job.locked.name])
-    }
-
-    func resolve(ref: String, of request: ToolRequest) async throws(TackError) -> AvailableVersion {
-        throw TackError("no refs here")
-    }
-}
-
 /// The install service run in-process, with a backend from memory: what `tack install` does
 /// without a process, a network or a build.
 @Suite struct InstallServiceTests {
-    final class Notices: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [Notice] = []
-        func add(_ n: Notice) { lock.withLock { list.append(n) } }
-        var all: [Notice] { lock.withLock { list } }
-        var problems: [String] { all.compactMap { if case .problem(let p) = $0 { p } else { nil } } }
-        var lockChanges: [String] { all.compactMap { if case .lockChanged(let c) = $0 { c.description } else { nil } } }
-    }
-
-    struct Setup {
-        let sandbox: Sandbox
-        let backend: MemoryBackend
-        let notices = Notices()
-        func context(in dir: String = "app", environment: [String: String] = [:]) -> Context {
-            let notices = self.notices, backend = self.backend
-            let settings = Settings(environment: sandbox.environment.merging(environment) { $1 }, cwd: sandbox.root + "/" + dir, fs: LocalFileSystem())
-            return Context(settings: settings, notify: { notices.add($0) }, makeBackends: { _, _ in BackendRegistry([backend]) }, defaultJobs: 2)
-        }
-    }
-
-    func setup(_ manifest: String, versions: [String] = ["1.0.0", "1.1.0", "2.0.0"]) throws -> Setup {
-        let s = try Sandbox()
-        try s.write("app/tack.yml", manifest)
-        return Setup(sandbox: s, backend: MemoryBackend(versions: versions))
-    }
-
     @Test func locksTheNewestAllowedAndInstallsIt() async throws {
-        let t = try setup("tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"~> 1.0\" }\n")
+        let t = try serviceSetup("tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"~> 1.0\" }\n")
         let report = await InstallService(try Workspace(t.context())).run()
         #expect(report.status == 0, "\(t.notices.problems)")
         #expect(report.summary == InstallSummary(installed: 1, pulled: 0, already: 0, failed: 0))
@@ -83,7 +24,7 @@ final class MemoryBackend: Backend, @unchecked Sendable {
     }
 
     @Test func frozenRefusesALockThatNoLongerMatchesAndInstallsNothing() async throws {
-        let t = try setup("tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"~> 1.0\" }\n")
+        let t = try serviceSetup("tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"~> 1.0\" }\n")
         #expect(await InstallService(try Workspace(t.context())).run().status == 0)
         try t.sandbox.write("app/tack.yml", "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"~> 2.0\" }\n")
         let before = t.sandbox.read("app/tack.lock")
@@ -95,7 +36,7 @@ final class MemoryBackend: Backend, @unchecked Sendable {
     }
 
     @Test func anUnresolvableToolIsCountedAndTheLockIsLeftAlone() async throws {
-        let t = try setup("tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"~> 3.0\" }\n")
+        let t = try serviceSetup("tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"~> 3.0\" }\n")
         let report = await InstallService(try Workspace(t.context())).run()
         #expect(report.status == 1)
         #expect(report.summary.failed == 1)
@@ -106,7 +47,7 @@ final class MemoryBackend: Backend, @unchecked Sendable {
     }
 
     @Test func lockOnlyWritesTheLock() async throws {
-        let t = try setup("tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \">= 1.0\" }\n")
+        let t = try serviceSetup("tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \">= 1.0\" }\n")
         let workspace = try Workspace(t.context())
         var options = InstallOptions(workspace.context)
         options.install = false
