@@ -42,7 +42,7 @@ public struct LockMatch: Sendable {
     /// Whether installing `entry` on `platform` needs a checksum the entry does not have: a
     /// download is installed under `--frozen` only when it can be verified.
     public static func needsChecksum(_ entry: LockedTool, platform: Platform) -> Bool {
-        entry.backend == "url" && !entry.hasChecksum(for: platform)
+        entry.kind?.checksumsPerPlatform == true && !entry.hasChecksum(for: platform)
     }
 
     /// Every way `entry` fails to describe the pin; empty when it does. A locked version that
@@ -64,7 +64,7 @@ public struct LockMatch: Sendable {
         if locked != wanted {
             out.append(.options(Set(locked.keys).union(wanted.keys).filter { locked[$0] != wanted[$0] }.sorted()))
         }
-        if backend == "url", case .map(let sums)? = entry.fields["sha256"] {
+        if BackendKind(name: backend)?.checksumsPerPlatform == true, case .map(let sums)? = entry.fields["sha256"] {
             let key = platform.description
             let manifest = request.options.platforms[key]?["checksum"] ?? request.options.checksum
             if let manifest, let sum = sums[key], !Checksum.same(manifest, sum) {
@@ -82,7 +82,7 @@ public struct LockMatch: Sendable {
         switch requirement {
         case .ref(let ref):
             if let lockedRef { return lockedRef == ref ? [] : [.ref(pinned: ref, locked: lockedRef)] }
-            return backend == "git" ? [.missingRef(ref)] : []
+            return BackendKind(name: backend)?.locksRefs == true ? [.missingRef(ref)] : []
         case .system, .path, .lts:
             // (An LTS line is known only from the version index, not from the lock.)
             return []

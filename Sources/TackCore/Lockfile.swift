@@ -152,7 +152,7 @@ public struct Lockfile: Sendable, Equatable {
         for key in fields.keys.sorted() where !LockedTool.knownFields.contains(key) {
             throw fail(keyMarks[key] ?? mark, "unknown key `\(key)` in the entry for \(name.value) (tack writes: \(LockedTool.knownFields.sorted().joined(separator: ", "))) — run `tack lock` to write it again")
         }
-        if backend == "url", let sums = fields["sha256"] {
+        if BackendKind(name: backend)?.checksumsPerPlatform == true, let sums = fields["sha256"] {
             guard case .map(let m) = sums else { throw fail(marks["sha256"] ?? mark, "`sha256` must map platforms (like `linux-x86_64`) to checksums") }
             for (platform, sum) in m.sorted(by: { $0.key < $1.key }) {
                 guard Platform.isValidKey(platform) else {

@@ -1,20 +1,12 @@
 import TackCore
 
 extension InstallService {
-    /// The round an install goes in: downloads (a pinned swift among them) first, then git
-    /// builds (with that swift), then pip and gem tools (with a pinned python or ruby, which
-    /// may itself be a build), each round with what the earlier ones installed on PATH.
-    static func round(_ item: Installer.Item) -> Int {
-        switch item.request.source.backend {
-        case "git": return 1
-        case "pip", "gem": return 2
-        default: return 0
-        }
-    }
+    /// The round an install goes in (`BackendKind.installRound`).
+    static func round(_ item: Installer.Item) -> Int { item.request.source.kind?.installRound ?? 0 }
 
     /// Installs in parallel, in rounds (`round(_:)`), with progress as notices.
     func installItems(_ items: [Installer.Item]) async -> [String: Result<Installer.Done, TackError>] {
-        let builds = items.contains { ["git", "asdf"].contains($0.request.source.backend) }
+        let builds = items.contains { $0.request.source.kind?.builds == true }
         let cache = options.noCache || options.offline || !builds ? nil : TeamCacheConnection.open(workspace)
         let policy = TrustPolicy(settings: workspace.settings)
         let items = items.map { item in
@@ -27,7 +19,7 @@ extension InstallService {
         for r in 0...2 {
             var batch = items.filter { Self.round($0) == r }
             guard !batch.isEmpty else { continue }
-            if r == 1 { batch = await rebuildingForPinnedSwift(batch) }
+            if r == BackendKind.git.installRound { batch = await rebuildingForPinnedSwift(batch) }
             var installer = Installer(store: workspace.store, registry: r == 0 ? workspace.registry : workspace.registryWithPinnedInterpreters())
             installer.offline = options.offline
             installer.frozen = options.frozen
@@ -42,13 +34,13 @@ extension InstallService {
     /// Where the project pins swift, git builds are made with that toolchain: an install
     /// built with another (its record's `built.swift`) is built again.
     func rebuildingForPinnedSwift(_ items: [Installer.Item]) async -> [Installer.Item] {
-        guard workspace.resolution.swiftToolchain != nil, items.contains(where: { $0.request.source.backend == "git" }) else { return items }
+        guard workspace.resolution.swiftToolchain != nil, items.contains(where: { $0.request.source.kind?.buildsWithSwift == true }) else { return items }
         var settings = workspace.settings
         settings.environment = BackendFactory.environment(settings, pathPrefix: BackendFactory.pinnedBinDirectories(workspace.resolution, settings))
         guard let toolchain = await SwiftOnPath.version(settings) else { return items }
         return items.map { item in
             var item = item
-            guard item.request.source.backend == "git", item.request.options.build == nil,
+            guard item.request.source.kind?.buildsWithSwift == true, item.request.options.build == nil,
                   let record = workspace.store.installedEntry(item.locked.name, item.locked.version),
                   case .map(let built)? = record.fields["built"], let swift = built["swift"], swift != toolchain else { return item }
             item.rebuild = true

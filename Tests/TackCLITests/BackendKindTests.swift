@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TackCore
+import TackKit
+
+/// Every kind of backend has its implementation, and every implementation its kind: what the
+/// rest of tack asks about a backend (`BackendKind`) is asked of one that exists.
+@Suite struct BackendKindTests {
+    @Test func everyKindHasABackendAndEveryBackendAKind() {
+        let settings = Settings(environment: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"], cwd: "/", fs: InMemoryFileSystem())
+        let registry = BackendFactory.standard(settings, pathPrefix: [])
+        #expect(Set(registry.backends.keys) == Set(BackendKind.allCases.map(\.rawValue)))
+        for (name, backend) in registry.backends { #expect(BackendKind(name: backend.name)?.rawValue == name) }
+    }
+
+    @Test func aKeyOfAnotherKindIsRefusedNamingItsOwner() throws {
+        let values = [
+            "ref": "main", "products": "[x]", "build": "make", "checksum": String(repeating: "a", count: 64),
+            "platforms": "{ linux-x86_64: { url: \"https://example.com/x\" } }", "versions": "{ url: \"https://example.com\", regex: \"(.*)\" }",
+            "python": "python3", "index_url": "https://example.com/simple", "find_links": "/wheels", "extras": "[a]", "source": "https://example.com",
+        ]
+        for kind in BackendKind.allCases {
+            for key in kind.ownKeys {
+                let other = kind == .pip ? "gem: rake" : "pip: black"
+                let version = key == "ref" ? "" : ", version: \"1.0\""
+                let yml = "tools:\n  t: { \(other)\(version), \(key): \(values[key] ?? "x") }\n"
+                #expect(throws: TackError.self) { _ = try Manifest.decode(Array(yml.utf8), path: "/tack.yml", kind: .manifest) }
+                do { _ = try Manifest.decode(Array(yml.utf8), path: "/tack.yml", kind: .manifest) } catch {
+                    #expect(error.message.contains("`\(key)` applies to \(kind.rawValue) tools"), "\(error.message)")
+                }
+            }
+        }
+    }
+
+    @Test func traits() {
+        #expect(BackendKind.allCases.filter(\.builds) == [.git, .asdf])
+        #expect(BackendKind.allCases.filter(\.checksumsPerPlatform) == [.url])
+        #expect(BackendKind.allCases.filter { $0.installRound == 0 }.contains(.swift), "a pinned toolchain installs before the builds that use it")
+        #expect(BackendKind.git.installRound > BackendKind.swift.installRound)
+        #expect(BackendKind.pip.installRound > BackendKind.git.installRound && BackendKind.gem.installRound > BackendKind.asdf.installRound)
+        #expect(ToolSource.registry.kind == nil && ToolSource.git("x").kind == .git)
+    }
+}
