@@ -16,6 +16,9 @@ struct GitFixture {
         env["GIT_AUTHOR_NAME"] = "Test"; env["GIT_AUTHOR_EMAIL"] = "test@example.org"
         env["GIT_COMMITTER_NAME"] = "Test"; env["GIT_COMMITTER_EMAIL"] = "test@example.org"
         env["GIT_CONFIG_NOSYSTEM"] = "1"
+        // Fixed dates: two repositories made alike have the same commits, whichever second
+        // each was made in.
+        env["GIT_AUTHOR_DATE"] = "2026-01-01T00:00:00Z"; env["GIT_COMMITTER_DATE"] = "2026-01-01T00:00:00Z"
         let repo = GitFixture(path: path, environment: env)
         try repo.git("init", "-q", "-b", "main")
         var script = "set -e\n"

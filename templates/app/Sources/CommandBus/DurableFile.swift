@@ -22,15 +22,20 @@ public enum DurableFile {
         let temp = directory.appendingPathComponent(temporaryPrefix(for: url) + UUID().uuidString + ".tmp")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else { throw Failure(what: "create", path: temp.path, code: errno) }
+        // The descriptor is closed exactly once, whatever fails: a second close could close
+        // a descriptor another thread has opened since under the same number.
         do {
+            defer { close(fd) }
             try writeAll(fd, data, path: temp.path)
             guard fsync(fd) == 0 else { throw Failure(what: "sync", path: temp.path, code: errno) }
-            close(fd)
-            guard rename(temp.path, url.path) == 0 else { throw Failure(what: "rename to", path: url.path, code: errno) }
         } catch {
-            close(fd)
             unlink(temp.path)
             throw error
+        }
+        guard rename(temp.path, url.path) == 0 else {
+            let code = errno
+            unlink(temp.path)
+            throw Failure(what: "rename to", path: url.path, code: code)
         }
         try syncDirectory(directory)
     }
