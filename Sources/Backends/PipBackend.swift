@@ -189,117 +189,144 @@ public struct PipBackend: Backend {
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let request = job.request
         let tool = "\(job.locked.name) \(job.locked.version)"
-        let package = source(of: request)
         let uv = locate("uv")
         // uv queries (and caches) the interpreter itself; pip needs its real path first.
         let python = uv == nil ? try await interpreter(request) : (path: try interpreterPath(request), version: "")
         let venv = job.directory + "/venv"
-        let env = toolEnvironment
-        let sources = self.sources(request)
-
         // What the lock pins for every platform, and what this one installs of it.
-        var everything = try Self.lockedDistributions(job.locked)
-        var selection = PlatformSelection(job.locked)
-        var pinned = everything
-        var resolvedHere = false
-        if selection.isRecorded {
-            let here = Platform.current
-            if let names = selection.names(for: here) {
-                let wanted = Set(names)
-                pinned = everything.filter { wanted.contains($0.name) }
-            } else if job.frozen {
-                throw TackError("tack.lock locks the distributions of \(tool) for \(selection.covered.sorted().joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed")
-            } else {
-                job.report(.custom("resolving for \(here)"))
-                pinned = try await resolve(request, version: job.locked.version, for: here, constraints: everything, scratch: job.scratch)
-                resolvedHere = true
-                everything = try Self.merge(everything, pinned, tool: tool, platform: here)
-                selection.set(pinned.map(\.name), for: here)
-            }
-        }
+        var locked = try await lockedForThisPlatform(job)
         // The lock's set for this platform must be what resolving the pin gives, held to the
         // locked versions: an extra distribution (a `.pth` that runs at every start) or a
         // missing one is a lock written for something else.
-        if !pinned.isEmpty && !resolvedHere {
+        if !locked.pinned.isEmpty && !locked.resolvedHere {
             job.report(.custom("checking the locked distributions"))
-            let resolved = try await resolvedSet(request, version: job.locked.version, python: python.path, uv: uv, constraints: everything, job: job)
-            let have = Dictionary(pinned.map { (Self.normalize($0.name), $0.version) }, uniquingKeysWith: { a, _ in a })
-            var problems: [String] = []
-            for name in have.keys.sorted() where resolved[name] == nil {
-                problems.append("\(name) \(have[name] ?? "") is not something \(tool) needs")
-            }
-            for name in resolved.keys.sorted() where have[name] == nil {
-                problems.append("\(name) \(resolved[name] ?? ""), which \(tool) needs, is missing")
-            }
-            for name in have.keys.sorted() where resolved[name] != nil && resolved[name] != have[name] {
-                problems.append("\(name) is locked at \(have[name] ?? ""), but resolving gives \(resolved[name] ?? "")")
-            }
-            if !problems.isEmpty {
-                throw TackError("tack.lock's distributions for \(tool) are not what its pin resolves to: \(problems.joined(separator: "; ")) — nothing was installed; run `tack update \(job.locked.name)` to lock it again")
-            }
+            let resolved = try await resolvedSet(request, version: job.locked.version, python: python.path, uv: uv, constraints: locked.everything, job: job)
+            try Self.check(locked.pinned, against: resolved, tool: tool, name: job.locked.name)
         }
-        func lockFields(_ installed: [Pinned]) -> [String: LockValue] {
-            guard selection.isRecorded else { return Self.lockFields(installed) }
-            return Self.lockFields(everything).merging([PlatformSelection.field: selection.lockValue]) { $1 }
-        }
-
         // A virtualenv made before from exactly these distributions and this interpreter is
         // cloned (hard links) instead of being made again: `tack install` of a locked tool is
         // then about as fast as `uv tool install` from its warm cache.
-        let cacheKey = pinned.isEmpty ? nil : Self.environmentKey(interpreter: python.path, installer: uv == nil ? "pip" : "uv", pinned: pinned)
-        var prefix = job.directory
+        let installer = uv == nil ? "pip" : "uv"
+        let cacheKey = locked.pinned.isEmpty ? nil : Self.environmentKey(interpreter: python.path, installer: installer, pinned: locked.pinned)
         if let cacheKey, let cachedPrefix = Self.reuseEnvironment(cacheKey, cache: job.cache, into: venv) {
             job.report(.custom("from the environment cache"))
-            prefix = cachedPrefix
-            return try finish(job, venv: venv, prefix: prefix, python: python, lockFields: lockFields(pinned), cacheKey: nil)
+            return try finish(job, venv: venv, prefix: cachedPrefix, python: python, lockFields: locked.lockFields(locked.pinned), cacheKey: nil)
         }
-
         job.report(.custom("creating a virtual environment"))
         if let uv {
-            try await run(uv, ["venv", "--quiet", "--python", python.path, venv], job, env, "create a virtual environment for \(tool)")
+            try await run(uv, ["venv", "--quiet", "--python", python.path, venv], job, toolEnvironment, "create a virtual environment for \(tool)")
         } else {
-            try await run(python.path, ["-m", "venv", "--without-pip", venv], job, env, "create a virtual environment for \(tool) (is python3-venv installed?)")
+            try await run(python.path, ["-m", "venv", "--without-pip", venv], job, toolEnvironment, "create a virtual environment for \(tool) (is python3-venv installed?)")
         }
-        let target = ["--python", venv + "/bin/python"]
-        // pip runs from the base interpreter into the venv (`pip --python`, pip 22.3 and later).
-        let pip = [python.path, "-m", "pip"]
-
-        var installSources = sources
-        if pinned.isEmpty {
-            if job.frozen {
-                throw TackError("tack.lock records no distributions for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once")
-            }
-            job.report(.custom("resolving"))
-            let wanted = self.wanted(request, job.locked.version)
-            if let uv {
-                let input = job.scratch + "/requirements.in", output = job.scratch + "/requirements.txt"
-                try write(input, wanted + "\n")
-                try await run(uv, ["pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--no-annotate"] + target
-                    + (job.offline ? ["--offline"] : []) + sources + [input, "-o", output], job, env, "resolve \(tool)")
-                pinned = Self.parseRequirements((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
-            } else {
-                if job.offline { throw TackError("TACK_OFFLINE is set, and without uv pip cannot install \(tool) from its cache — put uv on PATH, or unset TACK_OFFLINE") }
-                let dists = job.scratch + "/dists"
-                try await run(pip[0], Array(pip.dropFirst()) + target + ["download", "--quiet", "--dest", dists] + sources + [wanted], job, env, "download \(tool)")
-                pinned = try Self.hashDownloads(dists)
-                installSources = ["--no-index", "--find-links", dists]
-            }
-            guard pinned.contains(where: { Self.normalize($0.name) == Self.normalize(package) }) else {
-                throw TackError("resolving \(tool) did not select \(package) itself — is `\(package)` the package's name?")
-            }
+        var installSources = sources(request)
+        if locked.pinned.isEmpty {
+            (locked.pinned, installSources) = try await resolveUnlocked(job, python: python.path, uv: uv, venv: venv)
         }
+        try await installPinned(locked.pinned, job: job, python: python.path, uv: uv, venv: venv, sources: installSources)
+        let key = cacheKey ?? Self.environmentKey(interpreter: python.path, installer: installer, pinned: locked.pinned)
+        return try finish(job, venv: venv, prefix: job.directory, python: python, lockFields: locked.lockFields(locked.pinned), cacheKey: key)
+    }
 
+    /// What tack.lock pins of a pip tool: every platform's distributions, this platform's
+    /// selection of them (resolved here and merged in when the lock has none for it yet),
+    /// and the lock fields an install records.
+    struct LockedSet {
+        var everything: [Pinned]
+        var selection: PlatformSelection
+        var pinned: [Pinned]
+        var resolvedHere = false
+
+        func lockFields(_ installed: [Pinned]) -> [String: LockValue] {
+            guard selection.isRecorded else { return PipBackend.lockFields(installed) }
+            return PipBackend.lockFields(everything).merging([PlatformSelection.field: selection.lockValue]) { $1 }
+        }
+    }
+
+    func lockedForThisPlatform(_ job: InstallJob) async throws(TackError) -> LockedSet {
+        let tool = "\(job.locked.name) \(job.locked.version)"
+        let everything = try Self.lockedDistributions(job.locked)
+        var set = LockedSet(everything: everything, selection: PlatformSelection(job.locked), pinned: everything)
+        guard set.selection.isRecorded else { return set }
+        let here = Platform.current
+        if let names = set.selection.names(for: here) {
+            let wanted = Set(names)
+            set.pinned = everything.filter { wanted.contains($0.name) }
+        } else if job.frozen {
+            throw TackError("tack.lock locks the distributions of \(tool) for \(set.selection.covered.sorted().joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed")
+        } else {
+            job.report(.custom("resolving for \(here)"))
+            set.pinned = try await resolve(job.request, version: job.locked.version, for: here, constraints: everything, scratch: job.scratch)
+            set.resolvedHere = true
+            set.everything = try Self.merge(everything, set.pinned, tool: tool, platform: here)
+            set.selection.set(set.pinned.map(\.name), for: here)
+        }
+        return set
+    }
+
+    /// Refuses a locked set that is not what resolving the pin gives (`resolved`).
+    static func check(_ pinned: [Pinned], against resolved: [String: String], tool: String, name: String) throws(TackError) {
+        let have = Dictionary(pinned.map { (normalize($0.name), $0.version) }, uniquingKeysWith: { a, _ in a })
+        var problems: [String] = []
+        for n in have.keys.sorted() where resolved[n] == nil {
+            problems.append("\(n) \(have[n] ?? "") is not something \(tool) needs")
+        }
+        for n in resolved.keys.sorted() where have[n] == nil {
+            problems.append("\(n) \(resolved[n] ?? ""), which \(tool) needs, is missing")
+        }
+        for n in have.keys.sorted() where resolved[n] != nil && resolved[n] != have[n] {
+            problems.append("\(n) is locked at \(have[n] ?? ""), but resolving gives \(resolved[n] ?? "")")
+        }
+        if !problems.isEmpty {
+            throw TackError("tack.lock's distributions for \(tool) are not what its pin resolves to: \(problems.joined(separator: "; ")) — nothing was installed; run `tack update \(name)` to lock it again")
+        }
+    }
+
+    /// A tool whose lock records no distributions yet: resolved now (uv), or downloaded and
+    /// hashed (pip); the distributions, and the sources to install them from.
+    func resolveUnlocked(_ job: InstallJob, python: String, uv: String?, venv: String) async throws(TackError) -> ([Pinned], [String]) {
+        let request = job.request
+        let tool = "\(job.locked.name) \(job.locked.version)"
+        if job.frozen {
+            throw TackError("tack.lock records no distributions for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once")
+        }
+        job.report(.custom("resolving"))
+        let wanted = self.wanted(request, job.locked.version)
+        let target = ["--python", venv + "/bin/python"], sources = self.sources(request)
+        var pinned: [Pinned], installSources = sources
+        if let uv {
+            let input = job.scratch + "/requirements.in", output = job.scratch + "/requirements.txt"
+            try write(input, wanted + "\n")
+            try await run(uv, ["pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--no-annotate"] + target
+                + (job.offline ? ["--offline"] : []) + sources + [input, "-o", output], job, toolEnvironment, "resolve \(tool)")
+            pinned = Self.parseRequirements((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+        } else {
+            if job.offline { throw TackError("TACK_OFFLINE is set, and without uv pip cannot install \(tool) from its cache — put uv on PATH, or unset TACK_OFFLINE") }
+            let dists = job.scratch + "/dists"
+            // pip runs from the base interpreter into the venv (`pip --python`, pip 22.3 and later).
+            try await run(python, ["-m", "pip"] + target + ["download", "--quiet", "--dest", dists] + sources + [wanted], job, toolEnvironment, "download \(tool)")
+            pinned = try Self.hashDownloads(dists)
+            installSources = ["--no-index", "--find-links", dists]
+        }
+        let package = source(of: request)
+        guard pinned.contains(where: { Self.normalize($0.name) == Self.normalize(package) }) else {
+            throw TackError("resolving \(tool) did not select \(package) itself — is `\(package)` the package's name?")
+        }
+        return (pinned, installSources)
+    }
+
+    /// Installs exactly `pinned` (hashes required, no dependencies of their own) into the venv.
+    func installPinned(_ pinned: [Pinned], job: InstallJob, python: String, uv: String?, venv: String, sources: [String]) async throws(TackError) {
+        let tool = "\(job.locked.name) \(job.locked.version)"
         job.report(.custom("installing"))
         let requirements = job.scratch + "/locked.txt"
         try write(requirements, pinned.map(\.line).joined(separator: "\n") + "\n")
+        let target = ["--python", venv + "/bin/python"]
         if let uv {
-            try await run(uv, ["pip", "install", "--quiet", "--require-hashes", "--no-deps"] + target + installSources
-                + (job.offline ? ["--offline"] : []) + ["-r", requirements], job, env, "install \(tool)")
+            try await run(uv, ["pip", "install", "--quiet", "--require-hashes", "--no-deps"] + target + sources
+                + (job.offline ? ["--offline"] : []) + ["-r", requirements], job, toolEnvironment, "install \(tool)")
         } else {
-            try await run(pip[0], Array(pip.dropFirst()) + target + ["install", "--quiet", "--require-hashes", "--no-deps", "--no-compile"] + installSources + ["-r", requirements], job, env, "install \(tool)")
+            try await run(python, ["-m", "pip"] + target + ["install", "--quiet", "--require-hashes", "--no-deps", "--no-compile"] + sources + ["-r", requirements], job, toolEnvironment, "install \(tool)")
         }
-
-        return try finish(job, venv: venv, prefix: prefix, python: python, lockFields: lockFields(pinned), cacheKey: cacheKey ?? Self.environmentKey(interpreter: python.path, installer: uv == nil ? "pip" : "uv", pinned: pinned))
     }
 
     /// The distributions (normalized name → version) that installing `request` at `version`

@@ -213,134 +213,165 @@ public struct ManifestDecoder {
         case .sequence:
             throw fail(node.mark, "`\(name)` must be a version or a mapping (like `{ git: URL, version: 1.2 }`), found a list")
         case .mapping(let pairs, _):
-            var source: ToolSource = .registry
-            var sourceKey: Scalar?
-            var req: Requirement?
-            var reqKey: Scalar?
-            var opts = ToolOptions()
-            var used: [String: Scalar] = [:]
+            var entry = ToolEntry(name: name)
             for (k, v) in pairs {
-                used[k.value] = k
-                func setRequirement(_ r: Requirement) throws(TackError) {
-                    if let other = reqKey {
+                entry.used[k.value] = k
+                if let r = try entryRequirement(k, v, tool: name) {
+                    if let other = entry.requirementKey {
                         throw fail(k.mark, "`\(k.value)` and `\(other.value)` (line \(other.mark.line)) both say which version of \(name) to use; keep one")
                     }
-                    req = r
-                    reqKey = k
-                }
-                func setSource(_ s: ToolSource) throws(TackError) {
-                    if let other = sourceKey {
+                    entry.requirement = r
+                    entry.requirementKey = k
+                } else if let s = try entrySource(k, v) {
+                    if let other = entry.sourceKey {
                         throw fail(k.mark, "\(name) has two sources, `\(other.value)` (line \(other.mark.line)) and `\(k.value)`; keep one")
                     }
-                    source = s
-                    sourceKey = k
-                }
-                switch k.value {
-                case "version":
-                    let text = try string(v, "`version`")
-                    let r = try requirement(text, at: v.mark, tool: name)
-                    if case .path = r { throw fail(v.mark, "write `path:` as its own key, not inside `version`") }
-                    try setRequirement(r)
-                case "ref":
-                    let text = try string(v, "`ref`")
-                    let ref: String
-                    do { ref = try Requirement.parseRef(text) } catch {
-                        throw fail(v.mark, "expected a git branch, tag or commit, found \(quoted(text)): \(error)")
-                    }
-                    try setRequirement(.ref(ref))
-                case "path":
-                    let text = try string(v, "`path`")
-                    if text.contains(where: \.isControl) { throw fail(v.mark, "`path` contains a control character") }
-                    try setRequirement(.path(text))
-                case "git":
-                    try setSource(.git(try url(v, "`git`")))
-                case "github":
-                    let repo = try string(v, "`github`")
-                    guard GitHub.isValidRepository(repo) else {
-                        throw fail(v.mark, "expected `owner/repo` after `github:`, found \(quoted(repo))")
-                    }
-                    try setSource(.git(GitHub.url(repo)))
-                case "url": try setSource(.url(try downloadURL(v, "`url`")))
-                case "pip": try setSource(.pip(try packageName(v, "`pip`")))
-                case "gem": try setSource(.gem(try packageName(v, "`gem`")))
-                case "asdf": try setSource(.asdf(try url(v, "`asdf`")))
-                case "swift":
-                    let text = try string(v, "`swift`")
-                    guard text == SwiftToolchain.source else {
-                        throw fail(v.mark, "`swift:` says where Swift toolchains come from, and the only source is \(SwiftToolchain.source), found \(quoted(text)); a mirror of it is set with TACK_SWIFT_MIRROR")
-                    }
-                    try setSource(.swift(text))
-                case "platform":
-                    let text = try string(v, "`platform`")
-                    guard SwiftPlatform.isValidIdentifier(text) else {
-                        throw fail(v.mark, "expected a swift.org platform like `ubuntu2204` or `debian12`, found \(quoted(text))")
-                    }
-                    opts.toolchainPlatform = SwiftPlatform.identifier(text)
-                case "products": opts.products = try strings(v, "`products`")
-                case "bin": opts.bin = try binPaths(v)
-                case "build": opts.build = try string(v, "`build`")
-                case "checksum": opts.checksum = try checksum(v, "`checksum`")
-                case "platforms":
-                    for (platform, entry) in try mapping(v, "`platforms`") {
-                        var fields: [String: String] = [:]
-                        for (fk, fv) in try mapping(entry, "`platforms.\(platform.value)`") {
-                            guard ["url", "bin", "checksum"].contains(fk.value) else {
-                                throw unknownKey(fk, in: ["url", "bin", "checksum"], context: " in `platforms.\(platform.value)`")
-                            }
-                            let what = "`platforms.\(platform.value).\(fk.value)`"
-                            switch fk.value {
-                            case "url":
-                                if case .scalar(let sv) = fv, sv.value == "unsupported" { fields["url"] = "unsupported" }
-                                else { fields["url"] = try downloadURL(fv, what) }
-                            case "checksum": fields["checksum"] = try checksum(fv, what)
-                            default:
-                                // One string: paths separated by spaces.
-                                let text = try string(fv, what)
-                                for spec in text.split(separator: " ") { try checkBin(String(spec), at: fv.mark) }
-                                fields["bin"] = text
-                            }
-                        }
-                        guard Platform.isValidKey(platform.value) else {
-                            throw fail(platform.mark, "\(quoted(platform.value)) is not a platform; write `os-arch`, like `linux-x86_64` or `darwin-arm64`")
-                        }
-                        opts.platforms[platform.value] = fields
-                    }
-                case "versions":
-                    var index: [String: String] = [:]
-                    for (fk, fv) in try mapping(v, "`versions`") {
-                        guard ["url", "regex"].contains(fk.value) else {
-                            throw unknownKey(fk, in: ["url", "regex"], context: " in `versions`")
-                        }
-                        index[fk.value] = try string(fv, "`versions.\(fk.value)`")
-                    }
-                    guard index["url"] != nil, index["regex"] != nil else {
-                        throw fail(v.mark, "`versions` needs `url` (a page listing versions) and `regex` (whose first group is a version)")
-                    }
-                    opts.versionIndex = index
-                case "python": opts.python = try string(v, "`python`")
-                case "index_url": opts.indexURL = try url(v, "`index_url`")
-                case "find_links": opts.findLinks = try string(v, "`find_links`")
-                case "extras": opts.extras = try strings(v, "`extras`")
-                case "source": opts.gemSource = try url(v, "`source`")
-                default:
-                    throw unknownKey(k, in: Manifest.toolKeys, context: " in \(name)")
+                    entry.source = s
+                    entry.sourceKey = k
+                } else {
+                    try decodeOption(k, v, tool: name, into: &entry.options)
                 }
             }
-            try checkCombinations(name, source, used)
-            return ToolRequest(name: name, requirement: req ?? .latest, source: source, options: opts, origin: origin)
+            try checkCombinations(name, entry.source, entry.used)
+            return ToolRequest(name: name, requirement: entry.requirement ?? .latest, source: entry.source, options: entry.options, origin: origin)
         }
+    }
+
+    /// A tool's mapping as it is read, key by key.
+    struct ToolEntry {
+        let name: String
+        var source: ToolSource = .registry
+        var sourceKey: Scalar?
+        var requirement: Requirement?
+        var requirementKey: Scalar?
+        var options = ToolOptions()
+        var used: [String: Scalar] = [:]
+    }
+
+    /// The requirement a `version`, `ref` or `path` key gives; nil for any other key.
+    func entryRequirement(_ k: Scalar, _ v: Node, tool: String) throws(TackError) -> Requirement? {
+        switch k.value {
+        case "version":
+            let r = try requirement(try string(v, "`version`"), at: v.mark, tool: tool)
+            if case .path = r { throw fail(v.mark, "write `path:` as its own key, not inside `version`") }
+            return r
+        case "ref":
+            let text = try string(v, "`ref`")
+            do { return .ref(try Requirement.parseRef(text)) } catch {
+                throw fail(v.mark, "expected a git branch, tag or commit, found \(quoted(text)): \(error)")
+            }
+        case "path":
+            let text = try string(v, "`path`")
+            if text.contains(where: \.isControl) { throw fail(v.mark, "`path` contains a control character") }
+            return .path(text)
+        default:
+            return nil
+        }
+    }
+
+    /// The source a source key (`git`, `github`, `url`, `pip`, `gem`, `asdf`, `swift`) gives;
+    /// nil for any other key.
+    func entrySource(_ k: Scalar, _ v: Node) throws(TackError) -> ToolSource? {
+        switch k.value {
+        case "git": return .git(try url(v, "`git`"))
+        case "github":
+            let repo = try string(v, "`github`")
+            guard GitHub.isValidRepository(repo) else {
+                throw fail(v.mark, "expected `owner/repo` after `github:`, found \(quoted(repo))")
+            }
+            return .git(GitHub.url(repo))
+        case "url": return .url(try downloadURL(v, "`url`"))
+        case "pip": return .pip(try packageName(v, "`pip`"))
+        case "gem": return .gem(try packageName(v, "`gem`"))
+        case "asdf": return .asdf(try url(v, "`asdf`"))
+        case "swift":
+            let text = try string(v, "`swift`")
+            guard text == SwiftToolchain.source else {
+                throw fail(v.mark, "`swift:` says where Swift toolchains come from, and the only source is \(SwiftToolchain.source), found \(quoted(text)); a mirror of it is set with TACK_SWIFT_MIRROR")
+            }
+            return .swift(text)
+        default:
+            return nil
+        }
+    }
+
+    /// Any other key of a tool's mapping: an option one backend (or all) reads.
+    func decodeOption(_ k: Scalar, _ v: Node, tool name: String, into opts: inout ToolOptions) throws(TackError) {
+        switch k.value {
+        case "platform":
+            let text = try string(v, "`platform`")
+            guard SwiftPlatform.isValidIdentifier(text) else {
+                throw fail(v.mark, "expected a swift.org platform like `ubuntu2204` or `debian12`, found \(quoted(text))")
+            }
+            opts.toolchainPlatform = SwiftPlatform.identifier(text)
+        case "products": opts.products = try strings(v, "`products`")
+        case "bin": opts.bin = try binPaths(v)
+        case "build": opts.build = try string(v, "`build`")
+        case "checksum": opts.checksum = try checksum(v, "`checksum`")
+        case "platforms": opts.platforms = try platformOverrides(v)
+        case "versions": opts.versionIndex = try versionIndex(v)
+        case "python": opts.python = try string(v, "`python`")
+        case "index_url": opts.indexURL = try url(v, "`index_url`")
+        case "find_links": opts.findLinks = try string(v, "`find_links`")
+        case "extras": opts.extras = try strings(v, "`extras`")
+        case "source": opts.gemSource = try url(v, "`source`")
+        default:
+            throw unknownKey(k, in: Manifest.toolKeys, context: " in \(name)")
+        }
+    }
+
+    /// A url tool's `platforms:`: per platform, its own `url`, `bin` or `checksum`.
+    func platformOverrides(_ v: Node) throws(TackError) -> [String: [String: String]] {
+        var out: [String: [String: String]] = [:]
+        for (platform, entry) in try mapping(v, "`platforms`") {
+            var fields: [String: String] = [:]
+            for (fk, fv) in try mapping(entry, "`platforms.\(platform.value)`") {
+                guard ["url", "bin", "checksum"].contains(fk.value) else {
+                    throw unknownKey(fk, in: ["url", "bin", "checksum"], context: " in `platforms.\(platform.value)`")
+                }
+                let what = "`platforms.\(platform.value).\(fk.value)`"
+                switch fk.value {
+                case "url":
+                    if case .scalar(let sv) = fv, sv.value == "unsupported" { fields["url"] = "unsupported" }
+                    else { fields["url"] = try downloadURL(fv, what) }
+                case "checksum": fields["checksum"] = try checksum(fv, what)
+                default:
+                    // One string: paths separated by spaces.
+                    let text = try string(fv, what)
+                    for spec in text.split(separator: " ") { try checkBin(String(spec), at: fv.mark) }
+                    fields["bin"] = text
+                }
+            }
+            guard Platform.isValidKey(platform.value) else {
+                throw fail(platform.mark, "\(quoted(platform.value)) is not a platform; write `os-arch`, like `linux-x86_64` or `darwin-arm64`")
+            }
+            out[platform.value] = fields
+        }
+        return out
+    }
+
+    /// A url tool's `versions:` index: a page's `url` and the `regex` whose first group is a version.
+    func versionIndex(_ v: Node) throws(TackError) -> [String: String] {
+        var index: [String: String] = [:]
+        for (fk, fv) in try mapping(v, "`versions`") {
+            guard ["url", "regex"].contains(fk.value) else {
+                throw unknownKey(fk, in: ["url", "regex"], context: " in `versions`")
+            }
+            index[fk.value] = try string(fv, "`versions.\(fk.value)`")
+        }
+        guard index["url"] != nil, index["regex"] != nil else {
+            throw fail(v.mark, "`versions` needs `url` (a page listing versions) and `regex` (whose first group is a version)")
+        }
+        return index
     }
 
     /// Options that belong to one backend are errors on another.
     func checkCombinations(_ name: String, _ source: ToolSource, _ used: [String: Scalar]) throws(TackError) {
-        let owners: [(keys: [String], backend: String, fits: Bool)] = [
-            (["ref", "products", "build"], "git", { if case .git = source { return true }; if case .registry = source { return true }; return false }()),
-            (["checksum", "platforms", "versions"], "url", { if case .url = source { return true }; if case .registry = source { return true }; return false }()),
-            (["python", "index_url", "find_links", "extras"], "pip", { if case .pip = source { return true }; return false }()),
-            (["source"], "gem", { if case .gem = source { return true }; return false }()),
-        ]
-        for (keys, backend, fits) in owners where !fits {
-            for key in keys {
+        for owner in BackendKind.allCases where !owner.ownKeys.isEmpty {
+            let fits = source.kind == owner || (source.kind == nil && owner.registryMayName)
+            if fits { continue }
+            let backend = owner.rawValue
+            for key in owner.ownKeys {
                 if let k = used[key] {
                     throw fail(k.mark, "`\(key)` applies to \(backend) tools, but \(name) comes from \(source.backend == "registry" ? "the registry" : source.backend)")
                 }
