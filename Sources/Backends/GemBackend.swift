@@ -95,55 +95,89 @@ public struct GemBackend: Backend {
     static func pinned(stem: String) -> Pinned? { parseExplain("Gems to install:\n" + stem).first }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
-        let request = job.request
         let tool = "\(job.locked.name) \(job.locked.version)"
-        let gemName = source(of: request)
-        let (ruby, gem) = try tools(request)
+        let gemName = source(of: job.request)
+        let (ruby, gem) = try tools(job.request)
         let home = job.directory + "/gems"
         let env = gemEnvironment(home: home)
-        let sourceArgs = ["--clear-sources", "--source", gemSource(request)]
         let fetched = job.scratch + "/fetch"
         try FileManager.default.createDirectoryOrFail(fetched)
+        let (lockedGems, selection) = try await lockedForThisPlatform(job, gem: gem, scratch: fetched)
+        var pinned = lockedGems
+        if pinned.isEmpty { pinned = try await resolveUnlocked(job, gem: gem, home: home, scratch: fetched) }
+        // Fetch (or take from the cache, keyed by SHA-256) and check every file first.
+        let checked = try await fetchAndCheck(pinned, job: job, gem: gem, into: fetched)
+        job.report(.building)
+        let gemBin = job.directory + "/gem-bin"
+        let out = try await runner.run(gem, ["install", "--local", "--install-dir", home, "--bindir", gemBin, "--no-document", "--ignore-dependencies"] + checked.files,
+                                       directory: fetched, environment: env)
+        guard out.status == 0 else { throw TackError("cannot install \(tool):\n\(out.tail(20))") }
+        let executables = try Self.executables(home: home, gem: gemName)
+        guard !executables.isEmpty else {
+            throw TackError("the gem \(gemName) \(job.locked.version) has no executables, so there is nothing to run — is it a library rather than a tool?")
+        }
+        let binaries = try writeWrappers(executables, job: job, ruby: ruby)
+        let rubyVersion = (try? await runner.run(ruby, ["-e", "print RUBY_VERSION"], directory: fetched, environment: env))?.output ?? ""
+        var fields: [String: LockValue] = ["sha256": .map(checked.recorded)]
+        if selection.isRecorded {
+            fields["gems"] = .map(try Self.versions(of: selection, tool: tool))
+            fields[PlatformSelection.field] = selection.lockValue
+        } else {
+            fields["gems"] = .map(Dictionary(pinned.map { ($0.name, $0.version) }, uniquingKeysWith: { a, _ in a }))
+        }
+        var outcome = InstallOutcome(binaries: binaries, metadata: ["ruby": "\(ruby) (\(rubyVersion))"], lockFields: fields)
+        outcome.learned = checked.learned
+        return outcome
+    }
 
-        var lockedFiles: [String: String] = [:]
-        if case .map(let m)? = job.locked.fields["sha256"] { lockedFiles = m }
+    /// The gems tack.lock pins for this platform (a lock for several platforms: its platform
+    /// gems, resolved here and recorded when the lock has none for it yet), and the selection.
+    func lockedForThisPlatform(_ job: InstallJob, gem: String, scratch: String) async throws(TackError) -> ([Pinned], PlatformSelection) {
+        let tool = "\(job.locked.name) \(job.locked.version)"
         var pinned: [Pinned] = []
         if case .map(let m)? = job.locked.fields["gems"] {
             pinned = m.sorted { $0.key < $1.key }.map { Pinned(name: $0.key, version: $0.value) }
         }
-        // A lock for several platforms: the gem files this one installs (its platform gems).
         var selection = PlatformSelection(job.locked)
         let here = Platform.current
-        if selection.isRecorded {
-            if let stems = selection.names(for: here) {
-                pinned = stems.compactMap(Self.pinned(stem:))
-            } else if job.frozen {
-                throw TackError("tack.lock locks the gems of \(tool) for \(selection.covered.sorted().joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed")
-            } else {
-                job.report(.custom("resolving for \(here)"))
-                pinned = try await resolve(request, version: job.locked.version, for: here, gem: gem, scratch: fetched)
-                selection.set(pinned.map(\.stem), for: here)
-            }
+        guard selection.isRecorded else { return (pinned, selection) }
+        if let stems = selection.names(for: here) {
+            pinned = stems.compactMap(Self.pinned(stem:))
+        } else if job.frozen {
+            throw TackError("tack.lock locks the gems of \(tool) for \(selection.covered.sorted().joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed")
+        } else {
+            job.report(.custom("resolving for \(here)"))
+            pinned = try await resolve(job.request, version: job.locked.version, for: here, gem: gem, scratch: scratch)
+            selection.set(pinned.map(\.stem), for: here)
         }
-        if pinned.isEmpty {
-            if job.frozen { throw TackError("tack.lock records no gems for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once") }
-            if job.offline { throw TackError("TACK_OFFLINE is set, and \(tool) has never been installed from its lock — unset TACK_OFFLINE") }
-            job.report(.custom("resolving"))
-            let out = try await runner.run(gem, ["install", gemName, "--version", job.locked.version.text, "--install-dir", home, "--explain", "--no-document"] + sourceArgs,
-                                           directory: fetched, environment: env)
-            guard out.status == 0 else { throw TackError("cannot resolve \(tool) on \(gemSource(request)):\n\(out.tail(15))") }
-            pinned = Self.parseExplain(out.output)
-            guard pinned.contains(where: { $0.name == gemName }) else {
-                throw TackError("resolving \(tool) did not select the gem \(gemName) itself:\n\(out.tail(10))")
-            }
-        }
+        return (pinned, selection)
+    }
 
-        // Fetch (or take from the cache, keyed by SHA-256) and check every file first.
+    /// A tool whose lock records no gems yet: resolved with `gem install --explain`.
+    func resolveUnlocked(_ job: InstallJob, gem: String, home: String, scratch: String) async throws(TackError) -> [Pinned] {
+        let tool = "\(job.locked.name) \(job.locked.version)"
+        let gemName = source(of: job.request)
+        if job.frozen { throw TackError("tack.lock records no gems for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once") }
+        if job.offline { throw TackError("TACK_OFFLINE is set, and \(tool) has never been installed from its lock — unset TACK_OFFLINE") }
+        job.report(.custom("resolving"))
+        let sourceArgs = ["--clear-sources", "--source", gemSource(job.request)]
+        let out = try await runner.run(gem, ["install", gemName, "--version", job.locked.version.text, "--install-dir", home, "--explain", "--no-document"] + sourceArgs,
+                                       directory: scratch, environment: gemEnvironment(home: home))
+        guard out.status == 0 else { throw TackError("cannot resolve \(tool) on \(gemSource(job.request)):\n\(out.tail(15))") }
+        let pinned = Self.parseExplain(out.output)
+        guard pinned.contains(where: { $0.name == gemName }) else {
+            throw TackError("resolving \(tool) did not select the gem \(gemName) itself:\n\(out.tail(10))")
+        }
+        return pinned
+    }
+
+    /// Every gem file, from the cache (keyed by SHA-256) or fetched and checked against the
+    /// lock: the files to install, the checksums to record, and what the lock learns.
+    func fetchAndCheck(_ pinned: [Pinned], job: InstallJob, gem: String, into fetched: String) async throws(TackError) -> (files: [String], recorded: [String: String], learned: [Learned]) {
+        let tool = "\(job.locked.name) \(job.locked.version)"
         job.report(.fetching)
-        var files: [String] = []
-        var recorded = lockedFiles
-        var notes: [String] = []
-        var learned: [Learned] = []
+        let lockedFiles = job.locked.fieldMap("sha256")
+        var files: [String] = [], recorded = lockedFiles, learned: [Learned] = []
         let cache = job.cache + "/gems"
         try FileManager.default.createDirectoryOrFail(cache)
         for p in pinned {
@@ -153,10 +187,10 @@ public struct GemBackend: Backend {
                 continue
             }
             if job.offline { throw TackError("TACK_OFFLINE is set, and \(expectedName) is not in the cache — unset TACK_OFFLINE to install \(tool)") }
-            let (file, sum) = try await fetch(p, request: request, gem: gem, into: fetched, tool: tool)
+            let (file, sum) = try await fetch(p, request: job.request, gem: gem, into: fetched, tool: tool)
             if let expected = lockedFiles[file] {
                 guard expected == sum else {
-                    throw TackError("checksum mismatch for \(file) (\(tool)): tack.lock says \(expected), the gem from \(gemSource(request)) is \(sum) — nothing was installed")
+                    throw TackError("checksum mismatch for \(file) (\(tool)): tack.lock says \(expected), the gem from \(gemSource(job.request)) is \(sum) — nothing was installed")
                 }
             } else if job.frozen {
                 throw TackError("tack.lock records no checksum for \(file) (\(tool)), and --frozen installs only what it records — run `tack install` without --frozen")
@@ -167,33 +201,7 @@ public struct GemBackend: Backend {
             Self.keep(fetched + "/" + file, sum: sum, cache: cache)
             files.append(fetched + "/" + file)
         }
-
-        job.report(.building)
-        let gemBin = job.directory + "/gem-bin"
-        let out = try await runner.run(gem, ["install", "--local", "--install-dir", home, "--bindir", gemBin, "--no-document", "--ignore-dependencies"] + files,
-                                       directory: fetched, environment: env)
-        guard out.status == 0 else { throw TackError("cannot install \(tool):\n\(out.tail(20))") }
-
-        let executables = try Self.executables(home: home, gem: gemName)
-        guard !executables.isEmpty else {
-            throw TackError("the gem \(gemName) \(job.locked.version) has no executables, so there is nothing to run — is it a library rather than a tool?")
-        }
-        let binaries = try writeWrappers(executables, job: job, ruby: ruby)
-        let rubyVersion = (try? await runner.run(ruby, ["-e", "print RUBY_VERSION"], directory: fetched, environment: env))?.output ?? ""
-        var fields: [String: LockValue] = ["sha256": .map(recorded)]
-        if selection.isRecorded {
-            fields["gems"] = .map(try Self.versions(of: selection, tool: tool))
-            fields[PlatformSelection.field] = selection.lockValue
-        } else {
-            fields["gems"] = .map(Dictionary(pinned.map { ($0.name, $0.version) }, uniquingKeysWith: { a, _ in a }))
-        }
-        var outcome = InstallOutcome(
-            binaries: binaries,
-            metadata: ["ruby": "\(ruby) (\(rubyVersion))"],
-            lockFields: fields,
-            notes: notes)
-        outcome.learned = learned
-        return outcome
+        return (files, recorded, learned)
     }
 
     /// `gem fetch` of exactly one gem file into `dir` — the platform gem its version names, or
