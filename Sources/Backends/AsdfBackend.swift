@@ -163,6 +163,28 @@ public struct AsdfBackend: Backend {
         env["ASDF_INSTALL_PATH"] = installPath
         env["ASDF_DOWNLOAD_PATH"] = download
 
+        try await runInstallScripts(plugin: dir, env: env, job: job)
+        let (commands, binPaths) = try await listCommands(plugin: dir, installPath: installPath, env: env, job: job)
+        guard !commands.isEmpty else { throw TackError("the asdf plugin installed \(tool), but its bin paths (\(binPaths.joined(separator: ", "))) hold no commands") }
+
+        if inPlace {
+            guard rename(finalInstall, job.directory + "/install") == 0 else {
+                throw TackError("cannot move \(finalInstall) into \(job.directory): \(String(cString: strerror(errno)))")
+            }
+        }
+
+        // bin/exec-env: what it exports, captured once with the final paths, applied by wrappers.
+        var exported: [(String, String)] = []
+        if FileManager.default.isExecutableFile(atPath: dir + "/bin/exec-env") {
+            exported = try await captureExecEnv(dir, env: env, finalInstall: finalInstall, job: job)
+        }
+        let binaries = try writeCommands(commands, exported: exported, job: job)
+        return InstallOutcome(binaries: binaries, metadata: ["plugin": "\(source(of: job.request)) @ \(commit)"], lockFields: ["plugin-commit": .string(commit)])
+    }
+
+    /// The plugin's bin/download (when it has one), then bin/install.
+    func runInstallScripts(plugin dir: String, env: [String: String], job: InstallJob) async throws(TackError) {
+        let tool = "\(job.locked.name) \(job.locked.version)"
         if FileManager.default.isExecutableFile(atPath: dir + "/bin/download") {
             job.report(.custom("downloading (bin/download)"))
             let out = try await runScript(dir, "download", env: env, in: job.scratch)
@@ -171,8 +193,12 @@ public struct AsdfBackend: Backend {
         job.report(.custom("installing (bin/install)"))
         let out = try await runScript(dir, "install", env: env, in: job.scratch)
         guard out.status == 0 else { throw TackError("the asdf plugin's bin/install failed for \(tool) (exit \(out.status)) — nothing was installed; its output below says why (a missing system library is the usual cause: `tack bootstrap` installs those the project lists):\n\(out.tail(20))") }
+    }
 
-        // Where its commands are: bin/list-bin-paths, else bin/.
+    /// The commands the install provides, from the plugin's bin/list-bin-paths (else bin/),
+    /// each once, and the bin paths looked in.
+    func listCommands(plugin dir: String, installPath: String, env: [String: String], job: InstallJob) async throws(TackError) -> ([(name: String, path: String)], [String]) {
+        let tool = "\(job.locked.name) \(job.locked.version)"
         var binPaths = ["bin"]
         if FileManager.default.isExecutableFile(atPath: dir + "/bin/list-bin-paths") {
             let paths = try await runScript(dir, "list-bin-paths", env: env, in: job.scratch)
@@ -188,22 +214,7 @@ public struct AsdfBackend: Backend {
                 commands.append((name, rel + "/" + name))
             }
         }
-        guard !commands.isEmpty else { throw TackError("the asdf plugin installed \(tool), but its bin paths (\(binPaths.joined(separator: ", "))) hold no commands") }
-
-        if inPlace {
-            guard rename(finalInstall, job.directory + "/install") == 0 else {
-                throw TackError("cannot move \(finalInstall) into \(job.directory): \(String(cString: strerror(errno)))")
-            }
-            installPath = job.directory + "/install"
-        }
-
-        // bin/exec-env: what it exports, captured once with the final paths, applied by wrappers.
-        var exported: [(String, String)] = []
-        if FileManager.default.isExecutableFile(atPath: dir + "/bin/exec-env") {
-            exported = try await captureExecEnv(dir, env: env, finalInstall: finalInstall, job: job)
-        }
-        let binaries = try writeCommands(commands, exported: exported, job: job)
-        return InstallOutcome(binaries: binaries, metadata: ["plugin": "\(source(of: job.request)) @ \(commit)"], lockFields: ["plugin-commit": .string(commit)])
+        return (commands, binPaths)
     }
 
     /// The variables `bin/exec-env` sets or changes when sourced (asdf sources it before running

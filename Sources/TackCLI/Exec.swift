@@ -64,71 +64,73 @@ struct Exec: AsyncParsableCommand {
 
     func run() async throws {
         let invocation = try invocation()
-        let frozen = invocation.frozen
-        let overrides = invocation.overrides
         let command = invocation.command
-        let program = command[0]
         var settings = try processSettings()
         // `tool@version` on the command line wins, as TACK_<TOOL>_VERSION would.
-        for o in overrides {
+        for o in invocation.overrides {
             if let r = o.requirement {
                 settings.environment[ToolName.environmentVariable(o.name)] = r.description
                 settings.commandLine[o.name] = o.text
             }
         }
-        var project: Workspace
-        do { project = try Workspace(.cli(settings)) } catch { throw fail(error) }
-        var current: [CurrentTool]
-        do { current = try project.resolution.current(settings: settings) } catch { throw fail(error) }
+        let (project, current, notProviding) = try await installProviders(of: command[0], settings: settings, frozen: invocation.frozen)
+        var env = settings.environment
+        let run = RunEnvironment.make(resolution: project.resolution, rows: current, settings: settings)
+        for v in run.variables { env[v.name] = v.value }
+        RunEnvironment.warnUntrusted(run.untrusted, settings: settings)
+        if !run.binDirectories.isEmpty { env["PATH"] = (run.binDirectories + [env["PATH"] ?? ""]).filter { !$0.isEmpty }.joined(separator: ":") }
+        var lookup = settings
+        lookup.environment = env
+        let executable = try Self.executable(command[0], lookup: lookup, notProviding: notProviding)
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        StartState.captured.restore()
+        execve(executable, argv, envp)
+        throw fail(TackError("cannot run \(executable): \(String(cString: strerror(errno)))"), status: 126)
+    }
 
-        // Install what is missing and provides the command (nothing else: an unrelated
-        // build must not hold the command up), unless that is forbidden.
+    /// The workspace and what runs here, after installing what is missing and provides
+    /// `program` (nothing else: an unrelated build must not hold the command up), unless that
+    /// is forbidden; and the pinned tools still missing that were not installed.
+    func installProviders(of program: String, settings: Settings, frozen: Bool) async throws -> (Workspace, [CurrentTool], [String]) {
+        var project: Workspace
+        var current: [CurrentTool]
+        do {
+            project = try Workspace(.cli(settings))
+            current = try project.resolution.current(settings: settings)
+        } catch { throw fail(error) }
         let allMissing = current.filter { t in
             guard let pin = project.resolution.pin(t.tool), LockPlanner.isLockable(pin.request) else { return false }
             return !t.installed
         }
         let providers = Set(CommandProviders.tools(providing: program, among: allMissing.compactMap { project.resolution.pin($0.tool)?.request }))
         let missing = allMissing.filter { providers.contains($0.tool) }
-        if !missing.isEmpty {
-            if frozen || settings.isFrozen || settings.isOffline {
-                throw fail(Self.cannotInstall(missing[0], project: project, frozen: frozen || settings.isFrozen))
-            }
-            let writer: Workspace
-            do { writer = try Workspace.locked(.cli(settings)) } catch { throw fail(error) }
-            var options = InstallOptions(writer.context)
-            options.only = Set(missing.map(\.tool))
-            let status = await InstallService(writer, options: options).run().status
-            if status != 0 { throw ExitCode(status) }
-            do {
-                project = try Workspace(.cli(settings))
-                current = try project.resolution.current(settings: settings)
-            } catch { throw fail(error) }
+        let notProviding = allMissing.filter { !providers.contains($0.tool) }.map(\.tool)
+        guard !missing.isEmpty else { return (project, current, notProviding) }
+        if frozen || settings.isFrozen || settings.isOffline {
+            throw fail(Self.cannotInstall(missing[0], project: project, frozen: frozen || settings.isFrozen))
         }
+        let writer: Workspace
+        do { writer = try Workspace.locked(.cli(settings)) } catch { throw fail(error) }
+        var options = InstallOptions(writer.context)
+        options.only = Set(missing.map(\.tool))
+        let status = await InstallService(writer, options: options).run().status
+        if status != 0 { throw ExitCode(status) }
+        do {
+            project = try Workspace(.cli(settings))
+            current = try project.resolution.current(settings: settings)
+        } catch { throw fail(error) }
+        return (project, current, notProviding)
+    }
 
-        var env = settings.environment
-        let run = RunEnvironment.make(resolution: project.resolution, rows: current, settings: settings)
-        let path = run.binDirectories
-        for v in run.variables { env[v.name] = v.value }
-        RunEnvironment.warnUntrusted(run.untrusted, settings: settings)
-        if !path.isEmpty { env["PATH"] = (path + [env["PATH"] ?? ""]).filter { !$0.isEmpty }.joined(separator: ":") }
-        var lookup = settings
-        lookup.environment = env
-        let executable: String
-        if program.contains("/") {
-            executable = program
-        } else if let found = CommandSearch.searchPath(program, settings: lookup) {
-            executable = found
-        } else {
-            var message = "\(program): command not found"
-            let unknown = allMissing.filter { !providers.contains($0.tool) }.map(\.tool)
-            if !unknown.isEmpty { message += "; these pinned tools are not installed and may provide it: \(unknown.joined(separator: ", ")) — run `tack install`" }
-            throw fail(TackError(message), status: 127)
-        }
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        StartState.captured.restore()
-        execve(executable, argv, envp)
-        throw fail(TackError("cannot run \(executable): \(String(cString: strerror(errno)))"), status: 126)
+    /// The program to run: a path as given, else the first on the run's PATH; not found
+    /// (status 127) names the pinned tools not installed that may provide it.
+    static func executable(_ program: String, lookup: Settings, notProviding: [String]) throws -> String {
+        if program.contains("/") { return program }
+        if let found = CommandSearch.searchPath(program, settings: lookup) { return found }
+        var message = "\(program): command not found"
+        if !notProviding.isEmpty { message += "; these pinned tools are not installed and may provide it: \(notProviding.joined(separator: ", ")) — run `tack install`" }
+        throw fail(TackError(message), status: 127)
     }
 
     /// Why a missing tool stays missing under --frozen or TACK_OFFLINE, and what to do: a lock
