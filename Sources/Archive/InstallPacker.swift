@@ -55,25 +55,31 @@ public enum InstallPacker {
                 archive_entry_set_perm(entry, perm)
                 archive_entry_set_size(entry, Int64(st.st_size))
                 guard archive_write_header(a, entry) == ARCHIVE_OK else { throw writeError(a, relative) }
-                let fd = open(full, O_RDONLY)
-                guard fd >= 0 else { throw ArchiveError("cannot read \(full): \(String(cString: strerror(errno)))") }
-                defer { close(fd) }
-                var written: Int64 = 0
-                while written < Int64(st.st_size) {
-                    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                    guard n >= 0 else { throw ArchiveError("cannot read \(full): \(String(cString: strerror(errno)))") }
-                    if n == 0 { break }
-                    let w = buffer.withUnsafeBytes { archive_write_data(a, $0.baseAddress, n) }
-                    guard w == n else { throw writeError(a, relative) }
-                    written += Int64(n)
-                }
-                guard written == Int64(st.st_size) else { throw ArchiveError("\(full) changed while it was packed") }
+                try writeContents(full, size: Int64(st.st_size), to: a, as: relative, buffer: &buffer)
             } else {
                 throw ArchiveError("\(full) is neither a file, a directory nor a link, so the install cannot be packed")
             }
         }
         guard archive_write_close(a) == ARCHIVE_OK else { throw writeError(a, archivePath) }
         return paths.count
+    }
+
+    /// A regular file's bytes into the archive entry just written; exactly `size` of them,
+    /// or the file changed while it was packed.
+    static func writeContents(_ full: String, size: Int64, to a: OpaquePointer, as relative: String, buffer: inout [UInt8]) throws(ArchiveError) {
+        let fd = open(full, O_RDONLY)
+        guard fd >= 0 else { throw ArchiveError("cannot read \(full): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var written: Int64 = 0
+        while written < size {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n >= 0 else { throw ArchiveError("cannot read \(full): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            let w = buffer.withUnsafeBytes { archive_write_data(a, $0.baseAddress, n) }
+            guard w == n else { throw writeError(a, relative) }
+            written += Int64(n)
+        }
+        guard written == size else { throw ArchiveError("\(full) changed while it was packed") }
     }
 
     static func walk(_ root: String, _ relative: String, excluding: Set<String>, into paths: inout [String]) throws(ArchiveError) {

@@ -487,20 +487,7 @@ public struct PipBackend: Backend {
             // Files whose page vouches for a locked hash, and files with no declared hash.
             fetches += files.filter { $0.declared.map(locked.contains) ?? true }.map { (pin, $0) }
         }
-        let downloader = Downloader(http: http, retryDelays: [0.25, 0.5, 1])
-        let sums = await Concurrently.map(fetches, jobs: jobs) { item -> Result<String, TackError> in
-            if item.file.location.hasPrefix("/") {
-                guard let file = Hashing.sha256(file: item.file.location) else { return .failure(TackError("cannot read \(item.file.location)")) }
-                return .success(file.hex)
-            }
-            do throws(TackError) {
-                let file = try await downloader.fetch(item.file.location, expected: nil, from: "", tool: tool, platform: "", cache: scratch + "/pip", offline: false) { _ in }
-                try? FileManager.default.removeItem(atPath: file.path)
-                return .success(file.sum)
-            } catch {
-                return .failure(error)
-            }
-        }
+        let sums = await hash(fetches.map(\.file), tool: tool, scratch: scratch, jobs: jobs)
         var checked = 0
         var served: [String: Set<String>] = [:]
         for (item, result) in zip(fetches, sums) {
@@ -528,6 +515,25 @@ public struct PipBackend: Backend {
             }
         }
         return (checked, problems)
+    }
+
+    /// Each file's SHA-256: a local one read, a remote one downloaded again (never from the
+    /// download cache), at most `jobs` at once.
+    func hash(_ files: [IndexFile], tool: String, scratch: String, jobs: Int) async -> [Result<String, TackError>] {
+        let downloader = Downloader(http: http, retryDelays: [0.25, 0.5, 1])
+        return await Concurrently.map(files, jobs: jobs) { file -> Result<String, TackError> in
+            if file.location.hasPrefix("/") {
+                guard let sum = Hashing.sha256(file: file.location) else { return .failure(TackError("cannot read \(file.location)")) }
+                return .success(sum.hex)
+            }
+            do throws(TackError) {
+                let fetched = try await downloader.fetch(file.location, expected: nil, from: "", tool: tool, platform: "", cache: scratch + "/pip", offline: false) { _ in }
+                try? FileManager.default.removeItem(atPath: fetched.path)
+                return .success(fetched.sum)
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 
     /// The files of one locked distribution on its index and in its find_links.

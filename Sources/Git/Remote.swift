@@ -218,23 +218,30 @@ extension Git {
     }
 
     static func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, repo: OpaquePointer, remote: OpaquePointer, checkout: Bool) throws(GitError) {
-        let specs: [String]
-        let described: String
+        let (specs, described) = try fetchSpecs(url, origin: origin, remote: remote)
+        var options = git_fetch_options()
+        git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
+        options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        guard withStrArray(specs, { git_remote_fetch(remote, $0, &options, nil) }) == 0 else {
+            throw GitError.last("fetching \(url)")
+        }
+        var wanted = git_oid()
+        guard git_oid_fromstr(&wanted, commit.lowercased()) == 0 else { throw GitError(message: "`\(commit)` is not a full commit id") }
+        guard try fetchedRefsReach(&wanted, repo: repo, url: url) else {
+            throw GitError(message: "commit \(commit.lowercased()) is not on \(described) of \(url)")
+        }
+        if checkout { _ = try checkoutCommit(repo, spec: commit.lowercased(), url: url) }
+    }
+
+    /// The refspecs that fetch what `origin` allows (into `refs/tack/`), and how to name it.
+    static func fetchSpecs(_ url: String, origin: CommitOrigin, remote: OpaquePointer) throws(GitError) -> ([String], String) {
         switch origin {
         case .ref(let ref):
-            if ref.hasPrefix("refs/") {
-                specs = ["+\(ref):refs/tack/0"]
-            } else {
-                let refs = try listRefs(url)
-                if refs.contains(where: { $0.name == "refs/tags/\(ref)" }) {
-                    specs = ["+refs/tags/\(ref):refs/tack/0"]
-                } else if refs.contains(where: { $0.name == "refs/heads/\(ref)" }) {
-                    specs = ["+refs/heads/\(ref):refs/tack/0"]
-                } else {
-                    throw GitError(message: "\(url) has no branch or tag `\(ref)`")
-                }
-            }
-            described = "`\(ref)`"
+            if ref.hasPrefix("refs/") { return (["+\(ref):refs/tack/0"], "`\(ref)`") }
+            let refs = try listRefs(url)
+            if refs.contains(where: { $0.name == "refs/tags/\(ref)" }) { return (["+refs/tags/\(ref):refs/tack/0"], "`\(ref)`") }
+            if refs.contains(where: { $0.name == "refs/heads/\(ref)" }) { return (["+refs/heads/\(ref):refs/tack/0"], "`\(ref)`") }
+            throw GitError(message: "\(url) has no branch or tag `\(ref)`")
         case .defaultBranchOrTags:
             var callbacks = git_remote_callbacks()
             git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION))
@@ -247,22 +254,16 @@ extension Git {
             git_buf_dispose(&buf)
             git_remote_disconnect(remote)
             guard let branch, branch.hasPrefix("refs/heads/") else { throw GitError(message: "\(url) names no default branch") }
-            specs = ["+\(branch):refs/tack/0", "+refs/tags/*:refs/tack/tags/*"]
-            described = "its default branch (\(branch.dropFirst(11))) or a tag"
+            return (["+\(branch):refs/tack/0", "+refs/tags/*:refs/tack/tags/*"], "its default branch (\(branch.dropFirst(11))) or a tag")
         }
-        var options = git_fetch_options()
-        git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
-        options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
-        guard withStrArray(specs, { git_remote_fetch(remote, $0, &options, nil) }) == 0 else {
-            throw GitError.last("fetching \(url)")
-        }
-        var wanted = git_oid()
-        guard git_oid_fromstr(&wanted, commit.lowercased()) == 0 else { throw GitError(message: "`\(commit)` is not a full commit id") }
-        // Every fetched ref's commit: the commit must be one of them or an ancestor of one.
+    }
+
+    /// Whether `wanted` is one of the fetched refs' commits (under `refs/tack/`) or an
+    /// ancestor of one.
+    static func fetchedRefsReach(_ wanted: inout git_oid, repo: OpaquePointer, url: String) throws(GitError) -> Bool {
         var names = git_strarray()
         guard git_reference_list(&names, repo) == 0 else { throw GitError.last("reading what was fetched from \(url)") }
         defer { git_strarray_dispose(&names) }
-        var reached = false
         for i in 0..<names.count {
             guard let cName = names.strings[i] else { continue }
             let name = String(cString: cName)
@@ -271,14 +272,8 @@ extension Git {
             guard git_revparse_single(&object, repo, name + "^{commit}") == 0, let object else { continue }
             defer { git_object_free(object) }
             guard let tip = git_object_id(object) else { continue }
-            if git_oid_equal(tip, &wanted) != 0 || git_graph_descendant_of(repo, tip, &wanted) == 1 {
-                reached = true
-                break
-            }
+            if git_oid_equal(tip, &wanted) != 0 || git_graph_descendant_of(repo, tip, &wanted) == 1 { return true }
         }
-        guard reached else {
-            throw GitError(message: "commit \(commit.lowercased()) is not on \(described) of \(url)")
-        }
-        if checkout { _ = try checkoutCommit(repo, spec: commit.lowercased(), url: url) }
+        return false
     }
 }

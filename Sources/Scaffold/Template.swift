@@ -63,30 +63,7 @@ public struct Template: Sendable {
             case "description": t.description = try string(value, "`description`")
             case "variables":
                 guard case .mapping(let vars, _) = value else { throw TackError.at(path, value.mark.line, value.mark.column, "`variables` must be a mapping of names to their description and default") }
-                for (name, spec) in vars {
-                    guard name.value.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil else {
-                        throw TackError.at(path, name.mark.line, name.mark.column, "\(quoted(name.value)) is not a variable name (letters, digits and _)")
-                    }
-                    var v = Variable(name: name.value, description: "", defaultValue: nil)
-                    if case .mapping(let fields, _) = spec {
-                        for (k, f) in fields {
-                            switch k.value {
-                            case "description": v.description = try string(f, "`description`")
-                            case "default": v.defaultValue = try string(f, "`default`")
-                            case "type":
-                                switch try string(f, "`type`") {
-                                case "boolean": v.isBoolean = true
-                                case "text": v.isBoolean = false
-                                default: throw TackError.at(path, f.mark.line, f.mark.column, "a variable's `type` is boolean or text")
-                                }
-                            default: throw TackError.at(path, k.mark.line, k.mark.column, "unknown key `\(k.value)` in a variable; expected description, default or type")
-                            }
-                        }
-                    } else {
-                        v.description = try string(spec, "a variable's description")
-                    }
-                    t.variables.append(v)
-                }
+                for (name, spec) in vars { t.variables.append(try variable(name, spec, path: path)) }
             case "conditional":
                 guard case .mapping(let items, _) = value else { throw TackError.at(path, value.mark.line, value.mark.column, "`conditional` must map paths to variables") }
                 for (prefix, variable) in items { t.conditional.append((prefix.value, try string(variable, "a conditional's variable"))) }
@@ -106,6 +83,36 @@ public struct Template: Sendable {
             }
         }
         return t
+    }
+
+    /// One entry of `variables:`: a description, or a mapping of description, default and type.
+    static func variable(_ name: Scalar, _ spec: Node, path: String) throws(TackError) -> Variable {
+        func string(_ node: Node, _ what: String) throws(TackError) -> String {
+            guard case .scalar(let s) = node else { throw TackError.at(path, node.mark.line, node.mark.column, "\(what) must be a string, not \(node.kindName)") }
+            return s.value
+        }
+        guard name.value.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil else {
+            throw TackError.at(path, name.mark.line, name.mark.column, "\(quoted(name.value)) is not a variable name (letters, digits and _)")
+        }
+        var v = Variable(name: name.value, description: "", defaultValue: nil)
+        guard case .mapping(let fields, _) = spec else {
+            v.description = try string(spec, "a variable's description")
+            return v
+        }
+        for (k, f) in fields {
+            switch k.value {
+            case "description": v.description = try string(f, "`description`")
+            case "default": v.defaultValue = try string(f, "`default`")
+            case "type":
+                switch try string(f, "`type`") {
+                case "boolean": v.isBoolean = true
+                case "text": v.isBoolean = false
+                default: throw TackError.at(path, f.mark.line, f.mark.column, "a variable's `type` is boolean or text")
+                }
+            default: throw TackError.at(path, k.mark.line, k.mark.column, "unknown key `\(k.value)` in a variable; expected description, default or type")
+            }
+        }
+        return v
     }
 
     /// The values to render with: the defaults, then `given`. Unknown or missing variables are

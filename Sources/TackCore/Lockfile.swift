@@ -117,23 +117,7 @@ public struct Lockfile: Sendable, Equatable {
         for (k, v) in pairs {
             marks[k.value] = v.mark
             keyMarks[k.value] = k.mark
-            switch v {
-            case .scalar(let s): fields[k.value] = .string(s.value)
-            case .sequence(let items, _):
-                var list: [String] = []
-                for item in items {
-                    guard case .scalar(let s) = item else { throw fail(item.mark, "expected a string in `\(k.value)`, found \(item.kindName)") }
-                    list.append(s.value)
-                }
-                fields[k.value] = .list(list)
-            case .mapping(let entries, _):
-                var map: [String: String] = [:]
-                for (mk, mv) in entries {
-                    guard case .scalar(let s) = mv else { throw fail(mv.mark, "expected a string for `\(mk.value)`, found \(mv.kindName)") }
-                    map[mk.value] = s.value
-                }
-                fields[k.value] = .map(map)
-            }
+            fields[k.value] = try value(k, v, fail)
         }
         func take(_ key: String) throws(TackError) -> String {
             guard let value = fields.removeValue(forKey: key) else {
@@ -152,24 +136,52 @@ public struct Lockfile: Sendable, Equatable {
         for key in fields.keys.sorted() where !LockedTool.knownFields.contains(key) {
             throw fail(keyMarks[key] ?? mark, "unknown key `\(key)` in the entry for \(name.value) (tack writes: \(LockedTool.knownFields.sorted().joined(separator: ", "))) — run `tack lock` to write it again")
         }
+        try checkPlatformFields(name.value, backend: backend, fields, at: { marks[$0] ?? mark }, fail)
+        return LockedTool(name: name.value, version: version, requested: requested, backend: backend, source: source, fields: fields)
+    }
+
+    /// A field's value: a string, a list of strings, or a map of strings.
+    static func value(_ k: Scalar, _ v: Node, _ fail: (Mark, String) -> TackError) throws(TackError) -> LockValue {
+        switch v {
+        case .scalar(let s): return .string(s.value)
+        case .sequence(let items, _):
+            var list: [String] = []
+            for item in items {
+                guard case .scalar(let s) = item else { throw fail(item.mark, "expected a string in `\(k.value)`, found \(item.kindName)") }
+                list.append(s.value)
+            }
+            return .list(list)
+        case .mapping(let entries, _):
+            var map: [String: String] = [:]
+            for (mk, mv) in entries {
+                guard case .scalar(let s) = mv else { throw fail(mv.mark, "expected a string for `\(mk.value)`, found \(mv.kindName)") }
+                map[mk.value] = s.value
+            }
+            return .map(map)
+        }
+    }
+
+    /// The fields keyed by platform (`sha256` of a kind with per-platform checksums, the
+    /// platforms' selection): every key a platform, every checksum a SHA-256.
+    static func checkPlatformFields(_ name: String, backend: String, _ fields: [String: LockValue], at mark: (String) -> Mark,
+                                    _ fail: (Mark, String) -> TackError) throws(TackError) {
         if BackendKind(name: backend)?.checksumsPerPlatform == true, let sums = fields["sha256"] {
-            guard case .map(let m) = sums else { throw fail(marks["sha256"] ?? mark, "`sha256` must map platforms (like `linux-x86_64`) to checksums") }
+            guard case .map(let m) = sums else { throw fail(mark("sha256"), "`sha256` must map platforms (like `linux-x86_64`) to checksums") }
             for (platform, sum) in m.sorted(by: { $0.key < $1.key }) {
                 guard Platform.isValidKey(platform) else {
-                    throw fail(marks["sha256"] ?? mark, "\(quoted(platform)) in `sha256` of \(name.value) is not a platform; platforms are written `os-arch`, like `linux-x86_64`")
+                    throw fail(mark("sha256"), "\(quoted(platform)) in `sha256` of \(name) is not a platform; platforms are written `os-arch`, like `linux-x86_64`")
                 }
                 guard Checksum.isSHA256(sum) else {
-                    throw fail(marks["sha256"] ?? mark, "the \(platform) checksum of \(name.value) is not a SHA-256: \(quoted(sum))")
+                    throw fail(mark("sha256"), "the \(platform) checksum of \(name) is not a SHA-256: \(quoted(sum))")
                 }
             }
         }
         if let selection = fields[PlatformSelection.field] {
-            guard case .map(let m) = selection else { throw fail(marks[PlatformSelection.field] ?? mark, "`platforms` in the entry for \(name.value) must map platforms (like `linux-x86_64`) to what each installs") }
+            guard case .map(let m) = selection else { throw fail(mark(PlatformSelection.field), "`platforms` in the entry for \(name) must map platforms (like `linux-x86_64`) to what each installs") }
             for platform in m.keys.sorted() where !Platform.isValidKey(platform) {
-                throw fail(marks[PlatformSelection.field] ?? mark, "\(quoted(platform)) in `platforms` of \(name.value) is not a platform; platforms are written `os-arch`, like `linux-x86_64`")
+                throw fail(mark(PlatformSelection.field), "\(quoted(platform)) in `platforms` of \(name) is not a platform; platforms are written `os-arch`, like `linux-x86_64`")
             }
         }
-        return LockedTool(name: name.value, version: version, requested: requested, backend: backend, source: source, fields: fields)
     }
 }
 

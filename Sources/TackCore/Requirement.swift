@@ -107,25 +107,8 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
     /// in tack.yml they are keys of a tool's mapping instead.
     public static func parse(_ raw: String) throws(ParseError) -> Requirement {
         let s = raw.trimmingSpaces
-        guard !s.isEmpty else { throw .empty }
-        // Prefixes compared as bytes: a combining mark after the colon joins it into one
-        // Character, and Character-wise `hasPrefix` would then miss `path:` (found by fuzzing).
-        if let rest = s.droppingPrefix("ref:") { return .ref(try parseRef(rest.trimmingSpaces)) }
-        if let rest = s.droppingPrefix("path:") {
-            let p = rest.trimmingSpaces
-            guard !p.isEmpty else { throw .invalid("`path:` needs a directory") }
-            if let bad = p.first(where: { $0.isControl }) { throw .unsafe(bad) }
-            return .path(p)
-        }
-        if let rest = s.droppingPrefix("lts/") {
-            // nvm's LTS aliases; codenames are compared without case (`lts/Iron` is `lts/iron`).
-            if rest == "*" { return .lts(nil) }
-            let line = rest.lowercased()
-            guard !line.isEmpty, line.utf8.count <= 32, line.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else {
-                throw .invalid("`\(s)` is not an LTS line; write `lts/*` or a codename like `lts/iron`")
-            }
-            return .lts(line)
-        }
+        guard let first = s.first else { throw .empty }
+        if let r = try parseWord(s) { return r }
         if let bad = s.first(where: { Requirement.forbidden($0) }) { throw .unsafe(bad) }
         if s.contains("..") { throw .invalid("`..` is not part of any version") }
         switch s {
@@ -133,43 +116,62 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
         case "system": return .system
         default: break
         }
-        if s.hasPrefix("~>") {
-            let v = try version(s.dropFirst(2), in: s)
-            let rel = v.release
-            guard !rel.isEmpty else { throw .invalid("`~>` needs a version that starts with a number") }
-            // ~> 1.2 means >= 1.2, < 2; ~> 1.2.3 means >= 1.2.3, < 1.3; ~> 1 means >= 1, < 2.
-            var upper = Array(rel.prefix(max(rel.count - 1, 1)))
-            upper[upper.count - 1] = increment(upper[upper.count - 1])
-            return .range([.init(op: .ge, version: v), .init(op: .lt, version: Version(upper.joined(separator: "."))!)], text: s)
-        }
-        if s.hasPrefix("^") {
-            let v = try version(s.dropFirst(), in: s)
-            let rel = v.release
-            guard !rel.isEmpty else { throw .invalid("`^` needs a version that starts with a number") }
-            // Cargo: the first non-zero number may not change (^0.2.3 means < 0.3.0).
-            let i = rel.firstIndex { $0 != "0" } ?? (rel.count - 1)
-            var upper = Array(rel.prefix(i + 1))
-            upper[i] = increment(upper[i])
-            return .range([.init(op: .ge, version: v), .init(op: .lt, version: Version(upper.joined(separator: "."))!)], text: s)
-        }
-        let first = s.first!
-        if "<>=!".contains(first) {
-            var comparators: [Comparator] = []
-            for clause in s.split(separator: ",", omittingEmptySubsequences: false) {
-                let c = Substring(String(clause).trimmingSpaces)
-                guard !c.isEmpty else { throw .invalid("an empty clause between commas") }
-                let ops: [(String, Comparator.Op)] = [(">=", .ge), ("<=", .le), ("!=", .ne), ("==", .eq), (">", .gt), ("<", .lt), ("=", .eq)]
-                guard let (token, op) = ops.first(where: { c.hasPrefix($0.0) }) else {
-                    throw .invalid("`\(c)` needs an operator (>=, >, <=, <, =, !=) before the version")
-                }
-                comparators.append(.init(op: op, version: try version(c.dropFirst(token.count), in: s)))
-            }
-            return .range(comparators, text: s)
-        }
+        if s.hasPrefix("~>") || s.hasPrefix("^") { return try parseCompatible(s) }
+        if "<>=!".contains(first) { return try parseComparators(s) }
         // A word that is not a version number is an exact, opaque version (as rbenv and asdf
         // take any safe word): `nightly-2000-01-01`, `temurin-17.0.2+8`, `1.9.3-p194@tag`.
         if let v = Version(word: s) { return .prefix(v) }
         return .prefix(try version(Substring(s), in: s))  // says why it is not a version
+    }
+
+    /// `ref:…`, `path:…` and `lts/…`, or nil for anything else. Prefixes are compared as
+    /// bytes: a combining mark after the colon joins it into one Character, and
+    /// Character-wise `hasPrefix` would then miss `path:` (found by fuzzing).
+    static func parseWord(_ s: String) throws(ParseError) -> Requirement? {
+        if let rest = s.droppingPrefix("ref:") { return .ref(try parseRef(rest.trimmingSpaces)) }
+        if let rest = s.droppingPrefix("path:") {
+            let p = rest.trimmingSpaces
+            guard !p.isEmpty else { throw .invalid("`path:` needs a directory") }
+            if let bad = p.first(where: { $0.isControl }) { throw .unsafe(bad) }
+            return .path(p)
+        }
+        guard let rest = s.droppingPrefix("lts/") else { return nil }
+        // nvm's LTS aliases; codenames are compared without case (`lts/Iron` is `lts/iron`).
+        if rest == "*" { return .lts(nil) }
+        let line = rest.lowercased()
+        guard !line.isEmpty, line.utf8.count <= 32, line.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else {
+            throw .invalid("`\(s)` is not an LTS line; write `lts/*` or a codename like `lts/iron`")
+        }
+        return .lts(line)
+    }
+
+    /// `~> 1.2` (>= 1.2, < 2; `~> 1.2.3` is >= 1.2.3, < 1.3; `~> 1` is >= 1, < 2) and Cargo's
+    /// `^0.2.3` (the first non-zero number may not change: < 0.3.0).
+    static func parseCompatible(_ s: String) throws(ParseError) -> Requirement {
+        let tilde = s.hasPrefix("~>")
+        let v = try version(s.dropFirst(tilde ? 2 : 1), in: s)
+        let rel = v.release
+        guard !rel.isEmpty else { throw .invalid("`\(tilde ? "~>" : "^")` needs a version that starts with a number") }
+        let kept = tilde ? max(rel.count - 1, 1) : (rel.firstIndex { $0 != "0" } ?? (rel.count - 1)) + 1
+        var upper = Array(rel.prefix(kept))
+        upper[upper.count - 1] = increment(upper[upper.count - 1])
+        guard let bound = Version(upper.joined(separator: ".")) else { throw .invalid("`\(s)` has no upper bound tack can write") }
+        return .range([.init(op: .ge, version: v), .init(op: .lt, version: bound)], text: s)
+    }
+
+    /// Comparators separated by commas: `>= 1.2, < 2`, `!= 1.3.0`.
+    static func parseComparators(_ s: String) throws(ParseError) -> Requirement {
+        var comparators: [Comparator] = []
+        for clause in s.split(separator: ",", omittingEmptySubsequences: false) {
+            let c = Substring(String(clause).trimmingSpaces)
+            guard !c.isEmpty else { throw .invalid("an empty clause between commas") }
+            let ops: [(String, Comparator.Op)] = [(">=", .ge), ("<=", .le), ("!=", .ne), ("==", .eq), (">", .gt), ("<", .lt), ("=", .eq)]
+            guard let (token, op) = ops.first(where: { c.hasPrefix($0.0) }) else {
+                throw .invalid("`\(c)` needs an operator (>=, >, <=, <, =, !=) before the version")
+            }
+            comparators.append(.init(op: op, version: try version(c.dropFirst(token.count), in: s)))
+        }
+        return .range(comparators, text: s)
     }
 
     static func version(_ text: Substring, in whole: String) throws(ParseError) -> Version {

@@ -20,64 +20,76 @@ public enum ShellHook {
     /// The script `tack activate` prints; `tack` is the absolute path of the front end.
     public static func activation(_ shell: Shell, tack: String) -> String {
         switch shell {
-        case .bash:
-            return """
-                _tack_hook() {
-                  local previous_exit_status=$?
-                  eval "$(\(ShellQuote.posix(tack)) hook-env bash)"
-                  return $previous_exit_status
-                }
-                tack() {
-                  if [ "${1-}" = deactivate ]; then
-                    eval "$(\(ShellQuote.posix(tack)) deactivate bash)"
-                  else
-                    \(ShellQuote.posix(tack)) "$@"
-                  fi
-                }
-                if [[ ";${PROMPT_COMMAND[*]:-};" != *";_tack_hook;"* ]]; then
-                  PROMPT_COMMAND="_tack_hook${PROMPT_COMMAND:+;$PROMPT_COMMAND}"
-                fi
-                _tack_hook
-
-                """
-        case .zsh:
-            return """
-                _tack_hook() {
-                  eval "$(\(ShellQuote.posix(tack)) hook-env zsh)"
-                }
-                tack() {
-                  if [[ "${1-}" == deactivate ]]; then
-                    eval "$(\(ShellQuote.posix(tack)) deactivate zsh)"
-                  else
-                    \(ShellQuote.posix(tack)) "$@"
-                  fi
-                }
-                typeset -ag precmd_functions chpwd_functions
-                if (( ! ${precmd_functions[(I)_tack_hook]} )); then
-                  precmd_functions=(_tack_hook $precmd_functions)
-                fi
-                if (( ! ${chpwd_functions[(I)_tack_hook]} )); then
-                  chpwd_functions=(_tack_hook $chpwd_functions)
-                fi
-                _tack_hook
-
-                """
-        case .fish:
-            return """
-                function __tack_hook --on-event fish_prompt --on-variable PWD
-                    \(ShellQuote.fish(tack)) hook-env fish | source
-                end
-                function tack
-                    if test "$argv[1]" = deactivate
-                        \(ShellQuote.fish(tack)) deactivate fish | source
-                    else
-                        \(ShellQuote.fish(tack)) $argv
-                    end
-                end
-                __tack_hook
-
-                """
+        case .bash: return bashActivation(tack: tack)
+        case .zsh: return zshActivation(tack: tack)
+        case .fish: return fishActivation(tack: tack)
         }
+    }
+
+    /// bash: a PROMPT_COMMAND hook.
+    static func bashActivation(tack: String) -> String {
+        return """
+            _tack_hook() {
+              local previous_exit_status=$?
+              eval "$(\(ShellQuote.posix(tack)) hook-env bash)"
+              return $previous_exit_status
+            }
+            tack() {
+              if [ "${1-}" = deactivate ]; then
+                eval "$(\(ShellQuote.posix(tack)) deactivate bash)"
+              else
+                \(ShellQuote.posix(tack)) "$@"
+              fi
+            }
+            if [[ ";${PROMPT_COMMAND[*]:-};" != *";_tack_hook;"* ]]; then
+              PROMPT_COMMAND="_tack_hook${PROMPT_COMMAND:+;$PROMPT_COMMAND}"
+            fi
+            _tack_hook
+
+            """
+    }
+
+    /// zsh: precmd and chpwd hooks.
+    static func zshActivation(tack: String) -> String {
+        return """
+            _tack_hook() {
+              eval "$(\(ShellQuote.posix(tack)) hook-env zsh)"
+            }
+            tack() {
+              if [[ "${1-}" == deactivate ]]; then
+                eval "$(\(ShellQuote.posix(tack)) deactivate zsh)"
+              else
+                \(ShellQuote.posix(tack)) "$@"
+              fi
+            }
+            typeset -ag precmd_functions chpwd_functions
+            if (( ! ${precmd_functions[(I)_tack_hook]} )); then
+              precmd_functions=(_tack_hook $precmd_functions)
+            fi
+            if (( ! ${chpwd_functions[(I)_tack_hook]} )); then
+              chpwd_functions=(_tack_hook $chpwd_functions)
+            fi
+            _tack_hook
+
+            """
+    }
+
+    /// fish: a prompt and PWD event handler.
+    static func fishActivation(tack: String) -> String {
+        return """
+            function __tack_hook --on-event fish_prompt --on-variable PWD
+                \(ShellQuote.fish(tack)) hook-env fish | source
+            end
+            function tack
+                if test "$argv[1]" = deactivate
+                    \(ShellQuote.fish(tack)) deactivate fish | source
+                else
+                    \(ShellQuote.fish(tack)) $argv
+                end
+            end
+            __tack_hook
+
+            """
     }
 
     /// The script `tack deactivate` prints: the hook and the `tack` function removed, and
