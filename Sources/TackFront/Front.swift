@@ -41,14 +41,15 @@ public enum Front {
     }
 
     /// `tack install [--frozen]` when everything pinned here is installed and locked as pinned
-    /// (and the warnings about ignored files are said); anything to do is tack-cli's.
+    /// (and the warnings about ignored files are said); anything to do is tack-cli's. The
+    /// snapshot this resolves is saved either way, so what follows starts from it.
     static func noOpInstall() -> Bool {
-        guard let settings = CurrentProcess.settings(relevantOnly: true),
-              let resolution = try? Resolver(settings).resolve(), !resolution.pins.isEmpty,
-              UpToDate.check(resolution, settings: settings)
-        else { return false }
-        IgnoredFiles.report(resolution.ignored, settings: settings)
-        if let root = resolution.projectRoot { settings.store?.rememberProject(root) }
+        guard let settings = CurrentProcess.settings(relevantOnly: true) else { return false }
+        if let snapshot = Snapshot.load(settings: settings) { return snapshot.upToDate }
+        guard let (snapshot, ignored) = try? HotPath.make(settings: settings) else { return false }
+        snapshot.save(settings: settings)
+        guard snapshot.upToDate else { return false }
+        IgnoredFiles.report(ignored, settings: settings)
         return true
     }
 

@@ -11,16 +11,16 @@ import TackLean
 public enum HotPath {
     public static func snapshot(settings: Settings) throws(TackError) -> Snapshot {
         if let s = Snapshot.load(settings: settings) { return s }
-        let snapshot = try make(settings: settings, reportingIgnored: true)
+        let (snapshot, ignored) = try make(settings: settings)
+        IgnoredFiles.report(ignored, settings: settings)
         snapshot.save(settings: settings)
         return snapshot
     }
 
-    /// A new snapshot of this directory, from a full resolution (saying which files tack
-    /// could not read when `reportingIgnored`).
-    static func make(settings: Settings, reportingIgnored: Bool) throws(TackError) -> Snapshot {
+    /// A new snapshot of this directory, from a full resolution, and the files it left out
+    /// (for the caller to say).
+    static func make(settings: Settings) throws(TackError) -> (Snapshot, [IgnoredFile]) {
         let resolution = try Resolver(settings).resolve()
-        if reportingIgnored { IgnoredFiles.report(resolution.ignored, settings: settings) }
         let rows = try resolution.current(settings: settings)
         var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())
         snapshot.answers = CurrentCommand.answers(rows, home: settings.home)
@@ -29,7 +29,7 @@ public enum HotPath {
         // never install anything itself: a snapshot that says so lets `tack install` end in
         // `tack` alone, so the project is remembered here.
         if snapshot.upToDate, let root = resolution.projectRoot { settings.store?.rememberProject(root) }
-        return snapshot
+        return (snapshot, resolution.ignored)
     }
 
     /// Leaves a snapshot that holds for this directory after a command changed what is pinned,
@@ -40,7 +40,7 @@ public enum HotPath {
     public static func refresh(settings: Settings) {
         for _ in 0..<3 {
             if Snapshot.load(settings: settings) != nil { return }
-            guard let snapshot = try? make(settings: settings, reportingIgnored: false) else { return }
+            guard let (snapshot, _) = try? make(settings: settings) else { return }
             guard snapshot.racy else {
                 snapshot.save(settings: settings)
                 return

@@ -26,7 +26,7 @@ public struct Workspace: Sendable {
     /// command that reads, changes and writes tack.yml or tack.lock works on, so that parallel
     /// commands each see the others' writes.
     public static func locked(_ context: Context) throws(TackError) -> Workspace {
-        let root = try Resolver(context.settings).resolve().projectRoot ?? context.settings.cwd
+        let root = Resolver(context.settings).projectRoot() ?? context.settings.cwd
         let lock = try ProjectLock.acquire(store: try context.settings.requireStore(), root: root)
         var workspace = try Workspace(context)
         workspace.hold = lock

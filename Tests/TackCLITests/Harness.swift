@@ -196,12 +196,14 @@ final class Sandbox {
     }
 }
 
-/// Runs a program and returns its standard output.
-func runProgram(_ path: String, _ args: [String] = [], in dir: String = "/") throws -> String {
+/// Runs a program and returns its standard output (with `environment`, when given, as its
+/// whole environment).
+func runProgram(_ path: String, _ args: [String] = [], in dir: String = "/", environment: [String: String]? = nil) throws -> String {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args
     p.currentDirectoryURL = URL(fileURLWithPath: dir)
+    if let environment { p.environment = environment }
     let out = Pipe()
     p.standardOutput = out
     try p.run()

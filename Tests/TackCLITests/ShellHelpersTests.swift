@@ -19,16 +19,7 @@ import TackCore
 
     /// What `sh -c SCRIPT sh ARGS...` prints.
     func sh(_ script: String, _ arguments: [String] = [], environment: [String: String] = ["PATH": "/usr/bin:/bin"]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script, "sh"] + arguments
-        p.environment = environment
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try runProgram("/bin/sh", ["-c", script, "sh"] + arguments, environment: environment)
     }
 
     @Test func findsTheFirstExecutableRegularFileOutsideSkippedDirectories() throws {
