@@ -274,7 +274,7 @@ struct Bootstrap: AsyncParsableCommand {
     func addHook(_ plan: Plan, _ project: Workspace, _ steps: inout Steps) throws {
         guard let rcChange = plan.rcChange else { return }
         do {
-            try FileManager.default.createDirectory(atPath: Paths.dirname(rcChange.file), withIntermediateDirectories: true)
+            try project.settings.fs.createDirectory(Paths.dirname(rcChange.file))
             try project.settings.fs.writeAtomically(rcChange.file, Array(rcChange.text.utf8))
         } catch {
             throw steps.failed("adding the shell hook", "cannot write \(rcChange.file): \(error)")

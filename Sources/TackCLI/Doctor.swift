@@ -149,7 +149,7 @@ enum DoctorCheck {
         let dir = Paths.dirname(tack)
         // Where `tack` looks for its two helpers: beside it, or in ../libexec/tack.
         func helper(_ name: String) -> String? {
-            [dir + "/" + name, Paths.normalize(dir + "/../libexec/tack/" + name)].first { FileManager.default.isExecutableFile(atPath: $0) }
+            [dir + "/" + name, Paths.normalize(dir + "/../libexec/tack/" + name)].first(where: ExecutableSearch.isExecutable)
         }
         let front = helper("tack-front"), cli = helper("tack-cli")
         if let front, let cli {
@@ -160,7 +160,7 @@ enum DoctorCheck {
         }
         guard let store = settings.store, let names = try? store.fs.list(store.shims) else { return }
         let stale = names.filter { name in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: store.shims + "/" + name) else { return false }
+            guard let target = store.fs.linkTarget(store.shims + "/" + name) else { return false }
             return target != tack
         }
         if !stale.isEmpty {

@@ -86,13 +86,13 @@ enum Interrupts {
     /// repository recreates its path): renamed away first, so writes by path fail rather than
     /// land in it, then removed; again after a moment if it came back.
     static func removeWhileInUse(_ path: String) {
-        let fm = FileManager.default
+        let fs = LocalFileSystem()
         for round in 0..<4 {
             if round > 0 { usleep(25_000) }
-            guard fm.fileExists(atPath: path) else { continue }
+            guard fs.info(path) != nil || fs.isBrokenLink(path) else { continue }
             let doomed = path + ".interrupted-\(round)"
             let target = rename(path, doomed) == 0 ? doomed : path
-            for _ in 0..<3 where fm.fileExists(atPath: target) { try? fm.removeItem(atPath: target) }
+            for _ in 0..<3 where fs.info(target) != nil { try? fs.remove(target) }
         }
     }
 

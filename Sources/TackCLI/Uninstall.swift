@@ -1,6 +1,6 @@
 import ArgumentParser
 import TackCore
-import TackFront
+import TackKit
 
 struct Uninstall: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,43 +27,7 @@ struct Uninstall: ParsableCommand {
     func run() throws {
         let (tool, version) = try parsed()
         let settings = try processSettings()
-        let store: Store
-        do { store = try settings.requireStore() } catch { throw fail(error) }
-        // Commands of a tool still pinned here keep their shims, which then say it is not
-        // installed and what to run, instead of the shell's "command not found".
-        var keep: Set<String> = []
-        if let pin = try? Resolver(settings).resolve().pin(tool), LockPlanner.isLockable(pin.request),
-           case .list(let bins)? = store.installedEntry(tool, version)?.fields["binaries"] {
-            keep = Set(bins.map(Paths.basename))
-        }
-        do { try Remover(store: store).remove(tool, version) } catch { throw fail(error) }
-        if let front = Front.launcherPath() { _ = try? Shims.rebuild(store: store, front: front, keeping: keep) }
+        do { try UninstallService(.cli(settings)).uninstall(tool, version) } catch { throw fail(error) }
         Output.err("uninstalled \(tool) \(version)\n")
-    }
-}
-
-/// Removes installs atomically: renamed out of sight first (under the install lock), then deleted.
-struct Remover {
-    let store: Store
-    func remove(_ tool: String, _ version: Version) throws(TackError) {
-        let dir = store.installDirectory(tool, version)
-        guard store.fs.isDirectory(dir) else {
-            let others = store.installedVersions(tool).map(\.text)
-            throw TackError("\(tool) \(version) is not installed" + (others.isEmpty ? " — `tack ls` lists what is" : " (installed: \(others.joined(separator: ", "))) — uninstall one of those"))
-        }
-        do { try store.fs.createDirectory(store.state + "/locks") } catch { throw TackError("cannot write to \(store.root): \(error)") }
-        let lock = try FileLock(path: store.state + "/locks/\(tool)@\(version.text).lock")
-        lock.lock()
-        defer { lock.unlock() }
-        let trash = store.toolDirectory(tool) + "/.old-\(version.text)-removing"
-        try? store.fs.remove(trash)
-        guard PosixRename.rename(dir, trash) else { throw TackError("cannot remove \(dir): permission denied or busy") }
-        try? store.fs.remove(trash)
-        // Every other build of that version goes with it.
-        try? store.fs.remove(store.variantsDirectory(tool, version))
-        if ((try? store.fs.list(store.toolDirectory(tool) + "/.variants")) ?? []).isEmpty { try? store.fs.remove(store.toolDirectory(tool) + "/.variants") }
-        if store.installedVersions(tool).isEmpty, ((try? store.fs.list(store.toolDirectory(tool))) ?? []).isEmpty {
-            try? store.fs.remove(store.toolDirectory(tool))
-        }
     }
 }

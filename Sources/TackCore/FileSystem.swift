@@ -18,6 +18,8 @@ public protocol FileSystem: Sendable {
     func list(_ path: String) throws(FileSystemError) -> [String]
     func remove(_ path: String) throws(FileSystemError)
     func isWritableDirectory(_ path: String) -> Bool
+    /// Where the symbolic link at `path` points (as written in it), or nil when it is not one.
+    func linkTarget(_ path: String) -> String?
     /// Makes the file at `path` executable by everyone who may read it (mode 0755).
     func makeExecutable(_ path: String) throws(FileSystemError)
     /// Whether `path` is a symbolic link that leads nowhere (a loop, or a missing target).

@@ -24,6 +24,9 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
 
     private var executables: Set<String> = []
 
+    /// This file system has no symbolic links.
+    public func linkTarget(_ path: String) -> String? { nil }
+
     public func makeExecutable(_ path: String) throws(FileSystemError) {
         let key = Paths.normalize(path)
         try lock.locked { () throws(FileSystemError) in

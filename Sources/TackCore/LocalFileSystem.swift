@@ -87,6 +87,13 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
+    public func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        guard n >= 0 else { return nil }
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     public func makeExecutable(_ path: String) throws(FileSystemError) {
         guard chmod(path, 0o755) == 0 else { throw FileSystemError(path, Self.code(Errno(rawValue: errno))) }
     }

@@ -42,20 +42,6 @@ public struct Resolver: Sendable {
     static let manifestName = "tack.yml"
     static let localManifestName = "tack.local.yml"
 
-    /// The project's root without resolving: the nearest directory, walking up, with a
-    /// tack.yml or tack.local.yml (a regular file); nil outside any project. What
-    /// `resolve()` calls `projectRoot`, for a lock to take before reading anything.
-    public func projectRoot() -> String? {
-        var dir = settings.cwd
-        while true {
-            for name in [Resolver.manifestName, Resolver.localManifestName] where settings.fs.info(Paths.child(dir, name))?.kind == .file {
-                return dir
-            }
-            if dir == "/" { return nil }
-            dir = Paths.dirname(dir)
-        }
-    }
-
     public func resolve() throws(TackError) -> Resolution {
         var walk = ResolutionWalk(settings: settings)
         var dir = settings.cwd

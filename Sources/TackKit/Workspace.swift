@@ -26,7 +26,9 @@ public struct Workspace: Sendable {
     /// command that reads, changes and writes tack.yml or tack.lock works on, so that parallel
     /// commands each see the others' writes.
     public static func locked(_ context: Context) throws(TackError) -> Workspace {
-        let root = Resolver(context.settings).projectRoot() ?? context.settings.cwd
+        // Resolved first: a project whose files tack cannot read fails before anything is
+        // written, the project's lock file included.
+        let root = try Resolver(context.settings).resolve().projectRoot ?? context.settings.cwd
         let lock = try ProjectLock.acquire(store: try context.settings.requireStore(), root: root)
         var workspace = try Workspace(context)
         workspace.hold = lock
