@@ -13,10 +13,10 @@ public struct ChildProcessRunner: ProcessRunner {
             throw TackError(executable.contains("/") ? "cannot run \(executable): not an executable file" : "`\(executable)` is not on PATH")
         }
         Output.verbose("running \(([path] + arguments).map(ShellQuote.posixIfNeeded).joined(separator: " ")) in \(directory)")
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tack-\(UUID().uuidString).log")
-        let fd = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw TackError("cannot run \(path): cannot write \(log.path): \(String(cString: strerror(errno)))") }
-        defer { try? FileManager.default.removeItem(at: log) }
+        let log = Paths.child(CurrentProcess.temporaryDirectory, "tack-\(UUID().uuidString).log")
+        let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw TackError("cannot run \(path): cannot write \(log): \(String(cString: strerror(errno)))") }
+        defer { try? LocalFileSystem().remove(log) }
         let pid: pid_t
         do { pid = try ChildProcess.start(path, arguments, directory: directory, environment: environment, output: fd, error: fd) } catch {
             close(fd)
@@ -36,11 +36,11 @@ public struct ChildProcessRunner: ProcessRunner {
         } else {
             sink = lines
         }
-        let follower = sink.map { sink in Task.detached { await Self.follow(log.path, sink) } }
+        let follower = sink.map { sink in Task.detached { await Self.follow(log, sink) } }
         let status = await ChildProcess.wait(pid)
         follower?.cancel()
-        if verbose, let sink { await Self.drain(log.path, sink, after: follower) }
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        if verbose, let sink { await Self.drain(log, sink, after: follower) }
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return ProcessOutput(status: status, output: output)
     }
 

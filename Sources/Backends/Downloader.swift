@@ -9,6 +9,7 @@ struct Downloader: Sendable {
     let http: any HTTPClient
     /// Delays between attempts after a transient failure.
     let retryDelays: [Double]
+    var fs: any FileSystem = LocalFileSystem()
 
     /// The download of `url` in `cache/downloads` (keyed by checksum), fetched and checked
     /// against `expected` first when it is not there. `from` says where `expected` came from
@@ -16,15 +17,15 @@ struct Downloader: Sendable {
     func fetch(_ url: String, expected: String?, from: String, tool: String, platform: String, cache: String, offline: Bool,
                report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> (path: String, sum: String) {
         let downloads = cache + "/downloads"
-        try FileManager.default.createDirectoryOrFail(downloads)
-        if let expected, FileManager.default.fileExists(atPath: downloads + "/" + expected) {
+        do { try fs.createDirectory(downloads) } catch { throw TackError("cannot create \(downloads): \(error)") }
+        if let expected, fs.info(downloads + "/" + expected) != nil {
             return (downloads + "/" + expected, expected)
         }
         if offline {
             throw TackError("TACK_OFFLINE is set, and \(url) is not in the download cache — unset TACK_OFFLINE to download \(tool)")
         }
         let partial = downloads + "/.partial-\(getpid())-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: partial) }
+        defer { try? fs.remove(partial) }
         let sum: String
         do {
             sum = try await withRetries { () async throws(HTTPFailure) -> String in
@@ -44,7 +45,7 @@ struct Downloader: Sendable {
             throw TackError("checksum mismatch for \(tool) (\(platform)): \(from) \(expected), download is \(sum) — nothing was installed; \(next)")
         }
         let file = downloads + "/" + sum
-        if rename(partial, file) != 0 && !FileManager.default.fileExists(atPath: file) {
+        if rename(partial, file) != 0 && fs.info(file) == nil {
             throw TackError("cannot move the download of \(tool) into \(downloads): \(String(cString: strerror(errno)))")
         }
         return (file, sum)

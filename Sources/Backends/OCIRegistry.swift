@@ -105,12 +105,12 @@ public final class OCIRegistry: @unchecked Sendable {
             do {
                 let sum = try await transport.download(req, to: destination, progress: progress)
                 guard "sha256:" + sum == digest else {
-                    try? FileManager.default.removeItem(atPath: destination)
+                    try? LocalFileSystem().remove(destination)
                     throw RegistryError("the blob \(digest) of \(repository) arrived as sha256:\(sum) — refused")
                 }
                 return
             } catch let failure as HTTPFailure {
-                try? FileManager.default.removeItem(atPath: destination)
+                try? LocalFileSystem().remove(destination)
                 if failure.status == 401, !reauthenticated {
                     // The token expired, or this is the first request: ask, then try again.
                     reauthenticated = true

@@ -24,10 +24,10 @@ public enum Registries {
     public static func fetch(_ url: String, name: String, store: Store, git: any GitRemotes = LibGit2Remotes()) async throws(TackError) {
         let final = directory(store, name)
         let temp = store.root + "/registries/.tmp-\(name)-\(getpid())"
-        try? FileManager.default.removeItem(atPath: temp)
+        try? store.fs.remove(temp)
         do { try store.fs.createDirectory(store.root + "/registries") } catch { throw TackError("cannot write to \(store.root): \(error)") }
         do { try await git.clone(url, into: temp) } catch {
-            try? FileManager.default.removeItem(atPath: temp)
+            try? store.fs.remove(temp)
             throw TackError("cannot clone the registry \(url): \(error.message)")
         }
         do throws(TackError) {
@@ -36,18 +36,18 @@ public enum Registries {
             }
             var check = ToolRegistry()
             try check.add(bytes, path: url + ":registry.yml")
-            try? Data(url.utf8).write(to: URL(fileURLWithPath: temp + "/.tack-registry-url"))
+            try? store.fs.writeAtomically(temp + "/.tack-registry-url", Array(url.utf8))
         } catch {
-            try? FileManager.default.removeItem(atPath: temp)
+            try? store.fs.remove(temp)
             throw error
         }
         let old = final + ".old-\(getpid())"
-        if FileManager.default.fileExists(atPath: final) { _ = PosixRename.rename(final, old) }
+        if store.fs.info(final) != nil { _ = PosixRename.rename(final, old) }
         guard PosixRename.rename(temp, final) else {
             _ = PosixRename.rename(old, final)
             throw TackError("cannot move the registry into \(final)")
         }
-        try? FileManager.default.removeItem(atPath: old)
+        try? store.fs.remove(old)
     }
 
     public static func url(of name: String, store: Store) -> String? {

@@ -62,7 +62,8 @@ public struct RegistryCredentials: Sendable {
         if let d = environment["DOCKER_CONFIG"], !d.isEmpty { dir = d }
         else if let home = environment["HOME"], !home.isEmpty { dir = home + "/.docker" }
         else { return nil }
-        guard let data = FileManager.default.contents(atPath: dir + "/config.json") else { return nil }
+        guard let bytes = try? LocalFileSystem().read(dir + "/config.json") else { return nil }
+        let data = Data(bytes)
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 
@@ -83,7 +84,7 @@ public struct RegistryCredentials: Sendable {
         guard pipe(&fds) == 0 else { return nil }
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        let answer = FileManager.default.temporaryDirectory.path + "/tack-credential-\(UUID().uuidString)"
+        let answer = Paths.child(CurrentProcess.temporaryDirectory, "tack-credential-\(UUID().uuidString)")
         defer { unlink(answer) }
         let out = open(answer, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -103,7 +104,7 @@ public struct RegistryCredentials: Sendable {
         let bytes = Array(server.utf8)
         _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
         close(fds[1])
-        guard await ChildProcess.wait(pid) == 0, let data = FileManager.default.contents(atPath: answer) else { return nil }
+        guard await ChildProcess.wait(pid) == 0, let data = (try? LocalFileSystem().read(answer)).map({ Data($0) }) else { return nil }
         return String(data: data, encoding: .utf8)
     }
 }

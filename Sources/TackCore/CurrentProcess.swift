@@ -83,6 +83,12 @@ public enum CurrentProcess {
 
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// Where temporary files go: `$TMPDIR` when it is an absolute path, else `/tmp`.
+    public static var temporaryDirectory: String {
+        guard let t = getenv("TMPDIR").map({ String(cString: $0) }), t.hasPrefix("/") else { return "/tmp" }
+        return Paths.normalize(t)
+    }
+
     /// The processors online (at least 1).
     public static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }
