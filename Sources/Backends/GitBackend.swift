@@ -51,7 +51,7 @@ public struct GitBackend: Backend {
     /// or one the branch or tag reaches.
     public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {
         try await checkout(locked, for: request, into: scratch + "/pin-check", checkout: false)
-        try? FileManager.default.removeItem(atPath: scratch + "/pin-check")
+        try? LocalFileSystem().remove(scratch + "/pin-check")
     }
 
     /// Fetches the commit `locked` names into `src` (checked out when `checkout`), refusing
@@ -116,7 +116,7 @@ public struct GitBackend: Backend {
         if let build = job.request.options.build {
             return try await runBuildCommand(build, job: job, src: src, tool: tool)
         }
-        guard FileManager.default.fileExists(atPath: src + "/Package.swift") else {
+        guard LocalFileSystem().info(src + "/Package.swift") != nil else {
             throw TackError("\(url) at \(job.locked.version) is not a Swift package (no Package.swift); give \(job.locked.name) a `build:` command and `bin:` paths")
         }
         return try await buildSwiftPackage(job: job, src: src, tool: tool)
@@ -237,7 +237,7 @@ public struct GitBackend: Backend {
             guard BinSpec.isSafeRelativePath(rendered), ToolName.isValidBinaryName(name) else {
                 throw TackError("`bin: \(spec)` of \(job.locked.name) must be a path inside the checkout")
             }
-            guard FileManager.default.isExecutableFile(atPath: src + "/" + rendered) else {
+            guard ExecutableSearch.isExecutable(src + "/" + rendered) else {
                 throw TackError("the build of \(tool) did not produce \(rendered) (named by `bin:`)")
             }
             try FileManager.default.copyOrFail(src + "/" + rendered, to: job.directory + "/bin/" + name)

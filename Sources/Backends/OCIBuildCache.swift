@@ -19,8 +19,11 @@ public struct OCIBuildCache: BuildCache {
     /// Where blobs are staged while they move (the store's cache directory).
     let staging: String
     let limits: SafeExtractor.Limits
+    let fs: any FileSystem
 
-    public init(cache: TeamCache, registry: OCIRegistry, platform: [String: String], staging: String, limits: SafeExtractor.Limits) {
+    public init(cache: TeamCache, registry: OCIRegistry, platform: [String: String], staging: String, limits: SafeExtractor.Limits,
+                fs: any FileSystem = LocalFileSystem()) {
+        self.fs = fs
         self.cache = cache
         self.registry = registry
         self.platform = platform
@@ -72,11 +75,11 @@ public struct OCIBuildCache: BuildCache {
         let configFile = staging + "/oci-\(id).json"
         let layerFile = staging + "/oci-\(id).tar"
         defer {
-            try? FileManager.default.removeItem(atPath: configFile)
-            try? FileManager.default.removeItem(atPath: layerFile)
+            try? fs.remove(configFile)
+            try? fs.remove(layerFile)
         }
         do {
-            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+            try fs.createDirectory(staging)
             try await registry.blob(repository, digest: configDigest, to: configFile) { _, _ in }
             report(.downloading(received: 0, total: (layers[0]["size"] as? Int).map(Int64.init)))
             try await registry.blob(repository, digest: layerDigest, to: layerFile) { received, total in report(.downloading(received: received, total: total)) }
@@ -85,7 +88,7 @@ public struct OCIBuildCache: BuildCache {
         } catch {
             return .unusable("cannot stage the team cache's build in \(staging): \(describe(error))")
         }
-        guard let data = FileManager.default.contents(atPath: configFile),
+        guard let data = (try? fs.read(configFile)).map({ Data($0) }),
               let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               let binaries = object["binaries"] as? [String], binaries.allSatisfy(BinSpec.isSafeRelativePath) else {
             return .unusable("the team cache's build config \(configDigest) is not what tack writes — refused")
@@ -104,11 +107,11 @@ public struct OCIBuildCache: BuildCache {
         let layerFile = staging + "/oci-push-\(id).tar.zst"
         let configFile = staging + "/oci-push-\(id).json"
         defer {
-            try? FileManager.default.removeItem(atPath: layerFile)
-            try? FileManager.default.removeItem(atPath: configFile)
+            try? fs.remove(layerFile)
+            try? fs.remove(configFile)
         }
         do {
-            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+            try fs.createDirectory(staging)
             try InstallPacker.pack(directory, to: layerFile, excluding: [Installer.metadataFile, ".scratch"])
         } catch let error as ArchiveError {
             throw TackError("cannot pack \(directory): \(error.message)")

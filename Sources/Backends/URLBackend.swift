@@ -224,7 +224,7 @@ public struct URLBackend: Backend {
             let full = files + "/" + path
             // The link must resolve inside the install (the archive's own links were checked).
             let real = (full as NSString).resolvingSymlinksInPath
-            guard real.hasPrefix((files as NSString).resolvingSymlinksInPath + "/"), fm.isExecutableFile(atPath: full) else {
+            guard real.hasPrefix((files as NSString).resolvingSymlinksInPath + "/"), ExecutableSearch.isExecutable(full) else {
                 throw TackError("the archive of \(tool) has no executable \(path) (named by `bin:`)")
             }
             do { try fm.createSymbolicLink(atPath: job.directory + "/bin/" + name, withDestinationPath: "../files/" + path) } catch {
