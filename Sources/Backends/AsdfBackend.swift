@@ -37,7 +37,7 @@ public struct AsdfBackend: Backend {
         let url = source(of: request)
         guard let cache else { throw TackError("tack has no TACK_HOME to keep the asdf plugin of \(request.name) in") }
         let plugins = cache + "/asdf-plugins"
-        try FileManager.default.createDirectoryOrFail(plugins)
+        try LocalFileSystem().makeDirectory(plugins)
         let key = Self.key(url)
         let commit = commit?.lowercased()
         if let commit, !Git.isCommitID(commit) {
@@ -155,8 +155,8 @@ public struct AsdfBackend: Backend {
         }
         defer { if inPlace { try? fm.removeItem(atPath: job.destination) } }
         let download = job.scratch + "/download"
-        try fm.createDirectoryOrFail(installPath)
-        try fm.createDirectoryOrFail(download)
+        try LocalFileSystem().makeDirectory(installPath)
+        try LocalFileSystem().makeDirectory(download)
         var env = pluginEnvironment(dir)
         env["ASDF_INSTALL_TYPE"] = "version"
         env["ASDF_INSTALL_VERSION"] = job.locked.version.text
@@ -246,7 +246,7 @@ public struct AsdfBackend: Backend {
     /// exports it and runs the command.
     func writeCommands(_ commands: [(name: String, path: String)], exported: [(String, String)], job: InstallJob) throws(TackError) -> [String] {
         let bin = job.directory + "/bin"
-        try FileManager.default.createDirectoryOrFail(bin)
+        try LocalFileSystem().makeDirectory(bin)
         var out: [String] = []
         for c in commands {
             if exported.isEmpty {

@@ -101,7 +101,7 @@ public struct GemBackend: Backend {
         let home = job.directory + "/gems"
         let env = gemEnvironment(home: home)
         let fetched = job.scratch + "/fetch"
-        try FileManager.default.createDirectoryOrFail(fetched)
+        try LocalFileSystem().makeDirectory(fetched)
         let (lockedGems, selection) = try await lockedForThisPlatform(job, gem: gem, scratch: fetched)
         var pinned = lockedGems
         if pinned.isEmpty { pinned = try await resolveUnlocked(job, gem: gem, home: home, scratch: fetched) }
@@ -179,7 +179,7 @@ public struct GemBackend: Backend {
         let lockedFiles = job.locked.fieldMap("sha256")
         var files: [String] = [], recorded = lockedFiles, learned: [Learned] = []
         let cache = job.cache + "/gems"
-        try FileManager.default.createDirectoryOrFail(cache)
+        try LocalFileSystem().makeDirectory(cache)
         for p in pinned {
             let expectedName = p.file
             if let sum = lockedFiles[expectedName], FileManager.default.fileExists(atPath: cache + "/" + sum + "/" + expectedName) {
@@ -293,7 +293,7 @@ public struct GemBackend: Backend {
         guard !missing.isEmpty else { return [:] }
         let tool = "\(entry.name) \(entry.version)"
         let (_, gem) = try tools(request)
-        let scratch = try FileManager.default.lockScratchDirectory(in: cache)
+        let scratch = try lockScratchDirectory(in: cache)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // An entry locked for this platform alone keeps what its install chose.
         if !selection.isRecorded, case .map(let m)? = entry.fields["gems"], !m.isEmpty, missing.contains(Platform.current) {
@@ -324,7 +324,7 @@ public struct GemBackend: Backend {
         return await Concurrently.map(gems, jobs: jobs) { p -> Result<(String, String, String), TackError> in
             let dir = scratch + "/" + p.stem
             do throws(TackError) {
-                try FileManager.default.createDirectoryOrFail(dir)
+                try LocalFileSystem().makeDirectory(dir)
                 let (file, sum) = try await backend.fetch(p, request: request, gem: gem, into: dir, tool: tool)
                 return .success((file, sum, dir + "/" + file))
             } catch {
@@ -399,7 +399,7 @@ public struct GemBackend: Backend {
     /// it was installed with, whatever GEM_HOME, RUBYOPT or bundler the caller has.
     func writeWrappers(_ executables: [String], job: InstallJob, ruby: String) throws(TackError) -> [String] {
         let bin = job.directory + "/bin"
-        try FileManager.default.createDirectoryOrFail(bin)
+        try LocalFileSystem().makeDirectory(bin)
         var out: [String] = []
         let gems = job.destination + "/gems"
         for exe in executables {

@@ -112,7 +112,7 @@ public struct GitBackend: Backend {
         job.report(.fetching)
         let src = job.scratch + "/src"
         try await checkout(job.locked, for: job.request, into: src, checkout: true)
-        try FileManager.default.createDirectoryOrFail(job.directory + "/bin")
+        try LocalFileSystem().makeDirectory(job.directory + "/bin")
         if let build = job.request.options.build {
             return try await runBuildCommand(build, job: job, src: src, tool: tool)
         }
@@ -159,12 +159,12 @@ public struct GitBackend: Backend {
         var binaries: [String] = []
         let fm = FileManager.default
         for product in products {
-            try fm.copyOrFail(bin + "/" + product, to: job.directory + "/bin/" + product)
+            try LocalFileSystem().copyReplacing(bin + "/" + product, to: job.directory + "/bin/" + product)
             binaries.append("bin/" + product)
         }
         // Resource bundles sit beside the executable that loads them.
         for entry in (try? fm.contentsOfDirectory(atPath: bin)) ?? [] where entry.hasSuffix(".resources") || entry.hasSuffix(".bundle") {
-            try fm.copyOrFail(bin + "/" + entry, to: job.directory + "/bin/" + entry)
+            try LocalFileSystem().copyReplacing(bin + "/" + entry, to: job.directory + "/bin/" + entry)
         }
         let version = try await runner.run("swift", ["--version"], directory: src, environment: environment)
         // What was built and what the package declares: the install serves any pin whose
@@ -240,7 +240,7 @@ public struct GitBackend: Backend {
             guard ExecutableSearch.isExecutable(src + "/" + rendered) else {
                 throw TackError("the build of \(tool) did not produce \(rendered) (named by `bin:`)")
             }
-            try FileManager.default.copyOrFail(src + "/" + rendered, to: job.directory + "/bin/" + name)
+            try LocalFileSystem().copyReplacing(src + "/" + rendered, to: job.directory + "/bin/" + name)
             binaries.append("bin/" + name)
         }
         return InstallOutcome(binaries: binaries, unshareable: Self.changedSource(src))
@@ -261,28 +261,5 @@ public struct GitBackend: Backend {
             guard let type = p["type"] as? [String: Any], type["executable"] != nil else { return nil }
             return p["name"] as? String
         }.sorted()
-    }
-}
-
-extension FileManager {
-    /// A new directory in `cache` for what `tack lock` resolves and fetches without installing;
-    /// the caller removes it.
-    func lockScratchDirectory(in cache: String) throws(TackError) -> String {
-        let dir = cache + "/.lock-\(getpid())-\(UUID().uuidString)"
-        try createDirectoryOrFail(dir)
-        return dir
-    }
-
-    func createDirectoryOrFail(_ path: String) throws(TackError) {
-        do { try createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-            throw TackError("cannot create \(path): \(error.localizedDescription)")
-        }
-    }
-
-    func copyOrFail(_ from: String, to: String) throws(TackError) {
-        do {
-            if fileExists(atPath: to) { try removeItem(atPath: to) }
-            try copyItem(atPath: from, toPath: to)
-        } catch { throw TackError("cannot copy \(from) to \(to): \(error.localizedDescription)") }
     }
 }

@@ -450,7 +450,7 @@ public struct PipBackend: Backend {
         let missing = selection.missing(platforms)
         guard !missing.isEmpty else { return [:] }
         let tool = "\(entry.name) \(entry.version)"
-        let scratch = try FileManager.default.lockScratchDirectory(in: cache)
+        let scratch = try lockScratchDirectory(in: cache)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var everything = try Self.lockedDistributions(entry)
         for platform in missing {

@@ -444,7 +444,7 @@ public struct SwiftBackend: Backend {
     /// The archive extracted into `files/`; its one top directory must be the toolchain's.
     func extract(_ file: String, target t: Target, job: InstallJob, tool: String) throws(TackError) -> String {
         let files = job.directory + "/files"
-        try FileManager.default.createDirectoryOrFail(files)
+        try LocalFileSystem().makeDirectory(files)
         do { _ = try SafeExtractor.extract(file, into: files, limits: limits) } catch {
             throw TackError("the archive of \(tool) (\(t.archive)) cannot be extracted: \(error.message) — nothing was installed")
         }
@@ -460,14 +460,14 @@ public struct SwiftBackend: Backend {
     /// compressed cpio archive) extracted into `files/<tag>.xctoolchain`.
     func expandPackage(_ file: String, job: InstallJob, tool: String) throws(TackError) -> String {
         let expanded = job.scratch + "/pkg"
-        try FileManager.default.createDirectoryOrFail(expanded)
+        try LocalFileSystem().makeDirectory(expanded)
         do { _ = try SafeExtractor.extract(file, into: expanded, limits: limits) } catch {
             throw TackError("the package of \(tool) cannot be expanded: \(error.message) — nothing was installed")
         }
         let payloads = (FileManager.default.enumerator(atPath: expanded)?.allObjects as? [String] ?? []).filter { ($0 as NSString).lastPathComponent == "Payload" }.sorted()
         guard let payload = payloads.first else { throw TackError("the package of \(tool) has no Payload — nothing was installed") }
         let top = "files/" + job.locked.version.text + ".xctoolchain"
-        try FileManager.default.createDirectoryOrFail(job.directory + "/" + top)
+        try LocalFileSystem().makeDirectory(job.directory + "/" + top)
         do { _ = try SafeExtractor.extract(expanded + "/" + payload, into: job.directory + "/" + top, limits: limits) } catch {
             throw TackError("the payload of \(tool)'s package cannot be extracted: \(error.message) — nothing was installed")
         }
@@ -501,7 +501,7 @@ public struct SwiftBackend: Backend {
         guard fm.isExecutableFile(atPath: usrBin + "/swift") else {
             throw TackError("the archive of \(tool) has no usr/bin/swift — nothing was installed")
         }
-        try fm.createDirectoryOrFail(job.directory + "/bin")
+        try LocalFileSystem().makeDirectory(job.directory + "/bin")
         var out: [String] = []
         for name in ((try? fm.contentsOfDirectory(atPath: usrBin)) ?? []).sorted() {
             guard ToolName.isValidBinaryName(name), !name.hasPrefix("."), fm.isExecutableFile(atPath: usrBin + "/" + name) else { continue }

@@ -156,7 +156,7 @@ public struct URLBackend: Backend {
         let binaries: [String]
         if Self.isArchive(url) {
             let files = job.directory + "/files"
-            try FileManager.default.createDirectoryOrFail(files)
+            try LocalFileSystem().makeDirectory(files)
             do {
                 let result = try SafeExtractor.extract(file, into: files, limits: limits)
                 for path in result.strippedSpecialBits {
@@ -169,8 +169,8 @@ public struct URLBackend: Backend {
         } else {
             let name = bins.first.map { BinSpec.split($0).name } ?? job.locked.name
             guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` is not a valid binary name") }
-            try FileManager.default.createDirectoryOrFail(job.directory + "/bin")
-            try FileManager.default.copyOrFail(file, to: job.directory + "/bin/" + name)
+            try LocalFileSystem().makeDirectory(job.directory + "/bin")
+            try LocalFileSystem().copyReplacing(file, to: job.directory + "/bin/" + name)
             chmod(job.directory + "/bin/" + name, 0o755)
             binaries = ["bin/" + name]
         }
@@ -215,7 +215,7 @@ public struct URLBackend: Backend {
             }
             paths = [first]
         }
-        try fm.createDirectoryOrFail(job.directory + "/bin")
+        try LocalFileSystem().makeDirectory(job.directory + "/bin")
         var out: [String] = []
         for spec in paths {
             let (path, name) = BinSpec.split(spec)

@@ -18,6 +18,9 @@ public protocol FileSystem: Sendable {
     func list(_ path: String) throws(FileSystemError) -> [String]
     func remove(_ path: String) throws(FileSystemError)
     func isWritableDirectory(_ path: String) -> Bool
+    /// Copies `from` to `to`, which must not exist: a file with its permissions, a directory
+    /// with everything in it, a symbolic link as a link.
+    func copy(_ from: String, to: String) throws(FileSystemError)
     /// Where the symbolic link at `path` points (as written in it), or nil when it is not one.
     func linkTarget(_ path: String) -> String?
     /// Makes the file at `path` executable by everyone who may read it (mode 0755).
@@ -40,4 +43,19 @@ extension FileSystem {
     }
     public func isFile(_ path: String) -> Bool { info(path)?.kind == .file }
     public func isDirectory(_ path: String) -> Bool { info(path)?.kind == .directory }
+}
+
+extension FileSystem {
+    /// Creates `path` and its parents, or says it cannot.
+    public func makeDirectory(_ path: String) throws(TackError) {
+        do { try createDirectory(path) } catch { throw TackError("cannot create \(path): \(error)") }
+    }
+
+    /// Copies `from` to `to`, replacing what is there, or says it cannot.
+    public func copyReplacing(_ from: String, to: String) throws(TackError) {
+        do {
+            if info(to) != nil || linkTarget(to) != nil { try remove(to) }
+            try copy(from, to: to)
+        } catch { throw TackError("cannot copy \(from) to \(to): \(error)") }
+    }
 }

@@ -24,6 +24,18 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
 
     private var executables: Set<String> = []
 
+    public func copy(_ from: String, to: String) throws(FileSystemError) {
+        let f = Paths.normalize(from), t = Paths.normalize(to)
+        try createDirectory(Paths.dirname(t))
+        try lock.locked { () throws(FileSystemError) in
+            guard entries[f] != nil else { throw FileSystemError(from, .notFound) }
+            guard entries[t] == nil else { throw FileSystemError(to, .other("it exists")) }
+            for (path, entry) in entries where path == f || path.hasPrefix(f + "/") {
+                entries[t + path.dropFirst(f.count)] = entry
+            }
+        }
+    }
+
     /// This file system has no symbolic links.
     public func linkTarget(_ path: String) -> String? { nil }
 

@@ -87,6 +87,52 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
+    public func copy(_ from: String, to: String) throws(FileSystemError) {
+        var st = stat()
+        guard lstat(from, &st) == 0 else { throw FileSystemError(from, Self.code(Errno(rawValue: errno))) }
+        switch st.st_mode & S_IFMT {
+        case S_IFLNK:
+            guard let target = linkTarget(from) else { throw FileSystemError(from, Self.code(Errno(rawValue: errno))) }
+            guard symlink(target, to) == 0 else { throw FileSystemError(to, Self.code(Errno(rawValue: errno))) }
+        case S_IFDIR:
+            guard mkdir(to, st.st_mode & 0o7777) == 0 else { throw FileSystemError(to, Self.code(Errno(rawValue: errno))) }
+            for name in try list(from) { try copy(from + "/" + name, to: to + "/" + name) }
+        case S_IFREG:
+            try copyFile(from, to: to, mode: st.st_mode & 0o7777)
+        default:
+            throw FileSystemError(from, .other("not a file, a directory or a link"))
+        }
+    }
+
+    /// A regular file's bytes into a new file with `mode`.
+    func copyFile(_ from: String, to: String, mode: mode_t) throws(FileSystemError) {
+        let source = open(from, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw FileSystemError(from, Self.code(Errno(rawValue: errno))) }
+        defer { close(source) }
+        let target = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard target >= 0 else { throw FileSystemError(to, Self.code(Errno(rawValue: errno))) }
+        defer { close(target) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { posixRead(source, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw FileSystemError(from, Self.code(Errno(rawValue: errno))) }
+            if n == 0 { break }
+            var written = 0
+            while written < n {
+                let w = buffer.withUnsafeBytes { b -> Int in
+                    guard let base = b.baseAddress else { return -1 }
+                    return write(target, base + written, n - written)
+                }
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else { throw FileSystemError(to, Self.code(Errno(rawValue: errno))) }
+                written += w
+            }
+        }
+        // The mode as asked, whatever the umask took away.
+        _ = fchmod(target, mode)
+    }
+
     public func linkTarget(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink(path, &buffer, buffer.count - 1)
@@ -150,3 +196,6 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 }
+
+/// The C library's `read` (inside `LocalFileSystem`, `read` names its own method).
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
