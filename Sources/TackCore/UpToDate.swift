@@ -11,7 +11,7 @@ public enum UpToDate {
             let r = pin.request
             if case .system = r.requirement { continue }
             // Environment overrides, and tools no registry knows, need the full resolver.
-            guard let dir = pin.lockDirectory, let identity = r.source.identity else { return false }
+            guard let dir = pin.lockDirectory, r.source.identity != nil else { return false }
             if locks[dir] == nil {
                 guard let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: settings.fs) else { return false }
                 locks[dir] = lock
@@ -19,7 +19,7 @@ public enum UpToDate {
             // The entry describes the pin, has what --frozen verifies, and the install is the
             // one it describes.
             guard let entry = locks[dir]?.tools[r.name],
-                  LockMatch(r, backend: r.source.backend, source: identity).isReadyToInstall(entry),
+                  LockMatch(pinOnly: r).isReadyToInstall(entry),
                   let record = store.installedEntry(r.name, entry.version), entry.isSameInstall(as: record)
             else { return false }
             pinnedPerLock[dir, default: []].insert(r.name)
