@@ -39,7 +39,7 @@ public struct GemBackend: Backend {
 
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         let gem = try tools(request).gem
-        let scratch = FileManager.default.temporaryDirectory.path + "/tack-gem-\(getpid())-\(UUID().uuidString)"
+        let scratch = Paths.child(CurrentProcess.temporaryDirectory, "tack-gem-\(getpid())-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let out = try await runner.run(gem, ["search", "--remote", "--exact", "--all", source(of: request), "--clear-sources", "--source", gemSource(request)],

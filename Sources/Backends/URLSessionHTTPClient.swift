@@ -56,7 +56,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
 
     public func get(_ url: String) async throws(HTTPFailure) -> [UInt8] {
-        let path = NSTemporaryDirectory() + "tack-get-\(UUID().uuidString)"
+        let path = Paths.child(CurrentProcess.temporaryDirectory, "tack-get-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = try await download(url, to: path) { _, _ in }
         return (FileManager.default.contents(atPath: path).map { [UInt8]($0) }) ?? []

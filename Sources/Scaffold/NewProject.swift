@@ -198,7 +198,7 @@ public struct NewProject: Sendable {
 
     /// The template `template` names, loaded (a git template is fetched into a temporary directory).
     public func loadTemplate() throws(TackError) -> Template {
-        let scratch = Paths.join(NSTemporaryDirectory(), ".tack-template-\(getpid())")
+        let scratch = Paths.child(CurrentProcess.temporaryDirectory, ".tack-template-\(getpid())")
         try? FileManager.default.removeItem(atPath: scratch)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         return try Template.load(try locateTemplate(scratch: scratch))
