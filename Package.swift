@@ -23,7 +23,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
@@ -42,6 +41,9 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "Archive", dependencies: ["CArchive", "CZlib"]),
         .target(name: "Git", dependencies: ["CGit2"]),
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(
             name: "TackCore",
             dependencies: ["YAML", "CLean", .product(name: "SystemPackage", package: "swift-system")],
@@ -53,8 +55,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "TackCore", "Git", "Archive", "CSpawn", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "TackCore", "Git", "Archive", "CSpawn", "CCrypto",
             ],
             resources: [.embedInCode("Resources/swift-keys.asc")]),
         .target(

@@ -7,7 +7,7 @@ usage() {
     cat <<'USAGE'
 Usage: ./bootstrap.sh [--prefix DIR] [--dev] [--no-install] [--help]
 
-Installs the system libraries tack links with (libgit2, libyaml, libarchive, zlib, libcurl, pkg-config),
+Installs the system libraries tack links with (libgit2, libyaml, libarchive, zlib, libcurl, libcrypto, pkg-config),
 and on Linux what a Swift toolchain from swift.org needs (git, a C toolchain, its libraries),
 through apt-get, dnf or Homebrew — with sudo when not root, asked once before anything is
 installed — checks for a Swift 6 toolchain, builds tack in release mode, and installs it:
@@ -77,7 +77,7 @@ install_packages() {
     if command -v apt-get >/dev/null 2>&1; then
         # tack's libraries; then what a Swift toolchain unpacked from swift.org needs to run
         # and link (its libraries, a C toolchain, git for SwiftPM, certificates for HTTPS).
-        local pkgs=(libgit2-dev libyaml-dev libarchive-dev zlib1g-dev libcurl4-openssl-dev pkg-config
+        local pkgs=(libgit2-dev libyaml-dev libarchive-dev zlib1g-dev libcurl4-openssl-dev libssl-dev pkg-config
                     ca-certificates git binutils gcc g++ libc6-dev libxml2 libsqlite3-0 libncurses6 tzdata)
         [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv ruby ruby-dev python3 python3-venv python3-pip gnupg docker-registry skopeo apache2-utils curl openssl debootstrap)
         for p in "${pkgs[@]}"; do
@@ -90,7 +90,7 @@ install_packages() {
             as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
         fi
     elif command -v dnf >/dev/null 2>&1; then
-        local pkgs=(libgit2-devel libyaml-devel libarchive-devel zlib-devel libcurl-devel pkgconf-pkg-config
+        local pkgs=(libgit2-devel libyaml-devel libarchive-devel zlib-devel libcurl-devel openssl-devel pkgconf-pkg-config
                     ca-certificates git binutils gcc gcc-c++ glibc-devel libxml2 sqlite-libs ncurses-libs tzdata)
         [ "$dev" -eq 1 ] && pkgs+=(ShellCheck hyperfine bash zsh fish rbenv direnv ruby ruby-devel python3 python3-pip)
         for p in "${pkgs[@]}"; do rpm -q "$p" >/dev/null 2>&1 || missing+=("$p"); done
@@ -100,15 +100,21 @@ install_packages() {
             as_root dnf install -y "${missing[@]}"
         fi
     elif command -v brew >/dev/null 2>&1; then
-        local pkgs=(libgit2 libyaml libarchive pkg-config)
+        local pkgs=(libgit2 libyaml libarchive openssl@3 pkg-config)
         [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine zsh fish rbenv direnv ruby python)
         for p in "${pkgs[@]}"; do brew list --versions "$p" >/dev/null 2>&1 || missing+=("$p"); done
         if [ ${#missing[@]} -gt 0 ]; then
             say "installing with Homebrew: ${missing[*]}"
             brew install "${missing[@]}"
         fi
+        # libarchive and openssl@3 are keg-only: pkg-config finds them only when told where.
+        local keg
+        for keg in libarchive openssl@3; do
+            PKG_CONFIG_PATH="$(brew --prefix "$keg")/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+        done
+        export PKG_CONFIG_PATH
     else
-        die "no supported package manager (apt-get, dnf, brew) found: install libgit2, libyaml, libarchive, zlib, libcurl and pkg-config yourself, then run this again"
+        die "no supported package manager (apt-get, dnf, brew) found: install libgit2, libyaml, libarchive, zlib, libcurl, OpenSSL (libcrypto) and pkg-config yourself, then run this again"
     fi
     [ ${#missing[@]} -eq 0 ] && say "system packages: already installed"
     return 0

@@ -1,6 +1,5 @@
-import Crypto
 import Foundation
-import _CryptoExtras
+import CCrypto
 
 /// Verifies detached OpenPGP signatures (RFC 4880 / RFC 9580, version 4) against a keyring,
 /// the way `gpgv` does for swift.org's toolchains, without needing GnuPG on the machine.
@@ -76,7 +75,7 @@ public enum OpenPGP {
         guard let key = candidates.first else {
             throw Failure.unknownKey(sig.issuerFingerprint.map(spaced) ?? sig.issuerKeyID ?? "an unnamed key")
         }
-        var hasher = try Hasher(algorithm: sig.hashAlgorithm)
+        let hasher = try Hasher(algorithm: sig.hashAlgorithm)
         try read { hasher.update($0) }
         hasher.update(sig.hashedPrefix)
         hasher.update([sig.version, 0xFF] + bigEndian(UInt32(sig.hashedPrefix.count)))
@@ -110,9 +109,11 @@ public enum OpenPGP {
             let width = n.count
             guard s.count <= width else { return false }
             let padded = [UInt8](repeating: 0, count: width - s.count) + s
-            guard let publicKey = try? _RSA.Signing.PublicKey(n: n, e: e) else { throw Failure.unsupported("an RSA key tack cannot use") }
-            let signature = _RSA.Signing.RSASignature(rawRepresentation: padded)
-            return hasher.verifyRSA(publicKey, signature)
+            switch tack_rsa_verify(n, n.count, e, e.count, hasher.algorithm.name, digest, digest.count, padded, padded.count) {
+            case 1: return true
+            case 0: return false
+            default: throw Failure.unsupported("an RSA key tack cannot use")
+            }
         case .ed25519(let point):
             let raw: [UInt8]
             switch sig.keyAlgorithm {
@@ -124,8 +125,8 @@ public enum OpenPGP {
                 raw = v
             default: return false
             }
-            guard let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: point) else { return false }
-            return publicKey.isValidSignature(raw, for: digest)
+            guard point.count == 32 else { return false }
+            return tack_ed25519_verify(point, digest, digest.count, raw) == 1
         case .unsupported(let algorithm):
             throw Failure.unsupported("a key of OpenPGP algorithm \(algorithm), which tack does not verify (it verifies RSA and Ed25519)")
         }
@@ -133,43 +134,23 @@ public enum OpenPGP {
 
     /// The signature's hash, fed in pieces.
     struct Hasher {
-        enum State { case sha256(SHA256), sha384(SHA384), sha512(SHA512) }
-        var state: State
+        let algorithm: Digest.Algorithm
+        let digest: Digest
 
         init(algorithm: UInt8) throws {
             switch algorithm {
-            case 8: state = .sha256(SHA256())
-            case 9: state = .sha384(SHA384())
-            case 10: state = .sha512(SHA512())
+            case 8: self.algorithm = .sha256
+            case 9: self.algorithm = .sha384
+            case 10: self.algorithm = .sha512
             case 1: throw Failure.unsupported("an MD5 signature, which is not safe")
             case 2: throw Failure.unsupported("a SHA-1 signature, which is not safe")
             default: throw Failure.unsupported("a signature with OpenPGP hash algorithm \(algorithm)")
             }
+            digest = Digest(self.algorithm)
         }
 
-        mutating func update(_ bytes: [UInt8]) {
-            switch state {
-            case .sha256(var h): h.update(data: bytes); state = .sha256(h)
-            case .sha384(var h): h.update(data: bytes); state = .sha384(h)
-            case .sha512(var h): h.update(data: bytes); state = .sha512(h)
-            }
-        }
-
-        func finalize() -> [UInt8] {
-            switch state {
-            case .sha256(let h): return Array(h.finalize())
-            case .sha384(let h): return Array(h.finalize())
-            case .sha512(let h): return Array(h.finalize())
-            }
-        }
-
-        func verifyRSA(_ key: _RSA.Signing.PublicKey, _ signature: _RSA.Signing.RSASignature) -> Bool {
-            switch state {
-            case .sha256(let h): return key.isValidSignature(signature, for: h.finalize(), padding: .insecurePKCS1v1_5)
-            case .sha384(let h): return key.isValidSignature(signature, for: h.finalize(), padding: .insecurePKCS1v1_5)
-            case .sha512(let h): return key.isValidSignature(signature, for: h.finalize(), padding: .insecurePKCS1v1_5)
-            }
-        }
+        func update(_ bytes: [UInt8]) { digest.update(bytes) }
+        func finalize() -> [UInt8] { digest.finalize() }
     }
 
     // MARK: Reading keys and signatures
@@ -216,7 +197,7 @@ public enum OpenPGP {
         guard let version = r.byte(), version == 4, let created = r.uint32(), let algorithm = r.byte() else { return nil }
         var header: [UInt8] = [0x99]
         header += bigEndian16(body.count)
-        let fingerprint = Array(Insecure.SHA1.hash(data: header + body)).map { String(format: "%02X", $0) }.joined()
+        let fingerprint = Hashing.hex(Digest.hash(.sha1, header + body)).uppercased()
         let material: Material
         switch algorithm {
         case 1, 3:

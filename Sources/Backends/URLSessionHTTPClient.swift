@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -68,14 +67,14 @@ public struct URLSessionHTTPClient: HTTPClient {
         FileManager.default.createFile(atPath: destination, contents: nil)
         guard let out = FileHandle(forWritingAtPath: destination) else { throw HTTPFailure(status: 0, message: "cannot write \(destination)") }
         defer { try? out.close() }
-        var hasher = SHA256()
+        let hasher = Digest(.sha256)
         while true {
             let chunk: Data
             do { chunk = try input.read(upToCount: 1 << 20) ?? Data() } catch {
                 throw HTTPFailure(status: 0, message: "cannot read \(path): \(describe(error))")
             }
             if chunk.isEmpty { break }
-            hasher.update(data: chunk)
+            chunk.withUnsafeBytes { hasher.update($0) }
             do { try out.write(contentsOf: chunk) } catch {
                 throw HTTPFailure(status: 0, message: "cannot write \(destination): \(describe(error))")
             }
@@ -90,7 +89,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     let watch: TransferWatch
     let progress: @Sendable (Int64, Int64?) -> Void
     var finish: ((Result<String, HTTPFailure>) -> Void)?
-    var hasher = SHA256()
+    let hasher = Digest(.sha256)
     var received: Int64 = 0
     var expected: Int64?
     var failure: HTTPFailure?
@@ -134,7 +133,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard failure == nil else { return }
-        hasher.update(data: data)
+        data.withUnsafeBytes { hasher.update($0) }
         do { try out.write(contentsOf: data) } catch {
             // A full disk, a quota: stop the transfer and say where and why (the caller removes
             // the partial file). Not worth retrying.

@@ -2,9 +2,8 @@
 ///
 /// Why by hand: trust is keyed by the SHA-256 of a manifest, and the hot path (shims,
 /// `tack exec`, `tack hook-env`) must decide trust in the static `tack` front end, which cannot
-/// load Foundation. swift-crypto's `Crypto` imports Foundation on Linux. This is only used for
-/// manifests (small files); downloads are hashed with swift-crypto in Backends. Tests check it
-/// against swift-crypto.
+/// load Foundation or link the system's libcrypto. This is only used for manifests (small
+/// files); downloads are hashed with libcrypto in Backends (`Digest`). Tests check the two agree.
 public struct SHA256Digest: Sendable {
     private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
