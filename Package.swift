@@ -42,6 +42,9 @@ let package = Package(
         .target(name: "Archive", dependencies: ["CArchive", "CZlib"]),
         .target(name: "Git", dependencies: ["CGit2"]),
         .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(
@@ -55,7 +58,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "TackCore", "Git", "Archive", "CSpawn", "CCrypto",
+                "TackCore", "Git", "Archive", "CSpawn", "CCrypto", "CCurl",
             ],
             resources: [.embedInCode("Resources/swift-keys.asc")]),
         .target(

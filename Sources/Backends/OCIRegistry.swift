@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TackCore
 
 /// What went wrong talking to a registry. `transient`: it may work later (down, slow, 5xx),

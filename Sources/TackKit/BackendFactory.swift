@@ -11,11 +11,11 @@ public enum BackendFactory {
         let limits = SafeExtractor.Limits.from(environment: settings.environment)
         return BackendRegistry([
             GitBackend(runner: ChildProcessRunner(), environment: interpreters),
-            URLBackend(http: URLSessionHTTPClient(), limits: limits),
-            PipBackend(runner: ChildProcessRunner(), http: URLSessionHTTPClient(), environment: interpreters, shims: settings.store?.shims),
+            URLBackend(http: CurlHTTPClient(environment: settings.environment), limits: limits),
+            PipBackend(runner: ChildProcessRunner(), http: CurlHTTPClient(environment: settings.environment), environment: interpreters, shims: settings.store?.shims),
             GemBackend(runner: ChildProcessRunner(), environment: interpreters, shims: settings.store?.shims),
             AsdfBackend(runner: ChildProcessRunner(), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings)),
-            SwiftBackend(http: URLSessionHTTPClient(), runner: ChildProcessRunner(), environment: settings.environment, limits: limits),
+            SwiftBackend(http: CurlHTTPClient(environment: settings.environment), runner: ChildProcessRunner(), environment: settings.environment, limits: limits),
         ])
     }
 

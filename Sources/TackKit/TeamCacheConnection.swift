@@ -29,7 +29,7 @@ public enum TeamCacheConnection {
 
     public static func connect(_ cache: TeamCache, _ project: Workspace) -> OCIBuildCache {
         let env = project.settings.environment
-        let transport = URLSessionHTTPClient(limits: .from(environment: env, timeoutVariable: "TACK_CACHE_TIMEOUT"))
+        let transport = CurlHTTPClient(limits: .from(environment: env, timeoutVariable: "TACK_CACHE_TIMEOUT"), environment: env)
         let credentials = RegistryCredentials(environment: env)
         let registry = OCIRegistry(host: cache.reference.registry, scheme: cache.scheme, transport: transport,
                                    credentials: { await credentials.credential(for: cache.reference.registry) },

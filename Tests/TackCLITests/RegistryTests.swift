@@ -48,7 +48,7 @@ import TackCore
     func urlTemplatesRender(_ tool: String, _ version: String, _ platform: String, _ url: String, _ bins: [String]) throws {
         let entry = try #require(try Self.builtIn().entries[tool])
         let parts = platform.split(separator: "-").map(String.init)
-        let backend = URLBackend(http: URLSessionHTTPClient(), platform: Platform(os: parts[0], arch: parts[1]))
+        let backend = URLBackend(http: CurlHTTPClient(), platform: Platform(os: parts[0], arch: parts[1]))
         let t = backend.target(entry, Version(version)!)
         #expect(t.url == url)
         #expect(t.bin == bins)

@@ -85,6 +85,19 @@ def serve(root):
                 self.send_response(503)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+            elif parts[0] == "redirect" and len(parts) > 2:
+                # /redirect/HOST/REST: a 302 to REST on HOST (this server's port).
+                self.send_response(302)
+                self.send_header("Location", "http://%s:%d/%s" % (parts[1], self.server.server_address[1], "/".join(parts[2:])))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            elif parts[0] == "loop":
+                self.send_response(302)
+                self.send_header("Location", "/loop")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            elif parts[0] == "authorization":
+                self.send_bytes((self.headers.get("Authorization") or "none").encode())
             elif parts[0] == "count":
                 self.send_bytes(str(counts.get("/" + "/".join(parts[1:]), 0)).encode())
             elif parts[0] == "files" and len(parts) == 2 and data(parts[1]) is not None:

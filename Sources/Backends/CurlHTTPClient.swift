@@ -1,0 +1,100 @@
+import Foundation
+import TackCore
+
+/// HTTP through libcurl: bodies streamed into a file and hashed as they arrive, a body
+/// shorter than its Content-Length reported as truncated, a server that stalls or crawls given
+/// up on (`TransferLimits`). Each exchange runs on a thread of its own, asleep while it waits.
+/// Redirects are followed here, at most ten, and `Authorization` goes only to the scheme, host
+/// and port it was meant for.
+public struct CurlHTTPClient: HTTPClient, HTTPTransport {
+    let limits: TransferLimits
+    /// For a GitHub token (`GitHub.authorization`).
+    let environment: [String: String]
+    static let maximumRedirects = 10
+
+    public init(limits: TransferLimits? = nil, environment: [String: String] = CurrentProcess.environment()) {
+        self.environment = environment
+        self.limits = limits ?? .from(environment: environment)
+    }
+
+    public func download(_ url: String, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
+        guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased() else {
+            throw HTTPFailure(status: 400, message: "`\(url)` is not a URL")
+        }
+        Output.verbose("fetching \(Redact.url(url))")
+        if scheme == "file" { return try LocalCopy.copy(u.path, to: destination) }
+        guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not `\(url)`") }
+        var headers: [String: String] = [:]
+        if let token = GitHub.authorization(for: url, environment: environment) { headers["Authorization"] = token }
+        return try await download(HTTPRequest("GET", url, headers: headers), to: destination, progress: progress)
+    }
+
+    public func get(_ url: String) async throws(HTTPFailure) -> [UInt8] {
+        let path = Paths.child(CurrentProcess.temporaryDirectory, "tack-get-\(UUID().uuidString)")
+        defer { try? LocalFileSystem().remove(path) }
+        _ = try await download(url, to: path) { _, _ in }
+        return (try? LocalFileSystem().read(path, limit: Int.max)) ?? []
+    }
+
+    public func send(_ request: HTTPRequest, limit: Int) async throws(HTTPFailure) -> HTTPResponse {
+        let answer = try await exchange(try checked(request), sink: { .memory(limit: limit) })
+        return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body, url: answer.url)
+    }
+
+    public func download(_ request: HTTPRequest, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
+        let request = try checked(request)
+        guard FileManager.default.createFile(atPath: destination, contents: nil), let out = FileHandle(forWritingAtPath: destination) else {
+            throw HTTPFailure(status: 0, message: "cannot write \(destination)")
+        }
+        defer { try? out.close() }
+        let answer = try await exchange(request, sink: {
+            // Each hop starts the file afresh: only the final answer's body is kept.
+            try? out.truncate(atOffset: 0)
+            return .file(out, path: destination)
+        }, progress: progress)
+        if let sha256 = answer.sha256 { return sha256 }
+        if let limit = GitHub.rateLimitProblem(status: answer.status, remaining: answer.headers["x-ratelimit-remaining"], withToken: request.headers["Authorization"] != nil) {
+            throw HTTPFailure(status: answer.status, message: limit)
+        }
+        // The caller names the URL it asked for; a redirect's target is news.
+        let who = answer.url != request.url ? "redirected to \(Redact.url(answer.url)), which" : "the server"
+        throw HTTPFailure(status: answer.status, message: "\(who) answered \(answer.status) \(HTTPStatusText.of(answer.status))")
+    }
+
+    /// Only http and https go out.
+    func checked(_ request: HTTPRequest) throws(HTTPFailure) -> HTTPRequest {
+        guard let scheme = URLComponents(string: request.url)?.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
+            throw HTTPFailure(status: 400, message: "`\(Redact.url(request.url))` is not an http or https URL")
+        }
+        Output.verbose("\(request.method) \(Redact.url(request.url))")
+        return request
+    }
+
+    struct FinalAnswer {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+        var sha256: String?
+        var url: String
+    }
+
+    /// `request` and the redirects it leads to, each hop on a thread of its own.
+    func exchange(_ request: HTTPRequest, sink: () -> CurlTransfer.Sink, progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }) async throws(HTTPFailure) -> FinalAnswer {
+        var current = request
+        for _ in 0...Self.maximumRedirects {
+            let transfer = Handed(CurlTransfer(current, sink: sink(), limits: limits, progress: progress))
+            let answer = try await OffPool.run(throwing: { () throws(HTTPFailure) -> Handed<CurlTransfer.Answer> in Handed(try transfer.value.run()) }).value
+            guard let location = answer.location, [301, 302, 303, 307, 308].contains(answer.status) else {
+                return FinalAnswer(status: answer.status, headers: answer.headers, body: answer.body, sha256: answer.sha256, url: current.url)
+            }
+            current = RedirectPolicy.follow(current, to: location, status: answer.status)
+        }
+        throw HTTPFailure(status: nil, message: "\(Redact.url(request.url)) redirects more than \(Self.maximumRedirects) times")
+    }
+}
+
+/// What crosses to the exchange's own thread and back: used by one thread at a time.
+struct Handed<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
