@@ -241,20 +241,20 @@ import Testing
 
 /// Long work shows life: at a terminal the tool's line counts the seconds; piped, plain lines.
 @Suite struct ProgressTests {
-    @Test func aSlowBuildShowsElapsedTimeAtATerminalAndPlainLinesWhenPiped() throws {
+    @Test func aSlowBuildShowsElapsedTimeAtATerminalAndPlainLinesWhenPiped() async throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], sleep: 2.5)
         try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         let tack = try Sandbox.binary()
         // `script` gives tack a terminal; what it drew comes back on stdout.
-        let live = try s.run("/usr/bin/script", ["-qec", "'\(tack)' install", "/dev/null"], in: "app", env: ["TERM": "xterm", "NO_COLOR": "1"])
+        let live = try await s.run("/usr/bin/script", ["-qec", "'\(tack)' install", "/dev/null"], in: "app", env: ["TERM": "xterm", "NO_COLOR": "1"])
         #expect(live.status == 0, "\(live.stdout)")
         #expect(live.stdout.contains("hello 1.0.0: building… 1s") || live.stdout.contains("hello 1.0.0: building… 2s"), "\(live.stdout.debugDescription)")
         #expect(live.stdout.contains("hello 1.0.0: installed in 2s") || live.stdout.contains("hello 1.0.0: installed in 3s"))
         #expect(!live.stdout.hasPrefix("\r\n"), "no stray blank line")
 
-        #expect(try s.tack(["uninstall", "hello@1.0.0"], in: "app").status == 0)
-        let piped = try s.tack(["install"], in: "app")
+        #expect(try await s.tack(["uninstall", "hello@1.0.0"], in: "app").status == 0)
+        let piped = try await s.tack(["install"], in: "app")
         #expect(piped.status == 0)
         #expect(!piped.stderr.contains("\u{1B}") && !piped.stderr.contains("\r"))
         #expect(piped.stderr.hasPrefix("hello 1.0.0: fetching\n"), "\(piped.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TackCore
 
 /// A sandbox for running the built `tack` as a user would: its own HOME, TACK_HOME and
 /// project directories under a fresh temporary directory, removed afterwards.
@@ -210,4 +211,57 @@ func runProgram(_ path: String, _ args: [String] = [], in dir: String = "/", env
     let data = out.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     return String(decoding: data, as: UTF8.self)
+}
+
+/// A value handed to a thread of its own, for tests that hold what Swift cannot prove
+/// thread-safe (a `Process`, a `Sandbox`) and only wait on it there.
+struct Handed<T>: @unchecked Sendable { let value: T }
+
+/// The waits of async tests, each on a thread of its own (`OffPool`): the test runner has as
+/// many threads as cores, and a test that holds one while its child sleeps (a slow build, a
+/// crawling server, a signal's delay) keeps every other test off it.
+extension Sandbox {
+    func tack(_ args: [String], in directory: String = "", env extra: [String: String] = [:], program: String? = nil) async throws -> Result {
+        let me = Handed(value: self)
+        return try await OffPool.run { () throws(any Error) -> Result in
+            try me.value.tack(args, in: directory, env: extra, program: program)
+        }
+    }
+
+    func run(_ program: String, _ args: [String], in directory: String = "", env extra: [String: String] = [:], input: String = "") async throws -> Result {
+        let me = Handed(value: self)
+        return try await OffPool.run { () throws(any Error) -> Result in
+            try me.value.run(program, args, in: directory, env: extra, input: input)
+        }
+    }
+}
+
+/// Waits for `process` to end without holding one of the test runner's threads.
+func exited(_ process: Process) async {
+    let handed = Handed(value: process)
+    await OffPool.run { handed.value.waitUntilExit() }
+}
+
+/// Sleeps without holding one of the test runner's threads.
+func pause(_ seconds: Double) async {
+    try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+}
+
+/// Runs a test's timed steps (wait for a sign, then send a signal) on a thread of its own, in
+/// one go: an async test resumes only when the runner has a thread free, which may be long
+/// after its sleep ended — too late for a signal meant to land mid-build.
+func timed<T>(_ body: @escaping () throws -> T) async throws -> T {
+    let handed = Handed(value: body)
+    let result = await OffPool.run { Handed(value: Result { try handed.value() }) }
+    return try result.value.get()
+}
+
+/// Polls `condition` every 50 ms for up to `seconds`, blocking: for `timed` steps only.
+func poll(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(50_000)
+    }
+    return condition()
 }

@@ -6,16 +6,6 @@ import Testing
 /// the build it runs, puts tack.yml and tack.lock back, and what a killed tack left is found
 /// by `tack doctor` and removed by `tack prune`.
 @Suite struct InterruptTests {
-    /// Waits up to `seconds` for `condition`.
-    func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return condition()
-    }
-
     /// Whether `pid` still runs (a zombie does not).
     func alive(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 else { return false }
@@ -43,20 +33,24 @@ import Testing
     }
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
-    func aSignalDuringABuildStopsEveryDescendant(_ signal: Int32, _ status: Int32) throws {
+    func aSignalDuringABuildStopsEveryDescendant(_ signal: Int32, _ status: Int32) async throws {
         let s = try Sandbox()
         let repo = try slowBuild(s)
         try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         let p = try s.spawn(["install"], in: "app", log: s.root + "/install.log")
-        #expect(wait(20) { s.exists("grandchild.pid") && s.exists("session.pid") }, "\(s.read("install.log") ?? "")")
+        let started = try await timed {
+            let started = poll(20) { s.exists("grandchild.pid") && s.exists("session.pid") }
+            usleep(500_000)
+            kill(p.processIdentifier, signal)  // tack alone, not its group
+            p.waitUntilExit()
+            return started
+        }
+        #expect(started, "\(s.read("install.log") ?? "")")
         let pids = ["grandchild.pid", "session.pid"].compactMap { s.read($0).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
         #expect(pids.count == 2)
-        Thread.sleep(forTimeInterval: 0.5)
-        kill(p.processIdentifier, signal)  // tack alone, not its group
-        p.waitUntilExit()
         #expect(p.terminationStatus == status, "\(s.read("install.log") ?? "")")
         for pid in pids { #expect(!alive(pid), "\(pid) outlived tack") }
-        Thread.sleep(forTimeInterval: 3.5)
+        await pause(3.5)
         #expect(!s.exists("grandchild.wrote") && !s.exists("session.wrote"), "a descendant kept running")
         let left = (try? FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/installs/hello")) ?? []
         #expect(left.isEmpty, "\(left)")
@@ -66,11 +60,11 @@ import Testing
     /// `tack use` and `tack update` interrupted while they build: tack.yml and tack.lock are
     /// byte for byte what they were.
     @Test(arguments: [("use", SIGINT), ("use", SIGTERM), ("update", SIGINT), ("update", SIGTERM)])
-    func anInterruptedChangeOfPinsPutsBothFilesBack(_ command: String, _ signal: Int32) throws {
+    func anInterruptedChangeOfPinsPutsBothFilesBack(_ command: String, _ signal: Int32) async throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
         try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0").replacingOccurrences(of: "version: \"1.0.0\"", with: "version: \"~> 1.0\""))\n")
-        #expect(try s.tack(["install"], in: "app").status == 0)
+        #expect(try await s.tack(["install"], in: "app").status == 0)
         // 1.1.0 builds slowly.
         try s.write("hello-repo/build.sh", "echo started > \(s.root)/started\nsleep 30\nmkdir -p out\n")
         try repo.git("add", "build.sh")
@@ -78,35 +72,42 @@ import Testing
         let manifest = try #require(s.read("app/tack.yml")), lock = try #require(s.read("app/tack.lock"))
         let args = command == "use" ? ["use", "hello@1.1.0"] : ["update", "hello"]
         let p = try s.spawn(args, in: "app", log: s.root + "/change.log")
-        #expect(wait(20) { s.exists("started") }, "\(s.read("change.log") ?? "")")
-        if command == "use" { #expect(s.read("app/tack.yml") != manifest, "use wrote the new pin before building") }
-        #expect(s.read("app/tack.lock") != lock, "the new version was locked before building")
-        kill(p.processIdentifier, signal)
-        p.waitUntilExit()
+        let (started, duringManifest, duringLock) = try await timed {
+            let started = poll(20) { s.exists("started") }
+            let during = (s.read("app/tack.yml"), s.read("app/tack.lock"))
+            kill(p.processIdentifier, signal)
+            p.waitUntilExit()
+            return (started, during.0, during.1)
+        }
+        #expect(started, "\(s.read("change.log") ?? "")")
+        if command == "use" { #expect(duringManifest != manifest, "use wrote the new pin before building") }
+        #expect(duringLock != lock, "the new version was locked before building")
         #expect(p.terminationStatus == 128 + signal, "\(s.read("change.log") ?? "")")
         #expect(s.read("app/tack.yml") == manifest)
         #expect(s.read("app/tack.lock") == lock)
         // Still trusted as it was: the old file's trust came back with it.
-        let exec = try s.tack(["exec", "--", "hello"], in: "app")
+        let exec = try await s.tack(["exec", "--", "hello"], in: "app")
         #expect(exec.stdout == "hello 1.0.0\n", "\(exec.stderr)")
         #expect(!exec.stderr.contains("not trusted"), "\(exec.stderr)")
     }
 
     /// `tack lock` interrupted while it downloads another platform's artifact.
-    @Test func anInterruptedLockLeavesTheLockAsItWas() throws {
+    @Test func anInterruptedLockLeavesTheLockAsItWas() async throws {
         let s = try Sandbox()
         try s.write("www/slow-1.0.0.sh", "#!/bin/sh\necho slow\n")
         let server = try FixtureServer(serving: s.root + "/www")
         try s.write("app/tack.yml", "tools:\n  slow: { url: \"\(server.url("files/slow-{version}.sh"))\", version: \"1.0.0\", bin: [slow] }\n")
-        #expect(try s.tack(["lock"], in: "app").status == 0)
+        #expect(try await s.tack(["lock"], in: "app").status == 0)
         let lock = try #require(s.read("app/tack.lock"))
         // Another platform's download crawls.
         try s.write("app/tack.yml", "platforms: [linux-x86_64, darwin-arm64]\ntools:\n  slow: { url: \"\(server.url("crawl/60/slow-{version}.sh"))\", version: \"1.0.0\", bin: [slow] }\n")
         let before = try #require(s.read("app/tack.yml"))
         let p = try s.spawn(["lock"], in: "app", log: s.root + "/lock.log")
-        Thread.sleep(forTimeInterval: 2)
-        kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
+        try await timed {
+            usleep(2_000_000)
+            kill(p.processIdentifier, SIGINT)
+            p.waitUntilExit()
+        }
         #expect(p.terminationStatus == 130, "\(s.read("lock.log") ?? "")")
         #expect(s.read("app/tack.lock") == lock)
         #expect(s.read("app/tack.yml") == before)
@@ -114,14 +115,18 @@ import Testing
 
     /// What a killed tack left (SIGKILL: no cleanup at all) is named by doctor and removed by
     /// prune; a running tack's own files are never touched.
-    @Test func pruneRemovesWhatAKilledInstallLeft() throws {
+    @Test func pruneRemovesWhatAKilledInstallLeft() async throws {
         let s = try Sandbox()
         let repo = try slowBuild(s)
         try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         let p = try s.spawn(["install"], in: "app", log: s.root + "/install.log")
-        #expect(wait(20) { s.exists("grandchild.pid") })
-        kill(-p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        let started = try await timed {
+            let started = poll(20) { s.exists("grandchild.pid") }
+            kill(-p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            return started
+        }
+        #expect(started)
         if let pid = s.read("session.pid").flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) { kill(pid, SIGKILL) }
         let temp = (try? FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/installs/hello")) ?? []
         #expect(temp.contains { $0.hasPrefix(".tmp-1.0.0-") }, "\(temp)")
@@ -130,12 +135,12 @@ import Testing
         // A download of a tack that still runs (this test process) stays.
         try s.write("tack-home/cache/downloads/.partial-\(getpid())-abc", "mine")
 
-        let doctor = try s.tack(["doctor"], in: "app")
+        let doctor = try await s.tack(["doctor"], in: "app")
         #expect(doctor.stdout.contains("2 unfinished installs or downloads were left by a tack that is gone"), "\(doctor.stdout)")
-        let dry = try s.tack(["prune", "--dry-run"], in: "app")
+        let dry = try await s.tack(["prune", "--dry-run"], in: "app")
         #expect(dry.stdout.contains("would remove") && dry.stdout.contains(".partial-999999-abc"), "\(dry.stdout)")
         #expect(s.exists("tack-home/cache/downloads/.partial-999999-abc"))
-        let prune = try s.tack(["prune"], in: "app")
+        let prune = try await s.tack(["prune"], in: "app")
         #expect(prune.status == 0, "\(prune.stderr)")
         #expect(!s.exists("tack-home/cache/downloads/.partial-999999-abc"))
         #expect(s.exists("tack-home/cache/downloads/.partial-\(getpid())-abc"))
