@@ -34,13 +34,19 @@ public enum CurrentProcess {
         return env
     }
 
+    /// One variable of the process environment, nil when unset: the one place outside the
+    /// Embedded `tack` (whose `LeanContext` reads its own) that reads it.
+    public static func variable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
     /// The working directory; `$PWD` when it names the same directory (it keeps the symlinks
     /// the user typed, as shells do).
     public static func workingDirectory() -> String? {
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buf, buf.count) != nil else { return nil }
         let real = String(cString: buf)
-        if let pwd = getenv("PWD").map({ String(cString: $0) }), pwd.hasPrefix("/"), pwd != real {
+        if let pwd = variable("PWD"), pwd.hasPrefix("/"), pwd != real {
             var a = stat(), b = stat()
             if stat(pwd, &a) == 0, stat(real, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino { return pwd }
         }
@@ -85,7 +91,7 @@ public enum CurrentProcess {
 
     /// Where temporary files go: `$TMPDIR` when it is an absolute path, else `/tmp`.
     public static var temporaryDirectory: String {
-        guard let t = getenv("TMPDIR").map({ String(cString: $0) }), t.hasPrefix("/") else { return "/tmp" }
+        guard let t = variable("TMPDIR"), t.hasPrefix("/") else { return "/tmp" }
         return Paths.normalize(t)
     }
 

@@ -24,8 +24,8 @@ public enum Output {
     public static var isVerbose: Bool { flag("TACK_VERBOSE") && !isQuiet }
 
     static func flag(_ name: String) -> Bool {
-        guard let v = getenv(name) else { return false }
-        return v[0] != 0 && !(v[0] == 0x30 && v[1] == 0)
+        guard let v = CurrentProcess.variable(name) else { return false }
+        return !v.isEmpty && v != "0"
     }
 
     static func write(_ fd: Int32, _ s: String) {

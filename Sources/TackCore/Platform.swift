@@ -50,7 +50,7 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// to lock or verify another platform's downloads (tests set it; nothing installed for
     /// another platform is meant to run here).
     public static var current: Platform {
-        if let forced = getenv("TACK_PLATFORM").map({ String(cString: $0) }), let p = Platform(key: forced) { return p }
+        if let forced = CurrentProcess.variable("TACK_PLATFORM"), let p = Platform(key: forced) { return p }
         return machine
     }
 

@@ -13,11 +13,8 @@ public enum HookEnvCommand {
     public static func run(_ shell: ShellHook.Shell) -> Int32 {
         if let context = LeanContext.current(), let path = context.snapshotPath(),
            let snapshot = LeanSnapshot.load(path: path, context: context), let digest = snapshot.digest {
-            let applied = getenv(ShellHook.digestVariable)
-            let same = digest.withMemoryRebound(to: CChar.self, capacity: 1) { d in
-                applied.map { strcmp(d, $0) == 0 } ?? (String(cString: d) == ShellHook.emptyDigest)
-            }
-            if same { return 0 }
+            let ours = digest.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
+            if ours == CurrentProcess.variable(ShellHook.digestVariable) ?? ShellHook.emptyDigest { return 0 }
         }
         guard let settings = CurrentProcess.settings() else {
             Output.error(TackError.noWorkingDirectory.message)

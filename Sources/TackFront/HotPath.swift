@@ -61,7 +61,7 @@ public enum HotPath {
     static func warnUntrusted(_ file: UnsafePointer<CChar>) {
         let path = String(cString: file)
         guard let settings = CurrentProcess.settings(relevantOnly: true) else {
-            Output.error(RunEnvironment.untrustedWarning(path, home: getenv("HOME").map { String(cString: $0) }))
+            Output.error(RunEnvironment.untrustedWarning(path, home: CurrentProcess.variable("HOME")))
             return
         }
         RunEnvironment.warnUntrusted([path], settings: settings)
