@@ -19,8 +19,12 @@ public struct AsdfBackend: Backend {
     let mayRun: @Sendable (ToolRequest) -> String?
     let git: any GitRemotes
 
+    /// Where its files are read and written (the context's file system).
+    let fs: any FileSystem
+
     public init(runner: any ProcessRunner, environment: [String: String], cache: String?, git: any GitRemotes = LibGit2Remotes(),
-                mayRun: @escaping @Sendable (ToolRequest) -> String?) {
+                mayRun: @escaping @Sendable (ToolRequest) -> String?, fs: any FileSystem = LocalFileSystem()) {
+        self.fs = fs
         self.runner = runner
         self.environment = environment
         self.cache = cache
@@ -37,17 +41,17 @@ public struct AsdfBackend: Backend {
         let url = source(of: request)
         guard let cache else { throw TackError("tack has no TACK_HOME to keep the asdf plugin of \(request.name) in") }
         let plugins = cache + "/asdf-plugins"
-        try LocalFileSystem().makeDirectory(plugins)
+        try fs.makeDirectory(plugins)
         let key = Self.key(url)
         let commit = commit?.lowercased()
         if let commit, !Git.isCommitID(commit) {
             throw TackError("tack.lock's plugin commit for \(request.name) is \(quoted(commit)), not a commit id — nothing was installed; run `tack lock` again")
         }
-        if let commit, FileManager.default.fileExists(atPath: "\(plugins)/\(key)-\(commit)/.tack-complete") {
+        if let commit, fs.info("\(plugins)/\(key)-\(commit)/.tack-complete") != nil {
             return ("\(plugins)/\(key)-\(commit)", commit)
         }
         let temp = "\(plugins)/.tmp-\(key)-\(getpid())-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: temp) }
+        defer { try? fs.remove(temp) }
         let head: String
         do {
             if let commit {
@@ -63,14 +67,14 @@ public struct AsdfBackend: Backend {
             throw TackError("cannot fetch the asdf plugin \(url)\(commit.map { " at \($0)" } ?? ""): \(error.message)")
         }
         let final = "\(plugins)/\(key)-\(head)"
-        if !FileManager.default.fileExists(atPath: final + "/.tack-complete") {
-            guard FileManager.default.isExecutableFile(atPath: temp + "/bin/list-all"), FileManager.default.isExecutableFile(atPath: temp + "/bin/install") else {
+        if fs.info(final + "/.tack-complete") == nil {
+            guard fs.isExecutable(temp + "/bin/list-all"), fs.isExecutable(temp + "/bin/install") else {
                 throw TackError("\(url) is not an asdf plugin: it has no executable bin/list-all and bin/install")
             }
-            guard FileManager.default.createFile(atPath: temp + "/.tack-complete", contents: nil) else {
+            guard (try? fs.writeAtomically(temp + "/.tack-complete", [])) != nil else {
                 throw TackError("cannot keep the asdf plugin: cannot write \(temp)/.tack-complete")
             }
-            try? FileManager.default.removeItem(atPath: final)
+            try? fs.remove(final)
             guard rename(temp, final) == 0 else { throw TackError("cannot keep the asdf plugin in \(final): \(String(cString: strerror(errno)))") }
         }
         return (final, head)
@@ -103,7 +107,7 @@ public struct AsdfBackend: Backend {
         var versions = Set(out.output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r\n" }).compactMap { Version(word: String($0)) })
         if versions.isEmpty { throw TackError("the asdf plugin of \(request.name) lists no versions tack can read:\n\(out.tail(5))") }
         // `latest`: what the plugin's bin/latest-stable says, where it has one (asdf's own rule).
-        if case .latest = request.requirement, FileManager.default.isExecutableFile(atPath: dir + "/bin/latest-stable") {
+        if case .latest = request.requirement, fs.isExecutable(dir + "/bin/latest-stable") {
             let latest = try await runScript(dir, "latest-stable", [""], env: pluginEnvironment(dir), in: dir)
             let word = latest.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).last.map(String.init) ?? ""
             guard latest.status == 0, let v = Version(word) else {
@@ -144,19 +148,18 @@ public struct AsdfBackend: Backend {
         // prefix into what they install. The installer holds this version's lock, so nobody
         // else is there; the result then moves into the temporary directory, which the
         // installer renames into place, and a failure removes it.
-        let fm = FileManager.default
         let finalInstall = job.destination + "/install"
         var installPath = job.directory + "/install"
         var inPlace = false
-        if job.destination != job.directory && !fm.fileExists(atPath: job.destination + "/" + Installer.metadataFile) {
-            try? fm.removeItem(atPath: job.destination)  // an interrupted install's leftovers
+        if job.destination != job.directory && fs.info(job.destination + "/" + Installer.metadataFile) == nil {
+            try? fs.remove(job.destination)  // an interrupted install's leftovers
             installPath = finalInstall
             inPlace = true
         }
-        defer { if inPlace { try? fm.removeItem(atPath: job.destination) } }
+        defer { if inPlace { try? fs.remove(job.destination) } }
         let download = job.scratch + "/download"
-        try LocalFileSystem().makeDirectory(installPath)
-        try LocalFileSystem().makeDirectory(download)
+        try fs.makeDirectory(installPath)
+        try fs.makeDirectory(download)
         var env = pluginEnvironment(dir)
         env["ASDF_INSTALL_TYPE"] = "version"
         env["ASDF_INSTALL_VERSION"] = job.locked.version.text
@@ -175,7 +178,7 @@ public struct AsdfBackend: Backend {
 
         // bin/exec-env: what it exports, captured once with the final paths, applied by wrappers.
         var exported: [(String, String)] = []
-        if FileManager.default.isExecutableFile(atPath: dir + "/bin/exec-env") {
+        if fs.isExecutable(dir + "/bin/exec-env") {
             exported = try await captureExecEnv(dir, env: env, finalInstall: finalInstall, job: job)
         }
         let binaries = try writeCommands(commands, exported: exported, job: job)
@@ -185,7 +188,7 @@ public struct AsdfBackend: Backend {
     /// The plugin's bin/download (when it has one), then bin/install.
     func runInstallScripts(plugin dir: String, env: [String: String], job: InstallJob) async throws(TackError) {
         let tool = "\(job.locked.name) \(job.locked.version)"
-        if FileManager.default.isExecutableFile(atPath: dir + "/bin/download") {
+        if fs.isExecutable(dir + "/bin/download") {
             job.report(.custom("downloading (bin/download)"))
             let out = try await runScript(dir, "download", env: env, in: job.scratch)
             guard out.status == 0 else { throw TackError("the asdf plugin's bin/download failed for \(tool) (exit \(out.status)) — nothing was installed; is \(job.locked.version) one the plugin lists (`tack ls-remote \(job.locked.name)`)?\n\(out.tail(20))") }
@@ -200,7 +203,7 @@ public struct AsdfBackend: Backend {
     func listCommands(plugin dir: String, installPath: String, env: [String: String], job: InstallJob) async throws(TackError) -> ([(name: String, path: String)], [String]) {
         let tool = "\(job.locked.name) \(job.locked.version)"
         var binPaths = ["bin"]
-        if FileManager.default.isExecutableFile(atPath: dir + "/bin/list-bin-paths") {
+        if fs.isExecutable(dir + "/bin/list-bin-paths") {
             let paths = try await runScript(dir, "list-bin-paths", env: env, in: job.scratch)
             guard paths.status == 0 else { throw TackError("the asdf plugin's bin/list-bin-paths failed for \(tool):\n\(paths.tail(10))") }
             binPaths = paths.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
@@ -209,8 +212,8 @@ public struct AsdfBackend: Backend {
         var seen: Set<String> = []
         for rel in binPaths {
             guard BinSpec.isSafeRelativePath(rel) else { throw TackError("the asdf plugin of \(job.locked.name) names a bin path outside the install: \(rel)") }
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: installPath + "/" + rel)) ?? []).sorted()
-            where ToolName.isValidBinaryName(name) && FileManager.default.isExecutableFile(atPath: installPath + "/" + rel + "/" + name) && seen.insert(name).inserted {
+            for name in ((try? fs.list(installPath + "/" + rel)) ?? []).sorted()
+            where ToolName.isValidBinaryName(name) && fs.isExecutable(installPath + "/" + rel + "/" + name) && seen.insert(name).inserted {
                 commands.append((name, rel + "/" + name))
             }
         }
@@ -228,7 +231,7 @@ public struct AsdfBackend: Backend {
         guard out.status == 0 else { throw TackError("the asdf plugin's bin/exec-env failed for \(job.locked.name) \(job.locked.version):\n\(out.tail(10))") }
         func read(_ path: String) -> [String: String] {
             var vars: [String: String] = [:]
-            for entry in (FileManager.default.contents(atPath: path) ?? Data()).split(separator: 0) {
+            for entry in ((try? fs.read(path)) ?? []).split(separator: 0) {
                 let s = String(decoding: entry, as: UTF8.self)
                 guard let eq = s.firstIndex(of: "=") else { continue }
                 vars[String(s[..<eq])] = String(s[s.index(after: eq)...])
@@ -246,18 +249,18 @@ public struct AsdfBackend: Backend {
     /// exports it and runs the command.
     func writeCommands(_ commands: [(name: String, path: String)], exported: [(String, String)], job: InstallJob) throws(TackError) -> [String] {
         let bin = job.directory + "/bin"
-        try LocalFileSystem().makeDirectory(bin)
+        try fs.makeDirectory(bin)
         var out: [String] = []
         for c in commands {
             if exported.isEmpty {
-                do { try FileManager.default.createSymbolicLink(atPath: bin + "/" + c.name, withDestinationPath: "../install/" + c.path) } catch {
-                    throw TackError("cannot link bin/\(c.name): \(error.localizedDescription)")
+                do { try fs.makeLink(bin + "/" + c.name, to: "../install/" + c.path) } catch {
+                    throw TackError("cannot link bin/\(c.name): \(error)")
                 }
             } else {
                 let script = WrapperScript(
                     comment: "\(c.name) from \(job.locked.name) \(job.locked.version), with what its asdf plugin's exec-env exports.",
                     exports: exported.map { (name: $0.0, value: $0.1) }, command: [job.destination + "/install/" + c.path])
-                do { try script.write(to: bin + "/" + c.name, fs: LocalFileSystem()) } catch { throw TackError("cannot write \(bin)/\(c.name): \(error)") }
+                do { try script.write(to: bin + "/" + c.name, fs: fs) } catch { throw TackError("cannot write \(bin)/\(c.name): \(error)") }
             }
             out.append("bin/" + c.name)
         }

@@ -15,7 +15,11 @@ public struct GemBackend: Backend {
     /// tack's shims directory, never where ruby is taken from.
     let shims: String?
 
-    public init(runner: any ProcessRunner, environment: [String: String], shims: String?) {
+    /// Where its files are read and written (the context's file system).
+    let fs: any FileSystem
+
+    public init(runner: any ProcessRunner, environment: [String: String], shims: String?, fs: any FileSystem = LocalFileSystem()) {
+        self.fs = fs
         self.runner = runner
         self.environment = environment
         self.shims = shims
@@ -40,8 +44,8 @@ public struct GemBackend: Backend {
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         let gem = try tools(request).gem
         let scratch = Paths.child(CurrentProcess.temporaryDirectory, "tack-gem-\(getpid())-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try? fs.createDirectory(scratch)
+        defer { try? fs.remove(scratch) }
         let out = try await runner.run(gem, ["search", "--remote", "--exact", "--all", source(of: request), "--clear-sources", "--source", gemSource(request)],
                                        directory: scratch, environment: gemEnvironment(home: scratch + "/gems"))
         guard out.status == 0 else { throw TackError("cannot list the versions of the gem \(source(of: request)) on \(gemSource(request)):\n\(out.tail(10))") }
@@ -101,7 +105,7 @@ public struct GemBackend: Backend {
         let home = job.directory + "/gems"
         let env = gemEnvironment(home: home)
         let fetched = job.scratch + "/fetch"
-        try LocalFileSystem().makeDirectory(fetched)
+        try fs.makeDirectory(fetched)
         let (lockedGems, selection) = try await lockedForThisPlatform(job, gem: gem, scratch: fetched)
         var pinned = lockedGems
         if pinned.isEmpty { pinned = try await resolveUnlocked(job, gem: gem, home: home, scratch: fetched) }
@@ -112,7 +116,7 @@ public struct GemBackend: Backend {
         let out = try await runner.run(gem, ["install", "--local", "--install-dir", home, "--bindir", gemBin, "--no-document", "--ignore-dependencies"] + checked.files,
                                        directory: fetched, environment: env)
         guard out.status == 0 else { throw TackError("cannot install \(tool):\n\(out.tail(20))") }
-        let executables = try Self.executables(home: home, gem: gemName)
+        let executables = try executables(home: home, gem: gemName)
         guard !executables.isEmpty else {
             throw TackError("the gem \(gemName) \(job.locked.version) has no executables, so there is nothing to run — is it a library rather than a tool?")
         }
@@ -179,10 +183,10 @@ public struct GemBackend: Backend {
         let lockedFiles = job.locked.fieldMap("sha256")
         var files: [String] = [], recorded = lockedFiles, learned: [Learned] = []
         let cache = job.cache + "/gems"
-        try LocalFileSystem().makeDirectory(cache)
+        try fs.makeDirectory(cache)
         for p in pinned {
             let expectedName = p.file
-            if let sum = lockedFiles[expectedName], FileManager.default.fileExists(atPath: cache + "/" + sum + "/" + expectedName) {
+            if let sum = lockedFiles[expectedName], fs.info(cache + "/" + sum + "/" + expectedName) != nil {
                 files.append(cache + "/" + sum + "/" + expectedName)
                 continue
             }
@@ -198,7 +202,7 @@ public struct GemBackend: Backend {
                 learned.append(Learned("the checksum of \(file)", sum))
             }
             recorded[file] = sum
-            Self.keep(fetched + "/" + file, sum: sum, cache: cache)
+            keep(fetched + "/" + file, sum: sum, cache: cache)
             files.append(fetched + "/" + file)
         }
         return (files, recorded, learned)
@@ -213,20 +217,20 @@ public struct GemBackend: Backend {
                                              "--clear-sources", "--source", gemSource(request)],
                                        directory: dir, environment: gemEnvironment(home: dir + "/.gems"))
         guard out.status == 0 else { throw TackError("cannot fetch \(p.name) \(p.version) for \(tool):\n\(out.tail(10))") }
-        guard let data = FileManager.default.contents(atPath: dir + "/" + p.file) else {
-            let got = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".gem") }.sorted()
+        guard let data = try? fs.read(dir + "/" + p.file, limit: Int.max) else {
+            let got = ((try? fs.list(dir)) ?? []).filter { $0.hasSuffix(".gem") }.sorted()
             throw TackError("fetching \(p.name) \(p.version) for \(tool) did not produce \(p.file)\(got.isEmpty ? "" : " (it produced \(got.joined(separator: ", ")))")")
         }
-        return (p.file, Hashing.sha256(Array(data)))
+        return (p.file, Hashing.sha256(data))
     }
 
     /// Keeps a fetched gem in the cache under its SHA-256. Best effort.
-    static func keep(_ path: String, sum: String, cache: String) {
+    func keep(_ path: String, sum: String, cache: String) {
         let file = Paths.basename(path)
         let kept = cache + "/" + sum
-        try? FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
-        guard !FileManager.default.fileExists(atPath: kept + "/" + file) else { return }
-        try? FileManager.default.copyItem(atPath: path, toPath: kept + "/" + file + ".partial-\(getpid())")
+        try? fs.createDirectory(kept)
+        guard fs.info(kept + "/" + file) == nil else { return }
+        try? fs.copy(path, to: kept + "/" + file + ".partial-\(getpid())")
         _ = rename(kept + "/" + file + ".partial-\(getpid())", kept + "/" + file)
     }
 
@@ -294,7 +298,7 @@ public struct GemBackend: Backend {
         let tool = "\(entry.name) \(entry.version)"
         let (_, gem) = try tools(request)
         let scratch = try lockScratchDirectory(in: cache)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        defer { try? fs.remove(scratch) }
         // An entry locked for this platform alone keeps what its install chose.
         if !selection.isRecorded, case .map(let m)? = entry.fields["gems"], !m.isEmpty, missing.contains(Platform.current) {
             selection.set(m.sorted { $0.key < $1.key }.map { "\($0.key)-\($0.value)" }, for: .current)
@@ -310,7 +314,7 @@ public struct GemBackend: Backend {
             switch result {
             case .success(let (file, sum, path)):
                 sums[file] = sum
-                Self.keep(path, sum: sum, cache: cache + "/gems")
+                keep(path, sum: sum, cache: cache + "/gems")
             case .failure(let error): problems.append("\(p.file): \(error.message)")
             }
         }
@@ -324,7 +328,7 @@ public struct GemBackend: Backend {
         return await Concurrently.map(gems, jobs: jobs) { p -> Result<(String, String, String), TackError> in
             let dir = scratch + "/" + p.stem
             do throws(TackError) {
-                try LocalFileSystem().makeDirectory(dir)
+                try fs.makeDirectory(dir)
                 let (file, sum) = try await backend.fetch(p, request: request, gem: gem, into: dir, tool: tool)
                 return .success((file, sum, dir + "/" + file))
             } catch {
@@ -382,13 +386,13 @@ public struct GemBackend: Backend {
     }
 
     /// The executables the gem's installed specification names.
-    static func executables(home: String, gem: String) throws(TackError) -> [String] {
+    func executables(home: String, gem: String) throws(TackError) -> [String] {
         let specs = home + "/specifications"
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: specs)) ?? []).filter { name in
+        let files = ((try? fs.list(specs)) ?? []).filter { name in
             guard name.hasPrefix(gem + "-"), name.hasSuffix(".gemspec") else { return false }
             return name.dropFirst(gem.count + 1).first?.isNumber == true
         }
-        guard let file = files.first, let text = try? String(contentsOfFile: specs + "/" + file, encoding: .utf8) else {
+        guard let file = files.first, let text = (try? fs.read(specs + "/" + file)).map({ String(decoding: $0, as: UTF8.self) }) else {
             throw TackError("the gem \(gem) was installed, but its specification is missing from \(specs)")
         }
         guard let list = text.firstMatch(of: #/\.executables\s*=\s*\[([^\]]*)\]/#)?.output.1 else { return [] }
@@ -399,7 +403,7 @@ public struct GemBackend: Backend {
     /// it was installed with, whatever GEM_HOME, RUBYOPT or bundler the caller has.
     func writeWrappers(_ executables: [String], job: InstallJob, ruby: String) throws(TackError) -> [String] {
         let bin = job.directory + "/bin"
-        try LocalFileSystem().makeDirectory(bin)
+        try fs.makeDirectory(bin)
         var out: [String] = []
         let gems = job.destination + "/gems"
         for exe in executables {
@@ -408,7 +412,7 @@ public struct GemBackend: Backend {
                 exports: [("GEM_HOME", gems), ("GEM_PATH", gems)],
                 unsets: ["RUBYOPT", "RUBYLIB", "BUNDLE_GEMFILE", "BUNDLE_BIN_PATH", "BUNDLER_SETUP"],
                 command: [ruby, job.destination + "/gem-bin/" + exe])
-            do { try script.write(to: bin + "/" + exe, fs: LocalFileSystem()) } catch { throw TackError("cannot write \(bin)/\(exe): \(error)") }
+            do { try script.write(to: bin + "/" + exe, fs: fs) } catch { throw TackError("cannot write \(bin)/\(exe): \(error)") }
             out.append("bin/" + exe)
         }
         return out

@@ -11,7 +11,11 @@ public struct GitBackend: Backend {
     let environment: [String: String]
     let git: any GitRemotes
 
-    public init(runner: any ProcessRunner, environment: [String: String], git: any GitRemotes = LibGit2Remotes()) {
+    /// Where its files are read and written (the context's file system).
+    let fs: any FileSystem
+
+    public init(runner: any ProcessRunner, environment: [String: String], git: any GitRemotes = LibGit2Remotes(), fs: any FileSystem = LocalFileSystem()) {
+        self.fs = fs
         self.runner = runner
         self.environment = environment
         self.git = git
@@ -51,7 +55,7 @@ public struct GitBackend: Backend {
     /// or one the branch or tag reaches.
     public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {
         try await checkout(locked, for: request, into: scratch + "/pin-check", checkout: false)
-        try? LocalFileSystem().remove(scratch + "/pin-check")
+        try? fs.remove(scratch + "/pin-check")
     }
 
     /// Fetches the commit `locked` names into `src` (checked out when `checkout`), refusing
@@ -112,11 +116,11 @@ public struct GitBackend: Backend {
         job.report(.fetching)
         let src = job.scratch + "/src"
         try await checkout(job.locked, for: job.request, into: src, checkout: true)
-        try LocalFileSystem().makeDirectory(job.directory + "/bin")
+        try fs.makeDirectory(job.directory + "/bin")
         if let build = job.request.options.build {
             return try await runBuildCommand(build, job: job, src: src, tool: tool)
         }
-        guard LocalFileSystem().info(src + "/Package.swift") != nil else {
+        guard fs.info(src + "/Package.swift") != nil else {
             throw TackError("\(url) at \(job.locked.version) is not a Swift package (no Package.swift); give \(job.locked.name) a `build:` command and `bin:` paths")
         }
         return try await buildSwiftPackage(job: job, src: src, tool: tool)
@@ -157,14 +161,13 @@ public struct GitBackend: Backend {
         let bin = binPath.output.split(separator: "\n").last.map(String.init) ?? ""
         job.report(.copying)
         var binaries: [String] = []
-        let fm = FileManager.default
         for product in products {
-            try LocalFileSystem().copyReplacing(bin + "/" + product, to: job.directory + "/bin/" + product)
+            try fs.copyReplacing(bin + "/" + product, to: job.directory + "/bin/" + product)
             binaries.append("bin/" + product)
         }
         // Resource bundles sit beside the executable that loads them.
-        for entry in (try? fm.contentsOfDirectory(atPath: bin)) ?? [] where entry.hasSuffix(".resources") || entry.hasSuffix(".bundle") {
-            try LocalFileSystem().copyReplacing(bin + "/" + entry, to: job.directory + "/bin/" + entry)
+        for entry in (try? fs.list(bin)) ?? [] where entry.hasSuffix(".resources") || entry.hasSuffix(".bundle") {
+            try fs.copyReplacing(bin + "/" + entry, to: job.directory + "/bin/" + entry)
         }
         let version = try await runner.run("swift", ["--version"], directory: src, environment: environment)
         // What was built and what the package declares: the install serves any pin whose
@@ -240,7 +243,7 @@ public struct GitBackend: Backend {
             guard ExecutableSearch.isExecutable(src + "/" + rendered) else {
                 throw TackError("the build of \(tool) did not produce \(rendered) (named by `bin:`)")
             }
-            try LocalFileSystem().copyReplacing(src + "/" + rendered, to: job.directory + "/bin/" + name)
+            try fs.copyReplacing(src + "/" + rendered, to: job.directory + "/bin/" + name)
             binaries.append("bin/" + name)
         }
         return InstallOutcome(binaries: binaries, unshareable: Self.changedSource(src))

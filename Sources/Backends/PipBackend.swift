@@ -17,7 +17,11 @@ public struct PipBackend: Backend {
     /// what is pinned for the directory it runs in, which is not the project's here.
     let shims: String?
 
-    public init(runner: any ProcessRunner, http: any HTTPClient, environment: [String: String], shims: String?) {
+    /// Where its files are read and written (the context's file system).
+    let fs: any FileSystem
+
+    public init(runner: any ProcessRunner, http: any HTTPClient, environment: [String: String], shims: String?, fs: any FileSystem = LocalFileSystem()) {
+        self.fs = fs
         self.runner = runner
         self.http = http
         self.environment = environment
@@ -63,7 +67,7 @@ public struct PipBackend: Backend {
     /// The files a PEP 503 page (or a local directory) offers, yanked ones included and marked.
     func files(at location: String, what: String, missingIsEmpty: Bool = false) async throws(TackError) -> [IndexFile] {
         if location.hasPrefix("/") {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: location) else {
+            guard let names = try? fs.list(location) else {
                 throw TackError("cannot read \(what) \(location)")
             }
             return names.sorted().map { IndexFile(name: $0, location: location + "/" + $0) }
@@ -207,8 +211,8 @@ public struct PipBackend: Backend {
         // cloned (hard links) instead of being made again: `tack install` of a locked tool is
         // then about as fast as `uv tool install` from its warm cache.
         let installer = uv == nil ? "pip" : "uv"
-        let cacheKey = locked.pinned.isEmpty ? nil : Self.environmentKey(interpreter: python.path, installer: installer, pinned: locked.pinned)
-        if let cacheKey, let cachedPrefix = Self.reuseEnvironment(cacheKey, cache: job.cache, into: venv) {
+        let cacheKey = locked.pinned.isEmpty ? nil : environmentKey(interpreter: python.path, installer: installer, pinned: locked.pinned)
+        if let cacheKey, let cachedPrefix = reuseEnvironment(cacheKey, cache: job.cache, into: venv) {
             job.report(.custom("from the environment cache"))
             return try finish(job, venv: venv, prefix: cachedPrefix, python: python, lockFields: locked.lockFields(locked.pinned), cacheKey: nil)
         }
@@ -223,7 +227,7 @@ public struct PipBackend: Backend {
             (locked.pinned, installSources) = try await resolveUnlocked(job, python: python.path, uv: uv, venv: venv)
         }
         try await installPinned(locked.pinned, job: job, python: python.path, uv: uv, venv: venv, sources: installSources)
-        let key = cacheKey ?? Self.environmentKey(interpreter: python.path, installer: installer, pinned: locked.pinned)
+        let key = cacheKey ?? environmentKey(interpreter: python.path, installer: installer, pinned: locked.pinned)
         return try finish(job, venv: venv, prefix: job.directory, python: python, lockFields: locked.lockFields(locked.pinned), cacheKey: key)
     }
 
@@ -298,13 +302,13 @@ public struct PipBackend: Backend {
             try write(input, wanted + "\n")
             try await run(uv, ["pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--no-annotate"] + target
                 + (job.offline ? ["--offline"] : []) + sources + [input, "-o", output], job, toolEnvironment, "resolve \(tool)")
-            pinned = Self.parseRequirements((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+            pinned = Self.parseRequirements(text(output))
         } else {
             if job.offline { throw TackError("TACK_OFFLINE is set, and without uv pip cannot install \(tool) from its cache — put uv on PATH, or unset TACK_OFFLINE") }
             let dists = job.scratch + "/dists"
             // pip runs from the base interpreter into the venv (`pip --python`, pip 22.3 and later).
             try await run(python, ["-m", "pip"] + target + ["download", "--quiet", "--dest", dists] + sources + [wanted], job, toolEnvironment, "download \(tool)")
-            pinned = try Self.hashDownloads(dists)
+            pinned = try hashDownloads(dists)
             installSources = ["--no-index", "--find-links", dists]
         }
         let package = source(of: request)
@@ -341,13 +345,13 @@ public struct PipBackend: Backend {
         if let uv {
             try await run(uv, ["pip", "compile", "--quiet", "--no-header", "--no-annotate", "--python", python]
                 + (job.offline ? ["--offline"] : []) + sources(request) + ["--constraint", held, input, "-o", output], job, toolEnvironment, "resolve \(tool) to check tack.lock")
-            for p in Self.parseRequirements((try? String(contentsOfFile: output, encoding: .utf8)) ?? "") { out[Self.normalize(p.name)] = p.version }
+            for p in Self.parseRequirements(text(output)) { out[Self.normalize(p.name)] = p.version }
             return out
         }
         if job.offline { throw TackError("TACK_OFFLINE is set, and without uv pip cannot resolve \(tool) from its cache to check tack.lock — put uv on PATH, or unset TACK_OFFLINE") }
         try await run(python, ["-m", "pip", "install", "--dry-run", "--quiet", "--ignore-installed", "--report", output, "-c", held] + sources(request) + ["-r", input], job, toolEnvironment, "resolve \(tool) to check tack.lock")
-        guard let data = FileManager.default.contents(atPath: output),
-              let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        guard let data = try? fs.read(output, limit: Int.max),
+              let report = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any],
               let install = report["install"] as? [[String: Any]] else {
             throw TackError("cannot read pip's resolution of \(tool) (its --report) to check tack.lock")
         }
@@ -362,16 +366,16 @@ public struct PipBackend: Backend {
     /// environment kept in the cache (`cacheKey`), and what the install records.
     func finish(_ job: InstallJob, venv: String, prefix: String, python: (path: String, version: String), lockFields: [String: LockValue], cacheKey: String?) throws(TackError) -> InstallOutcome {
         let package = source(of: job.request)
-        try Relocation.rewriteScripts(in: venv + "/bin", from: prefix, to: job.destination)
-        if let cacheKey { Self.keepEnvironment(cacheKey, cache: job.cache, from: venv, prefix: job.destination) }
-        let scripts = try Self.consoleScripts(venv: venv, package: package)
+        try Relocation(fs: fs).rewriteScripts(in: venv + "/bin", from: prefix, to: job.destination)
+        if let cacheKey { keepEnvironment(cacheKey, cache: job.cache, from: venv, prefix: job.destination) }
+        let scripts = try consoleScripts(venv: venv, package: package)
         guard !scripts.isEmpty else {
             throw TackError("\(package) \(job.locked.version) has no console scripts, so there is nothing to run — is it a library rather than a tool?")
         }
-        let binaries = try Relocation.link(scripts, from: "venv/bin", in: job.directory)
+        let binaries = try Relocation(fs: fs).link(scripts, from: "venv/bin", in: job.directory)
         // What the venv was made from, as its pyvenv.cfg says.
         var cfg: [String: String] = [:]
-        for line in ((try? String(contentsOfFile: venv + "/pyvenv.cfg", encoding: .utf8)) ?? "").split(separator: "\n") {
+        for line in text(venv + "/pyvenv.cfg").split(separator: "\n") {
             guard let eq = line.firstIndex(of: "=") else { continue }
             cfg[line[..<eq].trimmingCharacters(in: .whitespaces)] = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
         }
@@ -387,8 +391,13 @@ public struct PipBackend: Backend {
         guard out.status == 0 else { throw TackError("cannot \(what): \(Paths.basename(program)) failed (exit \(out.status)):\n\(out.tail(20))") }
     }
 
+    /// A file's text, or "" when it cannot be read.
+    func text(_ path: String) -> String {
+        (try? fs.read(path, limit: Int.max)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
     func write(_ path: String, _ text: String) throws(TackError) {
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { throw TackError("cannot write \(path)") }
+        do { try fs.writeAtomically(path, Array(text.utf8)) } catch { throw TackError("cannot write \(path): \(error)") }
     }
 
     /// The interpreter: `python:` (a path, or a command on PATH, such as a python pinned with
@@ -412,7 +421,7 @@ public struct PipBackend: Backend {
         guard !asked.contains("/") else {
             let path = asked.hasPrefix("~/") ? (environment["HOME"] ?? "") + asked.dropFirst(1) : asked
             let absolute = path.hasPrefix("/") ? path : Paths.normalize(Paths.join(Paths.dirname(request.origin.file), path))
-            guard FileManager.default.isExecutableFile(atPath: absolute) else {
+            guard fs.isExecutable(absolute) else {
                 throw TackError("the Python interpreter \(absolute) of \(request.name) does not exist (set by \(request.origin.describe(home: nil)))")
             }
             return absolute
@@ -451,7 +460,7 @@ public struct PipBackend: Backend {
         guard !missing.isEmpty else { return [:] }
         let tool = "\(entry.name) \(entry.version)"
         let scratch = try lockScratchDirectory(in: cache)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        defer { try? fs.remove(scratch) }
         var everything = try Self.lockedDistributions(entry)
         for platform in missing {
             let resolved = try await resolve(request, version: entry.version, for: platform, constraints: everything, scratch: scratch)
@@ -528,7 +537,7 @@ public struct PipBackend: Backend {
             }
             do throws(TackError) {
                 let fetched = try await downloader.fetch(file.location, expected: nil, from: "", tool: tool, platform: "", cache: scratch + "/pip", offline: false) { _ in }
-                try? FileManager.default.removeItem(atPath: fetched.path)
+                try? fs.remove(fetched.path)
                 return .success(fetched.sum)
             } catch {
                 return .failure(error)
@@ -577,7 +586,7 @@ public struct PipBackend: Backend {
         let pythonVersion = python.version.split(separator: ".").prefix(2).joined(separator: ".")
         // Files of their own: uv takes an existing output file's pins (and hashes) as given.
         let input = scratch + "/\(platform).in", held = scratch + "/\(platform)-constraints.txt", output = scratch + "/\(platform).txt"
-        try? FileManager.default.removeItem(atPath: output)
+        try? fs.remove(output)
         try write(input, wanted(request, version) + "\n")
         try write(held, constraints.map { "\($0.name)==\($0.version)\n" }.joined())
         var args = ["pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--no-annotate",
@@ -588,7 +597,7 @@ public struct PipBackend: Backend {
             throw TackError("cannot run uv to resolve \(tool) for \(platform): \(error.message)")
         }
         guard out.status == 0 else { throw Self.resolutionFailure(out, tool: tool, platform: platform, python: pythonVersion) }
-        let pinned = Self.parseRequirements((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+        let pinned = Self.parseRequirements(text(output))
         guard pinned.contains(where: { $0.name == Self.normalize(source(of: request)) }) else {
             throw TackError("resolving \(tool) for \(platform) did not select \(source(of: request)) itself — is `\(source(of: request))` the package's name?")
         }
@@ -632,38 +641,37 @@ public struct PipBackend: Backend {
     /// The cache key: the interpreter (its path and what it resolves to, with its size and
     /// modification time, so an upgraded python is another key), the installer, and every
     /// distribution with its hashes.
-    static func environmentKey(interpreter: String, installer: String, pinned: [Pinned]) -> String {
-        let real = (try? FileManager.default.destinationOfSymbolicLink(atPath: interpreter)).map { $0.hasPrefix("/") ? $0 : Paths.dirname(interpreter) + "/" + $0 } ?? interpreter
-        let attrs = (try? FileManager.default.attributesOfItem(atPath: real)) ?? [:]
-        let stamp = "\((attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0) \(attrs[.size] as? Int ?? 0)"
+    func environmentKey(interpreter: String, installer: String, pinned: [Pinned]) -> String {
+        let real = fs.linkTarget(interpreter).map { $0.hasPrefix("/") ? $0 : Paths.dirname(interpreter) + "/" + $0 } ?? interpreter
+        let info = fs.info(real)
+        let stamp = "\(info?.mtime ?? 0) \(info?.size ?? 0)"
         let text = (["interpreter \(interpreter) \(real) \(stamp)", "installer \(installer)"] + pinned.map(\.line).sorted()).joined(separator: "\n")
         return Hashing.sha256(Array(text.utf8))
     }
 
     /// Clones the cached environment into `venv`; returns the path its scripts name, or nil.
-    static func reuseEnvironment(_ key: String, cache: String, into venv: String) -> String? {
+    func reuseEnvironment(_ key: String, cache: String, into venv: String) -> String? {
         let dir = cache + "/pip-envs/" + key
-        guard let prefix = try? String(contentsOfFile: dir + "/prefix", encoding: .utf8), !prefix.isEmpty,
-              (try? Relocation.cloneTree(dir + "/venv", to: venv)) != nil
+        guard let prefix = (try? fs.read(dir + "/prefix")).map({ String(decoding: $0, as: UTF8.self) }), !prefix.isEmpty,
+              (try? Relocation(fs: fs).cloneTree(dir + "/venv", to: venv)) != nil
         else {
-            try? FileManager.default.removeItem(atPath: venv)
+            try? fs.remove(venv)
             return nil
         }
         return prefix
     }
 
     /// Keeps `venv` (hard links) in the cache, with the path its scripts name. Best effort.
-    static func keepEnvironment(_ key: String, cache: String, from venv: String, prefix: String) {
-        let fm = FileManager.default
+    func keepEnvironment(_ key: String, cache: String, from venv: String, prefix: String) {
         let dir = cache + "/pip-envs/" + key
-        guard !fm.fileExists(atPath: dir + "/prefix") else { return }
+        guard fs.info(dir + "/prefix") == nil else { return }
         let temp = cache + "/pip-envs/.tmp-\(getpid())-\(UUID().uuidString)"
-        defer { try? fm.removeItem(atPath: temp) }
+        defer { try? fs.remove(temp) }
         do {
-            try Relocation.cloneTree(venv, to: temp + "/venv")
-            try Data(prefix.utf8).write(to: URL(fileURLWithPath: temp + "/prefix"))
+            try Relocation(fs: fs).cloneTree(venv, to: temp + "/venv")
+            try fs.writeAtomically(temp + "/prefix", Array(prefix.utf8))
+            try fs.move(temp, to: dir)
         } catch { return }
-        _ = rename(temp, dir)
     }
 
     // MARK: The lock
@@ -735,12 +743,12 @@ public struct PipBackend: Backend {
     }
 
     /// The downloaded files, each as a pinned distribution with its SHA-256.
-    static func hashDownloads(_ dir: String) throws(TackError) -> [Pinned] {
-        guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir) else { throw TackError("pip downloaded nothing into \(dir)") }
+    func hashDownloads(_ dir: String) throws(TackError) -> [Pinned] {
+        guard let files = try? fs.list(dir) else { throw TackError("pip downloaded nothing into \(dir)") }
         var out: [Pinned] = []
         for file in files.sorted() {
-            guard let d = distribution(file), let data = FileManager.default.contents(atPath: dir + "/" + file) else { continue }
-            out.append(Pinned(name: d.project, version: d.version, hashes: [Hashing.sha256(Array(data))]))
+            guard let d = Self.distribution(file), let data = try? fs.read(dir + "/" + file, limit: Int.max) else { continue }
+            out.append(Pinned(name: d.project, version: d.version, hashes: [Hashing.sha256(data)]))
         }
         return out
     }
@@ -749,17 +757,16 @@ public struct PipBackend: Backend {
 
     /// The commands the package itself installs: its entry points' console and GUI scripts,
     /// and the scripts its RECORD puts in bin/.
-    static func consoleScripts(venv: String, package: String) throws(TackError) -> [String] {
-        let fm = FileManager.default
+    func consoleScripts(venv: String, package: String) throws(TackError) -> [String] {
         let lib = venv + "/lib"
-        let pythons = ((try? fm.contentsOfDirectory(atPath: lib)) ?? []).filter { $0.hasPrefix("python") }
+        let pythons = ((try? fs.list(lib)) ?? []).filter { $0.hasPrefix("python") }
         for py in pythons {
             let site = lib + "/" + py + "/site-packages"
-            for entry in (try? fm.contentsOfDirectory(atPath: site)) ?? [] where entry.hasSuffix(".dist-info") {
-                guard let d = distribution(String(entry.dropLast(".dist-info".count)) + "-x-x-x.whl"), d.project == normalize(package) else { continue }
+            for entry in (try? fs.list(site)) ?? [] where entry.hasSuffix(".dist-info") {
+                guard let d = Self.distribution(String(entry.dropLast(".dist-info".count)) + "-x-x-x.whl"), d.project == Self.normalize(package) else { continue }
                 var names: Set<String> = []
                 let info = site + "/" + entry
-                if let text = try? String(contentsOfFile: info + "/entry_points.txt", encoding: .utf8) {
+                if let text = (try? fs.read(info + "/entry_points.txt")).map({ String(decoding: $0, as: UTF8.self) }) {
                     var section = ""
                     for raw in text.split(separator: "\n") {
                         let line = raw.trimmingCharacters(in: .whitespaces)
@@ -768,13 +775,13 @@ public struct PipBackend: Backend {
                         names.insert(line[..<eq].trimmingCharacters(in: .whitespaces))
                     }
                 }
-                if let record = try? String(contentsOfFile: info + "/RECORD", encoding: .utf8) {
+                if let record = (try? fs.read(info + "/RECORD", limit: Int.max)).map({ String(decoding: $0, as: UTF8.self) }) {
                     for line in record.split(separator: "\n") {
                         let path = line.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init) ?? ""
                         if path.hasPrefix("../../../bin/") { names.insert(String(path.dropFirst("../../../bin/".count))) }
                     }
                 }
-                return names.filter { ToolName.isValidBinaryName($0) && fm.isExecutableFile(atPath: venv + "/bin/" + $0) }.sorted()
+                return names.filter { ToolName.isValidBinaryName($0) && fs.isExecutable(venv + "/bin/" + $0) }.sorted()
             }
         }
         throw TackError("\(package) was installed, but its metadata (a .dist-info directory) is missing")
@@ -783,63 +790,52 @@ public struct PipBackend: Backend {
 
 /// Installs that must name their final place (script shebangs) and expose some of their files
 /// in `bin/`.
-enum Relocation {
+struct Relocation {
+    let fs: any FileSystem
+
     /// Rewrites `#!<from>…` shebangs (and activation scripts) in `dir` to name `to` instead:
     /// the install is built in a temporary directory and renamed into place.
-    static func rewriteScripts(in dir: String, from: String, to: String) throws(TackError) {
+    func rewriteScripts(in dir: String, from: String, to: String) throws(TackError) {
         guard from != to else { return }
-        let fm = FileManager.default
-        for name in (try? fm.contentsOfDirectory(atPath: dir)) ?? [] {
+        for name in (try? fs.list(dir)) ?? [] {
             let path = dir + "/" + name
-            var isLink = false
-            if let attrs = try? fm.attributesOfItem(atPath: path), attrs[.type] as? FileAttributeType == .typeSymbolicLink { isLink = true }
-            guard !isLink, let data = fm.contents(atPath: path), data.count < 1 << 20 else { continue }
-            let bytes = [UInt8](data)
+            guard fs.linkTarget(path) == nil, let info = fs.info(path), info.kind == .file, info.size < 1 << 20,
+                  let bytes = try? fs.read(path) else { continue }
             let isShebang = bytes.starts(with: Array("#!".utf8))
             guard isShebang || name.hasPrefix("activate") else { continue }
             guard let text = String(bytes: bytes, encoding: .utf8), text.contains(from) else { continue }
             let rewritten = text.replacingOccurrences(of: from, with: to)
-            let mode = (try? fm.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o755
-            let temp = path + ".tack-tmp"
-            guard fm.createFile(atPath: temp, contents: Data(rewritten.utf8), attributes: [.posixPermissions: mode]),
-                  rename(temp, path) == 0
-            else { throw TackError("cannot rewrite \(path)") }
+            do { try fs.writeAtomically(path, Array(rewritten.utf8), permissions: info.permissions) } catch {
+                throw TackError("cannot rewrite \(path): \(error)")
+            }
         }
     }
 
     /// A copy of the tree at `source` at `destination`: directories made, symbolic links made
     /// again, files hard-linked (copied where they cannot be). Files that are changed later
     /// are replaced (a new file, then a rename), never written in place, so copies stay apart.
-    static func cloneTree(_ source: String, to destination: String) throws {
-        let fm = FileManager.default
-        try fm.createDirectory(atPath: destination, withIntermediateDirectories: true)
-        guard let walker = fm.enumerator(atPath: source) else { throw CocoaError(.fileReadNoSuchFile) }
-        while let rel = walker.nextObject() as? String {
-            let from = source + "/" + rel, to = destination + "/" + rel
-            let type = (try fm.attributesOfItem(atPath: from))[.type] as? FileAttributeType
-            switch type {
-            case .typeDirectory?:
-                try fm.createDirectory(atPath: to, withIntermediateDirectories: true)
-            case .typeSymbolicLink?:
-                try fm.createSymbolicLink(atPath: to, withDestinationPath: try fm.destinationOfSymbolicLink(atPath: from))
-            case .typeRegular?:
-                if (try? fm.linkItem(atPath: from, toPath: to)) == nil { try fm.copyItem(atPath: from, toPath: to) }
-            default:
-                continue
+    func cloneTree(_ source: String, to destination: String) throws(FileSystemError) {
+        guard fs.isDirectory(source) else { throw FileSystemError(source, .notFound) }
+        try fs.createDirectory(destination)
+        for relative in fs.walk(source) {
+            let from = source + "/" + relative, to = destination + "/" + relative
+            if let target = fs.linkTarget(from) {
+                try fs.makeLink(to, to: target)
+            } else if fs.isDirectory(from) {
+                try fs.createDirectory(to)
+            } else if fs.isFile(from) {
+                try fs.linkOrCopy(from, to: to)
             }
         }
     }
 
     /// `bin/<name>` links to `<from>/<name>` for each name; returns the `bin/` paths.
-    static func link(_ names: [String], from: String, in directory: String) throws(TackError) -> [String] {
-        let fm = FileManager.default
-        do { try fm.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true) } catch {
-            throw TackError("cannot create \(directory)/bin: \(error.localizedDescription)")
-        }
+    func link(_ names: [String], from: String, in directory: String) throws(TackError) -> [String] {
+        try fs.makeDirectory(directory + "/bin")
         var out: [String] = []
         for name in names {
-            do { try fm.createSymbolicLink(atPath: directory + "/bin/" + name, withDestinationPath: "../" + from + "/" + name) } catch {
-                throw TackError("cannot link bin/\(name): \(error.localizedDescription)")
+            do { try fs.makeLink(directory + "/bin/" + name, to: "../" + from + "/" + name) } catch {
+                throw TackError("cannot link bin/\(name): \(error)")
             }
             out.append("bin/" + name)
         }

@@ -22,8 +22,12 @@ public struct SwiftBackend: Backend {
     let retryDelays: [Double]
     let limits: SafeExtractor.Limits
 
+    /// Where its files are read and written (the context's file system).
+    let fs: any FileSystem
+
     public init(http: any HTTPClient, runner: any ProcessRunner, environment: [String: String], platform: Platform = .current,
-                osRelease: String? = nil, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard) {
+                osRelease: String? = nil, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard, fs: any FileSystem = LocalFileSystem()) {
+        self.fs = fs
         self.http = http
         self.runner = runner
         self.environment = environment
@@ -293,7 +297,7 @@ public struct SwiftBackend: Backend {
             let label = "\(tool) (\(t.platform))"
             do throws(TackError) {
                 let file = try await downloader.fetch(url, expected: nil, from: "", tool: label, platform: t.platform.description, cache: cache, offline: false) { _ in }
-                defer { if !keep { try? FileManager.default.removeItem(atPath: file.path) } }
+                defer { if !keep { try? fs.remove(file.path) } }
                 return .success((file.sum, try await signer(of: file.path, target: t, url: url, tool: label)))
             } catch {
                 return .failure(error)
@@ -399,7 +403,7 @@ public struct SwiftBackend: Backend {
             })
             return key.primary
         } catch let failure as OpenPGP.Failure {
-            try? FileManager.default.removeItem(atPath: file)
+            try? fs.remove(file)
             throw TackError("\(tool) failed its signature check: \(failure.message); expected a signature by \(expected)\(keyringSource) — nothing was installed")
         } catch {
             throw TackError("\(tool) failed its signature check: \(error) — nothing was installed")
@@ -414,8 +418,8 @@ public struct SwiftBackend: Backend {
     func keys() throws(TackError) -> [OpenPGP.Key] {
         var bytes = SwiftKeys.builtIn
         if let path = environment["TACK_SWIFT_KEYRING"], !path.isEmpty {
-            guard let data = FileManager.default.contents(atPath: path) else { throw TackError("TACK_SWIFT_KEYRING names \(path), which cannot be read") }
-            bytes = [UInt8](data)
+            guard let data = try? fs.read(path) else { throw TackError("TACK_SWIFT_KEYRING names \(path), which cannot be read") }
+            bytes = data
         }
         let keys: [OpenPGP.Key]
         do { keys = try OpenPGP.keys(bytes) } catch let failure as OpenPGP.Failure {
@@ -444,12 +448,12 @@ public struct SwiftBackend: Backend {
     /// The archive extracted into `files/`; its one top directory must be the toolchain's.
     func extract(_ file: String, target t: Target, job: InstallJob, tool: String) throws(TackError) -> String {
         let files = job.directory + "/files"
-        try LocalFileSystem().makeDirectory(files)
+        try fs.makeDirectory(files)
         do { _ = try SafeExtractor.extract(file, into: files, limits: limits) } catch {
             throw TackError("the archive of \(tool) (\(t.archive)) cannot be extracted: \(error.message) — nothing was installed")
         }
         let expected = "\(t.tag)-\(t.platform.archiveSuffix)"
-        let top = (try? FileManager.default.contentsOfDirectory(atPath: files)) ?? []
+        let top = (try? fs.list(files)) ?? []
         guard top == [expected] else {
             throw TackError("the archive of \(tool) holds \(top.isEmpty ? "nothing" : top.sorted().prefix(3).joined(separator: ", ")), not the toolchain directory \(expected) — nothing was installed")
         }
@@ -460,20 +464,20 @@ public struct SwiftBackend: Backend {
     /// compressed cpio archive) extracted into `files/<tag>.xctoolchain`.
     func expandPackage(_ file: String, job: InstallJob, tool: String) throws(TackError) -> String {
         let expanded = job.scratch + "/pkg"
-        try LocalFileSystem().makeDirectory(expanded)
+        try fs.makeDirectory(expanded)
         do { _ = try SafeExtractor.extract(file, into: expanded, limits: limits) } catch {
             throw TackError("the package of \(tool) cannot be expanded: \(error.message) — nothing was installed")
         }
-        let payloads = (FileManager.default.enumerator(atPath: expanded)?.allObjects as? [String] ?? []).filter { ($0 as NSString).lastPathComponent == "Payload" }.sorted()
+        let payloads = fs.walk(expanded).filter { Paths.basename($0) == "Payload" }.sorted()
         guard let payload = payloads.first else { throw TackError("the package of \(tool) has no Payload — nothing was installed") }
         let top = "files/" + job.locked.version.text + ".xctoolchain"
-        try LocalFileSystem().makeDirectory(job.directory + "/" + top)
+        try fs.makeDirectory(job.directory + "/" + top)
         do { _ = try SafeExtractor.extract(expanded + "/" + payload, into: job.directory + "/" + top, limits: limits) } catch {
             throw TackError("the payload of \(tool)'s package cannot be extracted: \(error.message) — nothing was installed")
         }
         // The payload may hold the toolchain at its top or inside `…xctoolchain/`.
-        if FileManager.default.fileExists(atPath: job.directory + "/" + top + "/usr/bin/swift") { return top }
-        let inner = (FileManager.default.enumerator(atPath: job.directory + "/" + top)?.allObjects as? [String] ?? [])
+        if fs.info(job.directory + "/" + top + "/usr/bin/swift") != nil { return top }
+        let inner = fs.walk(job.directory + "/" + top)
             .filter { $0.hasSuffix("/usr/bin/swift") }.sorted { $0.count < $1.count }.first
         guard let inner else { throw TackError("the package of \(tool) holds no usr/bin/swift — nothing was installed") }
         return top + "/" + String(inner.dropLast("/usr/bin/swift".count))
@@ -496,19 +500,17 @@ public struct SwiftBackend: Backend {
 
     /// `bin/<name>` for every executable in the toolchain's `usr/bin`.
     func linkBinaries(top: String, job: InstallJob, tool: String) throws(TackError) -> [String] {
-        let fm = FileManager.default
         let usrBin = job.directory + "/" + top + "/usr/bin"
-        guard fm.isExecutableFile(atPath: usrBin + "/swift") else {
+        guard fs.isExecutable(usrBin + "/swift") else {
             throw TackError("the archive of \(tool) has no usr/bin/swift — nothing was installed")
         }
-        try LocalFileSystem().makeDirectory(job.directory + "/bin")
+        try fs.makeDirectory(job.directory + "/bin")
         var out: [String] = []
-        for name in ((try? fm.contentsOfDirectory(atPath: usrBin)) ?? []).sorted() {
-            guard ToolName.isValidBinaryName(name), !name.hasPrefix("."), fm.isExecutableFile(atPath: usrBin + "/" + name) else { continue }
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: usrBin + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            do { try fm.createSymbolicLink(atPath: job.directory + "/bin/" + name, withDestinationPath: "../" + top + "/usr/bin/" + name) } catch {
-                throw TackError("cannot link bin/\(name): \(error.localizedDescription)")
+        for name in (try? fs.list(usrBin)) ?? [] {
+            // A regular executable file (a link to one counts), never a directory.
+            guard ToolName.isValidBinaryName(name), !name.hasPrefix("."), fs.isExecutable(usrBin + "/" + name) else { continue }
+            do { try fs.makeLink(job.directory + "/bin/" + name, to: "../" + top + "/usr/bin/" + name) } catch {
+                throw TackError("cannot link bin/\(name): \(error)")
             }
             out.append("bin/" + name)
         }

@@ -15,7 +15,11 @@ public struct URLBackend: Backend {
     let limits: SafeExtractor.Limits
     var downloader: Downloader { Downloader(http: http, retryDelays: retryDelays) }
 
-    public init(http: any HTTPClient, platform: Platform = .current, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard) {
+    /// Where its files are read and written (the context's file system).
+    let fs: any FileSystem
+
+    public init(http: any HTTPClient, platform: Platform = .current, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard, fs: any FileSystem = LocalFileSystem()) {
+        self.fs = fs
         self.http = http
         self.platform = platform
         self.retryDelays = retryDelays
@@ -156,7 +160,7 @@ public struct URLBackend: Backend {
         let binaries: [String]
         if Self.isArchive(url) {
             let files = job.directory + "/files"
-            try LocalFileSystem().makeDirectory(files)
+            try fs.makeDirectory(files)
             do {
                 let result = try SafeExtractor.extract(file, into: files, limits: limits)
                 for path in result.strippedSpecialBits {
@@ -169,8 +173,8 @@ public struct URLBackend: Backend {
         } else {
             let name = bins.first.map { BinSpec.split($0).name } ?? job.locked.name
             guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` is not a valid binary name") }
-            try LocalFileSystem().makeDirectory(job.directory + "/bin")
-            try LocalFileSystem().copyReplacing(file, to: job.directory + "/bin/" + name)
+            try fs.makeDirectory(job.directory + "/bin")
+            try fs.copyReplacing(file, to: job.directory + "/bin/" + name)
             chmod(job.directory + "/bin/" + name, 0o755)
             binaries = ["bin/" + name]
         }
@@ -204,18 +208,17 @@ public struct URLBackend: Backend {
     /// `bin/<name>` links to the archive's executables named by `bin:`, or to the one
     /// executable named after the tool.
     func linkBinaries(_ bins: [String], job: InstallJob, files: String, tool: String) throws(TackError) -> [String] {
-        let fm = FileManager.default
         var paths = bins
         if paths.isEmpty {
-            let found = (fm.enumerator(atPath: files)?.allObjects as? [String] ?? []).filter {
-                ($0 as NSString).lastPathComponent == job.locked.name && fm.isExecutableFile(atPath: files + "/" + $0)
+            let found = fs.walk(files).filter {
+                Paths.basename($0) == job.locked.name && fs.isExecutable(files + "/" + $0)
             }.sorted { $0.count < $1.count }
             guard let first = found.first else {
                 throw TackError("the archive of \(tool) has no executable named \(job.locked.name); name its binaries with `bin:`")
             }
             paths = [first]
         }
-        try LocalFileSystem().makeDirectory(job.directory + "/bin")
+        try fs.makeDirectory(job.directory + "/bin")
         var out: [String] = []
         for spec in paths {
             let (path, name) = BinSpec.split(spec)
@@ -227,8 +230,8 @@ public struct URLBackend: Backend {
             guard real.hasPrefix((files as NSString).resolvingSymlinksInPath + "/"), ExecutableSearch.isExecutable(full) else {
                 throw TackError("the archive of \(tool) has no executable \(path) (named by `bin:`)")
             }
-            do { try fm.createSymbolicLink(atPath: job.directory + "/bin/" + name, withDestinationPath: "../files/" + path) } catch {
-                throw TackError("cannot link bin/\(name): \(error.localizedDescription)")
+            do { try fs.makeLink(job.directory + "/bin/" + name, to: "../files/" + path) } catch {
+                throw TackError("cannot link bin/\(name): \(error)")
             }
             out.append("bin/" + name)
         }

@@ -14,9 +14,12 @@ public struct FileInfo: Sendable, Hashable {
     public var size: Int
     /// Modification time in nanoseconds since the epoch.
     public var mtime: Int64
-    public init(kind: Kind, size: Int, mtime: Int64) {
+    /// The permission bits (`0o755`).
+    public var permissions: UInt16
+    public init(kind: Kind, size: Int, mtime: Int64, permissions: UInt16 = 0o644) {
         self.kind = kind
         self.size = size
         self.mtime = mtime
+        self.permissions = permissions
     }
 }

@@ -12,8 +12,14 @@ public protocol FileSystem: Sendable {
     func info(_ path: String) -> FileInfo?
     /// Reads a whole regular file of at most `limit` bytes.
     func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8]
-    /// Writes a file atomically: a temporary file beside it, flushed, then renamed over it.
-    func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError)
+    /// Writes a file atomically: a temporary file beside it, flushed, then renamed over it;
+    /// with `permissions` exactly those (whatever the umask), else the usual 0644 less the umask.
+    func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?) throws(FileSystemError)
+    /// Renames `from` to `to` in one step, replacing a file there.
+    func move(_ from: String, to: String) throws(FileSystemError)
+    /// A hard link at `to` to the file at `from`, or a copy where no link can be made (another
+    /// device). Whoever changes either later replaces it (a new file, then a rename).
+    func linkOrCopy(_ from: String, to: String) throws(FileSystemError)
     func createDirectory(_ path: String) throws(FileSystemError)
     func list(_ path: String) throws(FileSystemError) -> [String]
     func remove(_ path: String) throws(FileSystemError)
@@ -25,6 +31,10 @@ public protocol FileSystem: Sendable {
     func linkTarget(_ path: String) -> String?
     /// Makes the file at `path` executable by everyone who may read it (mode 0755).
     func makeExecutable(_ path: String) throws(FileSystemError)
+    /// Whether `path` is a regular file this process may run.
+    func isExecutable(_ path: String) -> Bool
+    /// Makes a symbolic link at `path` that holds `target` (as written: relative or absolute).
+    func makeLink(_ path: String, to target: String) throws(FileSystemError)
     /// Whether `path` is a symbolic link that leads nowhere (a loop, or a missing target).
     func isBrokenLink(_ path: String) -> Bool
     /// Runs `body` holding an exclusive lock named by `lockPath` (for a real file system, an
@@ -38,6 +48,11 @@ extension FileSystem {
 }
 
 extension FileSystem {
+    /// Writes a file atomically (see the requirement), with the usual permissions.
+    public func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+        try writeAtomically(path, bytes, permissions: nil)
+    }
+
     public func read(_ path: String) throws(FileSystemError) -> [UInt8] {
         try read(path, limit: LocalFileSystem.maxReadSize)
     }
@@ -46,6 +61,22 @@ extension FileSystem {
 }
 
 extension FileSystem {
+    /// Every path under `root`, relative to it, sorted, a directory before what it holds.
+    /// Symbolic links are listed, never followed. Empty when `root` cannot be read.
+    public func walk(_ root: String) -> [String] {
+        var out: [String] = []
+        func visit(_ relative: String) {
+            let full = relative.isEmpty ? root : root + "/" + relative
+            for name in (try? list(full)) ?? [] {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                out.append(child)
+                if linkTarget(root + "/" + child) == nil, isDirectory(root + "/" + child) { visit(child) }
+            }
+        }
+        visit("")
+        return out
+    }
+
     /// Creates `path` and its parents, or says it cannot.
     public func makeDirectory(_ path: String) throws(TackError) {
         do { try createDirectory(path) } catch { throw TackError("cannot create \(path): \(error)") }

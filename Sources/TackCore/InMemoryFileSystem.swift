@@ -26,9 +26,9 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
 
     public func copy(_ from: String, to: String) throws(FileSystemError) {
         let f = Paths.normalize(from), t = Paths.normalize(to)
-        try createDirectory(Paths.dirname(t))
         try lock.locked { () throws(FileSystemError) in
             guard entries[f] != nil else { throw FileSystemError(from, .notFound) }
+            guard case .directory = entries[Paths.dirname(t)] else { throw FileSystemError(to, .notFound) }
             guard entries[t] == nil else { throw FileSystemError(to, .other("it exists")) }
             for (path, entry) in entries where path == f || path.hasPrefix(f + "/") {
                 entries[t + path.dropFirst(f.count)] = entry
@@ -36,8 +36,19 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    /// This file system has no symbolic links.
-    public func linkTarget(_ path: String) -> String? { nil }
+    private var links: [String: String] = [:]
+
+    /// Links are kept apart from files: one is listed by `linkTarget`, never followed.
+    public func linkTarget(_ path: String) -> String? { lock.locked { links[Paths.normalize(path)] } }
+
+    public func makeLink(_ path: String, to target: String) throws(FileSystemError) {
+        let key = Paths.normalize(path)
+        try lock.locked { () throws(FileSystemError) in
+            guard case .directory = entries[Paths.dirname(key)] else { throw FileSystemError(path, .notFound) }
+            guard entries[key] == nil, links[key] == nil else { throw FileSystemError(path, .other("it exists")) }
+            links[key] = target
+        }
+    }
 
     public func makeExecutable(_ path: String) throws(FileSystemError) {
         let key = Paths.normalize(path)
@@ -48,20 +59,39 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     }
 
     /// Whether `makeExecutable` was called for the file at `path` (and it was not replaced since).
-    public func isExecutable(_ path: String) -> Bool { lock.locked { executables.contains(Paths.normalize(path)) } }
-
-    public init(files: [String: String] = [:]) {
-        for (path, text) in files.sorted(by: { $0.key < $1.key }) {
-            try! writeAtomically(path, Array(text.utf8))
+    public func isExecutable(_ path: String) -> Bool {
+        lock.locked {
+            let key = Paths.normalize(path)
+            guard case .file? = entries[key] else { return false }
+            return executables.contains(key)
         }
     }
 
-    /// Makes writes into `directory` fail with a permission error.
+    public init(files: [String: String] = [:]) {
+        for (path, text) in files.sorted(by: { $0.key < $1.key }) {
+            seed(path, Array(text.utf8))
+        }
+    }
+
+    /// A file and the directories above it, for a test's starting state.
+    public func seed(_ path: String, _ bytes: [UInt8]) {
+        let p = Paths.normalize(path)
+        lock.locked {
+            var dir = Paths.dirname(p)
+            while entries[dir] == nil {
+                entries[dir] = .directory(mtime: clock)
+                dir = Paths.dirname(dir)
+            }
+            clock += 1
+            entries[p] = .file(bytes, mtime: clock)
+        }
+    }
 
     public func info(_ path: String) -> FileInfo? {
         lock.locked {
             switch entries[Paths.normalize(path)] {
-            case .file(let bytes, let m): return FileInfo(kind: .file, size: bytes.count, mtime: m)
+            case .file(let bytes, let m):
+                return FileInfo(kind: .file, size: bytes.count, mtime: m, permissions: executables.contains(Paths.normalize(path)) ? 0o755 : 0o644)
             case .directory(let m): return FileInfo(kind: .directory, size: 0, mtime: m)
             case nil: return nil
             }
@@ -85,15 +115,32 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    public func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
-        let p = Paths.normalize(path)
-        let parent = Paths.dirname(p)
-        try createDirectory(parent)
+    public func move(_ from: String, to: String) throws(FileSystemError) {
+        let f = Paths.normalize(from), t = Paths.normalize(to)
         try lock.locked { () throws(FileSystemError) in
+            guard entries[f] != nil else { throw FileSystemError(from, .notFound) }
+            if case .directory? = entries[t], entries.keys.contains(where: { $0.hasPrefix(t + "/") }) { throw FileSystemError(to, .other("a directory that is not empty is in the way")) }
+            let moving = entries.filter { $0.key == f || $0.key.hasPrefix(f + "/") }
+            for (path, _) in moving { entries[path] = nil }
+            entries[t] = nil
+            for (path, entry) in moving { entries[t + path.dropFirst(f.count)] = entry }
+            executables = Set(executables.map { $0 == f || $0.hasPrefix(f + "/") ? t + $0.dropFirst(f.count) : $0 })
+        }
+    }
+
+    public func linkOrCopy(_ from: String, to: String) throws(FileSystemError) {
+        try copy(from, to: to)
+    }
+
+    public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?) throws(FileSystemError) {
+        let p = Paths.normalize(path)
+        try lock.locked { () throws(FileSystemError) in
+            // As on disk: the directory must be there already.
+            guard case .directory = entries[Paths.dirname(p)] else { throw FileSystemError(path, .notFound) }
             if case .directory = entries[p] { throw FileSystemError(path, .notAFile) }
             clock += 1
             entries[p] = .file(bytes, mtime: clock)
-            executables.remove(p)
+            if let permissions, permissions & 0o111 != 0 { executables.insert(p) } else { executables.remove(p) }
         }
     }
 
@@ -116,7 +163,7 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         return try lock.locked { () throws(FileSystemError) -> [String] in
             guard case .directory = entries[p] else { throw FileSystemError(path, .notFound) }
             let prefix = p == "/" ? "/" : p + "/"
-            return entries.keys.filter { $0.hasPrefix(prefix) && $0 != p && !$0.dropFirst(prefix.count).contains("/") }
+            return (Array(entries.keys) + Array(links.keys)).filter { $0.hasPrefix(prefix) && $0 != p && !$0.dropFirst(prefix.count).contains("/") }
                 .map { String($0.dropFirst(prefix.count)) }.sorted()
         }
     }
@@ -125,6 +172,7 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         let p = Paths.normalize(path)
         lock.locked {
             entries = entries.filter { $0.key != p && !$0.key.hasPrefix(p + "/") }
+            links = links.filter { $0.key != p && !$0.key.hasPrefix(p + "/") }
         }
     }
 

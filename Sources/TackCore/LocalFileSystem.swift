@@ -33,7 +33,7 @@ public struct LocalFileSystem: FileSystem {
         #else
         let ns = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
         #endif
-        return FileInfo(kind: kind, size: Int(st.st_size), mtime: ns)
+        return FileInfo(kind: kind, size: Int(st.st_size), mtime: ns, permissions: UInt16(st.st_mode & 0o7777))
     }
 
     public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
@@ -66,13 +66,14 @@ public struct LocalFileSystem: FileSystem {
         return out
     }
 
-    public func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+    public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?) throws(FileSystemError) {
         let tmp = "\(path).tmp-\(getpid())"
         do {
             let fd = try FileDescriptor.open(
                 FilePath(tmp), .writeOnly, options: [.create, .truncate, .closeOnExec],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
             do {
+                if let permissions, fchmod(fd.rawValue, mode_t(permissions)) != 0 { throw Errno(rawValue: errno) }
                 _ = try fd.writeAll(bytes)
                 _ = fsync(fd.rawValue)
                 try fd.close()
@@ -138,6 +139,25 @@ public struct LocalFileSystem: FileSystem {
         let n = readlink(path, &buffer, buffer.count - 1)
         guard n >= 0 else { return nil }
         return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public func move(_ from: String, to: String) throws(FileSystemError) {
+        guard rename(from, to) == 0 else { throw FileSystemError(to, Self.code(Errno(rawValue: errno))) }
+    }
+
+    public func linkOrCopy(_ from: String, to: String) throws(FileSystemError) {
+        if link(from, to) == 0 { return }
+        var st = stat()
+        guard lstat(from, &st) == 0 else { throw FileSystemError(from, Self.code(Errno(rawValue: errno))) }
+        try copyFile(from, to: to, mode: st.st_mode & 0o7777)
+    }
+
+    public func isExecutable(_ path: String) -> Bool {
+        info(path)?.kind == .file && access(path, X_OK) == 0
+    }
+
+    public func makeLink(_ path: String, to target: String) throws(FileSystemError) {
+        guard symlink(target, path) == 0 else { throw FileSystemError(path, Self.code(Errno(rawValue: errno))) }
     }
 
     public func makeExecutable(_ path: String) throws(FileSystemError) {

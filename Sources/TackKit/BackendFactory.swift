@@ -10,12 +10,12 @@ public enum BackendFactory {
         let interpreters = environment(settings, pathPrefix: pathPrefix)
         let limits = SafeExtractor.Limits.from(environment: settings.environment)
         return BackendRegistry([
-            GitBackend(runner: ChildProcessRunner(), environment: interpreters),
-            URLBackend(http: CurlHTTPClient(environment: settings.environment), limits: limits),
-            PipBackend(runner: ChildProcessRunner(), http: CurlHTTPClient(environment: settings.environment), environment: interpreters, shims: settings.store?.shims),
-            GemBackend(runner: ChildProcessRunner(), environment: interpreters, shims: settings.store?.shims),
-            AsdfBackend(runner: ChildProcessRunner(), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings)),
-            SwiftBackend(http: CurlHTTPClient(environment: settings.environment), runner: ChildProcessRunner(), environment: settings.environment, limits: limits),
+            GitBackend(runner: ChildProcessRunner(), environment: interpreters, fs: settings.fs),
+            URLBackend(http: CurlHTTPClient(environment: settings.environment), limits: limits, fs: settings.fs),
+            PipBackend(runner: ChildProcessRunner(), http: CurlHTTPClient(environment: settings.environment), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
+            GemBackend(runner: ChildProcessRunner(), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
+            AsdfBackend(runner: ChildProcessRunner(), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings), fs: settings.fs),
+            SwiftBackend(http: CurlHTTPClient(environment: settings.environment), runner: ChildProcessRunner(), environment: settings.environment, limits: limits, fs: settings.fs),
         ])
     }
 

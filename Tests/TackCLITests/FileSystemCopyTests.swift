@@ -29,6 +29,8 @@ import TackCore
 
     @Test func inMemoryCopiesTrees() throws {
         let fs = InMemoryFileSystem(files: ["/a/b/c.txt": "c", "/a/d.txt": "d"])
+        #expect(throws: FileSystemError.self) { try fs.copy("/a", to: "/z/a") }  // as on disk: /z must be there
+        try fs.createDirectory("/z")
         try fs.copy("/a", to: "/z/a")
         #expect(try fs.read("/z/a/b/c.txt") == Array("c".utf8))
         #expect(try fs.read("/z/a/d.txt") == Array("d".utf8))

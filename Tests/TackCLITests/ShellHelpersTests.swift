@@ -83,6 +83,7 @@ import TackCore
 
     @Test func inMemoryWrapperScriptsAreExecutableUntilReplaced() throws {
         let fs = InMemoryFileSystem()
+        try fs.createDirectory("/tools/bin")
         try WrapperScript(comment: "x", command: ["/bin/true"]).write(to: "/tools/bin/x", fs: fs)
         #expect(fs.isExecutable("/tools/bin/x"))
         try fs.writeAtomically("/tools/bin/x", Array("plain".utf8))

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TackCore
+
+/// What the backends ask of a file system beyond reading and writing — links, walks, moves,
+/// executables, permissions — answered alike by the disk and by the in-memory fake the
+/// service tests run on.
+@Suite struct FileSystemContractTests {
+    /// Each file system with a directory of its own to work in.
+    static func systems() throws -> [(any FileSystem, String, Sandbox?)] {
+        let s = try Sandbox()
+        return [(LocalFileSystem(), s.root + "/fs", s), (InMemoryFileSystem(), "/fs", nil)]
+    }
+
+    @Test func linksAreListedWalkedAndNeverFollowed() throws {
+        for (fs, root, keep) in try Self.systems() {
+            _ = keep
+            try fs.createDirectory(root + "/tree/lib/python3")
+            try fs.writeAtomically(root + "/tree/lib/python3/site.py", Array("x".utf8))
+            try fs.makeLink(root + "/tree/lib64", to: "lib")
+            try fs.makeLink(root + "/tree/bin", to: "../elsewhere/bin")
+            #expect(fs.linkTarget(root + "/tree/lib64") == "lib")
+            #expect(fs.walk(root + "/tree") == ["bin", "lib", "lib/python3", "lib/python3/site.py", "lib64"], "\(fs)")
+            #expect(throws: FileSystemError.self) { try fs.makeLink(root + "/tree/lib64", to: "other") }
+            #expect(fs.walk(root + "/missing").isEmpty)
+        }
+    }
+
+    @Test func executablesArePlainFilesWithTheirBitSet() throws {
+        for (fs, root, keep) in try Self.systems() {
+            _ = keep
+            try fs.createDirectory(root)
+            #expect(throws: FileSystemError.self) { try fs.writeAtomically(root + "/no/such/dir/file", []) }
+            try fs.writeAtomically(root + "/tool", Array("#!/bin/sh\n".utf8), permissions: 0o755)
+            try fs.writeAtomically(root + "/data", Array("x".utf8))
+            try fs.createDirectory(root + "/dir")
+            #expect(fs.isExecutable(root + "/tool"))
+            #expect(fs.info(root + "/tool")?.permissions == 0o755)
+            #expect(!fs.isExecutable(root + "/data"))
+            #expect(!fs.isExecutable(root + "/dir"), "a directory is never taken for a program")
+            #expect(!fs.isExecutable(root + "/missing"))
+            // Written again without permissions: what a rewrite must carry over itself.
+            try fs.writeAtomically(root + "/tool", Array("#!/bin/bash\n".utf8))
+            #expect(!fs.isExecutable(root + "/tool"))
+        }
+    }
+
+    @Test func movesReplaceAFileAndTakeWholeTrees() throws {
+        for (fs, root, keep) in try Self.systems() {
+            _ = keep
+            try fs.createDirectory(root + "/tmp/venv/bin")
+            try fs.writeAtomically(root + "/tmp/venv/bin/tool", Array("new".utf8), permissions: 0o755)
+            try fs.move(root + "/tmp", to: root + "/kept")
+            #expect(try fs.read(root + "/kept/venv/bin/tool") == Array("new".utf8))
+            #expect(fs.isExecutable(root + "/kept/venv/bin/tool"))
+            #expect(fs.info(root + "/tmp") == nil)
+            try fs.writeAtomically(root + "/a", Array("a".utf8))
+            try fs.writeAtomically(root + "/b", Array("b".utf8))
+            try fs.move(root + "/a", to: root + "/b")
+            #expect(try fs.read(root + "/b") == Array("a".utf8))
+            #expect(throws: FileSystemError.self) { try fs.move(root + "/gone", to: root + "/c") }
+            // A directory onto one that holds something: refused, both left as they were.
+            try fs.createDirectory(root + "/x")
+            try fs.writeAtomically(root + "/x/1", Array("1".utf8))
+            #expect(throws: FileSystemError.self) { try fs.move(root + "/x", to: root + "/kept") }
+            #expect(try fs.read(root + "/kept/venv/bin/tool") == Array("new".utf8))
+        }
+    }
+
+    @Test func aLinkedCopyIsTheSameBytes() throws {
+        for (fs, root, keep) in try Self.systems() {
+            _ = keep
+            try fs.createDirectory(root)
+            try fs.writeAtomically(root + "/one", Array("same".utf8), permissions: 0o750)
+            try fs.linkOrCopy(root + "/one", to: root + "/two")
+            #expect(try fs.read(root + "/two") == Array("same".utf8))
+            #expect(throws: FileSystemError.self) { try fs.linkOrCopy(root + "/one", to: root + "/two") }
+        }
+    }
+}
