@@ -18,14 +18,21 @@ public struct NewProject: Sendable {
     public var environment: [String: String] = [:]
     /// Render and report, but write nothing.
     public var dryRun = false
+    /// Where templates are read and the project is written.
+    public var fs: any FileSystem
+    /// How a template in a git repository is fetched.
+    public var remotes: any GitRemotes
 
-    public init(name: String, template: String, variables: [String: String], git: Bool, parent: String, templateRoots: [String]) {
+    public init(name: String, template: String, variables: [String: String], git: Bool, parent: String, templateRoots: [String],
+                fs: any FileSystem, remotes: any GitRemotes) {
         self.name = name
         self.template = template
         self.variables = variables
         self.git = git
         self.parent = parent
         self.templateRoots = templateRoots
+        self.fs = fs
+        self.remotes = remotes
     }
 
     static let keywords: Set<String> = [
@@ -55,8 +62,8 @@ public struct NewProject: Sendable {
     }
 
     /// Why `name` would collide with a module the template makes itself (`Sources/Layout`).
-    static func collision(_ name: String, templateDirectory: String) -> String? {
-        let sources = (try? FileManager.default.contentsOfDirectory(atPath: templateDirectory + "/Sources")) ?? []
+    static func collision(_ name: String, templateDirectory: String, fs: any FileSystem) -> String? {
+        let sources = (try? fs.list(templateDirectory + "/Sources")) ?? []
         guard let taken = sources.first(where: { !$0.contains("{{") && $0.lowercased() == name.lowercased() }) else { return nil }
         return "\(quoted(name)) is the name of a module the template makes (Sources/\(taken)); pick another name"
     }
@@ -74,61 +81,61 @@ public struct NewProject: Sendable {
     /// on Ctrl-C).
     public var staging: String { Paths.join(parent, ".tack-new-\(name)-\(getpid())") }
 
-    public func run() throws(TackError) -> Result {
+    public func run() async throws(TackError) -> Result {
         if let p = Self.problem(with: name) { throw TackError(p) }
         let target = Paths.join(parent, name)
-        let fm = FileManager.default
-        var isDir: ObjCBool = false
-        if fm.fileExists(atPath: target, isDirectory: &isDir) {
-            guard isDir.boolValue, ((try? fm.contentsOfDirectory(atPath: target)) ?? ["?"]).isEmpty else {
+        if fs.info(target) != nil || fs.linkTarget(target) != nil {
+            guard fs.isDirectory(target), ((try? fs.list(target)) ?? ["?"]).isEmpty else {
                 throw TackError("\(target) already exists and is not empty; pick another name, or remove it")
             }
         }
         let scratch = staging
-        try? fm.removeItem(atPath: scratch)
-        defer { try? fm.removeItem(atPath: scratch) }
-        do { try fm.createDirectory(atPath: scratch, withIntermediateDirectories: false) } catch {
-            throw TackError("cannot create \(scratch): \(error.localizedDescription)")
-        }
-        let templateDir = try locateTemplate(scratch: scratch + "/template")
-        if let p = Self.collision(name, templateDirectory: templateDir) { throw TackError.usage(p) }
-        let template = try Template.load(templateDir)
+        try? fs.remove(scratch)
+        defer { try? fs.remove(scratch) }
+        try fs.makeDirectory(scratch)
+        let templateDir = try await locateTemplate(scratch: scratch + "/template")
+        if let p = Self.collision(name, templateDirectory: templateDir, fs: fs) { throw TackError.usage(p) }
+        let template = try Template.load(templateDir, fs: fs)
         var given = variables
         given["name"] = name
         let values = try template.values(given)
         let files = try template.render(values)
-        if dryRun { return Result(directory: target, files: files.count, commit: nil, paths: files.map(\.path).sorted()) }
+        let paths = files.map(\.path).sorted()
+        if dryRun { return Result(directory: target, files: files.count, commit: nil, paths: paths) }
 
         // Everything is written (and committed) beside the target, then renamed into place.
         let out = scratch + "/project"
+        try write(files, into: out)
+        let commit = git ? try firstCommit(out, template: template) : nil
+        if fs.isDirectory(target), (try? fs.list(target))?.isEmpty == true { try? fs.remove(target) }
+        do { try fs.move(out, to: target) } catch { throw TackError("cannot move the new project to \(target): \(error)") }
+        return Result(directory: target, files: files.count, commit: commit, paths: paths)
+    }
+
+    /// The rendered files (links as links, scripts executable) under `out`.
+    func write(_ files: [Template.File], into out: String) throws(TackError) {
+        try fs.makeDirectory(out)
         for f in files {
             let path = out + "/" + f.path
-            do { try fm.createDirectory(atPath: Paths.dirname(path), withIntermediateDirectories: true) } catch {
-                throw TackError("cannot create \(Paths.dirname(path)): \(error.localizedDescription)")
-            }
+            try fs.makeDirectory(Paths.dirname(path))
             if let target = f.linkTarget {
-                do { try fm.createSymbolicLink(atPath: path, withDestinationPath: target) } catch {
-                    throw TackError("cannot write the link \(path): \(error.localizedDescription)")
-                }
+                do { try fs.makeLink(path, to: target) } catch { throw TackError("cannot write the link \(path): \(error)") }
                 continue
             }
-            guard fm.createFile(atPath: path, contents: Data(f.contents), attributes: [.posixPermissions: f.executable ? 0o755 : 0o644]) else {
-                throw TackError("cannot write \(path)")
+            do { try fs.writeAtomically(path, f.contents, permissions: f.executable ? 0o755 : 0o644) } catch {
+                throw TackError("cannot write \(path): \(error)")
             }
         }
-        try? fm.createDirectory(atPath: out, withIntermediateDirectories: true)
-        var commit: String?
-        if git {
-            let (author, committer) = try Self.people(environment)
-            do {
-                let repo = try GitRepository.create(out)
-                commit = try repo.commitAll(message: "Initial commit: \(name), from tack new (\(template.description.isEmpty ? self.template : template.description))",
-                                            author: author, committer: committer)
-            } catch { throw TackError("cannot make the first commit: \(error.message) — or use --no-git") }
-        }
-        if fm.fileExists(atPath: target) { _ = rmdir(target) }
-        guard rename(out, target) == 0 else { throw TackError("cannot move the new project to \(target): \(String(cString: strerror(errno)))") }
-        return Result(directory: target, files: files.count, commit: commit, paths: files.map(\.path).sorted())
+    }
+
+    /// A repository at `out` with everything in it committed; the commit.
+    func firstCommit(_ out: String, template: Template) throws(TackError) -> String {
+        let (author, committer) = try Self.people(environment)
+        do {
+            let repo = try GitRepository.create(out)
+            return try repo.commitAll(message: "Initial commit: \(name), from tack new (\(template.description.isEmpty ? self.template : template.description))",
+                                      author: author, committer: committer)
+        } catch { throw TackError("cannot make the first commit: \(error.message) — or use --no-git") }
     }
 
     /// The first commit's author and committer, as git picks them: `GIT_AUTHOR_NAME` /
@@ -149,7 +156,7 @@ public struct NewProject: Sendable {
 
     /// The template directory: one of tack's own by name, a local directory, or a git
     /// repository cloned (at `@ref`, a tag, branch or commit) into `scratch`.
-    func locateTemplate(scratch: String) throws(TackError) -> String {
+    func locateTemplate(scratch: String) async throws(TackError) -> String {
         let t = template
         if Self.isGitURL(t) {
             var url = t, ref: String?
@@ -159,24 +166,24 @@ public struct NewProject: Sendable {
             }
             if !url.contains("://") && !url.hasPrefix("git@") {
                 let local = resolved(url)
-                guard FileManager.default.fileExists(atPath: local) else { throw TackError("there is no template repository at \(local)") }
+                guard fs.info(local) != nil else { throw TackError("there is no template repository at \(local)") }
             }
             do {
-                if let ref { _ = try Git.checkout(url, ref: ref, into: scratch) } else { try Git.clone(url, into: scratch) }
+                if let ref { _ = try await remotes.checkout(url, ref: ref, into: scratch) } else { try await remotes.clone(url, into: scratch) }
             } catch { throw TackError("cannot fetch the template \(url)\(ref.map { " at \($0)" } ?? ""): \(error.message)") }
             return scratch
         }
         if t.contains("/") || t.hasPrefix(".") {
             let dir = resolved(t)
-            guard FileManager.default.fileExists(atPath: dir + "/" + Template.manifestName) else {
+            guard fs.info(dir + "/" + Template.manifestName) != nil else {
                 throw TackError("\(dir) is not a tack template: it has no \(Template.manifestName)")
             }
             return dir
         }
-        for root in templateRoots where FileManager.default.fileExists(atPath: root + "/" + t + "/" + Template.manifestName) {
+        for root in templateRoots where fs.info(root + "/" + t + "/" + Template.manifestName) != nil {
             return root + "/" + t
         }
-        let known = Self.available(in: templateRoots).map(\.name)
+        let known = Self.available(in: templateRoots, fs: fs).map(\.name)
         throw TackError("there is no template named \(quoted(t))" + (known.isEmpty ? " (tack's templates were not found: reinstall with ./bootstrap.sh)" : "; tack has: \(known.joined(separator: ", "))") + ", or give a directory or a git URL")
     }
 
@@ -184,12 +191,12 @@ public struct NewProject: Sendable {
     func resolved(_ path: String) -> String { path.hasPrefix("/") ? path : Paths.normalize(Paths.join(parent, path)) }
 
     /// tack's own templates (name, directory), the first root holding a name winning.
-    public static func available(in roots: [String]) -> [(name: String, directory: String)] {
+    public static func available(in roots: [String], fs: any FileSystem) -> [(name: String, directory: String)] {
         var seen = Set<String>(), out: [(String, String)] = []
         for root in roots {
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted() where !name.hasPrefix(".") {
+            for name in (try? fs.list(root)) ?? [] where !name.hasPrefix(".") {
                 let dir = root + "/" + name
-                guard FileManager.default.fileExists(atPath: dir + "/" + Template.manifestName), seen.insert(name).inserted else { continue }
+                guard fs.info(dir + "/" + Template.manifestName) != nil, seen.insert(name).inserted else { continue }
                 out.append((name, dir))
             }
         }
@@ -197,11 +204,11 @@ public struct NewProject: Sendable {
     }
 
     /// The template `template` names, loaded (a git template is fetched into a temporary directory).
-    public func loadTemplate() throws(TackError) -> Template {
+    public func loadTemplate() async throws(TackError) -> Template {
         let scratch = Paths.child(CurrentProcess.temporaryDirectory, ".tack-template-\(getpid())")
-        try? FileManager.default.removeItem(atPath: scratch)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        return try Template.load(try locateTemplate(scratch: scratch))
+        try? fs.remove(scratch)
+        defer { try? fs.remove(scratch) }
+        return try Template.load(try await locateTemplate(scratch: scratch), fs: fs)
     }
 
     static func isGitURL(_ s: String) -> Bool {
@@ -210,7 +217,7 @@ public struct NewProject: Sendable {
 
     /// tack's template directories for an executable at `executable`: `share/tack/templates` of
     /// an installation, or `templates/` of the source tree it was built in.
-    public static func templateRoots(executable: String?, environment: [String: String]) -> [String] {
+    public static func templateRoots(executable: String?, environment: [String: String], fs: any FileSystem) -> [String] {
         var roots: [String] = []
         if let env = environment["TACK_TEMPLATES"], !env.isEmpty { roots.append(env) }
         guard let exe = executable else { return roots }
@@ -218,7 +225,7 @@ public struct NewProject: Sendable {
         roots.append(Paths.normalize(dir + "/../../share/tack/templates"))
         roots.append(Paths.normalize(dir + "/../share/tack/templates"))
         for _ in 0..<6 {
-            if FileManager.default.fileExists(atPath: dir + "/Package.swift") && FileManager.default.fileExists(atPath: dir + "/templates") {
+            if fs.info(dir + "/Package.swift") != nil && fs.info(dir + "/templates") != nil {
                 roots.append(dir + "/templates")
                 break
             }

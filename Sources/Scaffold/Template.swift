@@ -30,6 +30,8 @@ public struct Template: Sendable {
     public static let manifestName = "template.yml"
 
     public var directory: String
+    /// Where the template's files are read.
+    public var fs: any FileSystem
     public var description: String
     public var variables: [Variable]
     /// Path prefixes (as written in the template, before rendering) and the variable that must
@@ -37,21 +39,19 @@ public struct Template: Sendable {
     public var conditional: [(prefix: String, variable: String)]
 
     /// Reads `directory/template.yml`.
-    public static func load(_ directory: String) throws(TackError) -> Template {
+    public static func load(_ directory: String, fs: any FileSystem) throws(TackError) -> Template {
         let path = directory + "/" + manifestName
-        var st = stat()
-        guard stat(path, &st) == 0 else {
+        guard let info = fs.info(path) else {
             throw TackError("\(directory) is not a tack template: it has no \(manifestName)")
         }
-        guard (st.st_mode & S_IFMT) == S_IFREG else {
+        guard info.kind == .file else {
             throw TackError("\(path) is not a regular file, so tack cannot read the template")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TackError("cannot read \(path)")
-        }
+        let data: [UInt8]
+        do { data = try fs.read(path) } catch { throw TackError("cannot read \(path): \(error)") }
         let root: Node?
-        do { root = try YAMLParser.parse([UInt8](data)) } catch { throw TackError.at(path, error.mark.line, error.mark.column, error.message) }
-        var t = Template(directory: directory, description: "", variables: [], conditional: [])
+        do { root = try YAMLParser.parse(data) } catch { throw TackError.at(path, error.mark.line, error.mark.column, error.message) }
+        var t = Template(directory: directory, fs: fs, description: "", variables: [], conditional: [])
         guard let root else { return t }
         guard case .mapping(let pairs, _) = root else { throw TackError.at(path, root.mark.line, root.mark.column, "a template.yml is a mapping") }
         func string(_ node: Node, _ what: String) throws(TackError) -> String {
@@ -168,16 +168,15 @@ public struct Template: Sendable {
             default: context[k] = v
             }
         }
-        let fm = FileManager.default
-        guard let walker = fm.enumerator(atPath: directory) else { throw TackError("cannot read the template \(directory)") }
+        guard fs.isDirectory(directory) else { throw TackError("cannot read the template \(directory)") }
         var files: [File] = []
-        while let rel = walker.nextObject() as? String {
+        for rel in fs.walk(directory) {
             if rel == Self.manifestName || rel == ".git" || rel.hasPrefix(".git/") { continue }
             let full = directory + "/" + rel
             // A link is written as a link, and only when it points inside the template: a
             // template can never copy the user's files (a key, a config) into a project.
-            if let target = try? fm.destinationOfSymbolicLink(atPath: full) {
-                walker.skipDescendants()
+            // (The walk lists a link and never goes through it.)
+            if let target = fs.linkTarget(full) {
                 guard Self.linkStaysInside(rel, target: target) else {
                     throw TackError("the template's file \(rel) is a link to \(quoted(target)), outside the template — a template may link only to its own files; nothing was written")
                 }
@@ -186,16 +185,15 @@ public struct Template: Sendable {
                 files.append(File(path: path, contents: [], executable: false, linkTarget: target))
                 continue
             }
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue else { continue }
+            guard fs.info(full)?.kind == .file else { continue }
             if let c = conditional.first(where: { rel.hasPrefix($0.prefix) }), values[c.variable] != "true" { continue }
             let path = try renderedPath(rel, context)
-            guard let data = fm.contents(atPath: full) else { throw TackError("cannot read \(full)") }
-            var contents = [UInt8](data)
-            if let text = String(data: data, encoding: .utf8) {
+            var contents: [UInt8]
+            do { contents = try fs.read(full, limit: Int.max) } catch { throw TackError("cannot read \(full): \(error)") }
+            if let text = String(validating: contents, as: UTF8.self) {
                 contents = Array(try renderText(text, context, what: rel).utf8)
             }
-            let executable = fm.isExecutableFile(atPath: full)
+            let executable = fs.isExecutable(full)
             files.append(File(path: path, contents: contents, executable: executable))
         }
         return files.sorted { $0.path < $1.path }

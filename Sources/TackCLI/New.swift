@@ -1,9 +1,10 @@
 import ArgumentParser
+import Backends
 import Foundation
 import Scaffold
 import TackCore
 
-struct New: ParsableCommand {
+struct New: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make a new Swift project from a template.",
         discussion: """
@@ -54,15 +55,15 @@ struct New: ParsableCommand {
         for v in variables where !v.contains("=") || v.hasPrefix("=") { throw ValidationError("--var takes NAME=VALUE, not \(quoted(v))") }
     }
 
-    func run() throws {
+    func run() async throws {
         let settings = try processSettings()
         let roots = Self.templateRoots(settings)
         if list {
-            let templates = NewProject.available(in: roots)
+            let templates = NewProject.available(in: roots, fs: settings.fs)
             if templates.isEmpty { throw fail(TackError("tack's templates were not found: reinstall with ./bootstrap.sh")) }
             for (name, directory) in templates {
                 let t: Template
-                do { t = try Template.load(directory) } catch { throw fail(error) }
+                do { t = try Template.load(directory, fs: settings.fs) } catch { throw fail(error) }
                 Output.out("\(name)\(t.description.isEmpty ? "" : " — \(t.description)")\n" + Self.describe(t.variables) + "\n")
             }
             return
@@ -74,13 +75,14 @@ struct New: ParsableCommand {
             given[String(v[..<eq])] = String(v[v.index(after: eq)...])
         }
         if given["name"] != nil { throw fail(TackError("the name is the command's argument, not a --var")) }
-        var project = NewProject(name: name, template: template, variables: given, git: !noGit, parent: settings.cwd, templateRoots: roots)
+        var project = NewProject(name: name, template: template, variables: given, git: !noGit, parent: settings.cwd, templateRoots: roots,
+                                 fs: settings.fs, remotes: LibGit2Remotes())
         project.environment = settings.environment
         project.dryRun = dryRun
         Interrupts.removeOnInterrupt(project.staging)
         defer { Interrupts.keep(project.staging) }
         let result: NewProject.Result
-        do { result = try project.run() } catch {
+        do { result = try await project.run() } catch {
             if error.isUsage { throw ValidationError(error.message) }
             throw fail(error)
         }
@@ -103,7 +105,7 @@ struct New: ParsableCommand {
 
     /// Where tack's own templates are, for this executable.
     static func templateRoots(_ settings: Settings) -> [String] {
-        NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment)
+        NewProject.templateRoots(executable: CurrentProcess.executablePath(), environment: settings.environment, fs: settings.fs)
     }
 
     /// A template's variables, one per line: name, description, default.
@@ -116,7 +118,7 @@ struct New: ParsableCommand {
     }
 
     /// For `tack new [--template T] --help`: the template's variables, after the usual help.
-    static func templateHelp(_ arguments: [String]) -> String? {
+    static func templateHelp(_ arguments: [String]) async -> String? {
         guard arguments.first == _commandName else { return nil }
         var template = "app"
         for (i, a) in arguments.enumerated() {
@@ -125,15 +127,16 @@ struct New: ParsableCommand {
         }
         guard let settings = try? processSettings() else { return nil }
         let roots = templateRoots(settings)
-        func load(_ name: String) -> Template? {
-            try? NewProject(name: "Help", template: name, variables: [:], git: false, parent: settings.cwd, templateRoots: roots).loadTemplate()
+        func load(_ name: String) async -> Template? {
+            try? await NewProject(name: "Help", template: name, variables: [:], git: false, parent: settings.cwd, templateRoots: roots,
+                                  fs: settings.fs, remotes: LibGit2Remotes()).loadTemplate()
         }
         // `tack new TEMPLATE --help`: the first word after `new` that names a template.
         if !arguments.contains(where: { $0 == "--template" || $0.hasPrefix("--template=") }),
-           let word = arguments.dropFirst().first(where: { !$0.hasPrefix("-") }), load(word) != nil {
+           let word = arguments.dropFirst().first(where: { !$0.hasPrefix("-") }), await load(word) != nil {
             template = word
         }
-        guard let t = load(template) else { return nil }
+        guard let t = await load(template) else { return nil }
         return "TEMPLATE \(template)\(t.description.isEmpty ? "" : ": \(t.description)")\n" + describe(t.variables)
     }
 }

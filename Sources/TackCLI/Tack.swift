@@ -67,7 +67,7 @@ public struct Tack: AsyncParsableCommand {
             refreshSnapshot(arguments)
         } catch {
             refreshSnapshot(arguments)
-            finish(error, arguments: arguments)
+            await finish(error, arguments: arguments)
         }
         if Interrupts.isStopping { Interrupts.park() }
     }
@@ -103,12 +103,12 @@ public struct Tack: AsyncParsableCommand {
     /// Ends the process for an error: help and `--version` to stdout; a command line tack
     /// cannot read as `tack: <what> — see tack CMD --help`, status 2; a failure already said,
     /// with its status.
-    static func finish(_ error: any Error, arguments: [String]) -> Never {
+    static func finish(_ error: any Error, arguments: [String]) async -> Never {
         if Interrupts.isStopping { Interrupts.park() }
         if let code = error as? ExitCode { exitProcess(code.rawValue) }
         let code = exitCode(for: error)
         if code == .success {
-            if let extra = New.templateHelp(arguments) {
+            if let extra = await New.templateHelp(arguments) {
                 var help = fullMessage(for: error)
                 while help.last == "\n" { help.removeLast() }
                 Output.out(help + "\n\n" + extra + "\n")

@@ -27,11 +27,14 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     public func copy(_ from: String, to: String) throws(FileSystemError) {
         let f = Paths.normalize(from), t = Paths.normalize(to)
         try lock.locked { () throws(FileSystemError) in
-            guard entries[f] != nil else { throw FileSystemError(from, .notFound) }
+            guard entries[f] != nil || links[f] != nil else { throw FileSystemError(from, .notFound) }
             guard case .directory = entries[Paths.dirname(t)] else { throw FileSystemError(to, .notFound) }
-            guard entries[t] == nil else { throw FileSystemError(to, .other("it exists")) }
+            guard entries[t] == nil, links[t] == nil else { throw FileSystemError(to, .other("it exists")) }
             for (path, entry) in entries where path == f || path.hasPrefix(f + "/") {
                 entries[t + path.dropFirst(f.count)] = entry
+            }
+            for (path, target) in links where path == f || path.hasPrefix(f + "/") {
+                links[t + path.dropFirst(f.count)] = target
             }
         }
     }
@@ -118,12 +121,20 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     public func move(_ from: String, to: String) throws(FileSystemError) {
         let f = Paths.normalize(from), t = Paths.normalize(to)
         try lock.locked { () throws(FileSystemError) in
-            guard entries[f] != nil else { throw FileSystemError(from, .notFound) }
-            if case .directory? = entries[t], entries.keys.contains(where: { $0.hasPrefix(t + "/") }) { throw FileSystemError(to, .other("a directory that is not empty is in the way")) }
+            guard entries[f] != nil || links[f] != nil else { throw FileSystemError(from, .notFound) }
+            if case .directory? = entries[t], (entries.keys.contains { $0.hasPrefix(t + "/") } || links.keys.contains { $0.hasPrefix(t + "/") }) {
+                throw FileSystemError(to, .other("a directory that is not empty is in the way"))
+            }
             let moving = entries.filter { $0.key == f || $0.key.hasPrefix(f + "/") }
             for (path, _) in moving { entries[path] = nil }
             entries[t] = nil
+            links[t] = nil
             for (path, entry) in moving { entries[t + path.dropFirst(f.count)] = entry }
+            let movingLinks = links.filter { $0.key == f || $0.key.hasPrefix(f + "/") }
+            for (path, target) in movingLinks {
+                links[path] = nil
+                links[t + path.dropFirst(f.count)] = target
+            }
             executables = Set(executables.map { $0 == f || $0.hasPrefix(f + "/") ? t + $0.dropFirst(f.count) : $0 })
         }
     }

@@ -23,6 +23,13 @@ import TackCore
             #expect(fs.walk(root + "/tree") == ["bin", "lib", "lib/python3", "lib/python3/site.py", "lib64"], "\(fs)")
             #expect(throws: FileSystemError.self) { try fs.makeLink(root + "/tree/lib64", to: "other") }
             #expect(fs.walk(root + "/missing").isEmpty)
+            // Copied and moved as links, alone or inside a tree.
+            try fs.copy(root + "/tree", to: root + "/copy")
+            #expect(fs.linkTarget(root + "/copy/lib64") == "lib")
+            try fs.move(root + "/copy", to: root + "/moved")
+            #expect(fs.linkTarget(root + "/moved/lib64") == "lib" && fs.linkTarget(root + "/copy/lib64") == nil)
+            try fs.move(root + "/moved/bin", to: root + "/moved/bin2")
+            #expect(fs.linkTarget(root + "/moved/bin2") == "../elsewhere/bin")
         }
     }
 
