@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "TackCore", "Git", "Archive", "CSpawn", "CCrypto", "CCurl",
+                "TackCore", "Git", "Archive", "CSpawn", "CCrypto", "CCurl", .product(name: "SystemPackage", package: "swift-system"),
             ],
             resources: [.embedInCode("Resources/swift-keys.asc")]),
         .target(

@@ -43,7 +43,7 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
 
     public func download(_ request: HTTPRequest, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         let request = try checked(request)
-        guard FileManager.default.createFile(atPath: destination, contents: nil), let out = FileHandle(forWritingAtPath: destination) else {
+        guard let out = NewFile.open(destination) else {
             throw HTTPFailure(status: 0, message: "cannot write \(destination)")
         }
         defer { try? out.close() }

@@ -6,7 +6,7 @@ enum LocalCopy {
     static func copy(_ path: String, to destination: String) throws(HTTPFailure) -> String {
         guard let input = FileHandle(forReadingAtPath: path) else { throw HTTPFailure(status: 404, message: "\(path) does not exist") }
         defer { try? input.close() }
-        guard FileManager.default.createFile(atPath: destination, contents: nil), let out = FileHandle(forWritingAtPath: destination) else { throw HTTPFailure(status: 0, message: "cannot write \(destination)") }
+        guard let out = NewFile.open(destination) else { throw HTTPFailure(status: 0, message: "cannot write \(destination)") }
         defer { try? out.close() }
         let hasher = Digest(.sha256)
         while true {

@@ -1,4 +1,5 @@
 import Foundation
+import TackCore
 
 /// The programs tack is running now, so that an interrupted tack stops them, and everything
 /// they started, before it removes what they were writing into.
@@ -51,7 +52,7 @@ public final class RunningChildren: @unchecked Sendable {
 
     /// Every descendant of `roots` that runs now, from /proc (empty where there is none).
     static func descendants(of roots: Set<Int32>) -> Set<Int32> {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        guard let entries = try? LocalFileSystem().list("/proc") else { return [] }
         var children: [Int32: [Int32]] = [:]
         for entry in entries {
             guard let pid = Int32(entry), let text = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
