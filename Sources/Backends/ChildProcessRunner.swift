@@ -5,14 +5,17 @@ import TackCore
 /// everything they started on an interrupt): argument arrays, output captured to a file (no
 /// pipe to fill up), the executable found on the given PATH.
 public struct ChildProcessRunner: ProcessRunner {
-    public init() {}
+    /// Where each program run, and with `-v` each line it prints, is said.
+    let trace: Trace
+
+    public init(trace: Trace = .off) { self.trace = trace }
 
     public func run(_ executable: String, _ arguments: [String], directory: String, environment: [String: String],
                     output lines: (@Sendable (String) -> Void)?) async throws(TackError) -> ProcessOutput {
         guard let path = ExecutableSearch(environment: environment).find(executable) else {
             throw TackError(executable.contains("/") ? "cannot run \(executable): not an executable file" : "`\(executable)` is not on PATH")
         }
-        Output.verbose("running \(([path] + arguments).map(ShellQuote.posixIfNeeded).joined(separator: " ")) in \(directory)")
+        trace("running \(([path] + arguments).map(ShellQuote.posixIfNeeded).joined(separator: " ")) in \(directory)")
         let log = Paths.child(CurrentProcess.temporaryDirectory, "tack-\(UUID().uuidString).log")
         let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw TackError("cannot run \(path): cannot write \(log): \(String(cString: strerror(errno)))") }
@@ -26,12 +29,13 @@ public struct ChildProcessRunner: ProcessRunner {
         // The log is followed while the program runs, for progress lines; with -v each line
         // of it is also said as it comes.
         let name = Paths.basename(path)
-        let verbose = Output.isVerbose
+        let verbose = trace.isOn
         let sink: (@Sendable (String) -> Void)?
         if verbose {
+            let trace = trace
             sink = { @Sendable line in
                 lines?(line)
-                Output.err("  \(name)| \(Terminal.escapeControls(line))\n")
+                trace("  \(name)| \(line)")
             }
         } else {
             sink = lines

@@ -10,18 +10,21 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
     let limits: TransferLimits
     /// For a GitHub token (`GitHub.authorization`).
     let environment: [String: String]
+    /// Where each request is said, for `-v`.
+    let trace: Trace
     static let maximumRedirects = 10
 
-    public init(limits: TransferLimits? = nil, environment: [String: String] = CurrentProcess.environment()) {
+    public init(limits: TransferLimits? = nil, environment: [String: String] = CurrentProcess.environment(), trace: Trace = .off) {
         self.environment = environment
         self.limits = limits ?? .from(environment: environment)
+        self.trace = trace
     }
 
     public func download(_ url: String, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased() else {
             throw HTTPFailure(status: 400, message: "`\(url)` is not a URL")
         }
-        Output.verbose("fetching \(Redact.url(url))")
+        trace("fetching \(Redact.url(url))")
         if scheme == "file" { return try LocalCopy.copy(u.path, to: destination) }
         guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not `\(url)`") }
         var headers: [String: String] = [:]
@@ -66,7 +69,7 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
         guard let scheme = URLComponents(string: request.url)?.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw HTTPFailure(status: 400, message: "`\(Redact.url(request.url))` is not an http or https URL")
         }
-        Output.verbose("\(request.method) \(Redact.url(request.url))")
+        trace("\(request.method) \(Redact.url(request.url))")
         return request
     }
 

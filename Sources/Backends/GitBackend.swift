@@ -14,8 +14,13 @@ public struct GitBackend: Backend {
     /// Where its files are read and written (the context's file system).
     let fs: any FileSystem
 
-    public init(runner: any ProcessRunner, environment: [String: String], git: any GitRemotes = LibGit2Remotes(), fs: any FileSystem = LocalFileSystem()) {
+    /// Where each fetch is said, for `-v`.
+    let trace: Trace
+
+    public init(runner: any ProcessRunner, environment: [String: String], git: any GitRemotes = LibGit2Remotes(), fs: any FileSystem = LocalFileSystem(),
+                trace: Trace = .off) {
         self.fs = fs
+        self.trace = trace
         self.runner = runner
         self.environment = environment
         self.git = git
@@ -63,7 +68,7 @@ public struct GitBackend: Backend {
     /// field of the lock.
     func checkout(_ locked: LockedTool, for request: ToolRequest, into src: String, checkout: Bool) async throws(TackError) {
         let url = source(of: request)
-        Output.verbose("fetching \(Redact.url(url) == "the URL" ? url : Redact.url(url)) for \(locked.name) \(locked.version)")
+        trace("fetching \(Redact.url(url) == "the URL" ? url : Redact.url(url)) for \(locked.name) \(locked.version)")
         let tool = "\(locked.name) \(locked.version)"
         guard case .string(let commit)? = locked.fields["commit"], Git.isCommitID(commit) else {
             throw TackError("tack.lock has no commit for \(tool); run `tack lock` again")

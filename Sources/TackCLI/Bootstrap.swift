@@ -222,7 +222,7 @@ struct Bootstrap: AsyncParsableCommand {
     func rootAccess(_ manager: PackageManager, _ env: [String: String]) async -> RootAccess {
         guard manager.needsRoot && getuid() != 0 else { return .root }
         guard Self.onPath("sudo", env) != nil else { return .none("this needs root, and sudo is not installed") }
-        if (try? await ChildProcessRunner().run("sudo", ["-n", "true"], directory: "/", environment: env))?.status == 0 {
+        if (try? await ChildProcessRunner(trace: .standardError).run("sudo", ["-n", "true"], directory: "/", environment: env))?.status == 0 {
             return .sudo(asking: false)
         }
         guard CurrentProcess.isTerminal(0) else { return .none("this needs root, and sudo needs a password here, with no terminal to ask for it") }
@@ -314,7 +314,7 @@ struct Bootstrap: AsyncParsableCommand {
     }
 
     func run(_ program: String, _ args: [String], env: [String: String]) async throws -> ProcessOutput {
-        do { return try await ChildProcessRunner().run(program, args, directory: "/", environment: env) } catch { throw fail(error) }
+        do { return try await ChildProcessRunner(trace: .standardError).run(program, args, directory: "/", environment: env) } catch { throw fail(error) }
     }
 
     /// A `bootstrap.run` command, through `/bin/sh -c` (it is a shell command the manifest's

@@ -77,7 +77,7 @@ struct Exec: AsyncParsableCommand {
         var env = settings.environment
         let run = RunEnvironment.make(resolution: project.resolution, rows: current, settings: settings)
         for v in run.variables { env[v.name] = v.value }
-        RunEnvironment.warnUntrusted(run.untrusted, settings: settings)
+        RunEnvironment.untrustedWarningsToSay(run.untrusted, settings: settings).forEach(Output.error)
         if !run.binDirectories.isEmpty { env["PATH"] = (run.binDirectories + [env["PATH"] ?? ""]).filter { !$0.isEmpty }.joined(separator: ":") }
         var lookup = settings
         lookup.environment = env

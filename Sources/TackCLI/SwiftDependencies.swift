@@ -26,7 +26,7 @@ enum SwiftDependencies {
         guard let manager = try? PackageManager.detect(environment: environment, isExecutable: ExecutableSearch.isExecutable),
               manager == needed.manager else { return nil }
         let (program, args) = manager.queryCommand(needed.packages)
-        guard let out = try? await ChildProcessRunner().run(program, args, directory: "/", environment: environment) else { return nil }
+        guard let out = try? await ChildProcessRunner(trace: .standardError).run(program, args, directory: "/", environment: environment) else { return nil }
         let installed = manager.installed(from: out.output, asked: needed.packages)
         return needed.packages.filter { !installed.contains($0) }
     }

@@ -55,7 +55,9 @@ public enum CurrentProcess {
 
     public static func settings(relevantOnly: Bool = false) -> Settings? {
         guard let cwd = workingDirectory() else { return nil }
-        return Settings(environment: environment(relevantOnly: relevantOnly), cwd: cwd, fs: LocalFileSystem())
+        var settings = Settings(environment: environment(relevantOnly: relevantOnly), cwd: cwd, fs: LocalFileSystem())
+        settings.trace = .standardError
+        return settings
     }
 
     static func isRelevant(_ entry: UnsafeMutablePointer<CChar>) -> Bool {

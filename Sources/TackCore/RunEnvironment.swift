@@ -67,15 +67,16 @@ public struct RunEnvironment: Sendable, Equatable {
         return out
     }
 
-    /// Says `untrustedWarning` for each of `files`, once per version of the file and of the
-    /// trust store (every shim call and `tack exec` would otherwise repeat it into build logs).
-    public static func warnUntrusted(_ files: [String], settings: Settings) {
-        for file in files {
+    /// The `untrustedWarning`s of `files` still to say: each once per version of the file and
+    /// of the trust store (every shim call and `tack exec` would otherwise repeat it into build
+    /// logs). The ledger counts them as said.
+    public static func untrustedWarningsToSay(_ files: [String], settings: Settings) -> [String] {
+        files.compactMap { file in
             let warning = untrustedWarning(file, home: settings.home)
             if let store = settings.store {
-                guard WarningLedger(store: store).isNew(file, [warning], kind: "untrusted", alsoKeyedBy: [TrustStore(store: store).path]) else { continue }
+                guard WarningLedger(store: store).isNew(file, [warning], kind: "untrusted", alsoKeyedBy: [TrustStore(store: store).path]) else { return nil }
             }
-            Output.error(warning)
+            return warning
         }
     }
 

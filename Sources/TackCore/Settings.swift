@@ -7,6 +7,9 @@ public struct Settings: Sendable {
     /// Versions named on the command line (`tack exec ink@0.6.0 -- …`), by tool: the word
     /// that named each, so a message says that, not the variable that carries it.
     public var commandLine: [String: String] = [:]
+    /// Where the effects' real implementations say what they do (`-v`); off unless the
+    /// process sets it.
+    public var trace: Trace = .off
 
     public init(environment: [String: String], cwd: String, fs: any FileSystem) {
         self.environment = environment

@@ -64,7 +64,7 @@ public enum HotPath {
             Output.error(RunEnvironment.untrustedWarning(path, home: CurrentProcess.variable("HOME")))
             return
         }
-        RunEnvironment.warnUntrusted([path], settings: settings)
+        RunEnvironment.untrustedWarningsToSay([path], settings: settings).forEach(Output.error)
     }
 
     static func lean(_ snapshot: Snapshot) -> LeanSnapshot? {

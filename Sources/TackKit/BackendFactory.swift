@@ -10,12 +10,12 @@ public enum BackendFactory {
         let interpreters = environment(settings, pathPrefix: pathPrefix)
         let limits = SafeExtractor.Limits.from(environment: settings.environment)
         return BackendRegistry([
-            GitBackend(runner: ChildProcessRunner(), environment: interpreters, fs: settings.fs),
-            URLBackend(http: CurlHTTPClient(environment: settings.environment), limits: limits, fs: settings.fs),
-            PipBackend(runner: ChildProcessRunner(), http: CurlHTTPClient(environment: settings.environment), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
-            GemBackend(runner: ChildProcessRunner(), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
-            AsdfBackend(runner: ChildProcessRunner(), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings), fs: settings.fs),
-            SwiftBackend(http: CurlHTTPClient(environment: settings.environment), runner: ChildProcessRunner(), environment: settings.environment, limits: limits, fs: settings.fs),
+            GitBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, fs: settings.fs, trace: settings.trace),
+            URLBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits, fs: settings.fs),
+            PipBackend(runner: ChildProcessRunner(trace: settings.trace), http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
+            GemBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
+            AsdfBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings), fs: settings.fs),
+            SwiftBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), runner: ChildProcessRunner(trace: settings.trace), environment: settings.environment, limits: limits, fs: settings.fs),
         ])
     }
 

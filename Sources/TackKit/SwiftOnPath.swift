@@ -6,7 +6,7 @@ import TackCore
 /// installs with.
 public enum SwiftOnPath {
     public static func version(_ settings: Settings) async -> String? {
-        guard let out = try? await ChildProcessRunner().run("swift", ["--version"], directory: settings.cwd, environment: settings.environment),
+        guard let out = try? await ChildProcessRunner(trace: settings.trace).run("swift", ["--version"], directory: settings.cwd, environment: settings.environment),
               out.status == 0 else { return nil }
         return GitBackend.toolchainLine(out.output)
     }

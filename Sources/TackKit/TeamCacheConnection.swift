@@ -29,7 +29,7 @@ public enum TeamCacheConnection {
 
     public static func connect(_ cache: TeamCache, _ project: Workspace) -> OCIBuildCache {
         let env = project.settings.environment
-        let transport = CurlHTTPClient(limits: .from(environment: env, timeoutVariable: "TACK_CACHE_TIMEOUT"), environment: env)
+        let transport = CurlHTTPClient(limits: .from(environment: env, timeoutVariable: "TACK_CACHE_TIMEOUT"), environment: env, trace: project.settings.trace)
         let credentials = RegistryCredentials(environment: env)
         let registry = OCIRegistry(host: cache.reference.registry, scheme: cache.scheme, transport: transport,
                                    credentials: { await credentials.credential(for: cache.reference.registry) },
