@@ -64,7 +64,7 @@ let package = Package(
         .target(
             name: "Scaffold",
             dependencies: ["TackCore", "YAML", "Git", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "TackKit", dependencies: ["TackCore", "TackFront", "Backends", "Archive"]),
+        .target(name: "TackKit", dependencies: ["TackCore", "TackFront", "Backends", "Archive", "Git", "YAML"]),
         .target(
             name: "TackCLI",
             dependencies: [

@@ -74,7 +74,7 @@ struct Bootstrap: AsyncParsableCommand {
         if let untrusted, !dryRun { throw fail(TackError(untrusted)) }
 
         var plan = Plan()
-        try await planPackages(manifests, settings.environment, swift: SwiftDependencies.needed(project.resolution), &plan)
+        try await planPackages(manifests, settings.environment, swift: SwiftDependencies.needed(project.resolution, fs: settings.fs), &plan)
         planTools(project, &plan)
         try planHook(project, &plan)
         plan.commands = pendingCommands(manifests, project)

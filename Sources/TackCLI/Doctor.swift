@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
-import Git
 import TackCore
 import TackKit
-import TackFront
-import YAML
 
 struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,212 +19,20 @@ struct Doctor: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let settings = try processSettings()
-        var report = DoctorCheck.run(settings: settings)
-        await DoctorCheck.checkToolchain(settings, &report)
-        await DoctorCheck.checkSwiftDependencies(settings, &report)
+        let report = await DoctorService(Context.cli(try processSettings())).run()
         if json {
             Output.out(JSON.object([
                 ("problems", .int(report.problems)),
-                ("checks", .array(report.checks.map { .object([("status", .string($0.status)), ("message", .string($0.message))]) })),
+                ("checks", .array(report.checks.map { .object([("status", .string($0.status.rawValue)), ("message", .string($0.message))]) })),
             ]).serialized() + "\n")
             if report.problems > 0 { throw ExitCode(1) }
             return
         }
-        for line in report.lines { Output.out(line + "\n") }
+        for check in report.checks { Output.out((check.status == .ok ? "ok       " : "problem  ") + check.message + "\n") }
         if report.problems > 0 {
             Output.out("\(report.problems) problem\(report.problems == 1 ? "" : "s") found\n")
             throw ExitCode(1)
         }
         Output.out("no problems found\n")
-    }
-}
-
-/// The checks behind `tack doctor`, separate from printing them.
-enum DoctorCheck {
-    struct Report {
-        var checks: [(status: String, message: String)] = []
-        var problems: Int { checks.filter { $0.status == "problem" }.count }
-        var lines: [String] { checks.map { ($0.status == "ok" ? "ok       " : "problem  ") + $0.message } }
-        mutating func ok(_ s: String) { checks.append(("ok", s)) }
-        mutating func problem(_ s: String) { checks.append(("problem", s)) }
-    }
-
-    static func run(settings: Settings) -> Report {
-        var r = Report()
-        r.ok("tack \(TackVersion.current)")
-        r.ok("libyaml \(YAMLParser.libraryVersion)")
-        r.ok("libgit2 \(Git.libraryVersion)")
-        checkHome(settings, &r)
-        checkBinaries(settings, &r)
-        checkPath(settings, &r)
-        checkProjects(settings, &r)
-        checkInstalledCommands(settings, &r)
-        do {
-            let resolution = try Resolver(settings).resolve()
-            let files = Set(resolution.pins.map { $0.request.origin }.filter { $0.kind != .environment }.map(\.file))
-            r.ok("\(resolution.pins.count) tool\(resolution.pins.count == 1 ? "" : "s") pinned here, from \(files.count) file\(files.count == 1 ? "" : "s")")
-            // Shown once elsewhere; here every time.
-            for i in resolution.ignored { r.problem(i.message) }
-            var locks = Set(resolution.pins.compactMap { $0.lockDirectory.map { Paths.child($0, Lockfile.fileName) } })
-            if let store = settings.store {
-                for root in store.knownProjects() { locks.insert(Paths.child(root, Lockfile.fileName)) }
-            }
-            let mismatched = checkInstallsAgainstLocks(locks.sorted(), settings, &r)
-            for t in try resolution.current(settings: settings) where !t.installed {
-                guard let version = t.version, !mismatched.contains("\(t.tool)@\(version)") else { continue }
-                r.problem(TackError.notInstalled("\(t.tool) \(version)", setBy: t.origin.describe(home: settings.home)).message)
-            }
-        } catch {
-            r.problem("\(error.message)")
-        }
-        return r
-    }
-
-    /// Installs whose record says they were made from another entry than the lock that uses
-    /// them (another source, commit, checksum or options); returns them as `tool@version`.
-    static func checkInstallsAgainstLocks(_ locks: [String], _ settings: Settings, _ r: inout Report) -> Set<String> {
-        guard let store = settings.store else { return [] }
-        var out: Set<String> = []
-        for path in locks where settings.fs.isFile(path) {
-            guard let lock = try? Lockfile.load(path, fs: settings.fs) else { continue }
-            for name in lock.tools.keys.sorted() {
-                // Only where no build of that version is this entry's (the version's own, or a
-                // variant beside it): then what differs from the one in its place.
-                guard let entry = lock.tools[name], let record = store.installedEntry(name, entry.version),
-                      store.installDirectory(for: entry) == nil else { continue }
-                let differences = entry.installDifferences(from: record)
-                guard !differences.isEmpty else { continue }
-                out.insert("\(name)@\(entry.version.text)")
-                r.problem("\(name) \(entry.version) is installed from \(describe(record)), but \(Paths.abbreviate(path, home: settings.home)) locks \(describe(entry)): they differ in \(differences.joined(separator: ", ")) — run `tack install` in \(Paths.abbreviate(Paths.dirname(path), home: settings.home)) to build the locked one")
-            }
-        }
-        return out
-    }
-
-    static func describe(_ entry: LockedTool) -> String {
-        var text = entry.source
-        if case .string(let commit)? = entry.fields["commit"] { text += " (commit \(commit.prefix(12)))" }
-        if !entry.options.isEmpty { text += " with " + entry.options.keys.sorted().map { "\($0): \(entry.options[$0] ?? "")" }.joined(separator: ", ") }
-        return text
-    }
-
-    /// Builds made with another Swift toolchain than the one on PATH.
-    static func checkToolchain(_ settings: Settings, _ r: inout Report) async {
-        guard let store = settings.store, store.fs.isDirectory(store.installs) else { return }
-        guard let toolchain = await SwiftOnPath.version(settings) else {
-            if !store.staleBuilds(toolchain: "").isEmpty {
-                r.problem("no Swift toolchain on PATH, and some tools were built with one — put Swift on PATH")
-            }
-            return
-        }
-        for entry in store.staleBuilds(toolchain: toolchain) {
-            var built = "another toolchain"
-            if case .map(let m)? = entry.fields["built"], let s = m["swift"] { built = s }
-            r.problem("\(entry.name) \(entry.version) was built with \(built), but the toolchain is now \(toolchain) — run `tack install --rebuild` in a project that pins it")
-        }
-    }
-
-    /// The system packages the pinned Swift toolchain needs here (swift.org's list).
-    static func checkSwiftDependencies(_ settings: Settings, _ r: inout Report) async {
-        guard let resolution = try? Resolver(settings).resolve(), let needed = SwiftDependencies.needed(resolution),
-              let missing = await SwiftDependencies.missing(needed, environment: settings.environment) else { return }
-        if missing.isEmpty {
-            r.ok("the system packages the pinned Swift toolchain needs (\(needed.platform)) are installed")
-        } else {
-            r.problem("the pinned Swift toolchain needs system packages that are missing (\(needed.platform)): \(missing.joined(separator: ", ")) — `tack bootstrap` installs them")
-        }
-    }
-
-    /// `tack`, `tack-front` and `tack-cli` where each looks for the others, and shims that
-    /// link to this `tack`.
-    static func checkBinaries(_ settings: Settings, _ r: inout Report) {
-        guard let tack = Front.launcherPath() else {
-            r.problem("the tack executable is missing beside tack-cli (or in ../../bin) — reinstall tack with ./bootstrap.sh")
-            return
-        }
-        let dir = Paths.dirname(tack)
-        // Where `tack` looks for its two helpers: beside it, or in ../libexec/tack.
-        func helper(_ name: String) -> String? {
-            [dir + "/" + name, Paths.normalize(dir + "/../libexec/tack/" + name)].first(where: ExecutableSearch.isExecutable)
-        }
-        let front = helper("tack-front"), cli = helper("tack-cli")
-        if let front, let cli {
-            r.ok("binaries: \([tack, front, cli].map { Paths.abbreviate($0, home: settings.home) }.joined(separator: ", "))")
-        }
-        for (name, found) in [("tack-front", front), ("tack-cli", cli)] where found == nil {
-            r.problem("\(name) is missing beside \(tack) (or in ../libexec/tack), so `tack` cannot hand commands to it — reinstall tack with ./bootstrap.sh")
-        }
-        guard let store = settings.store, let names = try? store.fs.list(store.shims) else { return }
-        let stale = names.filter { name in
-            guard let target = store.fs.linkTarget(store.shims + "/" + name) else { return false }
-            return target != tack
-        }
-        if !stale.isEmpty {
-            r.problem("\(stale.count) shim\(stale.count == 1 ? "" : "s") in \(Paths.abbreviate(store.shims, home: settings.home)) link to another tack (\(stale.prefix(3).joined(separator: ", "))\(stale.count > 3 ? ", …" : "")) — run `tack reshim`")
-        }
-    }
-
-    /// Shims only run when their directory is on PATH, or the hook puts tools there.
-    static func checkPath(_ settings: Settings, _ r: inout Report) {
-        guard let store = settings.store else { return }
-        let path = (settings.environment["PATH"] ?? "").split(separator: ":").map { Paths.normalize(String($0)) }
-        if path.contains(Paths.normalize(store.shims)) {
-            r.ok("the shims directory is on PATH")
-        } else if settings.environment[ShellHook.digestVariable] != nil || settings.environment[ShellHook.diffVariable] != nil {
-            r.ok("the shell hook is active")
-        } else {
-            r.problem("neither the shims directory (\(Paths.abbreviate(store.shims, home: settings.home))) is on PATH nor the shell hook active, so pinned tools run only through `tack exec` — add `eval \"$(tack activate bash)\"` (or zsh, fish) to your shell's start-up file, or put the shims directory first on PATH")
-        }
-    }
-
-    /// Projects tack installed for (which `prune` keeps tools for) that are gone, and what
-    /// interrupted installs left behind.
-    static func checkProjects(_ settings: Settings, _ r: inout Report) {
-        guard let store = settings.store else { return }
-        let leftovers = Leftovers.find(in: store)
-        if !leftovers.isEmpty {
-            r.problem("\(leftovers.count) unfinished install\(leftovers.count == 1 ? "" : "s") or download\(leftovers.count == 1 ? " was" : "s were") left by a tack that is gone (\(leftovers.prefix(3).map { Paths.abbreviate($0, home: settings.home) }.joined(separator: ", "))\(leftovers.count > 3 ? ", …" : "")) — run `tack prune` to remove them")
-        }
-        let gone = store.knownProjects().filter { !settings.fs.isDirectory($0) }
-        if !gone.isEmpty {
-            r.problem("\(gone.count) project\(gone.count == 1 ? "" : "s") tack installed for no longer exist\(gone.count == 1 ? "s" : "") (\(gone.prefix(3).map { Paths.abbreviate($0, home: settings.home) }.joined(separator: ", "))\(gone.count > 3 ? ", …" : "")) — run `tack prune` to forget them and remove the tools only they used")
-        }
-    }
-
-    /// Every command an install's record lists is there and executable.
-    static func checkInstalledCommands(_ settings: Settings, _ r: inout Report) {
-        guard let store = settings.store else { return }
-        for tool in store.installedTools() {
-            for (dir, entry) in store.installedVersions(tool).flatMap({ store.installs(tool, $0) }) {
-                guard case .list(let bins)? = entry.fields["binaries"] else { continue }
-                let missing = bins.filter { !settings.fs.isFile(dir + "/" + $0) || access(dir + "/" + $0, X_OK) != 0 }
-                if !missing.isEmpty {
-                    r.problem("\(tool) \(entry.version) lacks \(missing.joined(separator: ", ")), which its install made — run `tack uninstall \(tool)@\(entry.version.text)` and `tack install`")
-                }
-            }
-        }
-    }
-
-    static func checkHome(_ settings: Settings, _ r: inout Report) {
-        guard let home = settings.tackHome else {
-            r.problem("neither TACK_HOME nor HOME is set — set TACK_HOME to a directory tack may write")
-            return
-        }
-        let fs = settings.fs
-        if fs.isDirectory(home) {
-            if fs.isWritableDirectory(home) { r.ok("TACK_HOME \(home) is writable") }
-            else { r.problem("TACK_HOME \(home) is not writable — fix its permissions or set TACK_HOME elsewhere") }
-            return
-        }
-        if fs.info(home) != nil {
-            r.problem("TACK_HOME \(home) is not a directory — remove it or set TACK_HOME elsewhere")
-            return
-        }
-        // Not created yet: fine if the nearest existing parent is writable.
-        var parent = Paths.dirname(home)
-        while !fs.isDirectory(parent) && parent != "/" { parent = Paths.dirname(parent) }
-        if fs.isWritableDirectory(parent) { r.ok("TACK_HOME \(home) will be created on first install") }
-        else { r.problem("TACK_HOME \(home) cannot be created: \(parent) is not writable — set TACK_HOME elsewhere") }
     }
 }

@@ -1,3 +1,4 @@
+import Backends
 import TackCore
 
 /// The effects a service works through, passed in: the process's settings (working
@@ -20,6 +21,9 @@ public struct Context: Sendable {
     public var launcher: @Sendable () -> String?
     /// How many installs run at once by default.
     public var defaultJobs: Int
+    /// How the services run programs of their own (`swift --version`, a package manager);
+    /// backends have theirs, from `makeBackends`.
+    public var runner: any ProcessRunner
 
     public init(
         settings: Settings,
@@ -28,7 +32,8 @@ public struct Context: Sendable {
         makeBackends: @escaping @Sendable (Settings, [String]) -> BackendRegistry = BackendFactory.standard,
         undoOnInterrupt: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Void = { _, _ in },
         launcher: @escaping @Sendable () -> String? = { nil },
-        defaultJobs: Int? = nil
+        defaultJobs: Int? = nil,
+        runner: (any ProcessRunner)? = nil
     ) {
         self.settings = settings
         self.notify = notify
@@ -37,6 +42,7 @@ public struct Context: Sendable {
         self.undoOnInterrupt = undoOnInterrupt
         self.launcher = launcher
         self.defaultJobs = defaultJobs ?? Self.jobs(settings.environment)
+        self.runner = runner ?? ChildProcessRunner(trace: settings.trace)
     }
 
     /// TACK_JOBS, else the number of cores online.

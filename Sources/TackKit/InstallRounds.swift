@@ -37,7 +37,7 @@ extension InstallService {
         guard workspace.resolution.swiftToolchain != nil, items.contains(where: { $0.request.source.kind?.buildsWithSwift == true }) else { return items }
         var settings = workspace.settings
         settings.environment = BackendFactory.environment(settings, pathPrefix: BackendFactory.pinnedBinDirectories(workspace.resolution, settings))
-        guard let toolchain = await SwiftOnPath.version(settings) else { return items }
+        guard let toolchain = await SwiftOnPath.version(settings, runner: context.runner) else { return items }
         return items.map { item in
             var item = item
             guard item.request.source.kind?.buildsWithSwift == true, item.request.options.build == nil,

@@ -47,7 +47,7 @@ public struct InstallService: Sendable {
     /// the current one; nil (said) when there is no toolchain to compare with.
     func staleBuilds() async -> Set<String>? {
         guard options.rebuild else { return [] }
-        guard let toolchain = await SwiftOnPath.version(workspace.settings) else {
+        guard let toolchain = await SwiftOnPath.version(workspace.settings, runner: context.runner) else {
             context.notify(.problem("--rebuild needs a Swift toolchain, and `swift --version` did not run — put Swift on PATH"))
             return nil
         }

@@ -5,8 +5,8 @@ import TackCore
 /// (`Swift version 6.0.3 (swift-6.0.3-RELEASE)`): what `--rebuild` and `tack doctor` compare
 /// installs with.
 public enum SwiftOnPath {
-    public static func version(_ settings: Settings) async -> String? {
-        guard let out = try? await ChildProcessRunner(trace: settings.trace).run("swift", ["--version"], directory: settings.cwd, environment: settings.environment),
+    public static func version(_ settings: Settings, runner: any ProcessRunner) async -> String? {
+        guard let out = try? await runner.run("swift", ["--version"], directory: settings.cwd, environment: settings.environment),
               out.status == 0 else { return nil }
         return GitBackend.toolchainLine(out.output)
     }
