@@ -34,6 +34,9 @@ public enum CurrentProcess {
         return env
     }
 
+    /// The real user this process runs as (0: root).
+    public static var userID: UInt32 { UInt32(getuid()) }
+
     /// One variable of the process environment, nil when unset: the one place outside the
     /// Embedded `tack` (whose `LeanContext` reads its own) that reads it.
     public static func variable(_ name: String) -> String? {
