@@ -4,9 +4,10 @@ import Git
 import Testing
 import TackCore
 
-/// One contract every backend keeps, run against each with fakes (no network, no process):
-/// a source that answers nothing makes listing versions a `TackError` that names the tool or
-/// its source — never a crash, never an empty success that would lock nothing.
+/// One contract every backend keeps, run against each with fakes (no network, no process): a
+/// source that answers nothing is an error that says what, never a crash or an empty success;
+/// a lock entry a backend cannot verify installs nothing; and what `BackendKind` says of a
+/// kind (refs, builds, per-platform checksums) is what its backend does.
 @Suite struct BackendContractTests {
     /// Each kind's backend with effects that answer nothing, and a pin of that kind.
     static func unreachable(_ kind: BackendKind, scratch: String) -> (any Backend, ToolRequest) {
@@ -53,5 +54,64 @@ import TackCore
                     "\(kind): \(error.message)")
             #expect(!error.message.isEmpty && !error.message.contains("\n\n"), "\(kind): \(error.message)")
         }
+    }
+
+    static func scratch() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tack-contract-\(UUID().uuidString)").path
+    }
+
+    /// A lock entry with nothing but its name, version and source (no commit, no checksum,
+    /// no packages): each backend refuses it, and leaves the install's directory empty.
+    @Test(arguments: BackendKind.allCases)
+    func aLockEntryItCannotVerifyInstallsNothing(_ kind: BackendKind) async throws {
+        let root = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (backend, request) = Self.unreachable(kind, scratch: root + "/cache")
+        for dir in ["install", "scratch", "cache"] { try FileManager.default.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true) }
+        let locked = LockedTool(name: request.name, version: Version("1.0.0")!, requested: "1.0.0", backend: kind.rawValue, source: backend.source(of: request))
+        let job = InstallJob(request: request, locked: locked, directory: root + "/install", scratch: root + "/scratch", cache: root + "/cache", report: { _ in })
+        do {
+            let outcome = try await backend.install(job)
+            Issue.record("\(kind): an entry with nothing to verify installed \(outcome.binaries)")
+        } catch {
+            #expect(!error.message.isEmpty && !error.message.contains("\n\n"), "\(kind): \(error.message)")
+        }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: root + "/install")) ?? []
+        #expect(!left.contains("bin"), "\(kind) left \(left) in the install directory")
+    }
+
+    /// Only kinds whose pins lock refs take `ref:`; the rest say the pin is for git tools.
+    @Test(arguments: BackendKind.allCases)
+    func refsAreTakenOnlyWhereTheKindLocksThem(_ kind: BackendKind) async throws {
+        let (backend, request) = Self.unreachable(kind, scratch: Self.scratch())
+        do {
+            _ = try await backend.resolve(ref: "main", of: request)
+            Issue.record("\(kind): an unreachable ref resolved")
+        } catch {
+            if kind.locksRefs {
+                #expect(!error.message.contains("has no refs"), "\(kind): \(error.message)")
+            } else {
+                #expect(error.message.contains("which has no refs; `ref:` pins are for git tools"), "\(kind): \(error.message)")
+            }
+        }
+    }
+
+    /// Kinds that do not build have no build inputs (the team cache keys only builds); kinds
+    /// that build lock a commit, never another platform's artifacts.
+    @Test(arguments: BackendKind.allCases)
+    func theKindsTraitsAreWhatItsBackendDoes(_ kind: BackendKind) async throws {
+        let root = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (backend, request) = Self.unreachable(kind, scratch: root)
+        let locked = LockedTool(name: request.name, version: Version("1.0.0")!, requested: "1.0.0", backend: kind.rawValue, source: backend.source(of: request))
+        if !kind.builds {
+            let inputs = try await backend.buildInputs(request, locked, destination: root + "/install", built: nil)
+            #expect(inputs == nil, "\(kind) is not a build, yet has build inputs \(inputs ?? [:])")
+        }
+        if kind.builds {
+            let added = try await backend.completeLock(locked, for: request, cache: root, platforms: [Platform(os: "darwin", arch: "arm64")], jobs: 1)
+            #expect(added.isEmpty, "\(kind) builds, yet added \(added.keys.sorted()) to a lock")
+        }
+        #expect(!backend.source(of: request).isEmpty)
     }
 }

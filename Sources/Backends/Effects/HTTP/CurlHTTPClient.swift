@@ -95,9 +95,3 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
         throw HTTPFailure(status: nil, message: "\(Redact.url(request.url)) redirects more than \(Self.maximumRedirects) times")
     }
 }
-
-/// What crosses to the exchange's own thread and back: used by one thread at a time.
-struct Handed<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
