@@ -194,7 +194,7 @@ public final class OCIRegistry: @unchecked Sendable {
             }
             if response.status >= 500 || response.status == 429, retry, attempt < attempts { await pause(attempt); continue }
             if response.status >= 500 || response.status == 429 {
-                throw RegistryError("the registry \(host) answered \(response.status) \(statusText(response.status))", transient: true)
+                throw RegistryError("the registry \(host) answered \(response.status) \(HTTPStatusText.of(response.status))", transient: true)
             }
             if response.status == 401 || response.status == 403 {
                 let who = await credential() == nil ? "without credentials (set TACK_CACHE_USERNAME and TACK_CACHE_PASSWORD, or `docker login \(host)`)" : "with the credentials tack found"
@@ -294,24 +294,7 @@ public final class OCIRegistry: @unchecked Sendable {
            let errors = object["errors"] as? [[String: Any]], let first = errors.first {
             detail = ": " + [first["code"] as? String, first["message"] as? String].compactMap { $0 }.joined(separator: " ")
         }
-        return RegistryError("the registry \(host) answered \(response.status) \(statusText(response.status)) \(doing)\(Terminal.escapeControls(detail))",
+        return RegistryError("the registry \(host) answered \(response.status) \(HTTPStatusText.of(response.status)) \(doing)\(Terminal.escapeControls(detail))",
                              transient: response.status >= 500)
-    }
-
-    func statusText(_ status: Int) -> String {
-        switch status {
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 403: return "Forbidden"
-        case 404: return "Not Found"
-        case 405: return "Method Not Allowed"
-        case 413: return "Payload Too Large"
-        case 429: return "Too Many Requests"
-        case 500: return "Internal Server Error"
-        case 502: return "Bad Gateway"
-        case 503: return "Service Unavailable"
-        case 504: return "Gateway Timeout"
-        default: return ""
-        }
     }
 }
