@@ -12,10 +12,10 @@ public enum BackendKind: String, CaseIterable, Sendable {
     /// of git and url also fit an entry that takes its source from the registry.
     public var ownKeys: [String] {
         switch self {
-        case .git: return ["ref", "products", "build"]
-        case .url: return ["checksum", "platforms", "versions"]
-        case .pip: return ["python", "index_url", "find_links", "extras"]
-        case .gem: return ["source"]
+        case .git: return ["ref"] + GitOptions.keys
+        case .url: return URLOptions.keys
+        case .pip: return PipOptions.keys
+        case .gem: return GemOptions.keys
         case .asdf, .swift: return []
         }
     }

@@ -1,29 +1,6 @@
-/// Whether an install is the one a lock entry describes (the install identity rule), and what
-/// tack.lock records of a pin's options. Whether an entry still describes its pin is
-/// `LockMatch`'s.
-extension ToolOptions {
-    /// The options that change what gets installed, as tack.lock's `options:` records them:
-    /// only those set, each as one string (lists joined by `, `), so the map is empty for a
-    /// plain pin and the lock stays short.
-    public var lockRecord: [String: String] {
-        var out: [String: String] = [:]
-        if !products.isEmpty { out["products"] = products.joined(separator: ", ") }
-        if !bin.isEmpty { out["bin"] = bin.joined(separator: ", ") }
-        if let build { out["build"] = build }
-        if let checksum { out["checksum"] = checksum.lowercased() }
-        for (platform, fields) in platforms {
-            for (key, value) in fields { out["platforms.\(platform).\(key)"] = key == "checksum" ? value.lowercased() : value }
-        }
-        if let python { out["python"] = python }
-        if let indexURL { out["index_url"] = indexURL }
-        if let findLinks { out["find_links"] = findLinks }
-        if !extras.isEmpty { out["extras"] = extras.joined(separator: ", ") }
-        if let gemSource { out["source"] = gemSource }
-        if let toolchainPlatform { out["platform"] = toolchainPlatform }
-        return out
-    }
-}
-
+/// Whether an install is the one a lock entry describes (the install identity rule). What
+/// tack.lock records of a pin's options is `ToolOptions.lockRecord`; whether an entry still
+/// describes its pin is `LockMatch`'s.
 extension LockedTool {
     /// The entry's `options:` (empty when it has none).
     public var options: [String: String] { fieldMap("options") }
@@ -79,7 +56,7 @@ extension LockedTool {
         for key in Set(mine.keys).union(theirs.keys).sorted() where key != "products" && mine[key] != theirs[key] {
             out.append("options.\(key)")
         }
-        if !Self.sameProducts(wanted: mine["products"], installed: installed) { out.append("options.products") }
+        if !Self.sameProducts(wanted: mine["products"], installed: installed) { out.append("options.git.products") }
         for key in Self.identityValues {
             if case .string(let a)? = fields[key], case .string(let b)? = installed.fields[key], a.lowercased() != b.lowercased() { out.append(key) }
         }

@@ -66,7 +66,7 @@ public struct LockMatch: Sendable {
         }
         if BackendKind(name: backend)?.checksumsPerPlatform == true, case .map(let sums)? = entry.fields["sha256"] {
             let key = platform.description
-            let manifest = request.options.platforms[key]?["checksum"] ?? request.options.checksum
+            let manifest = request.options.url.platforms[key]?["checksum"] ?? request.options.url.checksum
             if let manifest, let sum = sums[key], !Checksum.same(manifest, sum) {
                 out.append(.checksum(platform: key, pinned: manifest.lowercased(), locked: sum.lowercased()))
             }

@@ -27,10 +27,10 @@ public struct Manifest: Sendable, Equatable {
 
     public static let topLevelKeys = ["tools", "env", "bootstrap", "cache", "platforms"]
     public static let sourceKeys = ["git", "github", "url", "pip", "gem", "asdf", "swift", "path"]
-    public static let toolKeys = sourceKeys + [
-        "version", "ref", "products", "bin", "build", "checksum", "platforms",
-        "python", "index_url", "find_links", "extras", "source", "versions", "platform",
-    ]
+    /// Every key a tool's mapping may have: its source, its version (or ref), the keys every
+    /// kind shares, and each kind's own.
+    public static let toolKeys = sourceKeys + ["version", "ref"] + ToolOptions.sharedKeys
+        + GitOptions.keys + URLOptions.keys + PipOptions.keys + GemOptions.keys
     public static let packageManagers = ["apt", "dnf", "pacman", "apk", "brew"]
 
     public init(path: String, tools: [ToolRequest] = [], bareEntries: Set<String> = [], env: [EnvEntry] = [], bootstrap: Bootstrap? = nil) {
@@ -297,27 +297,7 @@ public struct ManifestDecoder {
 
     /// Any other key of a tool's mapping: an option one backend (or all) reads.
     func decodeOption(_ k: Scalar, _ v: Node, tool name: String, into opts: inout ToolOptions) throws(TackError) {
-        switch k.value {
-        case "platform":
-            let text = try string(v, "`platform`")
-            guard SwiftPlatform.isValidIdentifier(text) else {
-                throw fail(v.mark, "expected a swift.org platform like `ubuntu2204` or `debian12`, found \(quoted(text))")
-            }
-            opts.toolchainPlatform = SwiftPlatform.identifier(text)
-        case "products": opts.products = try strings(v, "`products`")
-        case "bin": opts.bin = try binPaths(v)
-        case "build": opts.build = try string(v, "`build`")
-        case "checksum": opts.checksum = try checksum(v, "`checksum`")
-        case "platforms": opts.platforms = try platformOverrides(v)
-        case "versions": opts.versionIndex = try versionIndex(v)
-        case "python": opts.python = try string(v, "`python`")
-        case "index_url": opts.indexURL = try url(v, "`index_url`")
-        case "find_links": opts.findLinks = try string(v, "`find_links`")
-        case "extras": opts.extras = try strings(v, "`extras`")
-        case "source": opts.gemSource = try url(v, "`source`")
-        default:
-            throw unknownKey(k, in: Manifest.toolKeys, context: " in \(name)")
-        }
+        guard try opts.decode(k, v, self) else { throw unknownKey(k, in: Manifest.toolKeys, context: " in \(name)") }
     }
 
     /// A url tool's `platforms:`: per platform, its own `url`, `bin` or `checksum`.

@@ -65,23 +65,3 @@ extension ToolRegistry {
         ((try? store.fs.list(store.root + "/registries")) ?? []).filter { !$0.hasPrefix(".") && ToolName.isValid($0) }
     }
 }
-
-extension ToolOptions {
-    /// These options with every field `other` sets replacing ours.
-    func overlaid(by other: ToolOptions) -> ToolOptions {
-        var o = self
-        if !other.products.isEmpty { o.products = other.products }
-        if !other.bin.isEmpty { o.bin = other.bin }
-        if other.build != nil { o.build = other.build }
-        if other.checksum != nil { o.checksum = other.checksum }
-        for (platform, fields) in other.platforms { o.platforms[platform, default: [:]].merge(fields) { $1 } }
-        if other.python != nil { o.python = other.python }
-        if other.indexURL != nil { o.indexURL = other.indexURL }
-        if other.findLinks != nil { o.findLinks = other.findLinks }
-        if !other.extras.isEmpty { o.extras = other.extras }
-        if other.gemSource != nil { o.gemSource = other.gemSource }
-        if other.versionIndex != nil { o.versionIndex = other.versionIndex }
-        if other.toolchainPlatform != nil { o.toolchainPlatform = other.toolchainPlatform }
-        return o
-    }
-}

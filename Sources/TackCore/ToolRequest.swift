@@ -37,26 +37,6 @@ public enum ToolSource: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Backend options from a tool's mapping in tack.yml, each checked for type where it is read.
-public struct ToolOptions: Sendable, Hashable {
-    public var products: [String] = []
-    public var bin: [String] = []
-    public var build: String?
-    public var checksum: String?
-    public var platforms: [String: [String: String]] = [:]
-    public var python: String?
-    public var indexURL: String?
-    public var findLinks: String?
-    public var extras: [String] = []
-    public var gemSource: String?
-    /// `versions: { url:, regex: }`: where a url tool's versions are listed.
-    public var versionIndex: [String: String]?
-    /// `platform:` of a Swift toolchain: the swift.org platform to install (`ubuntu2204`,
-    /// `debian12`), where this machine's distribution has no build of its own.
-    public var toolchainPlatform: String?
-    public init() {}
-}
-
 /// What was asked for one tool, and the file and line that asked. Resolution turns it into an
 /// exact version; this type never holds one.
 public struct ToolRequest: Sendable, Hashable {

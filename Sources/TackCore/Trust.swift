@@ -105,11 +105,11 @@ public struct TrustPolicy: Sendable {
     /// overrides).
     public func codeRefusal(_ request: ToolRequest, file origin: Origin) -> String? {
         let what: String
-        if request.options.build != nil {
+        if request.options.git.build != nil {
             what = "\(request.name) has a `build:` command, which would run on this machine"
         } else if case .asdf(let url) = request.source {
             what = "\(request.name) comes from the asdf plugin \(url), whose scripts would run on this machine"
-        } else if let python = request.options.python {
+        } else if let python = request.options.pip.python {
             what = "\(request.name) names the interpreter \(quoted(python)) (`python:`), which would run on this machine"
         } else {
             return nil
@@ -117,8 +117,8 @@ public struct TrustPolicy: Sendable {
         // Entries from the registries are the user's (or tack's) choice, not the project's.
         if origin.kind == .globalManifest { return nil }
         let registry = try? ToolRegistry.load(store: settings.store)
-        if let entry = registry?.entries[request.name], entry.source == request.source, entry.options.build == request.options.build,
-           entry.options.python == request.options.python {
+        if let entry = registry?.entries[request.name], entry.source == request.source, entry.options.git.build == request.options.git.build,
+           entry.options.pip.python == request.options.pip.python {
             return nil
         }
         if isTrusted(origin.file) { return nil }

@@ -40,7 +40,7 @@ extension InstallService {
         guard let toolchain = await SwiftOnPath.version(settings, runner: context.runner) else { return items }
         return items.map { item in
             var item = item
-            guard item.request.source.kind?.buildsWithSwift == true, item.request.options.build == nil,
+            guard item.request.source.kind?.buildsWithSwift == true, item.request.options.git.build == nil,
                   let record = workspace.store.installedEntry(item.locked.name, item.locked.version),
                   case .map(let built)? = record.fields["built"], let swift = built["swift"], swift != toolchain else { return item }
             item.rebuild = true

@@ -21,7 +21,7 @@ import TackCore
                     ToolRequest(name: "hello", requirement: .latest, source: .git("https://example.com/hello.git"), origin: origin))
         case .url:
             var options = ToolOptions()
-            options.versionIndex = ["url": "https://example.com/releases", "regex": "hello-([0-9.]+)"]
+            options.url.versionIndex = ["url": "https://example.com/releases", "regex": "hello-([0-9.]+)"]
             return (URLBackend(http: silent, retryDelays: []),
                     ToolRequest(name: "hello", requirement: .latest, source: .url("https://example.com/hello-{version}"), options: options, origin: origin))
         case .pip:

@@ -40,4 +40,19 @@ import TackKit
         #expect(BackendKind.pip.installRound > BackendKind.git.installRound && BackendKind.gem.installRound > BackendKind.asdf.installRound)
         #expect(ToolSource.registry.kind == nil && ToolSource.git("x").kind == .git)
     }
+
+    /// Each kind's option set owns its keys alone: no key is two kinds', none is shared as
+    /// well, and a tool's mapping accepts each of them (the unknown-key list is built from them).
+    @Test func eachKindsOptionsOwnTheirKeys() {
+        let sets: [(BackendKind, [String])] = [(.git, GitOptions.keys), (.url, URLOptions.keys), (.pip, PipOptions.keys), (.gem, GemOptions.keys)]
+        for (kind, keys) in sets {
+            #expect(Set(keys).isSubset(of: kind.ownKeys), "\(kind)")
+            for other in BackendKind.allCases where other != kind {
+                #expect(Set(keys).isDisjoint(with: other.ownKeys), "\(kind) and \(other) share \(Set(keys).intersection(other.ownKeys))")
+            }
+            #expect(Set(keys).isDisjoint(with: ToolOptions.sharedKeys))
+            #expect(Set(keys).isSubset(of: Manifest.toolKeys))
+        }
+        #expect(Set(BackendKind.allCases.flatMap(\.ownKeys)).subtracting(["ref"]) == Set(sets.flatMap(\.1)), "every owned key belongs to an option set")
+    }
 }

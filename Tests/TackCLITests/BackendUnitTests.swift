@@ -11,7 +11,7 @@ import TackCore
 
     func request(_ requirement: Requirement, index: Bool = true) -> ToolRequest {
         var options = ToolOptions()
-        if index { options.versionIndex = ["url": Self.index, "regex": "sc-([0-9.]+)[.]tar"] }
+        if index { options.url.versionIndex = ["url": Self.index, "regex": "sc-([0-9.]+)[.]tar"] }
         return ToolRequest(name: "sc", requirement: requirement, source: .url(Self.template), options: options, origin: Self.origin)
     }
 

@@ -42,7 +42,7 @@ import Testing
     @Test func aUrlEntryMustAgreeWithTheManifestsChecksumAndHaveOneToInstallFrozen() throws {
         var options = ToolOptions()
         let here = Platform.current.description
-        options.checksum = String(repeating: "a", count: 64)
+        options.url.checksum = String(repeating: "a", count: 64)
         let match = LockMatch(pinOnly: try pin("1.0.0", source: .url("https://example.com/lint-{version}"), options: options))
         let src = "https://example.com/lint-{version}"
         let agreeing = try entry("1.0.0", requested: "1.0.0", backend: "url", source: src,

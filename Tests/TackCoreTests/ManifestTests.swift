@@ -39,7 +39,7 @@ func manifestError(_ text: String) -> String? {
         #expect(m.tools[0].origin.line == 2)
         #expect(m.tools[1].requirement.description == "~> 0.54")
         #expect(m.tools[2].source == .git("https://github.com/JohnSundell/Ink.git"))
-        #expect(m.tools[2].options.products == ["ink-cli"])
+        #expect(m.tools[2].options.git.products == ["ink-cli"])
         #expect(m.tools[3].source == .url("https://example.org/shellcheck-v{version}.{os}.{arch}.tar.xz"))
         #expect(m.tools[3].options.bin == ["shellcheck-v{version}/shellcheck"])
         #expect(m.tools[4].source == .pip("black"))

@@ -53,7 +53,7 @@ func summary(_ r: Resolution) -> [String] {
         #expect(summary(r) == ["ink 0.5.0 tack.local.yml", "jq 1.7.1 tack.yml", "yq 3 tack.local.yml"])
         // A bare version keeps the source of the entry it overrides.
         #expect(r.pin("ink")?.request.source == .git("https://x/ink.git"))
-        #expect(r.pin("ink")?.request.options.products == ["ink-cli"])
+        #expect(r.pin("ink")?.request.options.git.products == ["ink-cli"])
         #expect(r.pin("yq")?.request.source == .pip("yq"))
     }
 

@@ -28,7 +28,7 @@ public struct GemBackend: Backend {
 
     static let defaultSource = "https://rubygems.org/"
 
-    func gemSource(_ request: ToolRequest) -> String { request.options.gemSource ?? Self.defaultSource }
+    func gemSource(_ request: ToolRequest) -> String { request.options.gem.source ?? Self.defaultSource }
 
     /// The environment `gem` runs in: no user gem paths, no bundler.
     func gemEnvironment(home: String) -> [String: String] {

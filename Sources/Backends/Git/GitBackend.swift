@@ -122,7 +122,7 @@ public struct GitBackend: Backend {
         let src = job.scratch + "/src"
         try await checkout(job.locked, for: job.request, into: src, checkout: true)
         try fs.makeDirectory(job.directory + "/bin")
-        if let build = job.request.options.build {
+        if let build = job.request.options.git.build {
             return try await runBuildCommand(build, job: job, src: src, tool: tool)
         }
         guard fs.info(src + "/Package.swift") != nil else {
@@ -133,7 +133,7 @@ public struct GitBackend: Backend {
 
     func buildSwiftPackage(job: InstallJob, src: String, tool: String) async throws(TackError) -> InstallOutcome {
         job.report(.building)
-        var products = job.request.options.products
+        var products = job.request.options.git.products
         let buildDir = job.scratch + "/build"
         // The executable products the package declares (its manifest, not every executable
         // target SwiftPM would build): what is built when `products:` names none, and what a
@@ -194,12 +194,12 @@ public struct GitBackend: Backend {
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? {
         guard case .string(let commit)? = locked.fields["commit"] else { return nil }
         var inputs = ["backend": name, "source": source(of: request), "commit": commit]
-        if let build = request.options.build {
+        if let build = request.options.git.build {
             inputs["build"] = build
             inputs["bin"] = request.options.bin.joined(separator: "\n")
             return inputs
         }
-        inputs["products"] = request.options.products.sorted().joined(separator: ",")
+        inputs["products"] = request.options.git.products.sorted().joined(separator: ",")
         if let built {
             guard let swift = built["swift"], let target = built["swift-target"] else {
                 throw TackError("the install of \(locked.name) \(locked.version) does not record its Swift toolchain's target (built by an older tack) — run `tack install --rebuild \(locked.name)` first")

@@ -37,14 +37,14 @@ public struct PipBackend: Backend {
         if let v = request.requirement.exactVersion, case .prefix = request.requirement { return [AvailableVersion(version: v)] }
         let project = Self.normalize(source(of: request))
         var files: [String] = []
-        if let links = request.options.findLinks {
+        if let links = request.options.pip.findLinks {
             files += try await listing(findLinks(links, request), what: "find_links")
         }
-        let index = request.options.indexURL ?? Self.defaultIndex
+        let index = request.options.pip.indexURL ?? Self.defaultIndex
         files += try await listing(Self.slash(index) + project + "/", what: "the index", missingIsEmpty: !files.isEmpty)
         let versions = Set(files.compactMap { Self.distribution($0)?.project == project ? Self.distribution($0)?.version : nil })
         if versions.isEmpty {
-            throw TackError("no distributions of `\(source(of: request))` on \(index)\(request.options.findLinks.map { " or in \($0)" } ?? "") (set by \(request.origin.describe(home: nil)))")
+            throw TackError("no distributions of `\(source(of: request))` on \(index)\(request.options.pip.findLinks.map { " or in \($0)" } ?? "") (set by \(request.origin.describe(home: nil)))")
         }
         return versions.compactMap({ Version($0) }).sorted().map { AvailableVersion(version: $0) }
     }
@@ -179,14 +179,14 @@ public struct PipBackend: Backend {
     /// `--index-url` and `--find-links` as the pin sets them.
     func sources(_ request: ToolRequest) -> [String] {
         var out: [String] = []
-        if let index = request.options.indexURL { out += ["--index-url", index] }
-        if let links = request.options.findLinks { out += ["--find-links", findLinks(links, request)] }
+        if let index = request.options.pip.indexURL { out += ["--index-url", index] }
+        if let links = request.options.pip.findLinks { out += ["--find-links", findLinks(links, request)] }
         return out
     }
 
     /// `package[extras]==version`, what resolving the tool asks for.
     func wanted(_ request: ToolRequest, _ version: Version) -> String {
-        let extras = request.options.extras.isEmpty ? "" : "[" + request.options.extras.joined(separator: ",") + "]"
+        let extras = request.options.pip.extras.isEmpty ? "" : "[" + request.options.pip.extras.joined(separator: ",") + "]"
         return "\(source(of: request))\(extras)==\(version.text)"
     }
 
@@ -417,7 +417,7 @@ public struct PipBackend: Backend {
     }
 
     func interpreterPath(_ request: ToolRequest) throws(TackError) -> String {
-        let asked = request.options.python ?? "python3"
+        let asked = request.options.pip.python ?? "python3"
         guard !asked.contains("/") else {
             let path = asked.hasPrefix("~/") ? (environment["HOME"] ?? "") + asked.dropFirst(1) : asked
             let absolute = path.hasPrefix("/") ? path : Paths.normalize(Paths.join(Paths.dirname(request.origin.file), path))
@@ -548,8 +548,8 @@ public struct PipBackend: Backend {
     /// The files of one locked distribution on its index and in its find_links.
     func distributionFiles(_ pin: Pinned, _ request: ToolRequest) async throws(TackError) -> [IndexFile] {
         var out: [IndexFile] = []
-        if let links = request.options.findLinks { out += try await files(at: findLinks(links, request), what: "find_links") }
-        let index = request.options.indexURL ?? Self.defaultIndex
+        if let links = request.options.pip.findLinks { out += try await files(at: findLinks(links, request), what: "find_links") }
+        let index = request.options.pip.indexURL ?? Self.defaultIndex
         out += try await files(at: Self.slash(index) + pin.name + "/", what: "the index", missingIsEmpty: !out.isEmpty)
         return out.filter { file in
             guard let d = Self.distribution(file.name) else { return false }

@@ -31,11 +31,11 @@ public struct URLBackend: Backend {
     /// the tool's own fields.
     func target(_ request: ToolRequest, _ version: Version, for platform: Platform? = nil) -> (url: String, bin: [String], checksum: String?) {
         let platform = platform ?? self.platform
-        let override = request.options.platforms[platform.description] ?? [:]
+        let override = request.options.url.platforms[platform.description] ?? [:]
         let url = platform.render(override["url"] ?? source(of: request), version: version.text)
         // A platform's `bin` is one string: paths separated by spaces.
         let bins = (override["bin"].map { $0.split(separator: " ").map(String.init) } ?? request.options.bin).map { platform.render($0, version: version.text) }
-        return (url, bins, override["checksum"] ?? request.options.checksum)
+        return (url, bins, override["checksum"] ?? request.options.url.checksum)
     }
 
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
@@ -45,7 +45,7 @@ public struct URLBackend: Backend {
     }
 
     public func available(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
-        guard let index = request.options.versionIndex, let url = index["url"], let pattern = index["regex"] else {
+        guard let index = request.options.url.versionIndex, let url = index["url"], let pattern = index["regex"] else {
             if let v = request.requirement.exactVersion { return [AvailableVersion(version: v)] }
             // With nothing to list, a plain version word (`3.0` in .tool-versions) is that
             // exact version, as asdf reads it.

@@ -1,0 +1,39 @@
+import YAML
+
+/// A url tool's options: its checksum, what other platforms download instead, and where its
+/// versions are listed.
+public struct URLOptions: BackendOptionSet {
+    public var checksum: String?
+    /// Per platform (`linux-arm64`), its own `url`, `bin` or `checksum`.
+    public var platforms: [String: [String: String]] = [:]
+    /// `versions: { url:, regex: }`: where the tool's versions are listed.
+    public var versionIndex: [String: String]?
+    public init() {}
+
+    public static let keys = ["checksum", "platforms", "versions"]
+
+    public mutating func decode(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) {
+        switch key.value {
+        case "checksum": checksum = try reader.checksum(value, "`checksum`")
+        case "platforms": platforms = try reader.platformOverrides(value)
+        default: versionIndex = try reader.versionIndex(value)
+        }
+    }
+
+    public var lockRecord: [String: String] {
+        var out: [String: String] = [:]
+        if let checksum { out["checksum"] = checksum.lowercased() }
+        for (platform, fields) in platforms {
+            for (key, value) in fields { out["platforms.\(platform).\(key)"] = key == "checksum" ? value.lowercased() : value }
+        }
+        return out
+    }
+
+    public func overlaid(by other: URLOptions) -> URLOptions {
+        var o = self
+        if other.checksum != nil { o.checksum = other.checksum }
+        for (platform, fields) in other.platforms { o.platforms[platform, default: [:]].merge(fields) { $1 } }
+        if other.versionIndex != nil { o.versionIndex = other.versionIndex }
+        return o
+    }
+}
