@@ -175,7 +175,7 @@ public struct URLBackend: Backend {
             guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` is not a valid binary name") }
             try fs.makeDirectory(job.directory + "/bin")
             try fs.copyReplacing(file, to: job.directory + "/bin/" + name)
-            chmod(job.directory + "/bin/" + name, 0o755)
+            do { try fs.makeExecutable(job.directory + "/bin/" + name) } catch { throw TackError("cannot make bin/\(name) executable: \(error)") }
             binaries = ["bin/" + name]
         }
         var outcome = InstallOutcome(binaries: binaries, lockFields: ["sha256": .map(locked)], notes: notes)
