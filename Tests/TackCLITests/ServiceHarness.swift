@@ -7,7 +7,8 @@ import TackKit
 /// printing the version, and how many installs it made.
 final class MemoryBackend: Backend, @unchecked Sendable {
     let name: String
-    let versions: [String]
+    private var listed: [String]
+    var versions: [String] { lock.withLock { listed } }
     /// Versions whose install fails.
     let failing: Set<String>
     private let lock = NSLock()
@@ -16,9 +17,12 @@ final class MemoryBackend: Backend, @unchecked Sendable {
 
     init(name: String = "url", versions: [String], failing: Set<String> = []) {
         self.name = name
-        self.versions = versions
+        self.listed = versions
         self.failing = failing
     }
+
+    /// A new release appears.
+    func publish(_ version: String) { lock.withLock { listed.append(version) } }
 
     func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         versions.compactMap { Version($0).map { AvailableVersion(version: $0) } }
