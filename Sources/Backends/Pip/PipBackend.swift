@@ -101,7 +101,9 @@ public struct PipBackend: Backend {
         let baseURL = URL(string: base)
         for match in html.matches(of: #/<a\s([^>]*)>/#.ignoresCase()) {
             let attributes = String(match.output.1)
-            guard let href = attributes.firstMatch(of: #/href\s*=\s*"([^"]*)"/#)?.output.1 ?? attributes.firstMatch(of: #/href\s*=\s*'([^']*)'/#)?.output.1 else { continue }
+            // Attribute names are case-insensitive in HTML (`HREF=`), as the tag's is.
+            guard let href = attributes.firstMatch(of: #/href\s*=\s*"([^"]*)"/#.ignoresCase())?.output.1
+                ?? attributes.firstMatch(of: #/href\s*=\s*'([^']*)'/#.ignoresCase())?.output.1 else { continue }
             var url = String(href).replacingOccurrences(of: "&amp;", with: "&")
             var declared: String?
             if let hash = url.firstIndex(of: "#") {
@@ -111,7 +113,7 @@ public struct PipBackend: Backend {
             }
             let name = url.split(separator: "/").last.map(String.init) ?? url
             let location = URL(string: url, relativeTo: baseURL)?.absoluteString ?? url
-            out.append(IndexFile(name: name.removingPercentEncoding ?? name, location: location, declared: declared, yanked: attributes.contains("data-yanked")))
+            out.append(IndexFile(name: name.removingPercentEncoding ?? name, location: location, declared: declared, yanked: attributes.lowercased().contains("data-yanked")))
         }
         return out
     }
