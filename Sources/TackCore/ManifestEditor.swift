@@ -6,7 +6,7 @@ import YAML
 public enum ManifestEditor {
     /// `tool: value`, where value is the requirement (or a flow mapping with a source).
     public static func pin(_ tool: String, _ requirement: Requirement, entry: String? = nil, in original: [UInt8], path: String, kind: Origin.Kind) throws(TackError) -> [UInt8] {
-        precondition(ToolName.isValid(tool))
+        guard ToolName.isValid(tool) else { throw TackError(ToolName.problem(tool)) }
         let value = entry ?? yamlValue(requirement.description)
         var bytes = original
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0

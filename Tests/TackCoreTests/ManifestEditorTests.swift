@@ -1,0 +1,35 @@
+import TackCore
+import Testing
+
+/// `tack use` edits tack.yml as a person would: one value changed or one line added, comments,
+/// quoting and layout untouched, and never a file tack cannot read afterwards.
+@Suite struct ManifestEditorTests {
+    func pin(_ tool: String, _ requirement: String, in text: String, entry: String? = nil) throws -> String {
+        let edited = try ManifestEditor.pin(tool, try Requirement.parse(requirement), entry: entry, in: Array(text.utf8), path: "/p/tack.yml", kind: .manifest)
+        return String(decoding: edited, as: UTF8.self)
+    }
+
+    @Test func aVersionChangesInPlaceKeepingCommentsAndQuotes() throws {
+        let text = "# the team's tools\ntools:\n  swiftlint: \"0.57.0\"   # lint\n  jq: 1.7.1\n"
+        #expect(try pin("swiftlint", "0.58.0", in: text) == "# the team's tools\ntools:\n  swiftlint: \"0.58.0\"   # lint\n  jq: 1.7.1\n")
+        #expect(try pin("jq", "1.8.0", in: text) == "# the team's tools\ntools:\n  swiftlint: \"0.57.0\"   # lint\n  jq: 1.8.0\n")
+    }
+
+    @Test func aNewToolIsOneLineAddedAndAnEmptyFileGetsTools() throws {
+        #expect(try pin("jq", "1.7.1", in: "tools:\n  swiftlint: 0.57.0\n") == "tools:\n  swiftlint: 0.57.0\n  jq: 1.7.1\n")
+        #expect(try pin("jq", "1.7.1", in: "") == "tools:\n  jq: 1.7.1\n")
+        #expect(try pin("jq", "1.7.1", in: "env:\n  A: b\n") == "env:\n  A: b\ntools:\n  jq: 1.7.1\n")
+    }
+
+    @Test func aMappingEntryKeepsItsSourceAndGetsTheNewVersion() throws {
+        let text = "tools:\n  hello: { git: \"https://example.com/hello.git\", version: \"1.0.0\" }\n"
+        #expect(try pin("hello", "1.1.0", in: text) == "tools:\n  hello: { git: \"https://example.com/hello.git\", version: \"1.1.0\" }\n")
+    }
+
+    @Test func whatCannotBeEditedSafelyIsAnError() throws {
+        // A broken file is never edited; a name tack would not accept is refused, not a crash.
+        #expect(throws: TackError.self) { _ = try pin("jq", "1.7.1", in: "tools: [oops\n") }
+        #expect(throws: TackError.self) { _ = try pin("Bad Name", "1.0.0", in: "tools:\n  jq: 1.7.1\n") }
+        #expect(throws: TackError.self) { _ = try pin("hello", "1.1.0", in: "tools:\n  hello: { git: \"https://x/h.git\", version: \"1.0\" }\n", entry: "{ url: \"https://x\" }") }
+    }
+}
