@@ -88,7 +88,7 @@ public struct AsdfBackend: Backend {
     func pluginEnvironment(_ plugin: String) -> [String: String] {
         var env = environment
         env["ASDF_PLUGIN_PATH"] = plugin
-        env["ASDF_CONCURRENCY"] = String(ProcessInfo.processInfo.activeProcessorCount)
+        env["ASDF_CONCURRENCY"] = String(CurrentProcess.processorCount)
         return env
     }
 

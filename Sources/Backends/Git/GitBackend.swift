@@ -245,7 +245,7 @@ public struct GitBackend: Backend {
             guard BinSpec.isSafeRelativePath(rendered), ToolName.isValidBinaryName(name) else {
                 throw TackError("`bin: \(spec)` of \(job.locked.name) must be a path inside the checkout")
             }
-            guard ExecutableSearch.isExecutable(src + "/" + rendered) else {
+            guard fs.isExecutable(src + "/" + rendered) else {
                 throw TackError("the build of \(tool) did not produce \(rendered) (named by `bin:`)")
             }
             try fs.copyReplacing(src + "/" + rendered, to: job.directory + "/bin/" + name)

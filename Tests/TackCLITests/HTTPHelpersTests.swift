@@ -1,0 +1,48 @@
+@testable import Backends
+import Foundation
+import TackCore
+import Testing
+
+/// The HTTP client's rules, in-process: where credentials may follow a redirect, what a URL
+/// shows in a message, how long a transfer may stall, and which failures are worth a retry.
+@Suite struct HTTPHelpersTests {
+    let secret = HTTPRequest("GET", "https://registry.example.com/v2/x/blobs/sha256:1", headers: ["Authorization": "Bearer s", "Accept": "*/*"])
+
+    @Test func credentialsFollowARedirectOnlyToTheirOrigin() {
+        let same = RedirectPolicy.follow(secret, to: "https://registry.example.com:443/v2/x/blobs/other", status: 307)
+        #expect(same.headers["Authorization"] == "Bearer s", "the default port is the same origin")
+        for elsewhere in ["https://bucket.example.com/blob", "http://registry.example.com/blob", "https://registry.example.com:8443/blob", "https://REGISTRY.example.com.evil/blob"] {
+            let next = RedirectPolicy.follow(secret, to: elsewhere, status: 302)
+            #expect(next.headers["Authorization"] == nil && next.headers["Accept"] == "*/*", "\(elsewhere)")
+            #expect(next.url == elsewhere)
+        }
+        #expect(RedirectPolicy.follow(secret, to: "https://Registry.Example.com/x", status: 302).headers["Authorization"] == "Bearer s", "host names are case-insensitive")
+    }
+
+    @Test func aSeeOtherTurnsAnUploadIntoAGet() {
+        let post = HTTPRequest("POST", "https://r.example.com/upload", headers: ["Content-Type": "application/json", "Content-Length": "2"], body: .bytes([1, 2]))
+        let next = RedirectPolicy.follow(post, to: "https://r.example.com/done", status: 303)
+        #expect(next.method == "GET" && next.headers["Content-Type"] == nil && next.headers["Content-Length"] == nil)
+        if case .none = next.body {} else { Issue.record("the body went on after a 303") }
+        let put = HTTPRequest("PUT", "https://r.example.com/upload", body: .bytes([1]))
+        #expect(RedirectPolicy.follow(put, to: "https://r.example.com/again", status: 307).method == "PUT", "a 307 keeps the method and body")
+    }
+
+    @Test func messagesShowNoPasswordAndNoSignedQuery() {
+        #expect(Redact.url("https://user:secret@example.com:8080/path/file.tgz?X-Amz-Signature=abc#frag") == "https://example.com:8080/path/file.tgz")
+        #expect(Redact.url("not a url") == "the URL")
+        #expect(HTTPStatusText.of(404) == "Not Found" && HTTPStatusText.of(599) == "Server Error" && HTTPStatusText.of(42) == "(an unknown status)")
+    }
+
+    @Test func stallLimitsComeFromTheEnvironmentAndRetriesFromTheFailure() {
+        #expect(TransferLimits.from(environment: [:]) == TransferLimits())
+        let set = TransferLimits.from(environment: ["TACK_HTTP_TIMEOUT": "5", "TACK_HTTP_MIN_RATE": "100"])
+        #expect(set.idle == 5 && set.minimumRate == 100 && set.variable == "TACK_HTTP_TIMEOUT")
+        let cache = TransferLimits.from(environment: ["TACK_CACHE_TIMEOUT": "2", "TACK_HTTP_TIMEOUT": "9"], timeoutVariable: "TACK_CACHE_TIMEOUT")
+        #expect(cache.idle == 2 && cache.variable == "TACK_CACHE_TIMEOUT")
+        for junk in ["0", "-3", "nan", "inf", "soon"] { #expect(TransferLimits.from(environment: ["TACK_HTTP_TIMEOUT": junk]).idle == 30, "\(junk)") }
+        #expect(TransferLimits.from(environment: ["TACK_HTTP_TIMEOUT": "0.1"]).idle == 0.5, "never less than half a second")
+        #expect(HTTPFailure(status: nil, message: "").isTransient && HTTPFailure(status: 503, message: "").isTransient && HTTPFailure(status: 429, message: "").isTransient)
+        #expect(!HTTPFailure(status: 404, message: "").isTransient && !HTTPFailure(status: 401, message: "").isTransient)
+    }
+}
