@@ -78,4 +78,25 @@ import TackKit
         #expect(FileManager.default.fileExists(atPath: t.sandbox.root + "/tack-home/installs/hello/1.0.0"))
         #expect(try prune(dryRun: false).0.isEmpty)
     }
+
+    /// A version another known project still pins is uninstalled when asked (the user named
+    /// it), and the next install there brings it back.
+    @Test func anUninstalledVersionComesBackWithTheNextInstall() async throws {
+        let t = try serviceSetup("tools:\n  \(entry)\n")
+        #expect(await InstallService(try Workspace(t.context())).run().status == 0)
+        try UninstallService(t.context()).uninstall("hello", try #require(Version("1.0.0")))
+        let again = await InstallService(try Workspace(t.context())).run()
+        #expect(again.summary == InstallSummary(installed: 1, pulled: 0, already: 0, failed: 0))
+        #expect(t.backend.installs == ["hello@1.0.0", "hello@1.0.0"])
+    }
+
+    @Test func untrustingForgetsOnlyThatProject() throws {
+        let t = try serviceSetup("tools:\n  \(entry)\nenv:\n  A: b\n")
+        try t.sandbox.write("other/tack.yml", "tools:\n  \(entry)\nenv:\n  C: d\n")
+        _ = try trust(t)
+        _ = try trust(t, in: "other")
+        #expect(try trust(t, untrust: true) == [.untrusted(t.sandbox.root + "/app/tack.yml")])
+        let policy = TrustPolicy(settings: t.context().settings)
+        #expect(!policy.isTrusted(t.sandbox.root + "/app/tack.yml") && policy.isTrusted(t.sandbox.root + "/other/tack.yml"))
+    }
 }

@@ -63,4 +63,42 @@ import TackKit
         #expect(t.sandbox.read("app/tack.yml") == "tools:\n  \(entry)\n")
         #expect(t.sandbox.read("app/tack.lock") == nil)
     }
+
+    @Test func aNewToolIsAddedWithItsSourceAndTheGlobalManifestWhenAsked() async throws {
+        let t = try serviceSetup("tools:\n  \(entry)\n")
+        var pin = PinService.Pin(tool: "world", requirement: try Requirement.parse("1.1.0"))
+        pin.entrySource = "url: \"https://example.com/world-{version}\""
+        let (_, outcome) = try await PinService(t.context()).pin(pin)
+        #expect(outcome == .pinned(file: t.sandbox.root + "/app/tack.yml"))
+        let yml = try #require(t.sandbox.read("app/tack.yml"))
+        #expect(yml.hasPrefix("tools:\n  \(entry)\n  world: {"), "\(yml)")
+        #expect(yml.contains("version: \"1.1.0\"") || yml.contains("version: 1.1.0"), "\(yml)")
+        #expect(t.backend.installs == ["world@1.1.0"])
+        // --global: the user's own manifest, not the project's.
+        var global = PinService.Pin(tool: "hello", requirement: try Requirement.parse("2.0.0"))
+        global.global = true
+        global.entrySource = "url: \"https://example.com/hello-{version}\""
+        let (_, globalOutcome) = try await PinService(t.context()).pin(global)
+        let manifest = try #require(t.context().settings.globalManifest)
+        // The project pins hello itself, so here the global pin is written and shadowed.
+        guard case .shadowed(let file, let winner) = globalOutcome else {
+            Issue.record("expected the global pin to be shadowed here, got \(globalOutcome)")
+            return
+        }
+        #expect(file == manifest && winner.contains("app/tack.yml"), "\(file) \(winner)")
+        #expect(t.sandbox.read(String(manifest.dropFirst(t.sandbox.root.count + 1)))?.contains("hello") == true)
+        #expect(t.sandbox.read("app/tack.yml") == yml, "the project's file is untouched")
+    }
+
+    @Test func aRequirementNoReleaseMeetsChangesNothing() async throws {
+        let t = try serviceSetup("tools:\n  \(entry)\n")
+        let (_, outcome) = try await PinService(t.context()).pin(.init(tool: "hello", requirement: try Requirement.parse("~> 9.0")))
+        guard case .failed(_, let report) = outcome else {
+            Issue.record("a requirement no release meets was pinned: \(outcome)")
+            return
+        }
+        #expect(report.status == 1)
+        #expect(t.sandbox.read("app/tack.yml") == "tools:\n  \(entry)\n")
+        #expect(t.backend.installs.isEmpty)
+    }
 }
