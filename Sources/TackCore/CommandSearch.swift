@@ -18,7 +18,7 @@ public enum CommandSearch {
     public static func find(_ command: String, rows: [CurrentTool], pathRoots: [String: String], settings: Settings) -> Answer {
         let fs = settings.fs
         let store = settings.store
-        func executable(_ path: String) -> Bool { fs.isFile(path) && access(path, X_OK) == 0 }
+        func executable(_ path: String) -> Bool { fs.isExecutable(path) }
         for tool in rows {
             if tool.requested == "system" { continue }
             if let root = pathRoots[tool.tool] {

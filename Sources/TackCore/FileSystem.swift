@@ -35,6 +35,9 @@ public protocol FileSystem: Sendable {
     func isExecutable(_ path: String) -> Bool
     /// Makes a symbolic link at `path` that holds `target` (as written: relative or absolute).
     func makeLink(_ path: String, to target: String) throws(FileSystemError)
+    /// A string that changes whenever the file at `path` is written or replaced (on a disk:
+    /// its inode, size, modification and change times); `-` when there is no file.
+    func versionKey(_ path: String) -> String
     /// Whether `path` is a symbolic link that leads nowhere (a loop, or a missing target).
     func isBrokenLink(_ path: String) -> Bool
     /// Runs `body` holding an exclusive lock named by `lockPath` (for a real file system, an

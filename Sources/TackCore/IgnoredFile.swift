@@ -45,7 +45,7 @@ public struct WarningLedger: Sendable {
     /// Whether `warnings` about `path` were not shown yet for this version of it (and of
     /// `alsoKeyedBy`, files whose change shows them again); they are recorded as shown.
     public func isNew(_ path: String, _ warnings: [String], kind: String, alsoKeyedBy: [String] = []) -> Bool {
-        let keys = ([path] + alsoKeyedBy).map(Snapshot.statKey).joined(separator: " ")
+        let keys = ([path] + alsoKeyedBy).map(store.fs.versionKey).joined(separator: " ")
         let record = Array((keys + "\n" + warnings.joined(separator: "\n") + "\n").utf8)
         let file = location(path, kind: kind)
         if let old = try? store.fs.read(file, limit: 1 << 16), old == record { return false }

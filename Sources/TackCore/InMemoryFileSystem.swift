@@ -139,6 +139,11 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    public func versionKey(_ path: String) -> String {
+        guard let info = info(path) else { return "-" }
+        return "\(info.size):\(info.mtime)"
+    }
+
     public func linkOrCopy(_ from: String, to: String) throws(FileSystemError) {
         try copy(from, to: to)
     }

@@ -152,6 +152,8 @@ public struct LocalFileSystem: FileSystem {
         try copyFile(from, to: to, mode: st.st_mode & 0o7777)
     }
 
+    public func versionKey(_ path: String) -> String { Snapshot.statKey(path) }
+
     public func isExecutable(_ path: String) -> Bool {
         info(path)?.kind == .file && access(path, X_OK) == 0
     }

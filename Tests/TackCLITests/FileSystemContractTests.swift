@@ -84,4 +84,19 @@ import TackCore
             #expect(throws: FileSystemError.self) { try fs.linkOrCopy(root + "/one", to: root + "/two") }
         }
     }
+
+    /// What says "this file changed" (warnings said once per version) changes with every
+    /// write, and is `-` for no file.
+    @Test func aVersionKeyChangesWithEveryWrite() throws {
+        for (fs, root, keep) in try Self.systems() {
+            _ = keep
+            try fs.createDirectory(root)
+            #expect(fs.versionKey(root + "/f") == "-")
+            try fs.writeAtomically(root + "/f", Array("one".utf8))
+            let first = fs.versionKey(root + "/f")
+            #expect(fs.versionKey(root + "/f") == first)
+            try fs.writeAtomically(root + "/f", Array("two".utf8))
+            #expect(fs.versionKey(root + "/f") != first, "\(fs)")
+        }
+    }
 }
