@@ -1,0 +1,25 @@
+@testable import TackCore
+import TackKit
+import Testing
+
+/// What an install says at its end, and what the team cache remembers of a key.
+@Suite struct InstallSummaryTests {
+    @Test func theLastLineSaysWhatHappenedAndNothingWhenNothingDid() {
+        #expect(InstallSummary(installed: 0, pulled: 0, already: 3, failed: 0).line == nil)
+        #expect(InstallSummary(installed: 2, pulled: 1, already: 3, failed: 0).line == "2 installed (1 from the team cache), 3 already installed")
+        #expect(InstallSummary(installed: 0, pulled: 0, already: 0, failed: 1).line == "0 installed, 1 failed")
+        #expect(LockPlanner.Change(tool: "jq", from: "1.6", to: "1.7.1").description == "updated jq 1.6 → 1.7.1")
+        #expect(LockPlanner.Change(tool: "jq", from: "1.7.1", to: "1.7.1").description == "relocked jq 1.7.1")
+    }
+
+    @Test func theCacheRemembersTheDigestFirstSeenForAKey() throws {
+        let fs = InMemoryFileSystem()
+        let store = try #require(Settings(environment: ["TACK_HOME": "/t", "HOME": "/h"], cwd: "/", fs: fs).store)
+        let tag = String(repeating: "a", count: 64), digest = "sha256:" + String(repeating: "b", count: 64)
+        #expect(CacheDigests(store: store).digest(for: tag) == nil)
+        CacheDigests(store: store).remember(tag, digest)
+        #expect(CacheDigests(store: store).digest(for: tag) == digest)
+        CacheDigests(store: store).remember("not-a-tag", digest)
+        #expect(CacheDigests(store: store).digest(for: "not-a-tag") == nil, "only a SHA-256 tag is kept")
+    }
+}
