@@ -9,19 +9,23 @@ import Testing
 @Suite struct PipLockTests {
     static let sum = String(repeating: "a", count: 64)
 
+    func distributions(_ entry: LockedTool) throws(TackError) -> [PipBackend.Pinned] {
+        try PipLockRecord(entry.fields).distributions(of: "\(entry.name) \(entry.version)")
+    }
+
     func entry(packages: [String: String], hashes: [String: String]) -> LockedTool {
         LockedTool(name: "black", version: Version("24.1.0")!, requested: "24.1.0", backend: "pip", source: "black",
                    fields: ["packages": .map(packages), "hashes": .map(hashes)])
     }
 
     @Test func aWellFormedEntryGivesEveryDistributionWithItsHashes() throws {
-        let pinned = try PipBackend.lockedDistributions(entry(
+        let pinned = try distributions(entry(
             packages: ["black": "24.1.0", "click": "8.1.7"],
             hashes: ["black": "sha256:\(Self.sum)", "click": "sha256:\(Self.sum) sha256:\(String(repeating: "b", count: 64))"]))
         #expect(pinned.map(\.name) == ["black", "click"])
         #expect(pinned[1].hashes.count == 2)
         // What the lock records round-trips.
-        #expect(PipBackend.lockFields(pinned) == entry(packages: ["black": "24.1.0", "click": "8.1.7"],
+        #expect(PipLockRecord(pinned).fields == entry(packages: ["black": "24.1.0", "click": "8.1.7"],
                                                         hashes: ["black": "sha256:\(Self.sum)", "click": "sha256:\(Self.sum) sha256:\(String(repeating: "b", count: 64))"]).fields)
     }
 
@@ -33,7 +37,7 @@ import Testing
     ])
     func aNameOrVersionThatIsNotOneInstallsNothing(_ name: String, _ version: String, _ said: String) {
         do {
-            _ = try PipBackend.lockedDistributions(entry(packages: [name: version], hashes: [name: "sha256:\(Self.sum)"]))
+            _ = try distributions(entry(packages: [name: version], hashes: [name: "sha256:\(Self.sum)"]))
             Issue.record("\(name.debugDescription) \(version.debugDescription) was accepted")
         } catch {
             #expect(error.message.contains(said) && error.message.contains("nothing was installed"), "\(error.message)")
@@ -41,10 +45,10 @@ import Testing
     }
 
     @Test func hashesMustBeSHA256AndMatchTheListedDistributions() {
-        #expect(throws: TackError.self) { try PipBackend.lockedDistributions(entry(packages: ["black": "24.1.0"], hashes: ["black": "md5:0123"])) }
-        #expect(throws: TackError.self) { try PipBackend.lockedDistributions(entry(packages: ["black": "24.1.0"], hashes: [:])) }
+        #expect(throws: TackError.self) { try distributions(entry(packages: ["black": "24.1.0"], hashes: ["black": "md5:0123"])) }
+        #expect(throws: TackError.self) { try distributions(entry(packages: ["black": "24.1.0"], hashes: [:])) }
         #expect(throws: TackError.self) {
-            try PipBackend.lockedDistributions(entry(packages: ["black": "24.1.0"], hashes: ["black": "sha256:\(Self.sum)", "evil": "sha256:\(Self.sum)"]))
+            try distributions(entry(packages: ["black": "24.1.0"], hashes: ["black": "sha256:\(Self.sum)", "evil": "sha256:\(Self.sum)"]))
         }
     }
 

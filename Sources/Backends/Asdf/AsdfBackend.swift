@@ -116,7 +116,7 @@ public struct AsdfBackend: Backend {
             versions = versions.filter { $0 <= v }
             versions.insert(v)
         }
-        return versions.sorted().map { AvailableVersion(version: $0, fields: ["plugin-commit": .string(commit)]) }
+        return versions.sorted().map { AvailableVersion(version: $0, fields: AsdfLockRecord(pluginCommit: commit).fields) }
     }
 
     // MARK: Install
@@ -125,21 +125,20 @@ public struct AsdfBackend: Backend {
     /// (a prefix compiled in), so the path is part of the key: machines share these builds
     /// when their TACK_HOME is the same (CI runners usually are).
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? {
-        guard case .string(let commit)? = locked.fields["plugin-commit"] else { return nil }
+        guard let commit = AsdfLockRecord(locked.fields).pluginCommit else { return nil }
         return ["backend": name, "source": source(of: request), "plugin-commit": commit, "version": locked.version.text, "destination": destination]
     }
 
     /// The locked plugin commit must be one the plugin's default branch or a tag reaches:
     /// fetched (and kept, as an install would) before the team cache is asked.
     public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {
-        guard case .string(let commit)? = locked.fields["plugin-commit"] else { return }
+        guard let commit = AsdfLockRecord(locked.fields).pluginCommit else { return }
         _ = try await plugin(request, commit: commit)
     }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let tool = "\(job.locked.name) \(job.locked.version)"
-        var locked: String?
-        if case .string(let c)? = job.locked.fields["plugin-commit"] { locked = c }
+        let locked = AsdfLockRecord(job.locked.fields).pluginCommit
         if locked == nil && job.frozen { throw TackError("tack.lock records no plugin commit for \(tool); run `tack lock`") }
         job.report(.fetching)
         let (dir, commit) = try await plugin(job.request, commit: locked)
@@ -182,7 +181,7 @@ public struct AsdfBackend: Backend {
             exported = try await captureExecEnv(dir, env: env, finalInstall: finalInstall, job: job)
         }
         let binaries = try writeCommands(commands, exported: exported, job: job)
-        return InstallOutcome(binaries: binaries, metadata: ["plugin": "\(source(of: job.request)) @ \(commit)"], lockFields: ["plugin-commit": .string(commit)])
+        return InstallOutcome(binaries: binaries, metadata: ["plugin": "\(source(of: job.request)) @ \(commit)"], lockFields: AsdfLockRecord(pluginCommit: commit).fields)
     }
 
     /// The plugin's bin/download (when it has one), then bin/install.

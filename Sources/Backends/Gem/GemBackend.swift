@@ -122,13 +122,10 @@ public struct GemBackend: Backend {
         }
         let binaries = try writeWrappers(executables, job: job, ruby: ruby)
         let rubyVersion = (try? await runner.run(ruby, ["-e", "print RUBY_VERSION"], directory: fetched, environment: env))?.output ?? ""
-        var fields: [String: LockValue] = ["sha256": .map(checked.recorded)]
-        if selection.isRecorded {
-            fields["gems"] = .map(try Self.versions(of: selection, tool: tool))
-            fields[PlatformSelection.field] = selection.lockValue
-        } else {
-            fields["gems"] = .map(Dictionary(pinned.map { ($0.name, $0.version) }, uniquingKeysWith: { a, _ in a }))
-        }
+        let gems = selection.isRecorded ? try Self.versions(of: selection, tool: tool)
+            : Dictionary(pinned.map { ($0.name, $0.version) }, uniquingKeysWith: { a, _ in a })
+        var fields = GemLockRecord(gems: gems, sha256: checked.recorded).fields
+        if selection.isRecorded { fields[PlatformSelection.field] = selection.lockValue }
         var outcome = InstallOutcome(binaries: binaries, metadata: ["ruby": "\(ruby) (\(rubyVersion))"], lockFields: fields)
         outcome.learned = checked.learned
         return outcome
@@ -138,10 +135,7 @@ public struct GemBackend: Backend {
     /// gems, resolved here and recorded when the lock has none for it yet), and the selection.
     func lockedForThisPlatform(_ job: InstallJob, gem: String, scratch: String) async throws(TackError) -> ([Pinned], PlatformSelection) {
         let tool = "\(job.locked.name) \(job.locked.version)"
-        var pinned: [Pinned] = []
-        if case .map(let m)? = job.locked.fields["gems"] {
-            pinned = m.sorted { $0.key < $1.key }.map { Pinned(name: $0.key, version: $0.value) }
-        }
+        var pinned = GemLockRecord(job.locked.fields).gems.sorted { $0.key < $1.key }.map { Pinned(name: $0.key, version: $0.value) }
         var selection = PlatformSelection(job.locked)
         let here = Platform.current
         guard selection.isRecorded else { return (pinned, selection) }
@@ -180,7 +174,7 @@ public struct GemBackend: Backend {
     func fetchAndCheck(_ pinned: [Pinned], job: InstallJob, gem: String, into fetched: String) async throws(TackError) -> (files: [String], recorded: [String: String], learned: [Learned]) {
         let tool = "\(job.locked.name) \(job.locked.version)"
         job.report(.fetching)
-        let lockedFiles = job.locked.fieldMap("sha256")
+        let lockedFiles = GemLockRecord(job.locked.fields).sha256
         var files: [String] = [], recorded = lockedFiles, learned: [Learned] = []
         let cache = job.cache + "/gems"
         try fs.makeDirectory(cache)
@@ -300,13 +294,14 @@ public struct GemBackend: Backend {
         let scratch = try lockScratchDirectory(in: cache)
         defer { try? fs.remove(scratch) }
         // An entry locked for this platform alone keeps what its install chose.
-        if !selection.isRecorded, case .map(let m)? = entry.fields["gems"], !m.isEmpty, missing.contains(Platform.current) {
-            selection.set(m.sorted { $0.key < $1.key }.map { "\($0.key)-\($0.value)" }, for: .current)
+        let record = GemLockRecord(entry.fields)
+        if !selection.isRecorded, !record.gems.isEmpty, missing.contains(Platform.current) {
+            selection.set(record.gems.sorted { $0.key < $1.key }.map { "\($0.key)-\($0.value)" }, for: .current)
         }
         for platform in selection.missing(platforms) {
             selection.set(try await resolve(request, version: entry.version, for: platform, gem: gem, scratch: scratch).map(\.stem), for: platform)
         }
-        var sums = entry.fieldMap("sha256")
+        var sums = record.sha256
         let unrecorded = selection.allNames.sorted().compactMap(Self.pinned(stem:)).filter { sums[$0.file] == nil }
         let fetched = await fetchAll(unrecorded, request: request, gem: gem, scratch: scratch, jobs: jobs, tool: tool)
         var problems: [String] = []
@@ -319,7 +314,7 @@ public struct GemBackend: Backend {
             }
         }
         guard problems.isEmpty else { throw TackError("cannot lock \(tool) for every platform:\n  " + problems.joined(separator: "\n  ")) }
-        return ["gems": .map(try Self.versions(of: selection, tool: tool)), "sha256": .map(sums), PlatformSelection.field: selection.lockValue]
+        return GemLockRecord(gems: try Self.versions(of: selection, tool: tool), sha256: sums).fields.merging([PlatformSelection.field: selection.lockValue]) { $1 }
     }
 
     /// Each gem fetched into its own directory below `scratch`, at most `jobs` at once.
@@ -340,7 +335,8 @@ public struct GemBackend: Backend {
     /// `tack lock --verify`: every gem file the entry has a checksum for, fetched again from
     /// the source (never from the cache) and compared.
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
-        guard case .map(let sums)? = entry.fields["sha256"], !sums.isEmpty else { return (0, []) }
+        let sums = GemLockRecord(entry.fields).sha256
+        guard !sums.isEmpty else { return (0, []) }
         let tool = "\(entry.name) \(entry.version)"
         let gem: String
         do { gem = try tools(request).gem } catch { return (0, ["cannot verify \(tool): \(error.message)"]) }

@@ -35,8 +35,8 @@ public struct GitBackend: Backend {
         for tag in tags {
             guard let v = Version(tag.name) else { continue }
             // `1.2.0` and `v1.2.0` name one version; prefer the tag written without `v`.
-            if let existing = byVersion[v], case .string(let t)? = existing.fields["tag"], !t.hasPrefix("v") { continue }
-            byVersion[v] = AvailableVersion(version: v, fields: ["tag": .string(tag.name), "commit": .string(tag.commit)])
+            if let existing = byVersion[v], let t = GitLockRecord(existing.fields).tag, !t.hasPrefix("v") { continue }
+            byVersion[v] = AvailableVersion(version: v, fields: GitLockRecord(commit: tag.commit, tag: tag.name).fields)
         }
         return byVersion.values.sorted { $0.version < $1.version }
     }
@@ -44,14 +44,14 @@ public struct GitBackend: Backend {
     public func resolve(ref: String, of request: ToolRequest) async throws(TackError) -> AvailableVersion {
         let url = source(of: request)
         if ref.count == 40, ref.allSatisfy(\.isHexDigit) {
-            return AvailableVersion(version: RefVersion.version(commit: ref.lowercased()), fields: ["ref": .string(ref), "commit": .string(ref.lowercased())])
+            return AvailableVersion(version: RefVersion.version(commit: ref.lowercased()), fields: GitLockRecord(commit: ref.lowercased(), ref: ref).fields)
         }
         let refs: [RemoteTag]
         do { refs = try await git.listRefs(url) } catch { throw TackError("cannot list the branches and tags of \(url): \(error.message)") }
         guard let match = refs.first(where: { $0.name == "refs/tags/\(ref)" }) ?? refs.first(where: { $0.name == "refs/heads/\(ref)" }) else {
             throw TackError("\(url) has no branch or tag `\(ref)` (set by \(request.origin.describe(home: nil)))")
         }
-        return AvailableVersion(version: RefVersion.version(commit: match.commit), fields: ["ref": .string(ref), "commit": .string(match.commit)])
+        return AvailableVersion(version: RefVersion.version(commit: match.commit), fields: GitLockRecord(commit: match.commit, ref: ref).fields)
     }
 
     /// What the lock chooses, checked against the pin before anything is built or pulled
@@ -70,7 +70,8 @@ public struct GitBackend: Backend {
         let url = source(of: request)
         trace("fetching \(Redact.url(url) == "the URL" ? url : Redact.url(url)) for \(locked.name) \(locked.version)")
         let tool = "\(locked.name) \(locked.version)"
-        guard case .string(let commit)? = locked.fields["commit"], Git.isCommitID(commit) else {
+        let record = GitLockRecord(locked.fields)
+        guard let commit = record.fullCommit else {
             throw TackError("tack.lock has no commit for \(tool); run `tack lock` again")
         }
         if case .ref(let ref) = request.requirement {
@@ -88,7 +89,7 @@ public struct GitBackend: Backend {
             }
             return
         }
-        guard case .string(let tag)? = locked.fields["tag"] else {
+        guard let tag = record.tag else {
             throw TackError("tack.lock has no tag for \(tool); run `tack lock` again")
         }
         guard let tagged = Version(tag), tagged == locked.version, !tag.hasPrefix("refs/") else {
@@ -192,7 +193,7 @@ public struct GitBackend: Backend {
     }
 
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? {
-        guard case .string(let commit)? = locked.fields["commit"] else { return nil }
+        guard let commit = GitLockRecord(locked.fields).commit else { return nil }
         var inputs = ["backend": name, "source": source(of: request), "commit": commit]
         if let build = request.options.git.build {
             inputs["build"] = build

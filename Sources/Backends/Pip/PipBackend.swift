@@ -243,14 +243,14 @@ public struct PipBackend: Backend {
         var resolvedHere = false
 
         func lockFields(_ installed: [Pinned]) -> [String: LockValue] {
-            guard selection.isRecorded else { return PipBackend.lockFields(installed) }
-            return PipBackend.lockFields(everything).merging([PlatformSelection.field: selection.lockValue]) { $1 }
+            guard selection.isRecorded else { return PipLockRecord(installed).fields }
+            return PipLockRecord(everything).fields.merging([PlatformSelection.field: selection.lockValue]) { $1 }
         }
     }
 
     func lockedForThisPlatform(_ job: InstallJob) async throws(TackError) -> LockedSet {
         let tool = "\(job.locked.name) \(job.locked.version)"
-        let everything = try Self.lockedDistributions(job.locked)
+        let everything = try PipLockRecord(job.locked.fields).distributions(of: "\(job.locked.name) \(job.locked.version)")
         var set = LockedSet(everything: everything, selection: PlatformSelection(job.locked), pinned: everything)
         guard set.selection.isRecorded else { return set }
         let here = Platform.current
@@ -463,13 +463,13 @@ public struct PipBackend: Backend {
         let tool = "\(entry.name) \(entry.version)"
         let scratch = try lockScratchDirectory(in: cache)
         defer { try? fs.remove(scratch) }
-        var everything = try Self.lockedDistributions(entry)
+        var everything = try PipLockRecord(entry.fields).distributions(of: "\(entry.name) \(entry.version)")
         for platform in missing {
             let resolved = try await resolve(request, version: entry.version, for: platform, constraints: everything, scratch: scratch)
             everything = try Self.merge(everything, resolved, tool: tool, platform: platform)
             selection.set(resolved.map(\.name), for: platform)
         }
-        return Self.lockFields(everything).merging([PlatformSelection.field: selection.lockValue]) { $1 }
+        return PipLockRecord(everything).fields.merging([PlatformSelection.field: selection.lockValue]) { $1 }
     }
 
     /// `tack lock --verify`: every file tack.lock allows for each distribution the covered
@@ -478,7 +478,7 @@ public struct PipBackend: Backend {
     /// there has any more is named with the files that took its place.
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
         let everything: [Pinned]
-        do { everything = try Self.lockedDistributions(entry) } catch { return (0, [error.message]) }
+        do { everything = try PipLockRecord(entry.fields).distributions(of: "\(entry.name) \(entry.version)") } catch { return (0, [error.message]) }
         guard !everything.isEmpty else { return (0, []) }
         let tool = "\(entry.name) \(entry.version)"
         let selection = PlatformSelection(entry)
@@ -678,31 +678,6 @@ public struct PipBackend: Backend {
 
     // MARK: The lock
 
-    /// The distributions tack.lock records, each name, version and hash checked before any of
-    /// them reaches a requirements file: a newline or an option (`--extra-index-url`) in a
-    /// locked value would otherwise become pip's input.
-    static func lockedDistributions(_ locked: LockedTool) throws(TackError) -> [Pinned] {
-        guard case .map(let versions)? = locked.fields["packages"], case .map(let hashes)? = locked.fields["hashes"] else { return [] }
-        let tool = "\(locked.name) \(locked.version)"
-        for name in hashes.keys where versions[name] == nil {
-            throw TackError("tack.lock's entry for \(tool) has hashes for \(quoted(name)), which it does not list in `packages` — nothing was installed; run `tack lock` again")
-        }
-        var out: [Pinned] = []
-        for name in versions.keys.sorted() {
-            guard let v = versions[name], let h = hashes[name] else {
-                throw TackError("tack.lock's entry for \(tool) has no hashes for \(quoted(name)) — nothing was installed; run `tack lock` again")
-            }
-            guard isDistributionName(name) else { throw TackError("tack.lock's entry for \(tool) names the distribution \(quoted(name)), which is not a package name — nothing was installed") }
-            guard isDistributionVersion(v) else { throw TackError("tack.lock's entry for \(tool) gives \(name) the version \(quoted(v)), which is not a version — nothing was installed") }
-            let list = h.split(separator: " ").map { String($0.hasPrefix("sha256:") ? $0.dropFirst(7) : $0) }
-            guard !list.isEmpty, list.allSatisfy(Checksum.isSHA256) else {
-                throw TackError("tack.lock's entry for \(tool) gives \(name) the hashes \(quoted(h)), which are not SHA-256 digests — nothing was installed")
-            }
-            out.append(Pinned(name: name, version: v, hashes: list))
-        }
-        return out
-    }
-
     /// A normalized distribution name (PEP 503): letters, digits, `.`, `_` and `-`, starting
     /// and ending with a letter or digit.
     static func isDistributionName(_ s: String) -> Bool {
@@ -718,15 +693,6 @@ public struct PipBackend: Backend {
         let b = Array(s.utf8)
         guard let first = b.first, b.count <= 100, (first >= 0x30 && first <= 0x39) || first == 0x76 else { return false }
         return b.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E || $0 == 0x2B || $0 == 0x21 || $0 == 0x5F || $0 == 0x2D }
-    }
-
-    static func lockFields(_ pinned: [Pinned]) -> [String: LockValue] {
-        var versions: [String: String] = [:], hashes: [String: String] = [:]
-        for p in pinned {
-            versions[p.name] = p.version
-            hashes[p.name] = p.hashes.map { "sha256:" + $0 }.joined(separator: " ")
-        }
-        return ["packages": .map(versions), "hashes": .map(hashes)]
     }
 
     /// `name==version --hash=sha256:…` lines, continuation backslashes joined.

@@ -168,8 +168,7 @@ public struct SwiftBackend: Backend {
 
     func target(_ locked: LockedTool, _ request: ToolRequest) async throws(TackError) -> Target {
         let v = locked.version
-        var tag: String
-        if case .string(let t)? = locked.fields["tag"] { tag = t } else { tag = SwiftToolchain.releaseTag(v) }
+        var tag = SwiftLockRecord(locked.fields).tag ?? SwiftToolchain.releaseTag(v)
         guard tag.hasPrefix("swift-"), Version(word: tag) != nil else { throw TackError("tack.lock's tag for swift \(v) is not a swift.org tag: \(quoted(tag))") }
         // The tag is derived from the version: a lock that names another toolchain's tag
         // (another signed release) is refused, never installed under this version's name.
@@ -204,8 +203,8 @@ public struct SwiftBackend: Backend {
 
     /// The archive the lock records for `platform`, when it records one.
     func lockedPath(_ locked: LockedTool, platform: SwiftPlatform?) -> Target? {
-        guard let platform, case .map(let paths)? = locked.fields["path"], let path = paths[platform.description],
-              case .string(let tag)? = locked.fields["tag"] else { return nil }
+        let record = SwiftLockRecord(locked.fields)
+        guard let platform, let path = record.path[platform.description], let tag = record.tag else { return nil }
         let parts = path.split(separator: "/")
         // `<branch dir>/<platform dir>/<tag>/<archive>`, each a plain name.
         guard parts.count == 4, parts.allSatisfy({ $0 != ".." && $0 != "." && Version(word: String($0)) != nil }),
@@ -221,8 +220,8 @@ public struct SwiftBackend: Backend {
         let tool = "swift \(job.locked.version)"
         let t = try await target(job.locked, job.request)
         let key = t.platform.description
-        var sums = job.locked.fieldMap("sha256"), signers = job.locked.fieldMap("signed-by"), archives = job.locked.fieldMap("archive"), paths = job.locked.fieldMap("path")
-        let expected = sums[key]?.lowercased()
+        var record = SwiftLockRecord(job.locked.fields)
+        let expected = record.sha256[key]?.lowercased()
         if let expected, !Checksum.isSHA256(expected) {
             throw TackError("the checksum for \(tool) (\(key)) is not a SHA-256: \(quoted(expected))")
         }
@@ -240,7 +239,7 @@ public struct SwiftBackend: Backend {
         } else {
             signer = try await checkSignature(file.path, url: url, tool: tool)
         }
-        if let lockedSigner = signers[key], lockedSigner.uppercased() != signer.uppercased() {
+        if let lockedSigner = record.signedBy[key], lockedSigner.uppercased() != signer.uppercased() {
             throw TackError("\(tool) (\(key)) is signed by \(OpenPGP.spaced(signer)), but tack.lock says \(OpenPGP.spaced(lockedSigner)) signed it — nothing was installed")
         }
         job.report(.extracting)
@@ -249,12 +248,9 @@ public struct SwiftBackend: Backend {
         try await checkIdentity(top: top, target: t, job: job, tool: tool)
         let notes: [String] = []
         let learned = expected == nil ? [Learned("the checksum and signer of its \(key) archive", file.sum)] : []
-        sums[key] = file.sum
-        signers[key] = signer
-        archives[key] = t.archive
-        paths[key] = t.path
-        let fields: [String: LockValue] = ["sha256": .map(sums), "signed-by": .map(signers), "archive": .map(archives), "path": .map(paths), "tag": .string(t.tag)]
-        var outcome = InstallOutcome(binaries: binaries, metadata: ["platform": key], lockFields: fields, notes: notes)
+        record.record(key, sha256: file.sum, signer: signer, archive: t.archive, path: t.path)
+        record.tag = t.tag
+        var outcome = InstallOutcome(binaries: binaries, metadata: ["platform": key], lockFields: record.fields, notes: notes)
         outcome.learned = learned
         return outcome
     }
@@ -265,7 +261,7 @@ public struct SwiftBackend: Backend {
     /// `platform:`, else this machine's distribution when it runs Linux.
     func on(_ other: Platform) -> SwiftBackend {
         SwiftBackend(http: http, runner: runner, environment: environment, platform: other,
-                     osRelease: Platform.machine.os == "linux" ? osRelease : "", retryDelays: retryDelays, limits: limits)
+                     osRelease: Platform.machine.os == "linux" ? osRelease : "", retryDelays: retryDelays, limits: limits, fs: fs)
     }
 
     /// The archive `platform` installs, with a message that says how to name a Linux
@@ -309,14 +305,14 @@ public struct SwiftBackend: Backend {
     /// downloaded (through the download cache, at most `jobs` at once), its signature checked,
     /// and its archive, path, SHA-256 and signer recorded.
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
-        var sums = entry.fieldMap("sha256"), signers = entry.fieldMap("signed-by"), archives = entry.fieldMap("archive"), paths = entry.fieldMap("path")
+        var record = SwiftLockRecord(entry.fields)
         // Locked for this platform alone and never installed: the install records it, as always.
-        if sums.isEmpty && platforms.allSatisfy({ $0 == Platform.current }) { return [:] }
+        if record.sha256.isEmpty && platforms.allSatisfy({ $0 == Platform.current }) { return [:] }
         let tool = "swift \(entry.version)"
         var targets: [Target] = []
         for platform in platforms {
             let t = try await target(entry, request, for: platform)
-            guard sums[t.platform.description] == nil, !targets.contains(where: { $0.platform == t.platform }) else { continue }
+            guard record.sha256[t.platform.description] == nil, !targets.contains(where: { $0.platform == t.platform }) else { continue }
             targets.append(t)
         }
         guard !targets.isEmpty else { return [:] }
@@ -326,24 +322,22 @@ public struct SwiftBackend: Backend {
             switch result {
             case .failure(let error): problems.append(error.message)
             case .success(let (sum, signer)):
-                let key = t.platform.description
-                sums[key] = sum
-                signers[key] = signer
-                archives[key] = t.archive
-                paths[key] = t.path
+                record.record(t.platform.description, sha256: sum, signer: signer, archive: t.archive, path: t.path)
             }
         }
         guard problems.isEmpty else { throw TackError(problems.joined(separator: "\n")) }
-        return ["sha256": .map(sums), "signed-by": .map(signers), "archive": .map(archives), "path": .map(paths), "tag": .string(targets[0].tag)]
+        record.tag = targets[0].tag
+        return record.fields
     }
 
     /// `tack lock --verify`: every platform's archive downloaded again (never from the cache),
     /// its SHA-256 and signer compared with the lock's.
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
-        guard case .map(let sums)? = entry.fields["sha256"] else { return (0, []) }
-        let signers = entry.fieldMap("signed-by")
+        let record = SwiftLockRecord(entry.fields)
+        guard !record.sha256.isEmpty else { return (0, []) }
+        let sums = record.sha256, signers = record.signedBy
         let tool = "swift \(entry.version)"
-        if case .string(let tag)? = entry.fields["tag"], !SwiftToolchain.tag(tag, names: entry.version) {
+        if let tag = record.tag, !SwiftToolchain.tag(tag, names: entry.version) {
             return (0, ["\(tool): tack.lock's tag is \(quoted(tag)), which names another toolchain — run `tack lock` to write it again"])
         }
         var problems: [String] = []

@@ -92,7 +92,7 @@ public struct URLBackend: Backend {
     }
 
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
-        var sums = entry.fieldMap("sha256")
+        var sums = URLLockRecord(entry.fields).sha256
         let tool = "\(entry.name) \(entry.version)"
         // Each platform with no checksum yet: its own URL, downloaded and hashed (not installed).
         let missing: [PlatformDownload] = platforms.compactMap { p in
@@ -109,11 +109,12 @@ public struct URLBackend: Backend {
             }
         }
         if !problems.isEmpty { throw TackError(problems.joined(separator: "\n")) }
-        return ["sha256": .map(sums)]
+        return URLLockRecord(sha256: sums).fields
     }
 
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
-        guard case .map(let sums)? = entry.fields["sha256"] else { return (0, []) }
+        let sums = URLLockRecord(entry.fields).sha256
+        guard !sums.isEmpty else { return (0, []) }
         let tool = "\(entry.name) \(entry.version)"
         let downloads: [PlatformDownload] = sums.keys.sorted().compactMap { key in
             guard let p = Platform(key: key) else { return nil }
@@ -138,8 +139,7 @@ public struct URLBackend: Backend {
         if url == "unsupported" {
             throw TackError("\(job.locked.name) publishes no binary for \(platform) — pin it with `git:` (its repository) to build it here")
         }
-        var locked: [String: String] = [:]
-        if case .map(let m)? = job.locked.fields["sha256"] { locked = m }
+        var locked = URLLockRecord(job.locked.fields).sha256
         let platformKey = platform.description
         let expected = (locked[platformKey] ?? manifestChecksum)?.lowercased()
         if let expected, !Checksum.isSHA256(expected) {
@@ -178,7 +178,7 @@ public struct URLBackend: Backend {
             do { try fs.makeExecutable(job.directory + "/bin/" + name) } catch { throw TackError("cannot make bin/\(name) executable: \(error)") }
             binaries = ["bin/" + name]
         }
-        var outcome = InstallOutcome(binaries: binaries, lockFields: ["sha256": .map(locked)], notes: notes)
+        var outcome = InstallOutcome(binaries: binaries, lockFields: URLLockRecord(sha256: locked).fields, notes: notes)
         outcome.learned = learned
         return outcome
     }
