@@ -187,10 +187,20 @@ final class Pass {
         // 4. Position: justify the free space along the axis, align across it.
         let content = frames.reduce(0) { $0 + main($1.size) } + gaps
         let stackMain = min(max(content, minMain), maxMain)
-        let free = max(0, stackMain - content)
+        // Negative when the children overflow (CSS Flexbox §9.5): centred they overflow both
+        // sides, at the end the start; the spacing values then fall back as CSS says.
+        let free = stackMain - content
+        var justify = stack.justifyContent
+        if free < 0 {
+            switch justify {
+            case .spaceBetween: justify = .start
+            case .spaceAround, .spaceEvenly: justify = .center
+            default: break
+            }
+        }
         let n = Double(children.count)
         var cursor = 0.0, between = 0.0
-        switch stack.justifyContent {
+        switch justify {
         case .start: break
         case .center: cursor = free / 2
         case .end: cursor = free

@@ -58,6 +58,20 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
         #expect(widths(row(50, [StackChild(box(40, 1)), StackChild(box(40, 1))])) == [40, 40])
     }
 
+    /// Free space may be negative (CSS Flexbox §9.5): a 40-wide child in a 10-wide row has
+    /// -30 to share, so centred it starts at -15 and at the end at -30, overflowing both sides
+    /// or the start, as a browser draws it. With negative free space, space-between falls back
+    /// to start, and space-around and space-evenly to center (CSS Box Alignment §5.3).
+    @Test func overflowIsCentredOrEndAlignedAsInTheBrowser() {
+        #expect(xs(row(10, [StackChild(box(40, 1))], justify: .center)) == [-15])
+        #expect(xs(row(10, [StackChild(box(40, 1))], justify: .end)) == [-30])
+        let two = [StackChild(box(20, 1)), StackChild(box(20, 1))]
+        #expect(xs(row(10, two, justify: .spaceBetween)) == [0, 20])
+        #expect(xs(row(10, two, justify: .spaceAround)) == [-15, 5])
+        #expect(xs(row(10, two, justify: .spaceEvenly)) == [-15, 5])
+        #expect(xs(row(50, two, justify: .spaceBetween)) == [0, 30], "positive free space is shared as before")
+    }
+
     @Test func aBasisIsWhereFlexingStarts() {
         // Bases 10 and 50 (not their own 30 and 30); 40 free shared equally.
         let f = row(100, [
