@@ -83,6 +83,20 @@ public struct SizeSpec: Sendable, Equatable {
     }
 
     var usesPercent: Bool { [width, height, minWidth, maxWidth, minHeight, maxHeight].contains { $0.isPercent } }
+
+    /// This spec around content `width` and `height` larger (an inset's edges): lengths in
+    /// points grow by them; a percent, which refers to the inner box, says nothing of the
+    /// outer one and reads as auto.
+    func grown(width w: Double, height h: Double) -> SizeSpec {
+        func grow(_ d: Dimension, _ by: Double) -> Dimension {
+            switch d {
+            case .points(let p): return .points(p + by)
+            case .auto, .percent: return .auto
+            }
+        }
+        return SizeSpec(width: grow(width, w), height: grow(height, h), minWidth: grow(minWidth, w), maxWidth: grow(maxWidth, w),
+                        minHeight: grow(minHeight, h), maxHeight: grow(maxHeight, h))
+    }
 }
 
 public struct EdgeInsets: Sendable, Equatable {

@@ -63,12 +63,14 @@ final class Item {
         }
     }
 
-    /// The node's own size spec (wrappers have none).
+    /// The node's own size spec. A wrapper has its child's, grown by an inset's edges (a
+    /// bordered child of max width 30 is at most 32 wide), so a stack flexes it within them.
     var spec: SizeSpec {
         switch kind {
         case .leaf(let l): return l.size
         case .stack(let s, _): return s.size
-        default: return SizeSpec()
+        case .inset(let e, let child): return child.spec.grown(width: e.left + e.right, height: e.top + e.bottom)
+        case .overlay(let base, _), .background(let base, _): return base.spec
         }
     }
 

@@ -58,6 +58,20 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
         #expect(widths(row(50, [StackChild(box(40, 1)), StackChild(box(40, 1))])) == [40, 40])
     }
 
+    /// A border (an inset) around a child keeps the child's bounds, grown by the border: a
+    /// bordered child of max width 30 is at most 32 wide, and its sibling takes the rest.
+    @Test func aWrapperKeepsItsChildsBounds() {
+        let f = row(100, [
+            StackChild(.bordered(box(0, 1, name: "inner", spec: SizeSpec(maxWidth: .points(30)))), flexGrow: 1),
+            StackChild(box(0, 1), flexGrow: 1),
+        ])
+        #expect(widths(f) == [32, 68])
+        #expect(f.named("inner").map(\.width) == [30])
+        let padded = row(100, [StackChild(.inset(EdgeInsets(left: 5, right: 5), box(0, 1, spec: SizeSpec(minWidth: .points(60)))), flexShrink: 1),
+                               StackChild(box(80, 1), flexShrink: 1)])
+        #expect(widths(padded)[0] >= 70, "the child's min, with its padding, holds while the row shrinks: \(widths(padded))")
+    }
+
     /// Free space may be negative (CSS Flexbox §9.5): a 40-wide child in a 10-wide row has
     /// -30 to share, so centred it starts at -15 and at the end at -30, overflowing both sides
     /// or the start, as a browser draws it. With negative free space, space-between falls back
