@@ -9,7 +9,8 @@ enum Flex {
         var grow: Double
         var shrink: Double
 
-        var hypothetical: Double { Swift.min(Swift.max(base, min), max) }
+        /// The base within min and max; a min above the max wins, as in CSS.
+        var hypothetical: Double { Swift.max(Swift.min(base, max), min) }
         func clamp(_ v: Double) -> Double { Swift.min(Swift.max(v, min, 0), Swift.max(max, min)) }
     }
 

@@ -130,7 +130,8 @@ final class Pass {
     }
 
     /// The parent's range narrowed by the node's own spec: an explicit size (held within the
-    /// spec's min and max), else the spec's min and max. The parent's range always wins.
+    /// spec's min and max), else the spec's min and max. The parent's range wins, but for the
+    /// node's own min, which beats it as `min-width` does in CSS (the node overflows).
     func constrain(_ range: SizeRange, _ spec: SizeSpec, parent: Size, unboundedMain: Direction?) -> SizeRange {
         func axis(_ size: Dimension, _ lo: Dimension, _ hi: Dimension, _ p: Double, _ pmin: Double, _ pmax: Double, unbounded: Bool) -> (Double, Double) {
             let minV = unbounded ? 0 : lo.resolve(p) ?? 0
@@ -138,7 +139,8 @@ final class Pass {
             var (a, b) = (minV, maxV)
             if let exact = size.resolve(p) { a = min(max(exact, minV), maxV); b = a }
             let clamp = { (v: Double) in min(max(v, pmin), pmax) }
-            return (clamp(a), clamp(b))
+            let low = max(clamp(a), minV)
+            return (low, max(clamp(b), low))
         }
         let w = axis(spec.width, spec.minWidth, spec.maxWidth, parent.width, range.min.width, range.max.width, unbounded: unboundedMain == .horizontal)
         let h = axis(spec.height, spec.minHeight, spec.maxHeight, parent.height, range.min.height, range.max.height, unbounded: unboundedMain == .vertical)

@@ -72,6 +72,19 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
         #expect(widths(padded)[0] >= 70, "the child's min, with its padding, holds while the row shrinks: \(widths(padded))")
     }
 
+    /// A min above a max: the min wins, as `min-width` does over `max-width` in CSS; and a
+    /// child's min beats its parent's room (it overflows): min width 50 in a 30-wide column is 50.
+    @Test func aMinWinsOverAMaxAndOverTheParentsRoom() {
+        let crossed = row(100, [StackChild(box(0, 1, spec: SizeSpec(minWidth: .points(40), maxWidth: .points(20))), flexGrow: 1),
+                                StackChild(box(0, 1), flexGrow: 1)])
+        #expect(widths(crossed) == [40, 60])
+        let fixed = row(100, [StackChild(box(10, 1, spec: SizeSpec(minWidth: .points(40), maxWidth: .points(20))))])
+        #expect(widths(fixed) == [40])
+        let column = Layout.layout(.stack(.vertical, [StackChild(box(10, 1, spec: SizeSpec(minWidth: .points(50))))]),
+                                   in: SizeRange(max: Size(width: 30, height: .infinity)))
+        #expect(column.children.map(\.rect.width) == [50])
+    }
+
     /// Free space may be negative (CSS Flexbox §9.5): a 40-wide child in a 10-wide row has
     /// -30 to share, so centred it starts at -15 and at the end at -30, overflowing both sides
     /// or the start, as a browser draws it. With negative free space, space-between falls back
