@@ -143,7 +143,12 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
             var state = s.state
             let inverse = try reduce(entry, &state)
             s.state = state
-            if let inverse { s.history.did(UndoHistory.Step(command: entry, action: inverse), limit: undoLimit) }
+            if let inverse {
+                s.history.did(UndoHistory.Step(command: entry, action: inverse), limit: undoLimit)
+            } else {
+                // A change that cannot be undone still changes what a redo would act on.
+                s.history.redo.removeAll()
+            }
         }
     }
 

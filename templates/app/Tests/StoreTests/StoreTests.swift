@@ -16,6 +16,14 @@ struct Add: Command {
     var summary: String { "add \(amount)" }
 }
 
+/// A change that cannot be undone: its reducer returns no inverse.
+struct SetTotal: Command {
+    static let typeName = "test.set-total"
+    var id = UUID()
+    var total: Int
+    var summary: String { "set the total to \(total)" }
+}
+
 struct Refused: Error {}
 
 final class Warnings: Sendable {
@@ -40,6 +48,10 @@ struct App {
             s.total += c.amount
             s.adds += 1
             return Add(amount: -c.amount)
+        }
+        try h.register(SetTotal.self, on: store) { c, s in
+            s.total = c.total
+            return nil
         }
         try h.registerUndo(on: store)
         let bus = try CommandBus(handlers: h, journal: journal)
@@ -129,6 +141,18 @@ func temporaryDirectory() throws -> URL {
         try await app.bus.send(Add(amount: 7))
         await #expect(throws: StoreError.nothingToRedo) { try await app.bus.redo() }
         #expect(app.store.state.total == 7)
+    }
+
+    /// Any new change clears what could be redone, one that cannot be undone too: redoing an
+    /// add over a total set since would act on a state the step was never made from.
+    @Test func aChangeThatCannotBeUndoneStillClearsRedo() async throws {
+        let app = try await App.open(try temporaryDirectory())
+        try await app.bus.send(Add(amount: 5))
+        try await app.bus.undo()
+        try await app.bus.send(SetTotal(total: 100))
+        await #expect(throws: StoreError.nothingToRedo) { try await app.bus.redo() }
+        #expect(app.store.state.total == 100)
+        #expect(app.store.history.redo.isEmpty)
     }
 
     @Test func eachMigrationRunsInTurn() async throws {
