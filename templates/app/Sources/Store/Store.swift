@@ -46,6 +46,15 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
     let undoLimit: Int
     let warn: @Sendable (String) -> Void
     let inner: Mutex<Inner>
+    /// What readers see: the last committed state, under a lock of its own, so that a reducer
+    /// (which runs holding `inner`) that reads the store sees the state before its command
+    /// instead of locking `inner` again, which would trap.
+    let published: Mutex<Published>
+    struct Published {
+        var state: State
+        var lastSeq: UInt64
+        var history: UndoHistory
+    }
     /// Snapshot writes, one at a time, each of the newest state.
     let writer = DispatchQueue(label: "Store.snapshot")
 
@@ -61,8 +70,10 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         self.warn = warn
         DurableFile.removeTemporaries(of: snapshotURL)
         let restored = try Store.restore(snapshotURL, schema: schema, warn: warn)
-        inner = Mutex(Inner(state: restored?.state ?? initial, lastSeq: restored?.lastSeq ?? 0,
-                            history: restored?.history ?? UndoHistory(), writtenSeq: restored?.lastSeq ?? 0))
+        let start = Inner(state: restored?.state ?? initial, lastSeq: restored?.lastSeq ?? 0,
+                          history: restored?.history ?? UndoHistory(), writtenSeq: restored?.lastSeq ?? 0)
+        inner = Mutex(start)
+        published = Mutex(Published(state: start.state, lastSeq: start.lastSeq, history: start.history))
     }
 
     static func restore(_ url: URL, schema: Schema, warn: @Sendable (String) -> Void) throws -> Snapshot<State>? {
@@ -110,13 +121,13 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
     }
 
-    /// The state now.
-    public var state: State { inner.withLock { $0.state } }
+    /// The state now (inside a reducer: the state before its command).
+    public var state: State { published.withLock { $0.state } }
     /// The last journaled command the state holds.
-    public var lastSeq: UInt64 { inner.withLock { $0.lastSeq } }
-    public var history: UndoHistory { inner.withLock { $0.history } }
+    public var lastSeq: UInt64 { published.withLock { $0.lastSeq } }
+    public var history: UndoHistory { published.withLock { $0.history } }
     /// The state now and the last command it holds, read together.
-    public var current: Change { inner.withLock { Change(state: $0.state, seq: $0.lastSeq) } }
+    public var current: Change { published.withLock { Change(state: $0.state, seq: $0.lastSeq) } }
 
     /// Calls `observer` with every change after this one, on the thread that made it (the
     /// bus's): an observer hands work on (see `LayoutQueue`), it does not do it there.
@@ -178,6 +189,7 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
             try change(&copy)
             copy.lastSeq = context.seq
             s = copy
+            published.withLock { $0 = Published(state: copy.state, lastSeq: copy.lastSeq, history: copy.history) }
             return (Change(state: s.state, seq: s.lastSeq), Array(s.observers.values))
         }
         guard let (change, observers) = result else { return }

@@ -155,6 +155,26 @@ func temporaryDirectory() throws -> URL {
         #expect(app.store.history.redo.isEmpty)
     }
 
+    /// A reducer that reads the store (a common mistake) sees the state before its command;
+    /// it used to lock the store's mutex a second time and crash the app.
+    @Test func aReducerThatReadsTheStoreSeesTheStateBeforeItsCommand() async throws {
+        let dir = try temporaryDirectory()
+        let journal = try FileJournal(url: dir.appendingPathComponent("journal.log"))
+        let store = try Store(snapshotURL: dir.appendingPathComponent("state.json"), initial: Counter(), journal: journal)
+        var h = Handlers()
+        try h.register(Add.self, on: store) { c, s in
+            s.adds = store.state.total  // the total before this command
+            s.total += c.amount
+            return nil
+        }
+        let bus = try CommandBus(handlers: h, journal: journal)
+        try await bus.recover(after: store.lastSeq)
+        try await bus.send(Add(amount: 5))
+        try await bus.send(Add(amount: 2))
+        #expect(store.state == Counter(total: 7, adds: 5))
+        #expect(store.lastSeq == 2)
+    }
+
     @Test func eachMigrationRunsInTurn() async throws {
         let dir = try temporaryDirectory()
         // Schema 1 was the bare state with `count`; 2 renamed it `total`; 3 added `adds`.
