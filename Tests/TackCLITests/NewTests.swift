@@ -175,6 +175,12 @@ import Testing
             #expect(r.status == 0, "Demo \(args): \(r.stderr)")
             return r.stdout
         }
+        // Help is an answer, not a failure, and opens no state (issue 32 item 22).
+        for flag in ["--help", "-h", "help"] {
+            let help = try s.run(bin, [flag], in: "work/Demo")
+            #expect(help.status == 0 && help.stdout.hasPrefix("usage: Demo add TEXT") && help.stderr.isEmpty, "\(flag): \(help)")
+        }
+        #expect(!s.exists("work/Demo/.app-state"), "help made the demo's state")
         #expect(try demo("add", "milk") == "1. milk\n")
         #expect(try demo("add", "eggs") == "1. milk\n2. eggs\n")
         #expect(try demo("undo") == "1. milk\n")

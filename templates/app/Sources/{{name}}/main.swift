@@ -18,6 +18,11 @@ func list(_ feature: ItemsFeature) {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Help is an answer: on stdout, exit 0, before any state is opened.
+if let first = arguments.first, ["--help", "-h", "help"].contains(first) {
+    print(usage)
+    exit(0)
+}
 let directory = URL(fileURLWithPath: ProcessInfo.processInfo.environment["STATE_DIR"] ?? ".app-state")
 do {
     let feature = try await ItemsFeature.open(directory: directory)
