@@ -167,7 +167,7 @@ import Testing
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         let test = try s.run("/usr/bin/env", ["swift", "test"], in: "work/Demo")
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
-        #expect((test.stdout + test.stderr).contains("45 tests in 5 suites passed"), "\(test.stdout)")
+        #expect((test.stdout + test.stderr).contains("46 tests in 5 suites passed"), "\(test.stdout)")
 
         let bin = s.root + "/work/Demo/.build/debug/Demo"
         func demo(_ args: String...) throws -> String {

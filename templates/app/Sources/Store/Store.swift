@@ -98,16 +98,14 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         do { json = try JSON(data: data) } catch { return moveAside("it is not JSON") }
         guard case .number(let version)? = json["schema"], json["state"] != nil else {
             // Written before snapshots had a schema: the state itself, schema 1.
-            let migrated = try schema.migrate(json, from: 1)
-            do { return Snapshot(schema: schema.version, lastSeq: 0, state: try decode(migrated), history: UndoHistory()) } catch {
-                return moveAside("\(error)")
-            }
+            do { return Snapshot(schema: schema.version, lastSeq: 0, state: try decodeMigrated(json, from: 1, schema), history: UndoHistory()) }
+            catch let error as StoreError { throw error } catch { return moveAside("\(error)") }
         }
         guard let v = Int(exactly: version), v >= 1 else { return moveAside("its schema is \(version)") }
         do {
             if v == schema.version { return try JSONDecoder().decode(Snapshot<State>.self, from: data) }
             let old = try JSONDecoder().decode(Snapshot<JSON>.self, from: data)
-            return Snapshot(schema: schema.version, lastSeq: old.lastSeq, state: try decode(try schema.migrate(old.state, from: v)), history: old.history)
+            return Snapshot(schema: schema.version, lastSeq: old.lastSeq, state: try decodeMigrated(old.state, from: v, schema), history: old.history)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -116,6 +114,17 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
     }
 
     static func decode(_ json: JSON) throws -> State { try JSONDecoder().decode(State.self, from: try json.data()) }
+
+    /// `json`, stored at schema `v`, migrated and decoded. A migration whose result does not
+    /// decode is the migration's error (the snapshot is left alone); with nothing migrated, a
+    /// state that does not decode is an unreadable file.
+    static func decodeMigrated(_ json: JSON, from v: Int, _ schema: Schema) throws -> State {
+        let migrated = try schema.migrate(json, from: v)
+        do { return try decode(migrated) } catch {
+            guard v < schema.version else { throw error }
+            throw StoreError.migrationFailed(from: schema.version - 1, "its result does not decode as the state (\(error))")
+        }
+    }
 
     public static func printWarning(_ message: String) {
         FileHandle.standardError.write(Data("warning: \(message)\n".utf8))

@@ -189,6 +189,26 @@ func temporaryDirectory() throws -> URL {
         #expect(throws: StoreError.noMigration(from: 1)) { try Schema(version: 2).migrate(.null, from: 1) }
     }
 
+    /// A migration whose result is not the state is an error, and the snapshot is left as it
+    /// was: the app never opens empty over a user's data because a migration is wrong.
+    @Test func aMigrationThatProducesTheWrongShapeIsAnErrorAndTheFileStays() async throws {
+        let broken = Schema(version: 2, migrations: [Schema.Migration(from: 1) { _ in .object(["wrong": .string("x")]) }])
+        for old in [#"{"count": 4}"#, #"{"schema": 1, "lastSeq": 3, "state": {"total": 4, "adds": 1}, "history": {"undo": [], "redo": []}}"#] {
+            let dir = try temporaryDirectory()
+            let url = dir.appendingPathComponent("state.json")
+            try Data(old.utf8).write(to: url)
+            do {
+                _ = try await App.open(dir, schema: broken)
+                Issue.record("opened over a migration that produced the wrong shape")
+            } catch let error as StoreError {
+                guard case .migrationFailed(from: 1, let why) = error else { Issue.record("\(error)"); continue }
+                #expect(why.contains("does not decode"), "\(why)")
+            }
+            #expect(try Data(contentsOf: url) == Data(old.utf8), "the snapshot is left as it was")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("unreadable") }.isEmpty)
+        }
+    }
+
     @Test func aSnapshotFromANewerBuildIsRefusedAndLeftAlone() async throws {
         let dir = try temporaryDirectory()
         let url = dir.appendingPathComponent("state.json")
