@@ -26,16 +26,51 @@ let measured = Layout.measured(node, in: range)
 print("layout: \(measured.frame.count) nodes, \(measured.computed) computed")
 time("layout of \(measured.frame.count) nodes at 60 columns") { _ = Layout.layout(node, in: range) }
 
-let directory = FileManager.default.temporaryDirectory.appendingPathComponent("Benchmarks-\(UUID().uuidString)")
-defer { try? FileManager.default.removeItem(at: directory) }
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("Benchmarks-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: scratch) }
 let big = ItemsState(items: (0..<10_000).map { ItemsState.Item(id: UUID(), text: "item \($0)") })
 let snapshot = JSON.object([
     "schema": .number(Double(ItemsState.schema.version)), "lastSeq": .number(10_000),
     "state": try JSON(data: JSONEncoder().encode(big)), "history": .object(["undo": .array([]), "redo": .array([])]),
 ])
-try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-try DurableFile.replace(directory.appendingPathComponent("state.json"), with: try snapshot.data())
+let restoreDirectory = scratch.appendingPathComponent("restore")
+try FileManager.default.createDirectory(at: restoreDirectory, withIntermediateDirectories: true)
+try DurableFile.replace(restoreDirectory.appendingPathComponent("state.json"), with: try snapshot.data())
 try time("restore of a 10,000-item snapshot") {
-    let store = try Store(snapshotURL: directory.appendingPathComponent("state.json"), initial: ItemsState(), schema: ItemsState.schema)
+    let directory = try StateDirectory(restoreDirectory)
+    let store = try Store(in: directory, initial: ItemsState(), schema: ItemsState.schema)
     precondition(store.state.items.count == 10_000)
+}
+
+/// Commands per second through the whole path (journal, fsync, store, snapshot), from
+/// `senders` tasks at once, with one fsync per journal write or one shared by all queued.
+func commandsPerSecond(groupCommit: Bool, senders: Int, each: Int) async throws -> Double {
+    let directory = try StateDirectory(scratch.appendingPathComponent("bus-\(groupCommit)-\(senders)"))
+    let journal = try FileJournal(in: directory, groupCommit: groupCommit)
+    let store = try Store(in: directory, initial: ItemsState(), schema: ItemsState.schema, journal: journal)
+    var handlers = Handlers()
+    try handlers.register(AddItem.self, on: store) { c, s in
+        s.items.append(ItemsState.Item(id: c.id, text: c.text))
+        return nil
+    }
+    let bus = try CommandBus(handlers: handlers, journal: journal)
+    let start = ContinuousClock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for s in 0..<senders {
+            group.addTask { for i in 0..<each { try await bus.send(AddItem(text: "\(s).\(i)")) } }
+        }
+        try await group.waitForAll()
+    }
+    let elapsed = ContinuousClock.now - start
+    await store.close()
+    await journal.close()
+    await directory.close()
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return Double(senders * each) / seconds
+}
+
+for senders in [1, 16] {
+    let without = try await commandsPerSecond(groupCommit: false, senders: senders, each: 1600 / senders)
+    let with = try await commandsPerSecond(groupCommit: true, senders: senders, each: 1600 / senders)
+    print("commands per second, \(senders) sender\(senders == 1 ? "" : "s"): \(Int(without)) with an fsync each, \(Int(with)) with group commit (\(String(format: "%.1f", with / without))x)")
 }

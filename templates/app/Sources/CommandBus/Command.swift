@@ -72,6 +72,8 @@ public enum CommandBusError: Error, Equatable, CustomStringConvertible {
     case noHandler(String)
     case wrongType(expected: String, found: String)
     case newerCommand(String, found: Int, known: Int)
+    case recovering
+    case closed
 
     public var description: String {
         switch self {
@@ -80,6 +82,8 @@ public enum CommandBusError: Error, Equatable, CustomStringConvertible {
             return "\(type) was journaled at version \(found), newer than this build's \(known): a newer version of the app wrote it"
         case .duplicateHandler(let t): return "a handler for \(t) is already registered"
         case .noHandler(let t): return "no handler is registered for \(t)"
+        case .recovering: return "the bus is recovering the journal; send once recover has returned"
+        case .closed: return "the bus is closed"
         }
     }
 }

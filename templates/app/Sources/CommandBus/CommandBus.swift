@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs commands one at a time, in the order they were sent. Each command is journaled (and
 /// fsynced, with a file journal) before its handler runs, and its outcome after; at launch,
@@ -6,6 +7,9 @@ import Foundation
 ///
 /// A handler may send follow-up commands: inside a handler, `send` journals the follow-up and
 /// returns at once (it runs after the current command), so it never waits on itself.
+///
+/// Sending never blocks a thread on the disk: the journal write is queued (many queued
+/// together share one fsync) and the handler runs once it is durable.
 public actor CommandBus {
     struct Job {
         var seq: UInt64
@@ -14,84 +18,274 @@ public actor CommandBus {
         var replaying: Bool
         /// Whether to journal the outcome (not when replaying a command already marked applied).
         var recordsOutcome: Bool
+        /// The journal write of the command itself (nil when replaying: it is on disk).
+        var written: JournalWrite?
         var done: CheckedContinuation<Void, any Error>?
     }
 
-    let handlers: Handlers
+    /// The command whose handler the current task is running.
+    struct Running: Sendable {
+        var bus: ObjectIdentifier
+        var seq: UInt64
+        var replaying: Bool
+    }
+    @TaskLocal static var running: Running?
+
+    var handlers: Handlers {
+        didSet { summaries.withLock { $0 = handlers.table.mapValues(\.summary) } }
+    }
+    /// How each type describes its commands, readable from any thread (`summary(of:)`).
+    let summaries: Mutex<[String: @Sendable (JournalEntry) -> String]>
     let journal: any Journal
     let observer: (@Sendable (BusEvent) -> Void)?
+    let warn: @Sendable (String) -> Void
     var nextSeq: UInt64
     var queue: [Job] = []
     var draining = false
+    var idle: [CheckedContinuation<Void, Never>] = []
+    var recovering = false
+    var closed = false
 
-    /// The bus whose handler the current task is running, if any.
-    @TaskLocal static var runningHandlerOf: ObjectIdentifier?
+    // What recovery needs to tell a replayed handler's follow-ups from new ones.
+    var journaledChildren: [UInt64: Int] = [:]
+    var replayedChildren: [UInt64: Int] = [:]
+    var deferred: [JournalEntry] = []
+    /// Commands this build could not read at recovery, by seq: kept for a handler registered
+    /// later (`register`) or a build that can.
+    var held: [UInt64: JournalEntry] = [:]
 
-    /// `observer` hears about each command run, on the bus's task; it must not block.
-    public init(handlers: Handlers, journal: any Journal = MemoryJournal(), observer: (@Sendable (BusEvent) -> Void)? = nil) throws {
+    /// `observer` hears about each command run, on the bus's task; it must not block. `warn`
+    /// hears about commands recovery holds for a build that can read them.
+    public init(handlers: Handlers, journal: any Journal = MemoryJournal(),
+                observer: (@Sendable (BusEvent) -> Void)? = nil,
+                warn: @escaping @Sendable (String) -> Void = FileJournal.printWarning) throws {
         self.handlers = handlers
+        summaries = Mutex(handlers.table.mapValues(\.summary))
         self.journal = journal
         self.observer = observer
+        self.warn = warn
         nextSeq = try journal.lastSeq() + 1
     }
 
     /// Journals `command`, then runs its handler after every command sent before it, and
     /// returns when it has run (at once when called from a handler). Throws what the journal
-    /// or the handler threw.
+    /// or the handler threw; refused while `recover` runs and after `close`.
     public func send<C: Command>(_ command: C) async throws {
-        guard let handler = handlers.table[C.typeName] else { throw CommandBusError.noHandler(C.typeName) }
-        let entry = try JournalEntry(command)
-        let seq = nextSeq
-        try journal.append(JournalRecord(seq: seq, .command(entry)))
-        nextSeq += 1
-        let job = Job(seq: seq, entry: entry, handler: handler, replaying: false, recordsOutcome: true)
-        if CommandBus.runningHandlerOf == ObjectIdentifier(self) {
-            enqueue(job)
-            return
-        }
-        try await run(job)
+        try await submit(try JournalEntry(command))
     }
 
     public func undo() async throws { try await send(Undo()) }
     public func redo() async throws { try await send(Redo()) }
 
-    /// What recovery did: the commands it ran again, and those that failed this time.
+    func submit(_ entry: JournalEntry) async throws {
+        guard !closed else { throw CommandBusError.closed }
+        guard let handler = handlers.table[entry.type] else { throw CommandBusError.noHandler(entry.type) }
+        var entry = entry
+        let running = CommandBus.running.flatMap { $0.bus == ObjectIdentifier(self) ? $0 : nil }
+        if let running {
+            entry.parent = running.seq
+            if running.replaying {
+                // A replayed handler's follow-up: the journal has it if the first run got that
+                // far (it replays in its own turn); if not, it is journaled after recovery.
+                let k = replayedChildren[running.seq, default: 0]
+                replayedChildren[running.seq] = k + 1
+                if k >= journaledChildren[running.seq, default: 0] { deferred.append(entry) }
+                return
+            }
+            start(entry, handler, done: nil)
+            return
+        }
+        guard !recovering else { throw CommandBusError.recovering }
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            start(entry, handler, done: done)
+        }
+    }
+
+    /// Gives `entry` the next seq, queues its journal write and its run; no suspension between,
+    /// so commands run in seq order.
+    @discardableResult
+    func start(_ entry: JournalEntry, _ handler: Handlers.Handler, done: CheckedContinuation<Void, any Error>?) -> UInt64 {
+        let seq = nextSeq
+        nextSeq += 1  // a seq is never used twice, even when its write fails
+        let written = journal.write([JournalRecord(seq: seq, .command(entry))])
+        enqueue(Job(seq: seq, entry: entry, handler: handler, replaying: false, recordsOutcome: true, written: written, done: done))
+        return seq
+    }
+
+    /// Adds handlers after the bus has started (a feature loaded later). Commands held at
+    /// recovery that they can read run now, after everything already sent.
+    @discardableResult
+    public func register(_ more: Handlers) async throws -> Recovery {
+        try handlers.merge(more)
+        var report = Recovery()
+        let readable = held.filter { seq, entry in
+            guard let handler = handlers.table[entry.type] else { return false }
+            return (try? handler.check(entry)) != nil
+        }
+        await sendAgain(readable.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, into: &report)
+        return report
+    }
+
+    /// What recovery did: the commands it ran again, those that failed this time, those held
+    /// for a build that can read them, and the seqs of commands it sent anew (follow-ups a
+    /// crash kept from the journal, held commands this build can read).
     public struct Recovery: Sendable, Equatable {
         public var replayed: [UInt64] = []
         public var failed: [UInt64] = []
+        public var held: [UInt64] = []
+        public var sentAgain: [UInt64] = []
     }
 
     /// Runs again, in order, the journaled commands after `lastSeq` (what the snapshot holds):
     /// those with no outcome (interrupted), and applied ones whose handler changes a store.
-    /// Failed commands are skipped. Call it once at launch, before sending anything.
+    /// Failed commands are skipped. A command this build cannot read (no handler, a newer
+    /// version, a payload that does not decode) is held, with a warning, never dropped: it
+    /// stays in the journal and runs when a handler or build can read it. Call it once at
+    /// launch; sends wait for it to finish.
     @discardableResult
     public func recover(after lastSeq: UInt64) async throws -> Recovery {
+        recovering = true
+        defer { recovering = false }
         nextSeq = max(nextSeq, lastSeq + 1)
+        let all = try journal.commands(after: 0)
+        journaledChildren = [:]
+        for c in all { if let p = c.entry.parent { journaledChildren[p, default: 0] += 1 } }
         var report = Recovery()
-        for pending in try journal.commands(after: lastSeq) {
+        var marks: [JournalRecord] = []
+        var readableHeld: [(UInt64, JournalEntry)] = []
+        for pending in all {
+            var wasHeld = false
+            if case .held = pending.outcome { wasHeld = true }
+            guard pending.seq > lastSeq || wasHeld else { continue }
             if case .failed = pending.outcome { continue }
-            guard let handler = handlers.table[pending.entry.type] else { throw CommandBusError.noHandler(pending.entry.type) }
+            var unreadable: String?
+            if let handler = handlers.table[pending.entry.type] {
+                do { try handler.check(pending.entry) } catch { unreadable = "\(error)" }
+            } else {
+                unreadable = CommandBusError.noHandler(pending.entry.type).description
+            }
+            if let why = unreadable {
+                held[pending.seq] = pending.entry
+                report.held.append(pending.seq)
+                if !wasHeld { marks.append(JournalRecord(seq: pending.seq, .held(why))) }
+                warn("command \(pending.seq) (\(pending.entry.type)) cannot be run by this build: \(why); it is kept in the journal for one that can")
+                continue
+            }
+            guard let handler = handlers.table[pending.entry.type] else { continue }
+            if wasHeld && pending.seq <= lastSeq {
+                // Readable now, but the state has moved past it: it runs after the rest.
+                readableHeld.append((pending.seq, pending.entry))
+                continue
+            }
             if pending.outcome == .applied && !handler.replaysApplied { continue }
             let job = Job(seq: pending.seq, entry: pending.entry, handler: handler, replaying: true,
-                          recordsOutcome: pending.outcome == .unknown)
+                          recordsOutcome: pending.outcome != .applied, written: nil)
             report.replayed.append(pending.seq)
-            do { try await run(job) } catch {
+            do {
+                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                    var job = job
+                    job.done = done
+                    enqueue(job)
+                }
+            } catch {
                 report.failed.append(pending.seq)
+            }
+        }
+        if !marks.isEmpty { try await journal.write(marks).wait() }
+        // What could not run in its place runs now, in order, after everything journaled.
+        let followUps = deferred
+        deferred = []
+        replayedChildren = [:]
+        for entry in followUps {
+            guard let handler = handlers.table[entry.type] else { continue }
+            var seq: UInt64 = 0
+            do {
+                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                    seq = start(entry, handler, done: done)
+                }
+            } catch {
+                report.failed.append(seq)
+            }
+            report.sentAgain.append(seq)
+        }
+        await sendAgain(readableHeld, into: &report, journaled: all)
+        return report
+    }
+
+    /// Sends held commands again, as new commands with their own ids, and marks the held seq
+    /// settled; one the handler (or the journal) says was applied already is only marked.
+    func sendAgain(_ entries: [(UInt64, JournalEntry)], into report: inout Recovery, journaled: [PendingCommand]? = nil) async {
+        let all = journaled ?? ((try? journal.commands(after: 0)) ?? [])
+        for (seq, entry) in entries {
+            held[seq] = nil
+            guard let handler = handlers.table[entry.type] else { continue }
+            let again = all.first { $0.entry.id == entry.id && $0.seq > seq }
+            if handler.hasApplied(entry.id) || again != nil {
+                _ = journal.write([JournalRecord(seq: seq, .failed("already applied\(again.map { " as command \($0.seq)" } ?? "")"))])
+                continue
+            }
+            var fresh = entry
+            fresh.parent = nil
+            var newSeq: UInt64 = 0
+            do {
+                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                    newSeq = start(fresh, handler, done: done)
+                }
+            } catch {
+                report.failed.append(newSeq)
+            }
+            report.sentAgain.append(newSeq)
+            _ = journal.write([JournalRecord(seq: seq, .failed("run again as command \(newSeq)"))])
+        }
+    }
+
+    /// What `receive` did with each command.
+    public struct Received: Sendable, Equatable {
+        public var applied: [UUID] = []
+        public var skipped: [UUID] = []
+        public var failed: [UUID] = []
+        public var unreadable: [UUID] = []
+    }
+
+    /// Applies commands that arrived from elsewhere (another device's journal), in order:
+    /// each one not yet applied here (by command id) is journaled and run like a command sent
+    /// here; one already applied, or already in this journal, is skipped.
+    public func receive(_ entries: [JournalEntry]) async throws -> Received {
+        guard !recovering else { throw CommandBusError.recovering }
+        var known = Set(try journal.commands(after: 0).map(\.entry.id))
+        var report = Received()
+        for entry in entries {
+            guard let handler = handlers.table[entry.type], (try? handler.check(entry)) != nil else {
+                report.unreadable.append(entry.id)
+                continue
+            }
+            if known.contains(entry.id) || handler.hasApplied(entry.id) {
+                report.skipped.append(entry.id)
+                continue
+            }
+            known.insert(entry.id)
+            var fresh = entry
+            fresh.parent = nil
+            do {
+                try await submit(fresh)
+                report.applied.append(entry.id)
+            } catch {
+                report.failed.append(entry.id)
             }
         }
         return report
     }
 
-    /// The journaled command described for people.
-    public nonisolated func summary(of entry: JournalEntry) -> String { handlers.summary(of: entry) }
+    /// Refuses new commands, and returns once the ones sent have run.
+    public func close() async {
+        closed = true
+        guard draining else { return }
+        await withCheckedContinuation { idle.append($0) }
+    }
 
-    /// Queues `job` and returns when it has run, with what its handler threw.
-    func run(_ job: Job) async throws {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            var job = job
-            job.done = done
-            enqueue(job)
-        }
+    /// The journaled command described for people.
+    public nonisolated func summary(of entry: JournalEntry) -> String {
+        summaries.withLock { $0[entry.type] }?(entry) ?? entry.type
     }
 
     func enqueue(_ job: Job) {
@@ -106,22 +300,30 @@ public actor CommandBus {
             let job = queue.removeFirst()
             let context = CommandContext(seq: job.seq, id: job.entry.id, replaying: job.replaying)
             var result: Result<Void, any Error>
+            var journaled = true
             do {
-                try await CommandBus.$runningHandlerOf.withValue(ObjectIdentifier(self)) {
-                    try await job.handler.run(job.entry, context)
-                }
-                result = .success(())
+                try await job.written?.wait()
             } catch {
-                result = .failure(error)
+                journaled = false
             }
-            if job.recordsOutcome {
+            if !journaled, let failure = job.written?.result, case .failure(let error) = failure {
+                result = .failure(error)
+            } else {
                 do {
-                    switch result {
-                    case .success: try journal.append(JournalRecord(seq: job.seq, .applied))
-                    case .failure(let error): try journal.append(JournalRecord(seq: job.seq, .failed(String(describing: error))))
+                    try await CommandBus.$running.withValue(Running(bus: ObjectIdentifier(self), seq: job.seq, replaying: job.replaying)) {
+                        try await job.handler.run(job.entry, context)
                     }
+                    result = .success(())
                 } catch {
-                    if case .success = result { result = .failure(error) }
+                    result = .failure(error)
+                }
+                if job.recordsOutcome {
+                    // Not waited for: it shares the next command's fsync. If it is lost, the
+                    // command counts as interrupted and recovery runs it again.
+                    switch result {
+                    case .success: _ = journal.write([JournalRecord(seq: job.seq, .applied)])
+                    case .failure(let error): _ = journal.write([JournalRecord(seq: job.seq, .failed(String(describing: error)))])
+                    }
                 }
             }
             switch result {
@@ -131,5 +333,8 @@ public actor CommandBus {
             job.done?.resume(with: result)
         }
         draining = false
+        let waiting = idle
+        idle = []
+        for w in waiting { w.resume() }
     }
 }

@@ -25,7 +25,7 @@ public enum DurableFile {
         // The descriptor is closed exactly once, whatever fails: a second close could close
         // a descriptor another thread has opened since under the same number.
         do {
-            defer { close(fd) }
+            defer { closeFile(fd) }
             try writeAll(fd, data, path: temp.path)
             guard fsync(fd) == 0 else { throw Failure(what: "sync", path: temp.path, code: errno) }
         } catch {
@@ -52,21 +52,22 @@ public enum DurableFile {
     public static func syncDirectory(_ directory: URL) throws {
         let fd = open(directory.path, O_RDONLY)
         guard fd >= 0 else { throw Failure(what: "open", path: directory.path, code: errno) }
-        defer { close(fd) }
+        defer { closeFile(fd) }
         guard fsync(fd) == 0 else { throw Failure(what: "sync", path: directory.path, code: errno) }
     }
 
     /// Writes every byte of `data` to `fd`, through short writes and interrupted calls.
-    public static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
+    public static func writeAll(_ fd: Int32, _ data: Data, path: String, io: FileIO = .system) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let n = write(fd, base + offset, buffer.count - offset)
+                let n = io.write(fd, base + offset, buffer.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw Failure(what: "write", path: path, code: errno)
                 }
+                if n == 0 { throw Failure(what: "write", path: path, code: EIO) }
                 offset += n
             }
         }

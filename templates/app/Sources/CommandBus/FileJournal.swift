@@ -10,70 +10,177 @@ import Darwin
 ///
 ///     SEQ KIND LENGTH CRC32 BODY\n
 ///
-/// KIND is `C` (a command; BODY is `{"id","payload","type"}` JSON), `A` (applied; no BODY) or
-/// `F` (failed; BODY is the message). LENGTH is BODY's size in bytes and CRC32 (8 hex digits)
-/// covers `SEQ KIND LENGTH ` and BODY, so a torn or damaged record is recognised, never
-/// half-read. Each `append` is fsynced before it returns.
+/// KIND is `C` (a command; BODY is `{"id","parent","payload","type","version"}` JSON, the
+/// payload verbatim), `A` (applied; no BODY), `F` (failed; BODY is the message) or `H` (held
+/// for a build that can read it; BODY is why). LENGTH is BODY's size in bytes and CRC32 (8 hex
+/// digits) covers `SEQ KIND LENGTH ` and BODY, so a torn or damaged record is recognised, never
+/// half-read. A whole record of another kind, with a good checksum, is kept as it is.
 ///
-/// Opening the file checks every record. A bad record at the end is a write a crash cut short:
-/// it is truncated away, so the next record starts on a clean line. A bad record followed by
-/// good ones is damage, not a crash: opening fails (`JournalError.damaged`) and the file is
-/// left as it is for a person to look at.
+/// Writes run on the state directory's I/O queue. Whatever is queued when the queue gets to
+/// it is written together and shares one fsync (group commit); if a write or the fsync fails,
+/// the file is cut back to its length before them, each of their `JournalWrite`s fails, and
+/// the next write starts on a clean line.
+///
+/// Opening the file reads it like SQLite reads its write-ahead log: the journal is the records
+/// up to the first one that is not whole and intact. A crash's torn last record is cut away.
+/// Anything after a bad record when whole records follow it (damage, not a crash) is first
+/// copied aside to `journal.log.damaged-…` with a warning; the app opens either way.
 public final class FileJournal: Journal {
     public let url: URL
-    struct State: ~Copyable {
+    let directory: StateDirectory
+    let io: FileIO
+    let groupCommit: Bool
+
+    struct Queued {
+        var data: Data
+        var records: [JournalRecord]
+        var write: JournalWrite
+    }
+    struct State {
         var fd: Int32
         var records: [JournalRecord]
+        /// The file's length after the last durable write.
+        var length: Int
+        var queued: [Queued] = []
+        var scheduled = false
+        /// Why the journal can no longer be written, once a failed write could not be undone.
+        var broken: String?
+        var closed = false
     }
-    let file: Mutex<State>
+    let state: Mutex<State>
 
-    public init(url: URL) throws {
-        self.url = url
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        DurableFile.removeTemporaries(of: url)
-        let fd = open(url.path, O_RDWR | O_CREAT | O_APPEND, 0o644)
-        guard fd >= 0 else { throw DurableFile.Failure(what: "open", path: url.path, code: errno) }
+    /// Opens (or makes) `name` in `directory`. `warn` hears about damage moved aside;
+    /// `groupCommit: false` fsyncs each write on its own (for comparison); `io` is for tests.
+    public init(in directory: StateDirectory, name: String = "journal.log", groupCommit: Bool = true, io: FileIO = .system,
+                warn: @escaping @Sendable (String) -> Void = FileJournal.printWarning) throws {
+        url = directory.file(name)
+        self.directory = directory
+        self.io = io
+        self.groupCommit = groupCommit
+        let path = url.path
+        let existed = FileManager.default.fileExists(atPath: path)
+        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw DurableFile.Failure(what: "open", path: path, code: errno) }
         do {
+            if !existed { try DurableFile.syncDirectory(directory.url) }
             let data = try Data(contentsOf: url)
-            let parsed = try FileJournal.parse(data, path: url.path)
+            let parsed = FileJournal.parse(data)
             if parsed.goodLength < data.count {
+                if let damage = parsed.damage {
+                    let aside = URL(fileURLWithPath: path + ".damaged-\(Int(Date().timeIntervalSince1970))-\(UUID().uuidString.prefix(8))")
+                    try DurableFile.replace(aside, with: data.subdata(in: parsed.goodLength..<data.count))
+                    warn("the journal \(path) is damaged at byte \(parsed.goodLength) (\(damage)); it opens with the \(parsed.records.count) records before that, and the \(data.count - parsed.goodLength) bytes from there on are kept in \(aside.path)")
+                }
                 guard ftruncate(fd, off_t(parsed.goodLength)) == 0, fsync(fd) == 0 else {
-                    throw DurableFile.Failure(what: "truncate the torn end of", path: url.path, code: errno)
+                    throw DurableFile.Failure(what: "truncate the torn end of", path: path, code: errno)
                 }
             }
-            file = Mutex(State(fd: fd, records: parsed.records))
+            state = Mutex(State(fd: fd, records: parsed.records, length: parsed.goodLength))
         } catch {
-            close(fd)
+            closeFile(fd)
             throw error
         }
     }
 
-    deinit { file.withLock { _ = close($0.fd) } }
-
-    public func append(_ record: JournalRecord) throws {
-        let line = try FileJournal.encode(record)
-        try file.withLock { state in
-            try DurableFile.writeAll(state.fd, line, path: url.path)
-            guard fsync(state.fd) == 0 else { throw DurableFile.Failure(what: "sync", path: url.path, code: errno) }
-            state.records.append(record)
+    deinit {
+        state.withLock { s in
+            if !s.closed { closeFile(s.fd) }
         }
     }
 
-    public func records() -> [JournalRecord] { file.withLock { $0.records } }
+    public static func printWarning(_ message: String) {
+        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+    }
 
-    /// Rewrites the file without the records up to `seq` (a temporary file, fsynced, renamed).
+    public func records() -> [JournalRecord] { state.withLock { $0.records } }
+
+    public func write(_ records: [JournalRecord]) -> JournalWrite {
+        let data: Data
+        do { data = try records.reduce(into: Data()) { $0.append(try FileJournal.encode($1)) } } catch { return .failed(error) }
+        let write = JournalWrite()
+        let refusal: JournalFailure? = state.withLock { s in
+            if s.closed { return .closed(url.path) }
+            if let why = s.broken { return .broken(url.path, why) }
+            s.queued.append(Queued(data: data, records: records, write: write))
+            guard !s.scheduled else { return nil }
+            s.scheduled = true
+            directory.io.async { self.writeQueued() }
+            return nil
+        }
+        if let refusal { write.finish(.failure(refusal)) }
+        return write
+    }
+
+    /// On the I/O queue: writes what is queued, all of it under one fsync (or one fsync each
+    /// without group commit).
+    func writeQueued() {
+        let (batch, fd, startLength) = state.withLock { s in
+            let batch = s.queued
+            s.queued = []
+            s.scheduled = false
+            return (batch, s.fd, s.length)
+        }
+        let groups = groupCommit ? [batch] : batch.map { [$0] }
+        var length = startLength
+        for group in groups where !group.isEmpty {
+            let data = group.reduce(into: Data()) { $0.append($1.data) }
+            let result: Result<Void, any Error>
+            do {
+                try DurableFile.writeAll(fd, data, path: url.path, io: io)
+                guard io.fsync(fd) == 0 else { throw DurableFile.Failure(what: "sync", path: url.path, code: errno) }
+                length += data.count
+                let records = group.flatMap(\.records)
+                state.withLock { s in
+                    s.records.append(contentsOf: records)
+                    s.length = length
+                }
+                result = .success(())
+            } catch {
+                // Undo the part that may have reached the file, so the next write starts clean
+                // and no seq is ever read back from a failed write.
+                if ftruncate(fd, off_t(length)) != 0 || fsync(fd) != 0 {
+                    let why = "\(error), and cutting the file back to \(length) bytes failed: \(String(cString: strerror(errno)))"
+                    state.withLock { $0.broken = why }
+                }
+                result = .failure(error)
+            }
+            for queued in group { queued.write.finish(result) }
+        }
+    }
+
+    /// Rewrites the file without the records up to `seq` (see `JournalRecords.kept`). Call it
+    /// on the state directory's I/O queue (a store does, after each snapshot): it runs between
+    /// writes, holding no lock while it writes and fsyncs, so a sender only queues behind it.
     public func compact(through seq: UInt64) throws {
-        try file.withLock { state in
-            guard state.records.contains(where: { $0.seq <= seq }) else { return }
-            let kept = state.records.filter { $0.seq > seq }
-            var data = Data()
-            for r in kept { data.append(try FileJournal.encode(r)) }
-            try DurableFile.replace(url, with: data)
-            let fd = open(url.path, O_RDWR | O_APPEND)
-            guard fd >= 0 else { throw DurableFile.Failure(what: "open", path: url.path, code: errno) }
-            close(state.fd)
-            state.fd = fd
-            state.records = kept
+        dispatchPrecondition(condition: .onQueue(directory.io))
+        let (records, closed) = state.withLock { ($0.records, $0.closed) }
+        guard !closed, records.contains(where: { $0.seq <= seq }) else { return }
+        let kept = JournalRecords.kept(records, through: seq)
+        guard kept.count < records.count else { return }
+        var data = Data()
+        for r in kept { data.append(try FileJournal.encode(r)) }
+        try DurableFile.replace(url, with: data)
+        let fd = open(url.path, O_RDWR | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { throw DurableFile.Failure(what: "open", path: url.path, code: errno) }
+        state.withLock { s in
+            closeFile(s.fd)
+            s.fd = fd
+            s.records = kept
+            s.length = data.count
+        }
+    }
+
+    /// Writes what is queued, then closes the file; later writes fail with `.closed`.
+    public func close() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            directory.io.async {
+                self.writeQueued()
+                self.state.withLock { s in
+                    if !s.closed { closeFile(s.fd) }
+                    s.closed = true
+                }
+                done.resume()
+            }
         }
     }
 
@@ -82,9 +189,11 @@ public final class FileJournal: Journal {
     static func encode(_ record: JournalRecord) throws -> Data {
         let kind: String, body: Data
         switch record.body {
-        case .command(let entry): (kind, body) = ("C", try JournalEntry.encoder.encode(entry))
+        case .command(let entry): (kind, body) = ("C", try entry.journalBody())
         case .applied: (kind, body) = ("A", Data())
         case .failed(let message): (kind, body) = ("F", Data(message.utf8))
+        case .held(let why): (kind, body) = ("H", Data(why.utf8))
+        case .other(let k, let b): (kind, body) = (k, Data(b))
         }
         let head = Data("\(record.seq) \(kind) \(body.count) ".utf8)
         let crc = CRC32.checksum(body, continuing: CRC32.checksum(head))
@@ -108,34 +217,36 @@ public final class FileJournal: Journal {
             }
             i += 1
         }
-        guard let seq = UInt64(fields[0]), seq > 0, let length = Int(fields[2]), length >= 0,
+        guard let seq = UInt64(fields[0]), seq > 0, !fields[1].isEmpty, let length = Int(fields[2]), length >= 0,
               fields[3].count == 8, let crc = UInt32(fields[3], radix: 16),
-              i + length < bytes.count, bytes[i + length] == 0x0A else { return nil }
+              length < bytes.count - i, bytes[i + length] == 0x0A else { return nil }
         let headEnd = start + fields[0].utf8.count + fields[1].utf8.count + fields[2].utf8.count + 3
-        let body = bytes[i..<(i + length)]
+        let body = Array(bytes[i..<(i + length)])
         guard CRC32.checksum(body, continuing: CRC32.checksum(bytes[start..<headEnd])) == crc else { return nil }
         let parsed: JournalRecord.Body
         switch fields[1] {
         case "C":
-            guard let entry = try? JournalEntry.decoder.decode(JournalEntry.self, from: Data(body)) else { return nil }
-            parsed = .command(entry)
+            // A command this build cannot parse (a newer build's form) is kept as it is.
+            if let entry = JournalEntry(journalBody: body) { parsed = .command(entry) } else { parsed = .other(kind: "C", body: body) }
         case "A": parsed = .applied
         case "F": parsed = .failed(String(decoding: body, as: UTF8.self))
-        default: return nil
+        case "H": parsed = .held(String(decoding: body, as: UTF8.self))
+        default: parsed = .other(kind: fields[1], body: body)
         }
         return (JournalRecord(seq: seq, parsed), i + length + 1)
     }
 
-    static func parse(_ data: Data, path: String) throws -> (records: [JournalRecord], goodLength: Int) {
+    /// The records up to the first bad one, the length they take, and, when whole records
+    /// follow the bad one, why it is damage rather than a torn end.
+    static func parse(_ data: Data) -> (records: [JournalRecord], goodLength: Int, damage: String?) {
         let bytes = [UInt8](data)
         var records: [JournalRecord] = []
         var offset = 0, lastCommand: UInt64 = 0
         while offset < bytes.count {
-            if let found = readRecord(in: bytes, at: offset) {
-                let (record, next) = found
+            if let (record, next) = readRecord(in: bytes, at: offset) {
                 if case .command = record.body {
                     guard record.seq > lastCommand else {
-                        throw JournalError.damaged(path: path, offset: offset, reason: "command \(record.seq) comes after command \(lastCommand)")
+                        return (records, offset, "command \(record.seq) comes after command \(lastCommand)")
                     }
                     lastCommand = record.seq
                 }
@@ -149,21 +260,23 @@ public final class FileJournal: Journal {
                 guard let newline = bytes[probe...].firstIndex(of: 0x0A) else { break }
                 probe = newline + 1
                 if readRecord(in: bytes, at: probe) != nil {
-                    throw JournalError.damaged(path: path, offset: offset, reason: "a record that is not whole or fails its checksum, with records after it")
+                    return (records, offset, "a record that is not whole or fails its checksum, with records after it")
                 }
             }
-            return (records, offset)
+            return (records, offset, nil)
         }
-        return (records, bytes.count)
+        return (records, bytes.count, nil)
     }
 }
 
-public enum JournalError: Error, Equatable, CustomStringConvertible {
-    case damaged(path: String, offset: Int, reason: String)
+public enum JournalFailure: Error, Equatable, CustomStringConvertible {
+    case closed(String)
+    case broken(String, String)
 
     public var description: String {
         switch self {
-        case .damaged(let path, let offset, let reason): return "the journal \(path) is damaged at byte \(offset): \(reason); it is left as it is"
+        case .closed(let path): return "the journal \(path) is closed"
+        case .broken(let path, let why): return "the journal \(path) cannot be written since a write failed (\(why)); restart the app"
         }
     }
 }

@@ -10,6 +10,12 @@ public struct Handlers: Sendable {
         /// true for handlers that change a `Store` (their effect is lost with the process unless
         /// a snapshot holds it), false for handlers whose effects live elsewhere.
         var replaysApplied: Bool
+        /// Decodes the entry, throwing why this build cannot read it (a newer version, a
+        /// payload that does not decode): recovery holds such a command instead of running it.
+        var check: @Sendable (JournalEntry) throws -> Void
+        /// Whether the command with this id has already changed what the handler changes (a
+        /// store knows; other handlers say no): commands from elsewhere are skipped by it.
+        var hasApplied: @Sendable (UUID) -> Bool
         var summary: @Sendable (JournalEntry) -> String
     }
 
@@ -24,14 +30,23 @@ public struct Handlers: Sendable {
     }
 
     /// Registers a handler that is told where it runs (`CommandContext`). `replaysApplied`: see
-    /// `Handler.replaysApplied`.
+    /// `Handler.replaysApplied`; `hasApplied`: see `Handler.hasApplied`.
     public mutating func register<C: Command>(_ type: C.Type, replaysApplied: Bool,
+                                              hasApplied: @escaping @Sendable (UUID) -> Bool = { _ in false },
                                               _ handler: @escaping @Sendable (C, CommandContext) async throws -> Void) throws {
         guard table[C.typeName] == nil else { throw CommandBusError.duplicateHandler(C.typeName) }
         table[C.typeName] = Handler(
             run: { entry, context in try await handler(C.decode(entry), context) },
             replaysApplied: replaysApplied,
+            check: { entry in _ = try C.decode(entry) },
+            hasApplied: hasApplied,
             summary: { entry in (try? C.decode(entry).summary) ?? C.typeName })
+    }
+
+    /// Adds `other`'s handlers; a type both handle is an error, and then nothing is added.
+    public mutating func merge(_ other: Handlers) throws {
+        if let both = other.table.keys.first(where: { table[$0] != nil }) { throw CommandBusError.duplicateHandler(both) }
+        table.merge(other.table) { mine, _ in mine }
     }
 
     public func handles(_ typeName: String) -> Bool { table[typeName] != nil }

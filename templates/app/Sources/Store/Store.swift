@@ -6,11 +6,14 @@ import Synchronization
 /// frame shows what the user had), changed only by the command bus's handlers registered with
 /// `Handlers.register(_:on:_:)`, and written back off the caller's path.
 ///
-/// The snapshot is `{schema, lastSeq, state, history}`: the state's schema version, the last
-/// journaled command it holds, the state, and the undo history. It is written to a temporary
-/// file, fsynced, renamed over the old one, and the directory fsynced; then the journal drops
-/// the commands it holds. At launch, `CommandBus.recover(after: store.lastSeq)` runs again
-/// what came after, so a crash at any moment loses no journaled command.
+/// The snapshot is `{schema, lastSeq, state, history, applied}`: the state's schema version,
+/// the last journaled command it holds, the state, the undo history, and the ids of the
+/// commands applied (so a command that arrives again, from a sync or a retry, is applied
+/// once). It is written on the state directory's I/O queue to a temporary file, fsynced,
+/// renamed over the old one, and the directory fsynced; then the journal drops the commands
+/// it holds. Commands that land while one is written share the next. At launch,
+/// `CommandBus.recover(after: store.lastSeq)` runs again what came after, so a crash at any
+/// moment loses no journaled command.
 ///
 /// A snapshot that cannot be read at all is moved aside (never deleted) with a warning and
 /// the app starts from the initial state. One written by a newer build, or one a migration
@@ -22,15 +25,20 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         public var seq: UInt64
     }
 
-    typealias Reducer = @Sendable (JournalEntry, inout State) throws -> JournalEntry?
+    /// Decodes a journaled command (throwing if this build cannot read it), then returns what
+    /// applies it: the change, and the command that would undo it.
+    typealias Reducer = @Sendable (JournalEntry) throws -> @Sendable (inout State) throws -> JournalEntry?
 
     struct Inner {
         var state: State
         var lastSeq: UInt64
         var history: UndoHistory
+        var applied: Set<UUID>
         var observers: [UUID: @Sendable (Change) -> Void] = [:]
         var reducers: [String: Reducer] = [:]
         var writtenSeq: UInt64
+        var snapshotQueued = false
+        var closed = false
     }
 
     struct Snapshot<S: Codable>: Codable {
@@ -38,9 +46,11 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         var lastSeq: UInt64
         var state: S
         var history: UndoHistory
+        var applied: [UUID]?
     }
 
     public let snapshotURL: URL
+    let directory: StateDirectory
     let schema: Schema
     let journal: (any Journal)?
     let undoLimit: Int
@@ -55,15 +65,15 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         var lastSeq: UInt64
         var history: UndoHistory
     }
-    /// Snapshot writes, one at a time, each of the newest state.
-    let writer = DispatchQueue(label: "Store.snapshot")
-
-    /// Restores the snapshot at `snapshotURL` (migrating it to `schema`), or starts from
+    /// Restores the snapshot `name` in `directory` (migrating it to `schema`), or starts from
     /// `initial`. `journal` is compacted after each snapshot; `warn` hears every problem that
     /// does not stop the app.
-    public init(snapshotURL: URL, initial: State, schema: Schema = Schema(), journal: (any Journal)? = nil,
-                undoLimit: Int = 100, warn: @escaping @Sendable (String) -> Void = Store.printWarning) throws {
+    public init(in directory: StateDirectory, name: String = "state.json", initial: State, schema: Schema = Schema(),
+                journal: (any Journal)? = nil, undoLimit: Int = 100,
+                warn: @escaping @Sendable (String) -> Void = Store.printWarning) throws {
+        let snapshotURL = directory.file(name)
         self.snapshotURL = snapshotURL
+        self.directory = directory
         self.schema = schema
         self.journal = journal
         self.undoLimit = undoLimit
@@ -71,7 +81,8 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         DurableFile.removeTemporaries(of: snapshotURL)
         let restored = try Store.restore(snapshotURL, schema: schema, warn: warn)
         let start = Inner(state: restored?.state ?? initial, lastSeq: restored?.lastSeq ?? 0,
-                          history: restored?.history ?? UndoHistory(), writtenSeq: restored?.lastSeq ?? 0)
+                          history: restored?.history ?? UndoHistory(), applied: Set(restored?.applied ?? []),
+                          writtenSeq: restored?.lastSeq ?? 0)
         inner = Mutex(start)
         published = Mutex(Published(state: start.state, lastSeq: start.lastSeq, history: start.history))
     }
@@ -98,14 +109,15 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         do { json = try JSON(data: data) } catch { return moveAside("it is not JSON") }
         guard case .number(let version)? = json["schema"], json["state"] != nil else {
             // Written before snapshots had a schema: the state itself, schema 1.
-            do { return Snapshot(schema: schema.version, lastSeq: 0, state: try decodeMigrated(json, from: 1, schema), history: UndoHistory()) }
+            do { return Snapshot(schema: schema.version, lastSeq: 0, state: try decodeMigrated(json, from: 1, schema), history: UndoHistory(), applied: nil) }
             catch let error as StoreError { throw error } catch { return moveAside("\(error)") }
         }
         guard let v = Int(exactly: version), v >= 1 else { return moveAside("its schema is \(version)") }
         do {
             if v == schema.version { return try JSONDecoder().decode(Snapshot<State>.self, from: data) }
             let old = try JSONDecoder().decode(Snapshot<JSON>.self, from: data)
-            return Snapshot(schema: schema.version, lastSeq: old.lastSeq, state: try decodeMigrated(old.state, from: v, schema), history: old.history)
+            return Snapshot(schema: schema.version, lastSeq: old.lastSeq, state: try decodeMigrated(old.state, from: v, schema),
+                            history: old.history, applied: old.applied)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -149,6 +161,12 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
 
     public func removeObserver(_ id: UUID) { _ = inner.withLock { $0.observers.removeValue(forKey: id) } }
 
+    /// How many observers are registered.
+    public var observerCount: Int { inner.withLock { $0.observers.count } }
+
+    /// Whether the command with this id has changed the state.
+    public func hasApplied(_ id: UUID) -> Bool { inner.withLock { $0.applied.contains(id) } }
+
     // MARK: - Changes (only through the bus's handlers)
 
     func addReducer(_ type: String, _ reducer: @escaping Reducer) {
@@ -159,9 +177,10 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
     /// that throws changes nothing. A command the state already holds is not applied twice.
     func apply(_ entry: JournalEntry, _ context: CommandContext) throws {
         try commit(context) { s in
-            guard let reduce = s.reducers[entry.type] else { throw CommandBusError.noHandler(entry.type) }
+            guard let reducer = s.reducers[entry.type] else { throw CommandBusError.noHandler(entry.type) }
+            let reduce = try reducer(entry)
             var state = s.state
-            let inverse = try reduce(entry, &state)
+            let inverse = try reduce(&state)
             s.state = state
             if let inverse {
                 s.history.did(UndoHistory.Step(command: entry, action: inverse), limit: undoLimit)
@@ -173,44 +192,69 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
     }
 
     /// Undo (`redo: false`) or redo the last step: apply its action, and move the step, with
-    /// the action's own inverse, to the other list.
+    /// the action's own inverse, to the other list. A step this build cannot read (its
+    /// command's type or version is gone) is dropped with a warning, and the one before it
+    /// is undone instead: history never gets stuck on it.
     func step(redo: Bool, _ context: CommandContext) throws {
+        var dropped: [String] = []
+        defer { for why in dropped { warn(why) } }
+        let nothing = redo ? StoreError.nothingToRedo : StoreError.nothingToUndo
+        var undid = false
         try commit(context) { s in
-            guard let step = redo ? s.history.redo.last : s.history.undo.last else {
-                throw redo ? StoreError.nothingToRedo : StoreError.nothingToUndo
-            }
-            guard let reduce = s.reducers[step.action.type] else { throw StoreError.notUndoable(step.action.type) }
-            var state = s.state
-            let again = try reduce(step.action, &state)
-            s.state = state
-            if redo { s.history.redo.removeLast() } else { s.history.undo.removeLast() }
-            if let again {
-                let moved = UndoHistory.Step(command: step.command, action: again)
-                if redo { s.history.undo.append(moved) } else { s.history.redo.append(moved) }
+            while true {
+                guard let step = redo ? s.history.redo.last : s.history.undo.last else {
+                    // Only unreadable steps were left: dropping them is the change.
+                    if dropped.isEmpty { throw nothing }
+                    return
+                }
+                guard let reducer = s.reducers[step.action.type] else { throw StoreError.notUndoable(step.action.type) }
+                let reduce: @Sendable (inout State) throws -> JournalEntry?
+                do { reduce = try reducer(step.action) } catch {
+                    if redo { s.history.redo.removeLast() } else { s.history.undo.removeLast() }
+                    dropped.append("the \(redo ? "redo" : "undo") step for \(step.command.type) cannot be read by this build (\(error)); it is dropped from the history")
+                    continue
+                }
+                var state = s.state
+                let again = try reduce(&state)
+                s.state = state
+                if redo { s.history.redo.removeLast() } else { s.history.undo.removeLast() }
+                if let again {
+                    let moved = UndoHistory.Step(command: step.command, action: again)
+                    if redo { s.history.undo.append(moved) } else { s.history.redo.append(moved) }
+                }
+                undid = true
+                return
             }
         }
+        if !undid && !dropped.isEmpty { throw nothing }
     }
 
     func commit(_ context: CommandContext, _ change: (inout Inner) throws -> Void) throws {
-        let result: (Change, [@Sendable (Change) -> Void])? = try inner.withLock { s in
-            guard context.seq > s.lastSeq else { return nil }
+        let result: (Change, [@Sendable (Change) -> Void], Bool)? = try inner.withLock { s in
+            guard context.seq > s.lastSeq, !s.applied.contains(context.id) else { return nil }
             var copy = s
             try change(&copy)
             copy.lastSeq = context.seq
+            copy.applied.insert(context.id)
+            let schedule = !copy.snapshotQueued && !copy.closed
+            copy.snapshotQueued = copy.snapshotQueued || schedule
             s = copy
             published.withLock { $0 = Published(state: copy.state, lastSeq: copy.lastSeq, history: copy.history) }
-            return (Change(state: s.state, seq: s.lastSeq), Array(s.observers.values))
+            return (Change(state: s.state, seq: s.lastSeq), Array(s.observers.values), schedule)
         }
-        guard let (change, observers) = result else { return }
-        writer.async { self.writeSnapshot() }
+        guard let (change, observers, schedule) = result else { return }
+        if schedule { directory.io.async { self.writeSnapshot() } }
         for observer in observers { observer(change) }
     }
 
     // MARK: - The snapshot
 
+    /// On the I/O queue: writes the newest state, then compacts the journal.
     func writeSnapshot() {
         guard let snapshot: Snapshot<State> = inner.withLock({ s in
-            s.lastSeq > s.writtenSeq ? Snapshot(schema: schema.version, lastSeq: s.lastSeq, state: s.state, history: s.history) : nil
+            s.snapshotQueued = false
+            guard s.lastSeq > s.writtenSeq, !s.closed else { return nil }
+            return Snapshot(schema: schema.version, lastSeq: s.lastSeq, state: s.state, history: s.history, applied: Array(s.applied))
         }) else { return }
         do {
             let encoder = JSONEncoder()
@@ -228,7 +272,13 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
 
     /// Waits until every change so far is in the snapshot on disk.
     public func flush() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in writer.async { done.resume() } }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in directory.io.async { done.resume() } }
+    }
+
+    /// Writes what is not in the snapshot yet, then writes no more (the directory can be closed).
+    public func close() async {
+        await flush()
+        inner.withLock { $0.closed = true }
     }
 }
 
@@ -243,16 +293,21 @@ extension Handlers {
     /// be undone), worked out from the state before the change.
     public mutating func register<C: Command, State>(_ type: C.Type, on store: Store<State>,
                                                      _ reduce: @escaping @Sendable (C, inout State) throws -> (any Command)?) throws {
-        try register(type, replaysApplied: true) { command, context in try store.apply(try JournalEntry(command), context) }
-        store.addReducer(C.typeName) { entry, state in
-            guard let inverse = try reduce(try C.decode(entry), &state) else { return nil }
-            return try JournalEntry(inverse)
+        try register(type, replaysApplied: true, hasApplied: { store.hasApplied($0) }) { command, context in
+            try store.apply(try JournalEntry(command), context)
+        }
+        store.addReducer(C.typeName) { entry in
+            let command = try C.decode(entry)
+            return { state in
+                guard let inverse = try reduce(command, &state) else { return nil }
+                return try JournalEntry(inverse)
+            }
         }
     }
 
     /// Registers `Undo` and `Redo` for `store`'s history.
     public mutating func registerUndo<State>(on store: Store<State>) throws {
-        try register(Undo.self, replaysApplied: true) { _, context in try store.step(redo: false, context) }
-        try register(Redo.self, replaysApplied: true) { _, context in try store.step(redo: true, context) }
+        try register(Undo.self, replaysApplied: true, hasApplied: { store.hasApplied($0) }) { _, context in try store.step(redo: false, context) }
+        try register(Redo.self, replaysApplied: true, hasApplied: { store.hasApplied($0) }) { _, context in try store.step(redo: true, context) }
     }
 }

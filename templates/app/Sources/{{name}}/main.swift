@@ -51,13 +51,14 @@ do {
         if arguments.count == 3, arguments[1] == "--width", let w = Double(arguments[2]), w >= 8, w <= 1000 { width = w }
         else if arguments.count != 1 { fail("render takes --width W (8 to 1000 columns)", status: 2) }
         let screen = ItemsScreen()
-        feature.present(on: screen, width: width)
+        let presentation = feature.present(on: screen, width: width)
         await screen.settled(through: feature.store.lastSeq)
+        presentation.stop()
         print(screen.text)
     default:
         fail(usage, status: 2)
     }
-    await feature.store.flush()
+    await feature.close()
 } catch {
     fail("\(error)", status: 1)
 }

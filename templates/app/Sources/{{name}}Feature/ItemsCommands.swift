@@ -24,17 +24,33 @@ public struct RemoveItem: Command {
     public var summary: String { "remove \"\(text)\"" }
 }
 
-/// Puts an item at a position (the inverse of a removal). Its inverse removes it.
+/// Puts an item at a position (the inverse of a removal). Its inverse removes it. Its fields
+/// are its own, not the state's `Item`: a command kept in the undo history must still decode
+/// after the state's shape changes.
 public struct InsertItem: Command {
     public static let typeName = "items.insert"
+    public static let version = 2
     public var id = UUID()
-    public var item: ItemsState.Item
+    public var itemID: UUID
+    public var text: String
     public var index: Int
-    public init(_ item: ItemsState.Item, at index: Int) {
-        self.item = item
+    public init(itemID: UUID, text: String, at index: Int) {
+        self.itemID = itemID
+        self.text = text
         self.index = index
     }
-    public var summary: String { "put back \"\(item.text)\"" }
+    public var summary: String { "put back \"\(text)\"" }
+
+    /// Version 1 embedded the state's item: `{"item": {"id", "text"}, "index"}`.
+    public static func upgrade(_ payload: JSON, from version: Int) throws -> JSON {
+        var p = payload
+        if let item = payload["item"] {
+            p["itemID"] = item["id"]
+            p["text"] = item["text"] ?? item["title"]
+            p["item"] = nil
+        }
+        return p
+    }
 }
 
 public enum ItemsError: Error, Equatable, CustomStringConvertible {
@@ -60,12 +76,12 @@ extension ItemsState {
     static func remove(_ c: RemoveItem, _ s: inout ItemsState) throws -> (any Command)? {
         guard let index = s.items.firstIndex(where: { $0.id == c.itemID }) else { throw ItemsError.noSuchItem(c.itemID) }
         let item = s.items.remove(at: index)
-        return InsertItem(item, at: index)
+        return InsertItem(itemID: item.id, text: item.text, at: index)
     }
 
     static func insert(_ c: InsertItem, _ s: inout ItemsState) throws -> (any Command)? {
-        guard !s.items.contains(where: { $0.id == c.item.id }) else { throw ItemsError.duplicate(c.item.id) }
-        s.items.insert(c.item, at: min(max(0, c.index), s.items.count))
-        return RemoveItem(itemID: c.item.id, text: c.item.text)
+        guard !s.items.contains(where: { $0.id == c.itemID }) else { throw ItemsError.duplicate(c.itemID) }
+        s.items.insert(Item(id: c.itemID, text: c.text), at: min(max(0, c.index), s.items.count))
+        return RemoveItem(itemID: c.itemID, text: c.text)
     }
 }

@@ -2,6 +2,7 @@ import CommandBus
 import Foundation
 import Layout
 import Store
+import Synchronization
 
 /// The feature, wired end to end:
 ///
@@ -15,27 +16,44 @@ public final class ItemsFeature: Sendable {
     public let store: Store<ItemsState>
     public let bus: CommandBus
     public let journal: FileJournal
+    public let directory: StateDirectory
 
-    init(store: Store<ItemsState>, bus: CommandBus, journal: FileJournal) {
+    init(store: Store<ItemsState>, bus: CommandBus, journal: FileJournal, directory: StateDirectory) {
         self.store = store
         self.bus = bus
         self.journal = journal
+        self.directory = directory
     }
 
-    /// Opens the feature's state in `directory` (made if needed) and recovers it.
-    public static func open(directory: URL, warn: @escaping @Sendable (String) -> Void = Store<ItemsState>.printWarning) async throws -> ItemsFeature {
-        let journal = try FileJournal(url: directory.appendingPathComponent("journal.log"))
-        let store = try Store(snapshotURL: directory.appendingPathComponent("state.json"), initial: ItemsState(),
-                              schema: ItemsState.schema, journal: journal, warn: warn)
-        var handlers = Handlers()
-        try handlers.register(AddItem.self, on: store, ItemsState.add)
-        try handlers.register(RemoveItem.self, on: store, ItemsState.remove)
-        try handlers.register(InsertItem.self, on: store, ItemsState.insert)
-        try handlers.registerUndo(on: store)
-        let bus = try CommandBus(handlers: handlers, journal: journal)
-        let recovery = try await bus.recover(after: store.lastSeq)
-        if !recovery.failed.isEmpty { warn("commands \(recovery.failed.map(String.init).joined(separator: ", ")) failed when run again at launch") }
-        return ItemsFeature(store: store, bus: bus, journal: journal)
+    /// Opens the feature's state in `directory` (made if needed) and recovers it. The directory
+    /// is this instance's until `close()`: a second `open` of it, here or in another process,
+    /// throws `StateDirectoryError.inUse`.
+    public static func open(directory url: URL, warn: @escaping @Sendable (String) -> Void = Store<ItemsState>.printWarning) async throws -> ItemsFeature {
+        let directory = try StateDirectory(url)
+        do {
+            let journal = try FileJournal(in: directory, warn: warn)
+            let store = try Store(in: directory, initial: ItemsState(), schema: ItemsState.schema, journal: journal, warn: warn)
+            var handlers = Handlers()
+            try handlers.register(AddItem.self, on: store, ItemsState.add)
+            try handlers.register(RemoveItem.self, on: store, ItemsState.remove)
+            try handlers.register(InsertItem.self, on: store, ItemsState.insert)
+            try handlers.registerUndo(on: store)
+            let bus = try CommandBus(handlers: handlers, journal: journal, warn: warn)
+            let recovery = try await bus.recover(after: store.lastSeq)
+            if !recovery.failed.isEmpty { warn("commands \(recovery.failed.map(String.init).joined(separator: ", ")) failed when run again at launch") }
+            return ItemsFeature(store: store, bus: bus, journal: journal, directory: directory)
+        } catch {
+            await directory.close()
+            throw error
+        }
+    }
+
+    /// Lets the commands sent run, writes the snapshot, and gives up the directory.
+    public func close() async {
+        await bus.close()
+        await store.close()
+        await journal.close()
+        await directory.close()
     }
 
     public func add(_ text: String) async throws { try await bus.send(AddItem(text: text)) }
@@ -56,17 +74,33 @@ public final class ItemsFeature: Sendable {
         return (h.undo.reversed().map { bus.summary(of: $0.command) }, h.redo.reversed().map { bus.summary(of: $0.command) })
     }
 
-    /// Shows the state on `screen`, `width` points wide: now, and after every change. The
-    /// layout runs on a background queue; the screen is drawn on the main actor.
-    @discardableResult
-    public func present(on screen: ItemsScreen, width: Double, metrics: TextMetrics = .cells) -> LayoutQueue {
+    /// Shows the state on `screen`, `width` points wide: now, and after every change until the
+    /// returned presentation is stopped or released. The layout runs on a background queue;
+    /// the screen is drawn on the main actor.
+    public func present(on screen: ItemsScreen, width: Double, metrics: TextMetrics = .cells) -> Presentation {
         let queue = LayoutQueue { [weak screen] frame, version in screen?.show(frame, version: version) }
         let range = SizeRange(min: Size(width: width, height: 0), max: Size(width: width, height: .infinity))
-        store.observe { change in queue.submit(version: change.seq, in: range) { ItemsView.render(change.state, metrics: metrics) } }
+        let observer = store.observe { change in queue.submit(version: change.seq, in: range) { ItemsView.render(change.state, metrics: metrics) } }
         let now = store.current
         queue.submit(version: now.seq, in: range) { ItemsView.render(now.state, metrics: metrics) }
-        return queue
+        let store = self.store
+        return Presentation(queue: queue) { store.removeObserver(observer) }
     }
+}
+
+/// A screen kept up to date with a store: `stop()`, or releasing it, ends the updates.
+public final class Presentation: Sendable {
+    public let queue: LayoutQueue
+    let end: Mutex<(@Sendable () -> Void)?>
+
+    init(queue: LayoutQueue, end: @escaping @Sendable () -> Void) {
+        self.queue = queue
+        self.end = Mutex(end)
+    }
+
+    public func stop() { end.withLock { f in let g = f; f = nil; return g }?() }
+
+    deinit { stop() }
 }
 
 public enum FeatureError: Error, Equatable, CustomStringConvertible {

@@ -30,6 +30,30 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
+/// A journal in `dir`, holding the directory until `close()`.
+struct Opened {
+    let directory: StateDirectory
+    let journal: FileJournal
+
+    init(_ dir: URL, groupCommit: Bool = true, io: FileIO = .system, warn: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        directory = try StateDirectory(dir)
+        journal = try FileJournal(in: directory, groupCommit: groupCommit, io: io, warn: warn)
+    }
+
+    func close() async {
+        await journal.close()
+        await directory.close()
+    }
+
+    /// Opens, reads the commands, closes.
+    static func commands(_ dir: URL) async throws -> [PendingCommand] {
+        let opened = try Opened(dir)
+        let commands = try opened.journal.commands(after: 0)
+        await opened.close()
+        return commands
+    }
+}
+
 @Suite struct CommandBusTests {
     func handlers(_ log: Log, delay: Bool = false, replaysApplied: Bool = false) throws -> Handlers {
         var h = Handlers()
@@ -73,11 +97,13 @@ func temporaryDirectory() throws -> URL {
 
     @Test func eachRecordHasASequenceNumberALengthAChecksumAndTheOutcome() async throws {
         let dir = try temporaryDirectory()
-        let url = dir.appendingPathComponent("journal.log")
-        let bus = try CommandBus(handlers: try handlers(Log()), journal: try FileJournal(url: url))
+        let opened = try Opened(dir)
+        let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
         try await bus.send(Append(value: 7))
         await #expect(throws: Boom.self) { try await bus.send(Fail()) }
-        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+        await bus.close()
+        await opened.close()
+        let lines = try String(contentsOf: opened.journal.url, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
         let fields = lines.map { $0.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false).map(String.init) }
         #expect(fields.map { $0[0] + $0[1] } == ["1C", "1A", "2C", "2F"])
@@ -103,6 +129,7 @@ func temporaryDirectory() throws -> URL {
         bus.withLock { $0 = b }
         try await b.send(Append(value: 1))
         try await b.send(Append(value: 2))
+        await b.close()
         // The follow-up runs after the command that sent it, before the next one sent.
         #expect(log.all == [1, 11, 2, 12])
     }
@@ -112,59 +139,185 @@ func temporaryDirectory() throws -> URL {
         let dir = try temporaryDirectory()
         let url = dir.appendingPathComponent("journal.log")
         do {
-            let bus = try CommandBus(handlers: try handlers(Log()), journal: try FileJournal(url: url))
+            let opened = try Opened(dir)
+            let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
             try await bus.send(Append(value: 1))
+            await bus.close()
+            await opened.close()
         }
         let whole = try Data(contentsOf: url)
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("2 C 61 0bad".utf8))  // a crash in the middle of a write
         try handle.close()
-        let journal = try FileJournal(url: url)
+        let warnings = Mutex<[String]>([])
+        let opened = try Opened(dir, warn: { w in warnings.withLock { $0.append(w) } })
         #expect(try Data(contentsOf: url) == whole)
-        let bus = try CommandBus(handlers: try handlers(Log()), journal: journal)
+        #expect(warnings.withLock { $0 }.isEmpty, "a torn end is a crash, not damage")
+        let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
         try await bus.send(Append(value: 2))
-        let reopened = try FileJournal(url: url).commands(after: 0)
-        #expect(try reopened.map { try $0.entry.decode(Append.self).value } == [1, 2])
+        await bus.close()
+        await opened.close()
+        #expect(try await Opened.commands(dir).map { try $0.entry.decode(Append.self).value } == [1, 2])
     }
 
-    @Test func damageBeforeTheEndIsAnErrorAndTheFileIsLeftAlone() async throws {
+    /// Before: damage before the end made opening throw, and the app would not launch. Now, as
+    /// in SQLite's write-ahead log, the journal is what comes before the first bad record; the
+    /// rest is copied aside with a warning.
+    @Test func damageBeforeTheEndIsMovedAsideAndTheJournalOpens() async throws {
         let dir = try temporaryDirectory()
         let url = dir.appendingPathComponent("journal.log")
         do {
-            let bus = try CommandBus(handlers: try handlers(Log()), journal: try FileJournal(url: url))
-            try await bus.send(Append(value: 1))
-            try await bus.send(Append(value: 2))
+            let opened = try Opened(dir)
+            let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
+            for v in 1...3 { try await bus.send(Append(value: v)) }
+            await bus.close()
+            await opened.close()
         }
         var bytes = [UInt8](try Data(contentsOf: url))
-        let brace = try #require(bytes.firstIndex(of: UInt8(ascii: "{")))
+        // Flip a bit in the second command's body.
+        let offset = try #require(find("\n2 C ", in: bytes)) + 1
+        let brace = try #require(bytes[offset...].firstIndex(of: UInt8(ascii: "{")))
         bytes[brace + 3] ^= 0x01
         try Data(bytes).write(to: url)
-        #expect(throws: JournalError.self) { try FileJournal(url: url) }
-        #expect(try Data(contentsOf: url) == Data(bytes))
+        let warnings = Mutex<[String]>([])
+        let opened = try Opened(dir, warn: { w in warnings.withLock { $0.append(w) } })
+        #expect(try opened.journal.commands(after: 0).map { try $0.entry.decode(Append.self).value } == [1])
+        let warned = warnings.withLock { $0 }
+        #expect(warned.count == 1 && warned[0].contains("damaged at byte \(offset)"), "\(warned)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("journal.log.damaged-") }
+        #expect(aside.count == 1)
+        #expect(try Data(contentsOf: dir.appendingPathComponent(aside[0])) == Data(bytes[offset...]))
+        // The app goes on from there.
+        let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
+        try await bus.send(Append(value: 4))
+        await bus.close()
+        await opened.close()
+        #expect(try await Opened.commands(dir).map(\.seq) == [1, 2])
+    }
+
+    /// A whole record with a good checksum of a kind this build does not know (a newer build
+    /// wrote it) is not a torn end: it is kept, byte for byte.
+    @Test func aWholeRecordOfAnUnknownKindIsKept() async throws {
+        let dir = try temporaryDirectory()
+        let url = dir.appendingPathComponent("journal.log")
+        do {
+            let opened = try Opened(dir)
+            let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
+            try await bus.send(Append(value: 1))
+            try await opened.journal.append(JournalRecord(seq: 1, .other(kind: "X", body: Array("from a newer build".utf8))))
+            await bus.close()
+            await opened.close()
+        }
+        let before = try Data(contentsOf: url)
+        let opened = try Opened(dir)
+        #expect(try Data(contentsOf: url) == before)
+        #expect(opened.journal.records().last == JournalRecord(seq: 1, .other(kind: "X", body: Array("from a newer build".utf8))))
+        await opened.close()
+    }
+
+    /// Before: a write cut short by RLIMIT_FSIZE ("File too large") stayed in the file; the
+    /// next command was written after the torn bytes with the same seq, and the next open
+    /// said the journal was damaged. The same with an fsync that failed after a whole write.
+    @Test func aFailedAppendIsCutBackAndItsSeqIsNeverReused() async throws {
+        let dir = try temporaryDirectory()
+        let fault = Mutex<String?>(nil)
+        let io = FileIO(write: { fd, bytes, count in
+            guard fault.withLock({ $0 }) == "write" else { return FileIO.system.write(fd, bytes, count) }
+            fault.withLock { $0 = nil }
+            _ = FileIO.system.write(fd, bytes, count / 2)  // half of it reaches the file
+            errno = EFBIG
+            return -1
+        }, fsync: { fd in
+            guard fault.withLock({ $0 }) == "fsync" else { return FileIO.system.fsync(fd) }
+            fault.withLock { $0 = nil }
+            errno = EIO
+            return -1
+        })
+        let opened = try Opened(dir, io: io)
+        let log = Log()
+        let bus = try CommandBus(handlers: try handlers(log), journal: opened.journal)
+        try await bus.send(Append(value: 1))
+        fault.withLock { $0 = "write" }
+        await #expect(throws: DurableFile.Failure.self) { try await bus.send(Append(value: 2)) }
+        try await bus.send(Append(value: 3))
+        fault.withLock { $0 = "fsync" }
+        await #expect(throws: DurableFile.Failure.self) { try await bus.send(Append(value: 4)) }
+        try await bus.send(Append(value: 5))
+        await bus.close()
+        await opened.close()
+        #expect(log.all == [1, 3, 5], "a command whose journal write failed does not run")
+        let warnings = Mutex<[String]>([])
+        let reopened = try Opened(dir, warn: { w in warnings.withLock { $0.append(w) } })
+        let commands = try reopened.journal.commands(after: 0)
+        #expect(commands.map(\.seq) == [1, 3, 5])
+        #expect(try commands.map { try $0.entry.decode(Append.self).value } == [1, 3, 5])
+        #expect(commands.allSatisfy { $0.outcome == .applied })
+        #expect(warnings.withLock { $0 }.isEmpty)
+        await reopened.close()
+    }
+
+    /// Many commands sent at once share one fsync; none is fsynced on Swift's cooperative
+    /// thread pool (the directory's I/O queue does it).
+    @Test func commandsSentTogetherShareAnFsyncOffTheCooperativePool() async throws {
+        for groupCommit in [true, false] {
+            let fsyncs = Mutex<(count: Int, inATask: Int)>((0, 0))
+            let io = FileIO(write: FileIO.system.write, fsync: { fd in
+                let inATask = withUnsafeCurrentTask { $0 != nil }
+                fsyncs.withLock { $0.count += 1; if inATask { $0.inATask += 1 } }
+                usleep(2000)  // a disk's fsync
+                return FileIO.system.fsync(fd)
+            })
+            let opened = try Opened(try temporaryDirectory(), groupCommit: groupCommit, io: io)
+            let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for v in 0..<40 { group.addTask { try await bus.send(Append(value: v)) } }
+                try await group.waitForAll()
+            }
+            await bus.close()
+            await opened.close()
+            let (count, inATask) = fsyncs.withLock { $0 }
+            #expect(inATask == 0)
+            #expect(try await Opened.commands(opened.directory.url).count == 40)
+            if groupCommit { #expect(count <= 20, "\(count) fsyncs for 40 commands and their outcomes") } else { #expect(count == 80) }
+        }
+    }
+
+    @Test func aSecondOpenerOfTheDirectoryIsRefused() async throws {
+        let dir = try temporaryDirectory()
+        let first = try Opened(dir)
+        #expect(throws: StateDirectoryError.inUse(dir.path)) { try StateDirectory(dir) }
+        await first.close()
+        let second = try Opened(dir)
+        await second.close()
     }
 
     /// Before: a failed command stayed in the journal and stopped replay (1, 3, 4 ran live; 1 on replay).
     @Test func replaySkipsFailedCommands() async throws {
         let dir = try temporaryDirectory()
-        let url = dir.appendingPathComponent("journal.log")
         let live = Log()
         do {
-            let bus = try CommandBus(handlers: try handlers(live, replaysApplied: true), journal: try FileJournal(url: url))
+            let opened = try Opened(dir)
+            let bus = try CommandBus(handlers: try handlers(live, replaysApplied: true), journal: opened.journal)
             try await bus.send(Append(value: 1))
             await #expect(throws: Boom.self) { try await bus.send(Fail()) }
             try await bus.send(Append(value: 3))
             try await bus.send(Append(value: 4))
+            await bus.close()
+            await opened.close()
         }
         let replayed = Log()
-        let bus = try CommandBus(handlers: try handlers(replayed, replaysApplied: true), journal: try FileJournal(url: url))
+        let opened = try Opened(dir)
+        let bus = try CommandBus(handlers: try handlers(replayed, replaysApplied: true), journal: opened.journal)
         let recovery = try await bus.recover(after: 0)
         #expect(live.all == [1, 3, 4])
         #expect(replayed.all == [1, 3, 4])
         #expect(recovery.replayed == [1, 3, 4] && recovery.failed.isEmpty)
         // New commands continue the numbering.
         try await bus.send(Append(value: 5))
-        #expect(try FileJournal(url: url).lastSeq() == 5)
+        await bus.close()
+        await opened.close()
+        #expect(try await Opened.commands(dir).last?.seq == 5)
     }
 
     @Test func anInterruptedCommandRunsAtRecoveryAndGetsItsOutcome() async throws {
@@ -172,6 +325,7 @@ func temporaryDirectory() throws -> URL {
         let log = Log()
         let bus = try CommandBus(handlers: try handlers(log), journal: journal)
         try await bus.recover(after: 0)
+        await bus.close()
         #expect(log.all == [9])
         #expect(try journal.commands(after: 0).map(\.outcome) == [.applied])
         // Applied, outside any store: not run again at the next launch.
@@ -180,17 +334,131 @@ func temporaryDirectory() throws -> URL {
         #expect(again.all.isEmpty)
     }
 
-    @Test func compactionDropsWhatASnapshotHolds() throws {
-        let url = try temporaryDirectory().appendingPathComponent("journal.log")
-        let journal = try FileJournal(url: url)
+    @Test func compactionDropsWhatASnapshotHolds() async throws {
+        let dir = try temporaryDirectory()
+        let opened = try Opened(dir)
+        let journal = opened.journal
         for seq in 1...4 as ClosedRange<UInt64> {
-            try journal.append(JournalRecord(seq: seq, .command(try JournalEntry(Append(value: Int(seq))))))
-            try journal.append(JournalRecord(seq: seq, .applied))
+            try await journal.append(JournalRecord(seq: seq, .command(try JournalEntry(Append(value: Int(seq))))))
+            try await journal.append(JournalRecord(seq: seq, .applied))
         }
-        try journal.compact(through: 3)
-        #expect(try FileJournal(url: url).commands(after: 0).map(\.seq) == [4])
-        try journal.append(JournalRecord(seq: 5, .command(try JournalEntry(Append(value: 5)))))
-        #expect(try FileJournal(url: url).commands(after: 0).map(\.seq) == [4, 5])
+        try await onIOQueue(opened.directory) { try journal.compact(through: 3) }
+        #expect(try journal.commands(after: 0).map(\.seq) == [4])
+        try await journal.append(JournalRecord(seq: 5, .command(try JournalEntry(Append(value: 5)))))
+        await opened.close()
+        #expect(try await Opened.commands(dir).map(\.seq) == [4, 5])
+    }
+}
+
+/// Where `needle` first occurs in `bytes`.
+func find(_ needle: String, in bytes: [UInt8]) -> Int? {
+    let n = Array(needle.utf8)
+    guard bytes.count >= n.count else { return nil }
+    return (0...(bytes.count - n.count)).first { Array(bytes[$0..<($0 + n.count)]) == n }
+}
+
+/// Runs `body` on the directory's I/O queue, where compaction runs.
+func onIOQueue(_ directory: StateDirectory, _ body: @escaping @Sendable () throws -> Void) async throws {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+        directory.io.async { done.resume(with: Result { try body() }) }
+    }
+}
+
+/// A command from a feature this build has not loaded yet, or a newer build.
+struct Later: Command {
+    static let typeName = "test.later"
+    var id = UUID()
+    var value: Int
+}
+
+final class Gate: Sendable {
+    let state = Mutex<(open: Bool, reached: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, false, []))
+    var reached: Bool { state.withLock { $0.reached } }
+    func wait() async {
+        await withCheckedContinuation { c in
+            let open = state.withLock { s in
+                s.reached = true
+                if !s.open { s.waiters.append(c) }
+                return s.open
+            }
+            if open { c.resume() }
+        }
+    }
+    func open() {
+        for w in state.withLock({ s in s.open = true; let w = s.waiters; s.waiters = []; return w }) { w.resume() }
+    }
+}
+
+@Suite struct RecoveryTests {
+    /// Before: `recover` ran while sends went ahead, so a send could take a seq among the
+    /// commands still to replay. Now a send during recovery is refused with a clear error.
+    @Test(.timeLimit(.minutes(1))) func aSendDuringRecoveryIsRefused() async throws {
+        let gate = Gate()
+        var h = Handlers()
+        try h.register(Append.self, replaysApplied: false) { _, context in if context.replaying { await gate.wait() } }
+        let bus = try CommandBus(handlers: h, journal: MemoryJournal([JournalRecord(seq: 1, .command(try JournalEntry(Append(value: 1))))]))
+        let recovering = Task { try await bus.recover(after: 0) }
+        while !gate.reached { try await Task.sleep(nanoseconds: 1_000_000) }
+        await #expect(throws: CommandBusError.recovering) { try await bus.send(Append(value: 2)) }
+        gate.open()
+        #expect(try await recovering.value.replayed == [1])
+        try await bus.send(Append(value: 2))
+    }
+
+    /// Before: an unknown command type made `recover` throw (the app would not launch), and a
+    /// newer version was marked failed and dropped for good. Now both are held, with a
+    /// warning, kept by compaction, and run once a handler that reads them is registered.
+    @Test func whatThisBuildCannotReadIsHeldNeverDroppedAndRunsWhenItCan() async throws {
+        var newer = try JournalEntry(Rename(first: "Ada", last: "Lovelace"))
+        newer.version = 9
+        let journal = MemoryJournal([
+            JournalRecord(seq: 1, .command(try JournalEntry(Later(value: 7)))),
+            JournalRecord(seq: 2, .command(try JournalEntry(Append(value: 1)))),
+            JournalRecord(seq: 3, .command(newer)),
+        ])
+        let log = Log()
+        var h = try CommandBusTests().handlers(log)
+        try h.register(Rename.self) { _ in Issue.record("a newer version ran") }
+        let warnings = Mutex<[String]>([])
+        let bus = try CommandBus(handlers: h, journal: journal, warn: { w in warnings.withLock { $0.append(w) } })
+        let recovery = try await bus.recover(after: 0)
+        #expect(recovery.held == [1, 3])
+        #expect(recovery.replayed == [2])
+        #expect(log.all == [1])
+        let warned = warnings.withLock { $0 }
+        #expect(warned.count == 2)
+        #expect(warned[0].contains("no handler is registered for test.later"))
+        #expect(warned[1].contains("version 9"))
+        #expect(try journal.commands(after: 0).map(\.outcome) == [
+            .held(CommandBusError.noHandler("test.later").description), .applied,
+            .held(CommandBusError.newerCommand("test.rename", found: 9, known: 2).description),
+        ])
+        // A snapshot through seq 3 does not drop them.
+        journal.compact(through: 3)
+        #expect(try journal.commands(after: 0).map(\.seq) == [1, 3])
+        // The feature that reads `Later` is loaded: the held command runs now, as a new one.
+        var more = Handlers()
+        try more.register(Later.self) { c in log.add(c.value) }
+        let late = try await bus.register(more)
+        #expect(late.sentAgain == [4])
+        #expect(log.all == [1, 7])
+        #expect(try journal.commands(after: 0).first?.outcome == .failed("run again as command 4"))
+        await #expect(throws: CommandBusError.duplicateHandler("test.later")) { try await bus.register(more) }
+    }
+
+    /// Handlers registered after the bus has started take commands like the first ones.
+    @Test func handlersRegisteredAfterTheBusStartsRunTheirCommands() async throws {
+        let log = Log()
+        let bus = try CommandBus(handlers: try CommandBusTests().handlers(log))
+        try await bus.recover(after: 0)
+        await #expect(throws: CommandBusError.noHandler("test.later")) { try await bus.send(Later(value: 1)) }
+        var more = Handlers()
+        try more.register(Later.self) { c in log.add(c.value * 100) }
+        try await bus.register(more)
+        try await bus.send(Later(value: 2))
+        try await bus.send(Append(value: 3))
+        #expect(log.all == [200, 3])
+        #expect(bus.summary(of: try JournalEntry(Later(value: 2))) == "test.later")
     }
 }
 

@@ -1,6 +1,9 @@
 import CommandBus
 import Foundation
 import Store
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 
@@ -32,16 +35,32 @@ final class Warnings: Sendable {
     var warn: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append(line) } } }
 }
 
+/// Sends `Add(10)` as a follow-up: an import that adds what it read.
+struct Import: Command {
+    static let typeName = "test.import"
+    var id = UUID()
+}
+
 /// A store, its journal and its bus in `dir`, opened as an app opens them at launch.
 struct App {
+    let directory: StateDirectory
     let store: Store<Counter>
     let bus: CommandBus
     let journal: FileJournal
+    let recovery: CommandBus.Recovery
 
     static func open(_ dir: URL, schema: Schema = Schema(), warnings: Warnings = Warnings()) async throws -> App {
-        let journal = try FileJournal(url: dir.appendingPathComponent("journal.log"))
-        let store = try Store(snapshotURL: dir.appendingPathComponent("state.json"), initial: Counter(), schema: schema,
-                              journal: journal, warn: warnings.warn)
+        let directory = try StateDirectory(dir)
+        do { return try await open(directory, schema: schema, warnings: warnings) } catch {
+            await directory.close()
+            throw error
+        }
+    }
+
+    static func open(_ directory: StateDirectory, schema: Schema, warnings: Warnings) async throws -> App {
+        let journal = try FileJournal(in: directory, warn: warnings.warn)
+        let store = try Store(in: directory, initial: Counter(), schema: schema, journal: journal, warn: warnings.warn)
+        let bus = Mutex<CommandBus?>(nil)
         var h = Handlers()
         try h.register(Add.self, on: store) { c, s in
             guard c.amount != 0 else { throw Refused() }
@@ -53,10 +72,30 @@ struct App {
             s.total = c.total
             return nil
         }
+        try h.register(Import.self, replaysApplied: false) { _, _ in
+            try await bus.withLock { $0 }?.send(Add(amount: 10))
+        }
         try h.registerUndo(on: store)
-        let bus = try CommandBus(handlers: h, journal: journal)
-        try await bus.recover(after: store.lastSeq)
-        return App(store: store, bus: bus, journal: journal)
+        let b = try CommandBus(handlers: h, journal: journal, warn: warnings.warn)
+        bus.withLock { $0 = b }
+        let recovery = try await b.recover(after: store.lastSeq)
+        return App(directory: directory, store: store, bus: b, journal: journal, recovery: recovery)
+    }
+
+    /// What an app does when it quits: the commands sent run, the snapshot is written, and
+    /// the directory is free for the next launch.
+    func close() async {
+        await bus.close()
+        await store.close()
+        await journal.close()
+        await directory.close()
+    }
+
+    /// What a kill -9 leaves: the journal as it is on disk (the snapshot too, if flushed),
+    /// and the directory free.
+    func crash() async {
+        await journal.close()
+        await directory.close()
     }
 }
 
@@ -72,16 +111,18 @@ func temporaryDirectory() throws -> URL {
         let app = try await App.open(dir, schema: Schema(version: 3, migrations: []))
         try await app.bus.send(Add(amount: 2))
         try await app.bus.send(Add(amount: 5))
-        await app.store.flush()
+        await app.close()
         let json = try JSON(data: Data(contentsOf: dir.appendingPathComponent("state.json")))
         #expect(json["schema"] == .number(3))
         #expect(json["lastSeq"] == .number(2))
         #expect(json["state"] == .object(["total": .number(7), "adds": .number(2)]))
-        guard case .object(let history)? = json["history"], case .array(let undo)? = history["undo"] else {
-            Issue.record("no undo history in \(json)")
+        guard case .object(let history)? = json["history"], case .array(let undo)? = history["undo"],
+              case .array(let applied)? = json["applied"] else {
+            Issue.record("no undo history or applied ids in \(json)")
             return
         }
         #expect(undo.count == 2)
+        #expect(applied.count == 2)
     }
 
     @Test func theJournalIsCompactedAfterEachSnapshot() async throws {
@@ -91,6 +132,7 @@ func temporaryDirectory() throws -> URL {
         await app.store.flush()
         #expect(try app.journal.commands(after: 0).isEmpty)
         #expect(app.store.lastSeq == 5)
+        await app.close()
     }
 
     /// What a kill -9 leaves: a snapshot, and journaled commands after it that never ran.
@@ -100,15 +142,65 @@ func temporaryDirectory() throws -> URL {
             let app = try await App.open(dir)
             for i in 1...3 { try await app.bus.send(Add(amount: i)) }
             await app.store.flush()
-            try app.journal.append(JournalRecord(seq: 4, .command(try JournalEntry(Add(amount: 10)))))
-            try app.journal.append(JournalRecord(seq: 5, .command(try JournalEntry(Add(amount: 100)))))
+            try await app.journal.append(JournalRecord(seq: 4, .command(try JournalEntry(Add(amount: 10)))))
+            try await app.journal.append(JournalRecord(seq: 5, .command(try JournalEntry(Add(amount: 100)))))
+            await app.crash()
         }
         let app = try await App.open(dir)
         #expect(app.store.state == Counter(total: 116, adds: 5))
         #expect(app.store.lastSeq == 5)
         // Opening again runs nothing twice.
-        await app.store.flush()
-        #expect(try await App.open(dir).store.state == Counter(total: 116, adds: 5))
+        await app.close()
+        let again = try await App.open(dir)
+        #expect(again.store.state == Counter(total: 116, adds: 5))
+        await again.close()
+    }
+
+    /// Before: two instances on one directory (a relaunch in the same process, or a second
+    /// process) ran at once; one compacted while the other appended, and acknowledged
+    /// commands were lost. The first instance holds the directory until it closes.
+    @Test func aSecondInstanceOnTheDirectoryIsRefusedUntilTheFirstCloses() async throws {
+        let dir = try temporaryDirectory()
+        let first = try await App.open(dir)
+        for i in 1...20 { try await first.bus.send(Add(amount: i)) }
+        await #expect(throws: StateDirectoryError.inUse(dir.path)) { try await App.open(dir) }
+        try await first.bus.send(Add(amount: 1000))
+        await first.close()
+        let second = try await App.open(dir)
+        #expect(second.store.state.total == 210 + 1000)
+        await second.close()
+    }
+
+    /// Before: replaying a handler's follow-up gave it a new, higher seq, and the store then
+    /// skipped the commands still to replay (a total of 10, not 110, and nothing reported).
+    @Test func recoveryRunsEachFollowUpOnceAndInOrder() async throws {
+        for crashedBeforeTheFollowUp in [false, true] {
+            let dir = try temporaryDirectory()
+            do {
+                // The journal a crash left: an import, the add it sent (unless the crash came
+                // first), and an add the user sent; none has an outcome, no snapshot.
+                let directory = try StateDirectory(dir)
+                let journal = try FileJournal(in: directory)
+                var records = [JournalRecord(seq: 1, .command(try JournalEntry(Import())))]
+                if !crashedBeforeTheFollowUp {
+                    var followUp = try JournalEntry(Add(amount: 10))
+                    followUp.parent = 1
+                    records.append(JournalRecord(seq: 2, .command(followUp)))
+                }
+                records.append(JournalRecord(seq: crashedBeforeTheFollowUp ? 2 : 3, .command(try JournalEntry(Add(amount: 100)))))
+                try await journal.write(records).wait()
+                await journal.close()
+                await directory.close()
+            }
+            let app = try await App.open(dir)
+            #expect(app.store.state.total == 110, "crashed before the follow-up: \(crashedBeforeTheFollowUp)")
+            #expect(app.recovery.failed.isEmpty)
+            #expect(app.recovery.sentAgain == (crashedBeforeTheFollowUp ? [3] : []))
+            await app.close()
+            let again = try await App.open(dir)
+            #expect(again.store.state.total == 110)
+            await again.close()
+        }
     }
 
     @Test func aReducerThatThrowsChangesNothing() async throws {
@@ -117,6 +209,7 @@ func temporaryDirectory() throws -> URL {
         await #expect(throws: Refused.self) { try await app.bus.send(Add(amount: 0)) }
         #expect(app.store.state == Counter(total: 1, adds: 1))
         #expect(app.store.lastSeq == 1)
+        await app.close()
     }
 
     @Test func undoAndRedoAreCommandsAndSurviveARelaunch() async throws {
@@ -128,6 +221,7 @@ func temporaryDirectory() throws -> URL {
             try await app.bus.undo()
             #expect(app.store.state.total == 1)
             #expect(app.store.history.redo.count == 1)
+            await app.close()
         }
         let app = try await App.open(dir)
         #expect(app.store.state.total == 1)
@@ -141,6 +235,7 @@ func temporaryDirectory() throws -> URL {
         try await app.bus.send(Add(amount: 7))
         await #expect(throws: StoreError.nothingToRedo) { try await app.bus.redo() }
         #expect(app.store.state.total == 7)
+        await app.close()
     }
 
     /// Any new change clears what could be redone, one that cannot be undone too: redoing an
@@ -153,14 +248,51 @@ func temporaryDirectory() throws -> URL {
         await #expect(throws: StoreError.nothingToRedo) { try await app.bus.redo() }
         #expect(app.store.state.total == 100)
         #expect(app.store.history.redo.isEmpty)
+        await app.close()
+    }
+
+    /// Before: three undos gave three errors and left the history as it was when a step's
+    /// action no longer decoded. Now the step is dropped with a warning, and undo goes on to
+    /// the one before it.
+    @Test func anUndoStepThatNoLongerDecodesIsDroppedWithAWarning() async throws {
+        let dir = try temporaryDirectory()
+        do {
+            let app = try await App.open(dir)
+            try await app.bus.send(Add(amount: 1))
+            try await app.bus.send(Add(amount: 2))
+            await app.close()
+        }
+        // The last step's action, as a build that has since gone would have written it.
+        let url = dir.appendingPathComponent("state.json")
+        var snapshot = try JSON(data: Data(contentsOf: url))
+        guard case .object(var history)? = snapshot["history"], case .array(var undo)? = history["undo"],
+              case .object(var last)? = undo.last, case .object(var action)? = last["action"] else {
+            Issue.record("no undo history in \(snapshot)")
+            return
+        }
+        action["version"] = .number(9)
+        last["action"] = .object(action)
+        undo[undo.count - 1] = .object(last)
+        history["undo"] = .array(undo)
+        snapshot["history"] = .object(history)
+        try snapshot.data().write(to: url)
+        let warnings = Warnings()
+        let app = try await App.open(dir, warnings: warnings)
+        try await app.bus.undo()
+        #expect(app.store.state.total == 2, "the add of 1 is undone, the unreadable step for the add of 2 dropped")
+        #expect(warnings.all.count == 1 && warnings.all[0].contains("dropped"), "\(warnings.all)")
+        await #expect(throws: StoreError.nothingToUndo) { try await app.bus.undo() }
+        try await app.bus.redo()
+        #expect(app.store.state.total == 3)
+        await app.close()
     }
 
     /// A reducer that reads the store (a common mistake) sees the state before its command;
     /// it used to lock the store's mutex a second time and crash the app.
     @Test func aReducerThatReadsTheStoreSeesTheStateBeforeItsCommand() async throws {
-        let dir = try temporaryDirectory()
-        let journal = try FileJournal(url: dir.appendingPathComponent("journal.log"))
-        let store = try Store(snapshotURL: dir.appendingPathComponent("state.json"), initial: Counter(), journal: journal)
+        let directory = try StateDirectory(try temporaryDirectory())
+        let journal = try FileJournal(in: directory)
+        let store = try Store(in: directory, initial: Counter(), journal: journal)
         var h = Handlers()
         try h.register(Add.self, on: store) { c, s in
             s.adds = store.state.total  // the total before this command
@@ -173,6 +305,9 @@ func temporaryDirectory() throws -> URL {
         try await bus.send(Add(amount: 2))
         #expect(store.state == Counter(total: 7, adds: 5))
         #expect(store.lastSeq == 2)
+        await store.close()
+        await journal.close()
+        await directory.close()
     }
 
     @Test func eachMigrationRunsInTurn() async throws {
@@ -187,6 +322,7 @@ func temporaryDirectory() throws -> URL {
         #expect(app.store.state == Counter(total: 4, adds: 0))
         #expect(try schema.migrate(.object(["total": .number(3)]), from: 2) == .object(["total": .number(3), "adds": .number(0)]))
         #expect(throws: StoreError.noMigration(from: 1)) { try Schema(version: 2).migrate(.null, from: 1) }
+        await app.close()
     }
 
     /// A migration whose result is not the state is an error, and the snapshot is left as it
@@ -227,22 +363,73 @@ func temporaryDirectory() throws -> URL {
         #expect(warnings.all.count == 1 && warnings.all[0].contains("cannot be read"))
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
         #expect(names.contains { $0.hasPrefix("state.json.unreadable-") })
+        await app.close()
     }
 
     /// Before: a failed snapshot write printed to stderr instead of the injected warning.
     @Test func aSnapshotThatCannotBeWrittenIsReportedThroughTheInjectedWarning() async throws {
         let dir = try temporaryDirectory()
-        let notADirectory = dir.appendingPathComponent("file")
-        try Data().write(to: notADirectory)
         let warnings = Warnings()
-        let store = try Store(snapshotURL: notADirectory.appendingPathComponent("state.json"), initial: Counter(), warn: warnings.warn)
+        let directory = try StateDirectory(dir)
+        let store = try Store(in: directory, initial: Counter(), warn: warnings.warn)
+        // A directory where the snapshot goes: the rename over it fails.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("state.json/inside"), withIntermediateDirectories: true)
         var h = Handlers()
         try h.register(Add.self, on: store) { c, s in s.total += c.amount; return nil }
         let bus = try CommandBus(handlers: h)
         try await bus.send(Add(amount: 1))
-        await store.flush()
+        await store.close()
+        await directory.close()
         #expect(warnings.all.count == 1 && warnings.all[0].contains("cannot write the snapshot"))
         #expect(store.state.total == 1)
+    }
+
+    /// Sync: commands from another device's journal are applied once, by command id, however
+    /// often they arrive, across relaunches too.
+    @Test func commandsFromElsewhereAreAppliedOnceByID() async throws {
+        let remote = [try JournalEntry(Add(amount: 1)), try JournalEntry(Add(amount: 2))]
+        let dir = try temporaryDirectory()
+        let app = try await App.open(dir)
+        let first = try await app.bus.receive(remote)
+        #expect(first.applied == remote.map(\.id) && first.skipped.isEmpty)
+        let second = try await app.bus.receive(remote)
+        #expect(second.skipped == remote.map(\.id) && second.applied.isEmpty)
+        #expect(app.store.state.total == 3)
+        await app.close()
+        let relaunched = try await App.open(dir)
+        let third = try await relaunched.bus.receive(remote + [try JournalEntry(Add(amount: 4))])
+        #expect(third.skipped == remote.map(\.id) && third.applied.count == 1)
+        #expect(relaunched.store.state.total == 7)
+        let unknown = JournalEntry(id: UUID(), type: "test.unknown", payload: Data("{}".utf8))
+        #expect(try await relaunched.bus.receive([unknown]).unreadable == [unknown.id])
+        await relaunched.close()
+    }
+
+    /// Before: payload numbers passed through Double, so 9007199254740993 came back as …992,
+    /// Int64.max did not decode, and a command could act differently on replay than live.
+    @Test func payloadNumbersComeBackExactlyFromTheJournalAndTheHistory() async throws {
+        let big = Big(int: 9_007_199_254_740_993, max: .max, unsigned: .max,
+                      decimal: try #require(Decimal(string: "3.14159265358979323846264338327950288")))
+        let dir = try temporaryDirectory()
+        do {
+            // Journaled, never run: the next launch reads it from the journal.
+            let directory = try StateDirectory(dir)
+            let journal = try FileJournal(in: directory)
+            try await journal.append(JournalRecord(seq: 1, .command(try JournalEntry(SetBig(value: big)))))
+            await journal.close()
+            await directory.close()
+        }
+        do {
+            let app = try await BigApp.open(dir)
+            #expect(app.store.state == big)
+            try await app.bus.send(SetBig(value: Big(int: 1, max: 2, unsigned: 3, decimal: 4)))
+            await app.close()
+        }
+        // The undo step, from the snapshot, puts back exactly what was there.
+        let app = try await BigApp.open(dir)
+        try await app.bus.undo()
+        #expect(app.store.state == big)
+        await app.close()
     }
 
     @Test func observersHearEveryChangeWithItsSequenceNumber() async throws {
@@ -252,5 +439,50 @@ func temporaryDirectory() throws -> URL {
         try await app.bus.send(Add(amount: 1))
         try await app.bus.send(Add(amount: 1))
         #expect(seen.withLock { $0 } == [1, 2])
+        await app.close()
+    }
+}
+
+struct Big: Codable, Sendable, Equatable {
+    var int: Int64
+    var max: Int64
+    var unsigned: UInt64
+    var decimal: Decimal
+}
+
+struct SetBig: Command {
+    static let typeName = "test.set-big"
+    var id = UUID()
+    var value: Big
+}
+
+/// A store of `Big`: the numbers a Double cannot hold.
+struct BigApp {
+    let directory: StateDirectory
+    let store: Store<Big>
+    let bus: CommandBus
+    let journal: FileJournal
+
+    static func open(_ dir: URL) async throws -> BigApp {
+        let directory = try StateDirectory(dir)
+        let journal = try FileJournal(in: directory)
+        let store = try Store(in: directory, initial: Big(int: 0, max: 0, unsigned: 0, decimal: 0), journal: journal)
+        var h = Handlers()
+        try h.register(SetBig.self, on: store) { c, s in
+            let old = s
+            s = c.value
+            return SetBig(value: old)
+        }
+        try h.registerUndo(on: store)
+        let bus = try CommandBus(handlers: h, journal: journal)
+        try await bus.recover(after: store.lastSeq)
+        return BigApp(directory: directory, store: store, bus: bus, journal: journal)
+    }
+
+    func close() async {
+        await bus.close()
+        await store.close()
+        await journal.close()
+        await directory.close()
     }
 }

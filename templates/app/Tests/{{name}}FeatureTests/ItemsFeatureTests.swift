@@ -34,15 +34,57 @@ func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(
     /// Before: a relaunch plus replay gave five items where there were three.
     @Test func aRelaunchOpensWhatWasLeft() async throws {
         let dir = try temporaryDirectory()
-        do {
-            let feature = try await ItemsFeature.open(directory: dir)
-            for t in ["a", "b", "c"] { try await feature.add(t) }
-        }
-        // Whether or not the snapshot was written yet: the journal holds the rest.
-        #expect(texts(try await ItemsFeature.open(directory: dir)) == ["a", "b", "c"])
+        let feature = try await ItemsFeature.open(directory: dir)
+        for t in ["a", "b", "c"] { try await feature.add(t) }
+        // A second instance on the same directory is refused while the first has it.
+        await #expect(throws: StateDirectoryError.inUse(dir.path)) { try await ItemsFeature.open(directory: dir) }
+        await feature.close()
         let again = try await ItemsFeature.open(directory: dir)
-        await again.store.flush()
-        #expect(texts(try await ItemsFeature.open(directory: dir)) == ["a", "b", "c"])
+        #expect(texts(again) == ["a", "b", "c"])
+        await again.close()
+    }
+
+    /// Before: `InsertItem` (the undo of a removal) embedded the state's `Item`, so a change to
+    /// the state's shape broke every undo step that held one. Its fields are its own now, and
+    /// a version-1 payload is upgraded.
+    @Test func theUndoOfARemovalHoldsNoStateType() async throws {
+        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        try await feature.add("milk")
+        try await feature.remove(number: 1)
+        let action = try #require(feature.store.history.undo.last?.action)
+        let payload = try JSON(data: action.payload)
+        #expect(payload["item"] == nil && payload["text"] == .string("milk"))
+        try await feature.undo()
+        #expect(texts(feature) == ["milk"])
+        await feature.close()
+        let v1 = JournalEntry(id: UUID(), type: InsertItem.typeName, version: 1, payload: Data(
+            #"{"id":"6B0C8A2E-3E0F-4F3A-9C1D-2E4B5A6C7D8E","index":0,"item":{"id":"7B0C8A2E-3E0F-4F3A-9C1D-2E4B5A6C7D8E","text":"eggs"}}"#.utf8))
+        let upgraded = try v1.decode(InsertItem.self)
+        #expect(upgraded.text == "eggs" && upgraded.index == 0)
+    }
+
+    /// Before: `present` dropped its observer's id, so each call added a re-render that lasted
+    /// as long as the store. Stopping (or releasing) the presentation ends it.
+    @MainActor @Test func aPresentationStopsWhenReleased() async throws {
+        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        let screen = ItemsScreen()
+        do {
+            let presentation = feature.present(on: screen, width: 24)
+            await screen.settled(through: 0)
+            #expect(feature.store.observerCount == 1)
+            _ = presentation
+        }
+        #expect(feature.store.observerCount == 0)
+        let draws = screen.draws
+        try await feature.add("milk")
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(screen.draws == draws)
+        let kept = feature.present(on: screen, width: 24)
+        try await feature.add("eggs")
+        await screen.settled(through: feature.store.lastSeq)
+        kept.stop()
+        #expect(feature.store.observerCount == 0)
+        await feature.close()
     }
 
     /// Schema 1 (what earlier versions of this template wrote: the bare state, `title`) → 2 (`text`).
@@ -68,7 +110,8 @@ func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(
     @MainActor @Test func aCommandReachesTheScreen() async throws {
         let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
         let screen = ItemsScreen()
-        feature.present(on: screen, width: 24)
+        let presentation = feature.present(on: screen, width: 24)
+        defer { presentation.stop() }
         await screen.settled(through: 0)
         #expect(screen.text.contains("nothing yet"))
         try await feature.add("bread and a long line that wraps")

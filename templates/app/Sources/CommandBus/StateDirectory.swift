@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The directory an app keeps its journal and snapshots in, held by one instance at a time.
+///
+/// Opening it takes an exclusive lock (`flock` on `.lock` inside it) before anything else is
+/// touched, temporaries included: a second opener, in this process or another, gets
+/// `StateDirectoryError.inUse` instead of compacting a journal the first one is appending to.
+/// The lock goes when `close()` is called or the process ends, however it ends.
+///
+/// All of the directory's file work (journal appends and their fsyncs, snapshot writes,
+/// compaction) runs in order on its one I/O queue, never on Swift's cooperative thread pool.
+public final class StateDirectory: Sendable {
+    public let url: URL
+    /// The queue every write to this directory runs on, one at a time.
+    public let io: DispatchQueue
+    let lock: Mutex<Int32>
+
+    public init(_ url: URL) throws {
+        self.url = url
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let path = url.appendingPathComponent(".lock").path
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw DurableFile.Failure(what: "open", path: path, code: errno) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            closeFile(fd)
+            if code == EWOULDBLOCK { throw StateDirectoryError.inUse(url.path) }
+            throw DurableFile.Failure(what: "lock", path: path, code: code)
+        }
+        lock = Mutex(fd)
+        io = DispatchQueue(label: "StateDirectory.io")
+    }
+
+    /// The file `name` in the directory.
+    public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// Waits for the directory's queued writes, then lets another instance open it.
+    public func close() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in io.async { done.resume() } }
+        release()
+    }
+
+    var isOpen: Bool { lock.withLock { $0 >= 0 } }
+
+    func release() {
+        lock.withLock { fd in
+            if fd >= 0 { closeFile(fd) }
+            fd = -1
+        }
+    }
+
+    deinit { release() }
+}
+
+public enum StateDirectoryError: Error, Equatable, CustomStringConvertible {
+    case inUse(String)
+
+    public var description: String {
+        switch self {
+        case .inUse(let path): return "\(path) is in use by another instance of the app (its .lock is held); close that one first"
+        }
+    }
+}
