@@ -4,8 +4,9 @@ import Foundation
 import Layout
 import Store
 
-// `swift run -c release Benchmarks`: the layout of 10,000 nodes, and the restore of a
-// 10,000-item snapshot. Times vary with the machine; compare runs on one machine.
+// `swift run -c release Benchmarks`: the layout of 10,000 nodes (from scratch, and kept with
+// one item changed), the restore of a 10,000-item snapshot, and commands per second with and
+// without group commit. Times vary with the machine; compare runs on one machine.
 func time(_ label: String, runs: Int = 5, _ body: () throws -> Void) rethrows {
     var best = Duration.seconds(1000)
     for _ in 0..<runs {
@@ -24,7 +25,18 @@ let node = ItemsView.render(state)
 let range = SizeRange(min: Size(width: 60, height: 0), max: Size(width: 60, height: .infinity))
 let measured = Layout.measured(node, in: range)
 print("layout: \(measured.frame.count) nodes, \(measured.computed) computed")
-time("layout of \(measured.frame.count) nodes at 60 columns") { _ = Layout.layout(node, in: range) }
+time("layout of \(measured.frame.count) nodes at 60 columns, from scratch") { _ = Layout.layout(node, in: range) }
+// A kept layout (`LayoutTree`, as `LayoutQueue` keeps one): one item's text changes.
+var changed = state
+let tree = LayoutTree()
+_ = tree.layout(node, in: range)
+var flip = false
+time("layout of \(measured.frame.count) nodes at 60 columns, one item changed", runs: 20) {
+    flip.toggle()
+    changed.items[1250].text = flip ? "a changed item, longer than it was before it changed" : items[1250].text
+    _ = tree.layout(ItemsView.render(changed), in: range)
+}
+time("  of which building the node tree from the state", runs: 20) { _ = ItemsView.render(changed) }
 
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("Benchmarks-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: scratch) }
@@ -42,16 +54,21 @@ try time("restore of a 10,000-item snapshot") {
     precondition(store.state.items.count == 10_000)
 }
 
-/// Commands per second through the whole path (journal, fsync, store, snapshot), from
-/// `senders` tasks at once, with one fsync per journal write or one shared by all queued.
-func commandsPerSecond(groupCommit: Bool, senders: Int, each: Int) async throws -> Double {
-    let directory = try StateDirectory(scratch.appendingPathComponent("bus-\(groupCommit)-\(senders)"))
+/// Commands per second from `senders` tasks at once, with one fsync per journal write or one
+/// shared by all queued: through the whole path (journal, store, snapshot), or the bus and
+/// journal alone (a handler that does nothing).
+func commandsPerSecond(groupCommit: Bool, senders: Int, each: Int, withStore: Bool) async throws -> Double {
+    let directory = try StateDirectory(scratch.appendingPathComponent("bus-\(groupCommit)-\(senders)-\(withStore)"))
     let journal = try FileJournal(in: directory, groupCommit: groupCommit)
     let store = try Store(in: directory, initial: ItemsState(), schema: ItemsState.schema, journal: journal)
     var handlers = Handlers()
-    try handlers.register(AddItem.self, on: store) { c, s in
-        s.items.append(ItemsState.Item(id: c.id, text: c.text))
-        return nil
+    if withStore {
+        try handlers.register(AddItem.self, on: store) { c, s in
+            s.items.append(ItemsState.Item(id: c.id, text: c.text))
+            return nil
+        }
+    } else {
+        try handlers.register(AddItem.self) { _ in }
     }
     let bus = try CommandBus(handlers: handlers, journal: journal)
     let start = ContinuousClock.now
@@ -69,8 +86,11 @@ func commandsPerSecond(groupCommit: Bool, senders: Int, each: Int) async throws 
     return Double(senders * each) / seconds
 }
 
-for senders in [1, 16] {
-    let without = try await commandsPerSecond(groupCommit: false, senders: senders, each: 1600 / senders)
-    let with = try await commandsPerSecond(groupCommit: true, senders: senders, each: 1600 / senders)
-    print("commands per second, \(senders) sender\(senders == 1 ? "" : "s"): \(Int(without)) with an fsync each, \(Int(with)) with group commit (\(String(format: "%.1f", with / without))x)")
+for withStore in [true, false] {
+    for senders in [1, 16] {
+        let without = try await commandsPerSecond(groupCommit: false, senders: senders, each: 1600 / senders, withStore: withStore)
+        let with = try await commandsPerSecond(groupCommit: true, senders: senders, each: 1600 / senders, withStore: withStore)
+        print("commands per second, \(withStore ? "bus, journal and store" : "bus and journal alone"), \(senders) sender\(senders == 1 ? "" : "s"): "
+              + "\(Int(without)) with an fsync each, \(Int(with)) with group commit (\(String(format: "%.1f", with / without))x)")
+    }
 }

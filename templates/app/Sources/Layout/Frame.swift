@@ -4,12 +4,15 @@ public struct Frame: Sendable, Equatable, CustomStringConvertible {
     public var content: Content
     public var name: String?
     public var children: [Frame]
+    /// Whether the children are cut off at the frame's edges (a scroll viewport).
+    public var clips: Bool
 
-    public init(_ rect: Rect, content: Content = .none, name: String? = nil, children: [Frame] = []) {
+    public init(_ rect: Rect, content: Content = .none, name: String? = nil, children: [Frame] = [], clips: Bool = false) {
         self.rect = rect
         self.content = content
         self.name = name
         self.children = children
+        self.clips = clips
     }
 
     var size: Size { Size(width: rect.width, height: rect.height) }
@@ -31,6 +34,20 @@ public struct Frame: Sendable, Equatable, CustomStringConvertible {
             for c in f.children { walk(c, origin.x, origin.y) }
         }
         walk(self, 0, 0)
+    }
+
+    /// The action of the button at (`x`, `y`) in root coordinates, if one is there and shown
+    /// (not clipped away by a viewport).
+    public func action(at x: Double, _ y: Double) -> String? {
+        func find(_ f: Frame, _ ox: Double, _ oy: Double) -> String? {
+            let (fx, fy) = (ox + f.rect.x, oy + f.rect.y)
+            let inside = x >= fx && x < fx + f.rect.width && y >= fy && y < fy + f.rect.height
+            if f.clips && !inside { return nil }
+            for c in f.children.reversed() { if let found = find(c, fx, fy) { return found } }
+            if inside, case .button(_, let action) = f.content { return action }
+            return nil
+        }
+        return find(self, 0, 0)
     }
 
     /// How many frames the tree holds.

@@ -18,11 +18,33 @@ public enum Layout {
     }
 }
 
+/// A layout kept between passes, as Yoga keeps its node tree: each pass compares the new node
+/// tree with the last one, keeps the laid-out results of every subtree that did not change,
+/// and marks dirty only the nodes that did and their ancestors. A one-item change in a long
+/// list lays out that item and re-places its siblings from their kept results.
+///
+/// Not thread-safe: use one from one thread or queue at a time (`LayoutQueue` does).
+public final class LayoutTree {
+    var root: Item?
+
+    public init() {}
+
+    /// Lays `node` out within `range`, reusing what the last pass computed for unchanged parts.
+    public func layout(_ node: Node, in range: SizeRange) -> (frame: Frame, computed: Int) {
+        let item = root?.reconciled(with: node) ?? Item(node)
+        root = item
+        let pass = Pass()
+        let frame = pass.measure(item, range, parent: range.max)
+        return (frame, pass.computed)
+    }
+}
+
 /// A node of the tree being laid out, with its cached results.
 final class Item {
     enum Kind {
         case leaf(Leaf)
         case stack(Stack, [Item])
+        case scroll(Scroll, Item)
         case inset(EdgeInsets, Item)
         case overlay(Item, Item)
         case background(Item, Item)
@@ -39,29 +61,74 @@ final class Item {
     let usesPercent: Bool
     var cache: [(key: Key, frame: Frame)] = []
 
-    init(_ node: Node) {
+    convenience init(_ node: Node) {
         switch node {
-        case .leaf(let leaf):
-            kind = .leaf(leaf)
-            usesPercent = leaf.size.usesPercent
-        case .stack(let stack):
-            let children = stack.children.map { Item($0.node) }
-            kind = .stack(stack, children)
-            usesPercent = stack.size.usesPercent || children.contains { $0.usesPercent } || stack.children.contains { $0.flexBasis.isPercent }
-        case .inset(let e, let child):
-            let c = Item(child)
-            kind = .inset(e, c)
-            usesPercent = c.usesPercent
-        case .overlay(let base, let top):
-            let (b, t) = (Item(base), Item(top))
-            kind = .overlay(b, t)
-            usesPercent = b.usesPercent || t.usesPercent
-        case .background(let base, let fill):
-            let (b, f) = (Item(base), Item(fill))
-            kind = .background(b, f)
-            usesPercent = b.usesPercent || f.usesPercent
+        case .leaf(let leaf): self.init(Kind.leaf(leaf))
+        case .stack(let stack): self.init(Kind.stack(stack, stack.children.map { Item($0.node) }))
+        case .scroll(let scroll): self.init(Kind.scroll(scroll, Item(scroll.child)))
+        case .inset(let e, let child): self.init(Kind.inset(e, Item(child)))
+        case .overlay(let base, let top): self.init(Kind.overlay(Item(base), Item(top)))
+        case .background(let base, let fill): self.init(Kind.background(Item(base), Item(fill)))
         }
     }
+
+    init(_ kind: Kind) {
+        self.kind = kind
+        switch kind {
+        case .leaf(let leaf): usesPercent = leaf.size.usesPercent
+        case .stack(let stack, let children):
+            usesPercent = stack.size.usesPercent || children.contains { $0.usesPercent } || stack.children.contains { $0.flexBasis.isPercent }
+        case .scroll(let scroll, let child): usesPercent = scroll.size.usesPercent || child.usesPercent
+        case .inset(_, let c): usesPercent = c.usesPercent
+        case .overlay(let a, let b), .background(let a, let b): usesPercent = a.usesPercent || b.usesPercent
+        }
+    }
+
+    /// This item if `node` lays out as it did (its cached results stay good), else a new
+    /// item that keeps every unchanged subtree: only the changed nodes and their ancestors
+    /// start with empty caches (are dirty).
+    func reconciled(with node: Node) -> Item {
+        switch (kind, node) {
+        case (.leaf(let old), .leaf(let new)):
+            let same = old.content == new.content && old.size == new.size && old.name == new.name
+                && old.measure.identity != nil && old.measure.identity == new.measure.identity
+            return same ? self : Item(node)
+        case (.stack(let old, let items), .stack(let new)):
+            let kids = new.children.indices.map { i in i < items.count ? items[i].reconciled(with: new.children[i].node) : Item(new.children[i].node) }
+            let same = kids.count == items.count && zip(kids, items).allSatisfy { $0 === $1 } && old.laysOutLike(new)
+            return same ? self : Item(Kind.stack(new, kids))
+        case (.scroll(let old, let child), .scroll(let new)):
+            let kept = child.reconciled(with: new.child)
+            let same = kept === child && old.direction == new.direction && old.offset == new.offset && old.size == new.size && old.name == new.name
+            return same ? self : Item(Kind.scroll(new, kept))
+        case (.inset(let old, let child), .inset(let new, let node)):
+            let kept = child.reconciled(with: node)
+            return kept === child && old == new ? self : Item(Kind.inset(new, kept))
+        case (.overlay(let a, let b), .overlay(let base, let top)):
+            let (ka, kb) = (a.reconciled(with: base), b.reconciled(with: top))
+            return ka === a && kb === b ? self : Item(Kind.overlay(ka, kb))
+        case (.background(let a, let b), .background(let base, let fill)):
+            let (ka, kb) = (a.reconciled(with: base), b.reconciled(with: fill))
+            return ka === a && kb === b ? self : Item(Kind.background(ka, kb))
+        default:
+            return Item(node)
+        }
+    }
+
+    /// The narrowest it can be laid out without its content overflowing (CSS's min-content
+    /// width): what a horizontal stack's child with an auto min width shrinks no further than.
+    lazy var minimumWidth: Double = {
+        switch kind {
+        case .leaf(let l): return l.measure.minimumWidth
+        case .stack(let s, let items):
+            let widths = items.map(\.minimumWidth)
+            guard s.direction == .horizontal else { return widths.max() ?? 0 }
+            return widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
+        case .scroll: return 0
+        case .inset(let e, let c): return c.minimumWidth + e.left + e.right
+        case .overlay(let base, _), .background(let base, _): return base.minimumWidth
+        }
+    }()
 
     /// The node's own size spec. A wrapper has its child's, grown by an inset's edges (a
     /// bordered child of max width 30 is at most 32 wide), so a stack flexes it within them.
@@ -69,6 +136,7 @@ final class Item {
         switch kind {
         case .leaf(let l): return l.size
         case .stack(let s, _): return s.size
+        case .scroll(let s, _): return s.size
         case .inset(let e, let child): return child.spec.grown(width: e.left + e.right, height: e.top + e.bottom)
         case .overlay(let base, _), .background(let base, _): return base.spec
         }
@@ -108,6 +176,18 @@ final class Pass {
             return Frame(Rect(x: 0, y: 0, width: s.width, height: s.height), content: leaf.content, name: leaf.name)
         case .stack(let stack, let children):
             return layoutStack(stack, children, constrain(range, stack.size, parent: parent, unboundedMain: unboundedMain))
+        case .scroll(let scroll, let child):
+            let r = constrain(range, scroll.size, parent: parent, unboundedMain: unboundedMain)
+            let vertical = scroll.direction == .vertical
+            let inner = vertical
+                ? SizeRange(min: Size(width: r.min.width, height: 0), max: Size(width: r.max.width, height: .infinity))
+                : SizeRange(min: Size(width: 0, height: r.min.height), max: Size(width: .infinity, height: r.max.height))
+            var c = measure(child, inner, parent: r.max)
+            let s = r.clamp(c.size)
+            let hidden = vertical ? c.rect.height - s.height : c.rect.width - s.width
+            let offset = min(max(scroll.offset, 0), max(0, hidden))
+            if vertical { c.rect.y = -offset } else { c.rect.x = -offset }
+            return Frame(Rect(x: 0, y: 0, width: s.width, height: s.height), name: scroll.name, children: [c], clips: true)
         case .inset(let e, let child):
             let (h, v) = (e.left + e.right, e.top + e.bottom)
             let inner = SizeRange(
@@ -167,8 +247,13 @@ final class Pass {
         //    and its bounds along the axis.
         let flex: [Flex.Item] = items.indices.map { i in
             let (lo, hi) = mainBounds(items[i].spec)
-            let minV = lo.resolve(main(parent)) ?? 0
             let maxV = hi.resolve(main(parent)) ?? .infinity
+            // An auto min width is the content's min-content width (CSS's automatic minimum
+            // size of a flex item), no more than an explicit width or the max.
+            var minV = lo.resolve(main(parent)) ?? 0
+            if d == .horizontal && lo.resolve(main(parent)) == nil {
+                minV = min(items[i].minimumWidth, items[i].spec.width.resolve(main(parent)) ?? .infinity, maxV)
+            }
             let base = children[i].flexBasis.resolve(main(parent)) ?? main(measure(
                 items[i], range(main: 0, .infinity, cross: 0, maxCross), parent: parent,
                 unboundedMain: (lo == .auto && hi == .auto) ? nil : d).size)

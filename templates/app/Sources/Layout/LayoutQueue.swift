@@ -12,6 +12,8 @@ public final class LayoutQueue: Sendable {
     }
 
     let pending = Mutex<Job?>(nil)
+    /// The layout kept between jobs: a change re-lays out only what it touches.
+    let tree = Mutex(LayoutTree())
     let queue = DispatchQueue(label: "LayoutQueue", qos: .userInitiated)
     let deliver: @MainActor @Sendable (Frame, UInt64) -> Void
 
@@ -28,7 +30,8 @@ public final class LayoutQueue: Sendable {
 
     func run() {
         guard let job = pending.withLock({ job -> Job? in defer { job = nil }; return job }) else { return }
-        let frame = Layout.layout(job.build(), in: job.range)
+        let node = job.build()
+        let frame = tree.withLock { $0.layout(node, in: job.range).frame }
         let deliver = self.deliver
         Task { @MainActor in deliver(frame, job.version) }
     }

@@ -6,14 +6,29 @@ public enum Align: Sendable, Equatable { case start, center, end, stretch }
 /// width allowed; an image or a control has its own size.
 public struct Measure: Sendable {
     let size: @Sendable (SizeRange) -> Size
+    /// Two measures with the same identity size alike: a kept layout (`LayoutTree`) reuses
+    /// the results of a leaf whose measure has not changed. Nil: never the same as another.
+    let identity: String?
+    /// The narrowest the content can be without overflowing (CSS's min-content width: the
+    /// longest word of a text): in a horizontal stack, a child whose min width is auto shrinks
+    /// no further, as a flex item's automatic minimum size does in CSS.
+    let minimumWidth: Double
 
-    public init(_ size: @escaping @Sendable (SizeRange) -> Size) { self.size = size }
+    public init(identity: String? = nil, minimumWidth: Double = 0, _ size: @escaping @Sendable (SizeRange) -> Size) {
+        self.size = size
+        self.identity = identity
+        self.minimumWidth = minimumWidth
+    }
 
-    public static func fixed(_ size: Size) -> Measure { Measure { _ in size } }
+    public static func fixed(_ size: Size) -> Measure { Measure(identity: "fixed \(size.width) \(size.height)") { _ in size } }
 
     /// Text wrapped at word boundaries to the width allowed, in `metrics`' units.
     public static func text(_ text: String, _ metrics: TextMetrics) -> Measure {
-        Measure { range in metrics.size(of: TextMetrics.wrap(text, width: metrics.columns(range.max.width))) }
+        let longest = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(\.count).max() ?? 0
+        return Measure(identity: "text \(metrics.characterWidth) \(metrics.lineHeight) \(text)",
+                       minimumWidth: Double(longest) * metrics.characterWidth) { range in
+            metrics.size(of: TextMetrics.wrap(text, width: metrics.columns(range.max.width)))
+        }
     }
 }
 
@@ -70,6 +85,8 @@ public enum Content: Sendable, Equatable {
     case text(String)
     /// A box drawn along the frame's edges.
     case border
+    /// A control that asks for `action` when tapped (`Frame.action(at:)`); drawn as `(label)`.
+    case button(label: String, action: String)
 }
 
 /// A node with content of its own and a way to size it.
@@ -91,6 +108,16 @@ public struct Leaf: Sendable {
 /// grow or shrink (within each child's min and max) to the stack's size, then justify along
 /// the axis and align across it.
 public struct Stack: Sendable {
+    /// Whether `other` lays its children out as this does (its children aside).
+    func laysOutLike(_ other: Stack) -> Bool {
+        direction == other.direction && spacing == other.spacing && justifyContent == other.justifyContent
+            && alignItems == other.alignItems && size == other.size && children.count == other.children.count
+            && zip(children, other.children).allSatisfy { a, b in
+                a.spacingBefore == b.spacingBefore && a.spacingAfter == b.spacingAfter && a.flexGrow == b.flexGrow
+                    && a.flexShrink == b.flexShrink && a.flexBasis == b.flexBasis && a.alignSelf == b.alignSelf
+            }
+    }
+
     public var direction: Direction
     public var spacing: Double
     public var justifyContent: Justify
@@ -133,10 +160,30 @@ public struct StackChild: Sendable {
     }
 }
 
+/// A viewport onto a child laid out without limit along `direction`, showing it from
+/// `offset` (held within what there is to show); what falls outside is clipped. As a flex
+/// item its automatic minimum is zero, as a CSS scroll container's is, so it shrinks.
+public struct Scroll: Sendable {
+    public var direction: Direction
+    public var offset: Double
+    public var size: SizeSpec
+    public var name: String?
+    public var child: Node
+
+    public init(_ direction: Direction = .vertical, offset: Double = 0, size: SizeSpec = SizeSpec(), name: String? = nil, _ child: Node) {
+        self.direction = direction
+        self.offset = offset
+        self.size = size
+        self.name = name
+        self.child = child
+    }
+}
+
 /// An immutable layout tree: built from state, on any thread; `Layout.layout` turns it into frames.
 public indirect enum Node: Sendable {
     case leaf(Leaf)
     case stack(Stack)
+    case scroll(Scroll)
     case inset(EdgeInsets, Node)
     /// `top` laid out at the size of `base`, over it.
     case overlay(Node, over: Node)
@@ -156,6 +203,17 @@ public indirect enum Node: Sendable {
     public static func stack(_ direction: Direction, spacing: Double = 0, justifyContent: Justify = .start, alignItems: Align = .stretch,
                              size: SizeSpec = SizeSpec(), _ children: [StackChild]) -> Node {
         .stack(Stack(direction, spacing: spacing, justifyContent: justifyContent, alignItems: alignItems, size: size, children: children))
+    }
+
+    /// A button: `(label)`, asking for `action` when tapped.
+    public static func button(_ label: String, action: String, _ metrics: TextMetrics = .cells, name: String? = nil) -> Node {
+        let text = "(\(label))"
+        return .leaf(Leaf(.button(label: label, action: action), measure: .fixed(metrics.size(of: [text])), name: name))
+    }
+
+    public static func scroll(_ direction: Direction = .vertical, offset: Double = 0, size: SizeSpec = SizeSpec(), name: String? = nil,
+                              _ child: Node) -> Node {
+        .scroll(Scroll(direction, offset: offset, size: size, name: name, child))
     }
 
     /// `node` with a border drawn around it, one cell in from each edge.

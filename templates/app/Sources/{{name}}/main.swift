@@ -3,7 +3,8 @@ import Foundation
 
 // The demo: a list kept in $STATE_DIR (default ./.app-state), between runs and through crashes.
 let usage = """
-    usage: {{name}} add TEXT | remove N | undo | redo | list | history | render [--width W]
+    usage: {{name}} add TEXT | remove N | undo | redo | list | history
+                  | render [--width W] [--height H] [--scroll N] | tap X Y [--width W]
     """
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -46,15 +47,36 @@ do {
         let (undo, redo) = feature.history()
         print("undo: " + (undo.isEmpty ? "(nothing)" : undo.joined(separator: ", ")))
         print("redo: " + (redo.isEmpty ? "(nothing)" : redo.joined(separator: ", ")))
-    case "render":
-        var width = 40.0
-        if arguments.count == 3, arguments[1] == "--width", let w = Double(arguments[2]), w >= 8, w <= 1000 { width = w }
-        else if arguments.count != 1 { fail("render takes --width W (8 to 1000 columns)", status: 2) }
+    case "render", "tap":
+        // render: draw the list; tap X Y: press the button drawn at column X, row Y (from 0).
+        var options = ["--width": 40.0, "--height": Double.infinity, "--scroll": 0.0]
+        var rest = Array(arguments.dropFirst())
+        var point: [Double] = []
+        if arguments[0] == "tap" {
+            guard rest.count >= 2, let x = Double(rest[0]), let y = Double(rest[1]) else { fail("tap takes a column and a row: tap X Y", status: 2) }
+            point = [x, y]
+            rest.removeFirst(2)
+        }
+        while let flag = rest.first {
+            guard options[flag] != nil, rest.count >= 2, let value = Double(rest[1]), value.isFinite, value >= 0 else {
+                fail("\(arguments[0]) takes --width W (8 to 1000), --height H (3 or more) and --scroll N (0 or more)", status: 2)
+            }
+            options[flag] = value
+            rest.removeFirst(2)
+        }
+        let (width, height, scroll) = (options["--width"] ?? 40, options["--height"] ?? .infinity, options["--scroll"] ?? 0)
+        guard width >= 8, width <= 1000, height >= 3 else { fail("--width is 8 to 1000 columns, --height 3 or more rows", status: 2) }
         let screen = ItemsScreen()
-        let presentation = feature.present(on: screen, width: width)
+        let presentation = feature.present(on: screen, width: width, height: height, scroll: scroll)
         await screen.settled(through: feature.store.lastSeq)
         presentation.stop()
-        print(screen.text)
+        if point.isEmpty {
+            print(screen.text)
+        } else {
+            guard let action = screen.action(at: point[0], point[1]) else { fail("there is no button at \(Int(point[0])), \(Int(point[1]))", status: 1) }
+            try await feature.perform(action)
+            list(feature)
+        }
     default:
         fail(usage, status: 2)
     }

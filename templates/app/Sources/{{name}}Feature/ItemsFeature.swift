@@ -74,15 +74,29 @@ public final class ItemsFeature: Sendable {
         return (h.undo.reversed().map { bus.summary(of: $0.command) }, h.redo.reversed().map { bus.summary(of: $0.command) })
     }
 
-    /// Shows the state on `screen`, `width` points wide: now, and after every change until the
-    /// returned presentation is stopped or released. The layout runs on a background queue;
-    /// the screen is drawn on the main actor.
-    public func present(on screen: ItemsScreen, width: Double, metrics: TextMetrics = .cells) -> Presentation {
+    /// What a button asked for, done: the remove button sends `RemoveItem`.
+    public func perform(_ action: String) async throws {
+        let parts = action.split(separator: " ")
+        guard parts.count == 2, parts[0] == "remove", let id = UUID(uuidString: String(parts[1])) else {
+            throw FeatureError.unknownAction(action)
+        }
+        guard let item = store.state.items.first(where: { $0.id == id }) else { throw ItemsError.noSuchItem(id) }
+        try await bus.send(RemoveItem(itemID: item.id, text: item.text))
+    }
+
+    /// Shows the state on `screen`, `width` points wide and at most `height` high (the list
+    /// scrolls, from `scroll`): now, and after every change until the returned presentation is
+    /// stopped or released. The layout runs on a background queue; the screen is drawn on the
+    /// main actor.
+    public func present(on screen: ItemsScreen, width: Double, height: Double = .infinity, scroll: Double = 0,
+                        metrics: TextMetrics = .cells) -> Presentation {
         let queue = LayoutQueue { [weak screen] frame, version in screen?.show(frame, version: version) }
-        let range = SizeRange(min: Size(width: width, height: 0), max: Size(width: width, height: .infinity))
-        let observer = store.observe { change in queue.submit(version: change.seq, in: range) { ItemsView.render(change.state, metrics: metrics) } }
+        let range = SizeRange(min: Size(width: width, height: 0), max: Size(width: width, height: height))
+        let observer = store.observe { change in
+            queue.submit(version: change.seq, in: range) { ItemsView.render(change.state, metrics: metrics, scroll: scroll) }
+        }
         let now = store.current
-        queue.submit(version: now.seq, in: range) { ItemsView.render(now.state, metrics: metrics) }
+        queue.submit(version: now.seq, in: range) { ItemsView.render(now.state, metrics: metrics, scroll: scroll) }
         let store = self.store
         return Presentation(queue: queue) { store.removeObserver(observer) }
     }
@@ -105,9 +119,11 @@ public final class Presentation: Sendable {
 
 public enum FeatureError: Error, Equatable, CustomStringConvertible {
     case noItem(Int, count: Int)
+    case unknownAction(String)
 
     public var description: String {
         switch self {
+        case .unknownAction(let action): return "no control asks for \(action)"
         case .noItem(let n, let count): return "there is no item \(n) (there \(count == 1 ? "is 1 item" : "are \(count) items"))"
         }
     }

@@ -25,6 +25,9 @@ public final class ItemsScreen {
         for (_, waiter) in ready { waiter.resume() }
     }
 
+    /// What the button at cell (`x`, `y`) asks for, if a button is drawn there.
+    public func action(at x: Double, _ y: Double) -> String? { frame?.action(at: x, y) }
+
     /// Returns once the screen shows change `version` or a later one.
     public func settled(through version: UInt64) async {
         if frame != nil && self.version >= version { return }

@@ -191,4 +191,64 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
             └──────────┘
             """)
     }
+
+    /// Before: every change laid the whole tree out again. A kept tree lays out only the
+    /// changed row and re-places its siblings from their kept results, and gets the same
+    /// frames as a layout from scratch.
+    @Test func aKeptLayoutRedoesOnlyWhatChanged() {
+        func list(_ texts: [String]) -> Node {
+            .stack(.vertical, texts.enumerated().map { i, t in
+                StackChild(.stack(.horizontal, spacing: 1, [StackChild(.text("\(i + 1).")), StackChild(.text(t), flexGrow: 1, flexShrink: 1)]))
+            })
+        }
+        var texts = (0..<300).map { "item \($0) with words that wrap" }
+        let range = SizeRange(min: Size(width: 20, height: 0), max: Size(width: 20, height: .infinity))
+        let tree = LayoutTree()
+        let first = tree.layout(list(texts), in: range)
+        #expect(first.computed > 900)
+        texts[150] = "changed, and longer than it was before"
+        let second = tree.layout(list(texts), in: range)
+        #expect(second.frame == Layout.layout(list(texts), in: range))
+        #expect(second.computed < 12, "\(second.computed) nodes computed for a one-row change")
+        // Nothing changed: nothing computed.
+        #expect(tree.layout(list(texts), in: range).computed == 0)
+    }
+
+    /// A scroll viewport shows its child from the offset (held within what there is), at most
+    /// as large as its parent allows, and clips what falls outside.
+    @Test func aScrollViewportShowsItsChildFromItsOffsetAndClips() {
+        let rows = Node.stack(.vertical, (0..<10).map { StackChild(box(5, 2, name: "row\($0)")) })
+        let range = SizeRange(max: Size(width: 5, height: 6))
+        let f = Layout.layout(.scroll(.vertical, offset: 4, rows), in: range)
+        #expect(f.rect == Rect(x: 0, y: 0, width: 5, height: 6) && f.clips)
+        #expect(f.named("row2") == [Rect(x: 0, y: 0, width: 5, height: 2)])
+        #expect(Layout.layout(.scroll(.vertical, offset: 500, rows), in: range).named("row9") == [Rect(x: 0, y: 4, width: 5, height: 2)])
+        #expect(Layout.layout(.scroll(.vertical, offset: -3, rows), in: range).named("row0") == [Rect(x: 0, y: 0, width: 5, height: 2)])
+        let text = Node.stack(.vertical, (0..<5).map { StackChild(.text("line \($0)")) })
+        #expect(TextRenderer.draw(Layout.layout(.scroll(.vertical, offset: 2, text), in: SizeRange(max: Size(width: 6, height: 2)))) == "line 2\nline 3")
+    }
+
+    /// A button is sized and drawn as `(label)`, and a tap finds it where it is drawn, never
+    /// where a viewport has clipped it away.
+    @Test func aButtonIsFoundWhereItIsDrawn() {
+        let ui = Node.scroll(.vertical, offset: 1, .stack(.vertical, [
+            StackChild(.button("a", action: "first")),
+            StackChild(.button("b", action: "second")),
+        ]))
+        let f = Layout.layout(ui, in: SizeRange(max: Size(width: 10, height: 1)))
+        #expect(TextRenderer.draw(f) == "(b)")
+        #expect(f.action(at: 1, 0) == "second")
+        #expect(f.action(at: 1, -1) == nil, "the first button is scrolled out of view")
+        #expect(f.action(at: 5, 0) == nil)
+    }
+
+    /// Before: text in a row shrank to nothing (at 10 columns an item's text disappeared). As
+    /// a CSS flex item's automatic minimum size, text keeps its longest word, and the row
+    /// overflows instead; an explicit min width of 0 still lets it go.
+    @Test func textInARowKeepsItsLongestWord() {
+        let f = row(6, [StackChild(box(4, 1)), StackChild(.text("milk and eggs"), flexShrink: 1)])
+        #expect(widths(f) == [4, 4])
+        let g = row(6, [StackChild(box(4, 1)), StackChild(.text("milk and eggs", spec: SizeSpec(minWidth: .points(0))), flexShrink: 1)])
+        #expect(widths(g) == [4, 2])
+    }
 }

@@ -119,11 +119,55 @@ func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(
         #expect(screen.text == """
             ┌──────────────────────┐
             │ Items (1)            │
-            │ 1. bread and a   [x] │
-            │    long line         │
-            │    that wraps        │
+            │ 1. bread and a    (×)│
+            │    long line that    │
+            │    wraps             │
             └──────────────────────┘
             """)
+    }
+
+    /// Before: at 10 columns the item's text was squeezed to nothing, and the remove control
+    /// `[x]` read as a ticked checkbox. The text keeps its longest word, what overflows is
+    /// clipped inside the border, and the control is a button.
+    @MainActor @Test func atNarrowWidthsTheTextStaysAndTheBorderHolds() async throws {
+        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        try await feature.add("milk")
+        for (width, expected) in [(10.0, ["│ 1. milk│"]), (16, ["│ 1. milk   (×)│"])] {
+            let screen = ItemsScreen()
+            let presentation = feature.present(on: screen, width: width)
+            await screen.settled(through: feature.store.lastSeq)
+            presentation.stop()
+            let lines = screen.text.split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0.contains("milk") } == expected, "\(screen.text)")
+            #expect(lines.allSatisfy { $0.count == Int(width) && ($0.hasSuffix("│") || $0.hasSuffix("┐") || $0.hasSuffix("┘")) }, "\(screen.text)")
+            #expect(!screen.text.contains("[x]"))
+        }
+        await feature.close()
+    }
+
+    /// The remove button sends `RemoveItem`: a tap where it is drawn removes that item, and a
+    /// scrolled list shows (and taps) the rows from its offset.
+    @MainActor @Test func theRemoveButtonSendsItsCommandAndTheListScrolls() async throws {
+        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        for t in ["milk", "eggs", "bread", "tea"] { try await feature.add(t) }
+        let screen = ItemsScreen()
+        let presentation = feature.present(on: screen, width: 20, height: 5, scroll: 1)
+        await screen.settled(through: feature.store.lastSeq)
+        #expect(screen.text == """
+            ┌──────────────────┐
+            │ Items (4)        │
+            │ 2. eggs       (×)│
+            │ 3. bread      (×)│
+            └──────────────────┘
+            """)
+        let action = try #require(screen.action(at: 16, 3))
+        #expect(action == ItemsView.removeAction(feature.store.state.items[2].id))
+        #expect(screen.action(at: 16, 1) == nil)
+        try await feature.perform(action)
+        #expect(texts(feature) == ["milk", "eggs", "tea"])
+        await #expect(throws: FeatureError.unknownAction("launch")) { try await feature.perform("launch") }
+        presentation.stop()
+        await feature.close()
     }
 
     @MainActor @Test func layoutRunsOffTheMainThreadAndDeliversOnTheMainActor() async throws {
