@@ -144,7 +144,16 @@ public final class FileJournal: Journal {
                 }
                 result = .failure(error)
             }
-            for queued in group { queued.write.finish(result) }
+            if case .failure = result {
+                // Outcomes (and holds) ride along with whatever is written next: losing one
+                // would make recovery run its command again. Commands fail with the write.
+                let broken = state.withLock { $0.broken != nil }
+                let retried = broken ? [] : group.filter { q in !q.records.contains { if case .command = $0.body { return true } else { return false } } }
+                if !retried.isEmpty { state.withLock { $0.queued.insert(contentsOf: retried, at: 0) } }
+                for queued in group where !retried.contains(where: { $0.write === queued.write }) { queued.write.finish(result) }
+            } else {
+                for queued in group { queued.write.finish(result) }
+            }
         }
     }
 
@@ -175,10 +184,13 @@ public final class FileJournal: Journal {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             directory.io.async {
                 self.writeQueued()
-                self.state.withLock { s in
+                let left: [Queued] = self.state.withLock { s in
                     if !s.closed { closeFile(s.fd) }
                     s.closed = true
+                    defer { s.queued = [] }
+                    return s.queued
                 }
+                for queued in left { queued.write.finish(.failure(JournalFailure.closed(self.url.path))) }
                 done.resume()
             }
         }

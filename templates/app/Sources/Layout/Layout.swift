@@ -115,20 +115,93 @@ final class Item {
         }
     }
 
-    /// The narrowest it can be laid out without its content overflowing (CSS's min-content
-    /// width): what a horizontal stack's child with an auto min width shrinks no further than.
-    lazy var minimumWidth: Double = {
+    /// The narrowest its content can be without overflowing (CSS's min-content width, the
+    /// content size suggestion of a flex item's automatic minimum): a text's longest word,
+    /// a row's children's contributions side by side, a column's widest.
+    lazy var minContentWidth: Double = {
         switch kind {
         case .leaf(let l): return l.measure.minimumWidth
         case .stack(let s, let items):
-            let widths = items.map(\.minimumWidth)
-            guard s.direction == .horizontal else { return widths.max() ?? 0 }
+            let row = s.direction == .horizontal
+            let widths = zip(s.children, items).map { child, item in item.minContributionWidth(flex: row ? child : nil) }
+            guard row else { return widths.max() ?? 0 }
             return widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
-        case .scroll: return 0
-        case .inset(let e, let c): return c.minimumWidth + e.left + e.right
-        case .overlay(let base, _), .background(let base, _): return base.minimumWidth
+        case .scroll(let scroll, let c): return scroll.direction == .vertical ? c.minContributionWidth(flex: nil) : 0
+        case .inset(let e, let c): return c.minContributionWidth(flex: nil) + e.left + e.right
+        case .overlay(let base, _), .background(let base, _): return base.minContentWidth
         }
     }()
+
+    /// As wide as its content can be, unwrapped (CSS's max-content width): a text on one line,
+    /// a row's children's contributions side by side, a column's widest.
+    lazy var maxContentWidth: Double = {
+        switch kind {
+        case .leaf(let l): return l.measure.size(.unconstrained).width
+        case .stack(let s, let items):
+            let row = s.direction == .horizontal
+            let widths = zip(s.children, items).map { child, item in item.maxContributionWidth(flex: row ? child : nil) }
+            guard row else { return widths.max() ?? 0 }
+            return widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
+        case .scroll(_, let c): return c.maxContributionWidth(flex: nil)
+        case .inset(let e, let c): return c.maxContributionWidth(flex: nil) + e.left + e.right
+        case .overlay(let base, _), .background(let base, _): return base.maxContentWidth
+        }
+    }()
+
+    /// What it adds to its parent's min-content width (CSS Flexbox §9.9.1, as Chromium does
+    /// it): its own width if it has one, else its content's min-content width; in a row, no
+    /// more than its flex base size if it cannot grow and no less if it cannot shrink; within
+    /// its min and max.
+    func minContributionWidth(flex: StackChild?) -> Double { contributionWidth(content: minContentWidth, flex: flex) }
+
+    /// What it adds to its parent's max-content width: the same, from its max-content width.
+    func maxContributionWidth(flex: StackChild?) -> Double { contributionWidth(content: maxContentWidth, flex: flex) }
+
+    func contributionWidth(content: Double, flex: StackChild?) -> Double {
+        let s = spec
+        let preferred = s.width.resolve(.nan)
+        var c = preferred ?? content
+        var lowest = s.minWidth.resolve(.nan) ?? 0
+        if let flex {
+            let base = flex.flexBasis.resolve(.nan) ?? preferred ?? maxContentWidth
+            if flex.flexGrow == 0 { c = min(c, base) }
+            if flex.flexShrink == 0 { c = max(c, base) }
+            // A flex item's min width, when auto, is its automatic minimum.
+            if s.minWidth.resolve(.nan) == nil && !isScroll {
+                lowest = min(minContentWidth, preferred ?? .infinity, s.maxWidth.resolve(.nan) ?? .infinity)
+            }
+        }
+        return max(min(c, s.maxWidth.resolve(.nan) ?? .infinity), lowest)
+    }
+
+    /// How tall its content is at `width` (CSS's intrinsic block size, the content size
+    /// suggestion of a flex item's automatic minimum height), its own height aside: a
+    /// column's children's hypothetical heights one after the other, a row's tallest.
+    func contentHeight(width: Double) -> Double {
+        switch kind {
+        case .leaf(let l): return l.measure.size(SizeRange(max: Size(width: width, height: .infinity))).height
+        case .stack(let s, let items):
+            let column = s.direction == .vertical
+            let heights = zip(s.children, items).map { child, item -> Double in
+                let spec = item.spec
+                let content = item.contentHeight(width: spec.width.resolve(.nan) ?? width)
+                let preferred = spec.height.resolve(.nan), highest = spec.maxHeight.resolve(.nan) ?? .infinity
+                // In a column, its hypothetical height: its flex base size within its min (when
+                // auto, its automatic minimum) and max; in a row, its own height or its content's.
+                var lowest = spec.minHeight.resolve(.nan) ?? 0
+                if column && spec.minHeight.resolve(.nan) == nil && !item.isScroll { lowest = min(content, preferred ?? .infinity, highest) }
+                let h = (column ? child.flexBasis.resolve(.nan) : nil) ?? preferred ?? content
+                return max(min(h, highest), lowest)
+            }
+            guard column else { return heights.max() ?? 0 }
+            return heights.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
+        case .scroll(_, let c): return c.contentHeight(width: width)
+        case .inset(let e, let c): return c.contentHeight(width: max(0, width - e.left - e.right)) + e.top + e.bottom
+        case .overlay(let base, _), .background(let base, _): return base.contentHeight(width: width)
+        }
+    }
+
+    var isScroll: Bool { if case .scroll = kind { return true } else { return false } }
 
     /// The node's own size spec. A wrapper has its child's, grown by an inset's edges (a
     /// bordered child of max width 30 is at most 32 wide), so a stack flexes it within them.
@@ -209,13 +282,19 @@ final class Pass {
         }
     }
 
-    /// The parent's range narrowed by the node's own spec: an explicit size (held within the
-    /// spec's min and max), else the spec's min and max. The parent's range wins, but for the
-    /// node's own min, which beats it as `min-width` does in CSS (the node overflows).
+    /// The parent's range narrowed by the node's own spec. An explicit size (held within the
+    /// spec's min and max) is the node's size whatever room the parent has, as in CSS (the node
+    /// overflows), unless the parent has decided that axis (its range there is one size: a
+    /// flexed length, a stretch). An auto size takes the parent's range within the spec's min
+    /// and max, where the node's own min beats the parent's room as `min-width` does in CSS.
     func constrain(_ range: SizeRange, _ spec: SizeSpec, parent: Size, unboundedMain: Direction?) -> SizeRange {
         func axis(_ size: Dimension, _ lo: Dimension, _ hi: Dimension, _ p: Double, _ pmin: Double, _ pmax: Double, unbounded: Bool) -> (Double, Double) {
             let minV = unbounded ? 0 : lo.resolve(p) ?? 0
             let maxV = unbounded ? .infinity : max(minV, hi.resolve(p) ?? .infinity)
+            if let exact = size.resolve(p), pmin != pmax {
+                let v = min(max(exact, minV), maxV)
+                return (v, v)
+            }
             var (a, b) = (minV, maxV)
             if let exact = size.resolve(p) { a = min(max(exact, minV), maxV); b = a }
             let clamp = { (v: Double) in min(max(v, pmin), pmax) }
@@ -236,10 +315,17 @@ final class Pass {
             SizeRange(min: size(main: lo, cross: clo), max: size(main: hi, cross: chi))
         }
         func mainBounds(_ spec: SizeSpec) -> (Dimension, Dimension) { d == .vertical ? (spec.minHeight, spec.maxHeight) : (spec.minWidth, spec.maxWidth) }
-        func crossSize(_ spec: SizeSpec) -> (Dimension, Dimension) { d == .vertical ? (spec.width, spec.maxWidth) : (spec.height, spec.maxHeight) }
+        func crossSize(_ spec: SizeSpec) -> (Dimension, Dimension, Dimension) {
+            d == .vertical ? (spec.width, spec.minWidth, spec.maxWidth) : (spec.height, spec.minHeight, spec.maxHeight)
+        }
 
         let (minMain, maxMain, minCross, maxCross) = (main(r.min), main(r.max), cross(r.min), cross(r.max))
         let parent = r.max
+        // The room a child has across: a column's width, but never less than the child's
+        // min-content width (CSS's fit-content: text wraps to the column, a wider child
+        // overflows it); a row's children are as tall as their content (they overflow a
+        // shorter row, as block sizes do in CSS).
+        let crossRooms = items.map { d == .vertical ? max(maxCross, $0.minContributionWidth(flex: nil)) : .infinity }
         let children = stack.children
         let gaps = children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + stack.spacing * Double(max(0, children.count - 1))
 
@@ -248,42 +334,51 @@ final class Pass {
         let flex: [Flex.Item] = items.indices.map { i in
             let (lo, hi) = mainBounds(items[i].spec)
             let maxV = hi.resolve(main(parent)) ?? .infinity
-            // An auto min width is the content's min-content width (CSS's automatic minimum
-            // size of a flex item), no more than an explicit width or the max.
+            // An auto min is the content's min-content size (CSS's automatic minimum size of a
+            // flex item), no more than an explicit size or the max; a viewport's is zero.
             var minV = lo.resolve(main(parent)) ?? 0
-            if d == .horizontal && lo.resolve(main(parent)) == nil {
-                minV = min(items[i].minimumWidth, items[i].spec.width.resolve(main(parent)) ?? .infinity, maxV)
+            if lo.resolve(main(parent)) == nil && !items[i].isScroll {
+                let spec = items[i].spec
+                let content = d == .horizontal ? items[i].minContentWidth
+                    : items[i].contentHeight(width: spec.width.resolve(cross(parent)) ?? maxCross)
+                minV = min(content, (d == .horizontal ? spec.width : spec.height).resolve(main(parent)) ?? .infinity, maxV)
             }
             let base = children[i].flexBasis.resolve(main(parent)) ?? main(measure(
-                items[i], range(main: 0, .infinity, cross: 0, maxCross), parent: parent,
+                items[i], range(main: 0, .infinity, cross: 0, crossRooms[i]), parent: parent,
                 unboundedMain: (lo == .auto && hi == .auto) ? nil : d).size)
             return Flex.Item(base: base, min: minV, max: maxV, grow: children[i].flexGrow, shrink: children[i].flexShrink)
         }
-        // 2. The stack's length: its children's, within what the parent allows; share it out.
-        let container = min(max(flex.reduce(0) { $0 + $1.hypothetical } + gaps, minMain), maxMain)
+        // 2. The stack's length: its content's, within what the parent allows; share it out.
+        //    A row's content is as wide as its children's max-content contributions (CSS
+        //    Flexbox §9.9.1), a column's as tall as their hypothetical sizes.
+        let natural = d == .horizontal
+            ? items.indices.reduce(0) { $0 + items[$1].maxContributionWidth(flex: children[$1]) } + gaps
+            : flex.reduce(0) { $0 + $1.hypothetical } + gaps
+        let container = min(max(natural, minMain), maxMain)
         let lengths = Flex.resolve(flex, available: container - gaps)
         // 3. Lay each child out at its length; the stack is as thick as its thickest child;
         //    stretch the others to it (within their own max).
-        var frames = items.indices.map { i in measure(items[i], range(main: lengths[i], lengths[i], cross: 0, maxCross), parent: parent) }
+        var frames = items.indices.map { i in measure(items[i], range(main: lengths[i], lengths[i], cross: 0, crossRooms[i]), parent: parent) }
         let stackCross = min(max(frames.map { cross($0.size) }.max() ?? 0, minCross), maxCross)
         for i in items.indices where (children[i].alignSelf ?? stack.alignItems) == .stretch {
-            let (explicit, hi) = crossSize(items[i].spec)
+            let (explicit, lo, hi) = crossSize(items[i].spec)
             guard explicit == .auto else { continue }
-            let target = min(stackCross, hi.resolve(cross(parent)) ?? .infinity)
+            let target = max(min(stackCross, hi.resolve(cross(parent)) ?? .infinity), lo.resolve(cross(parent)) ?? 0)
             guard cross(frames[i].size) != target else { continue }
             frames[i] = measure(items[i], range(main: lengths[i], lengths[i], cross: target, target), parent: parent)
         }
         // 4. Position: justify the free space along the axis, align across it.
         let content = frames.reduce(0) { $0 + main($1.size) } + gaps
-        let stackMain = min(max(content, minMain), maxMain)
+        let stackMain = container
         // Negative when the children overflow (CSS Flexbox §9.5): centred they overflow both
-        // sides, at the end the start; the spacing values then fall back as CSS says.
+        // sides, at the end the start; the spacing values fall back as CSS Box Alignment says
+        // (space-between to the start, space-around and space-evenly to a safe centre, which
+        // is the start when the children overflow).
         let free = stackMain - content
         var justify = stack.justifyContent
         if free < 0 {
             switch justify {
-            case .spaceBetween: justify = .start
-            case .spaceAround, .spaceEvenly: justify = .center
+            case .spaceBetween, .spaceAround, .spaceEvenly: justify = .start
             default: break
             }
         }

@@ -1,0 +1,96 @@
+import Foundation
+import Layout
+import Testing
+
+/// What Chromium computed for random trees in the subset the engine implements, as Yoga checks
+/// itself against the browser: `Fixtures/generate.py` makes the trees, lays them out in
+/// headless Chromium and writes `Fixtures/browser.json`, so this test needs no browser.
+struct BrowserFixtures: Decodable {
+    struct Tree: Decodable {
+        var dir: String?
+        var justify: String?
+        var align: String?
+        var gap: Double?
+        var children: [Tree]?
+        var w, h, minW, maxW, minH, maxH, basis: Double?
+        var grow, shrink: Double?
+        var `self`: String?
+    }
+    struct Case: Decodable {
+        var width: Double
+        var tree: Tree
+        var frames: [[Double]]
+    }
+    var browser: String
+    var cases: [Case]
+
+    static func load() throws -> BrowserFixtures {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/browser.json")
+        return try JSONDecoder().decode(BrowserFixtures.self, from: Data(contentsOf: url))
+    }
+}
+
+extension BrowserFixtures.Tree {
+    var spec: SizeSpec {
+        SizeSpec(width: w.map { .points($0) } ?? .auto, height: h.map { .points($0) } ?? .auto,
+                 minWidth: minW.map { .points($0) } ?? .auto, maxWidth: maxW.map { .points($0) } ?? .auto,
+                 minHeight: minH.map { .points($0) } ?? .auto, maxHeight: maxH.map { .points($0) } ?? .auto)
+    }
+
+    static func align(_ name: String?) -> Align? {
+        switch name {
+        case "start": return .start
+        case "center": return .center
+        case "end": return .end
+        case "stretch": return .stretch
+        default: return nil
+        }
+    }
+
+    var node: Node {
+        guard let dir, let children else { return .leaf(Leaf(measure: .fixed(.zero), size: spec)) }
+        let justify: Justify = switch self.justify {
+        case "center": .center
+        case "end": .end
+        case "spaceBetween": .spaceBetween
+        case "spaceAround": .spaceAround
+        case "spaceEvenly": .spaceEvenly
+        default: .start
+        }
+        return .stack(dir == "row" ? .horizontal : .vertical, spacing: gap ?? 0, justifyContent: justify,
+                      alignItems: Self.align(align) ?? .stretch, size: spec, children.map { c in
+            StackChild(c.node, flexGrow: c.grow ?? 0, flexShrink: c.shrink ?? 0, flexBasis: c.basis.map { .points($0) } ?? .auto,
+                       alignSelf: Self.align(c.`self`))
+        })
+    }
+}
+
+@Suite struct BrowserTests {
+    /// Every node of every tree where Chromium puts it, to within Chromium's own precision
+    /// (it lays out in 1/64 px steps).
+    @Test func theEngineAgreesWithTheBrowser() throws {
+        let fixtures = try BrowserFixtures.load()
+        #expect(fixtures.cases.count >= 300)
+        var disagreements: [String] = []
+        for (n, c) in fixtures.cases.enumerated() {
+            var root = c.tree
+            root.w = c.width
+            let frame = Layout.layout(root.node, in: SizeRange(min: Size(width: c.width, height: 0), max: Size(width: c.width, height: .infinity)))
+            var ours: [[Double]] = []
+            func walk(_ f: Frame, root: Bool) {
+                ours.append([root ? 0 : f.rect.x, root ? 0 : f.rect.y, f.rect.width, f.rect.height])
+                for child in f.children { walk(child, root: false) }
+            }
+            walk(frame, root: true)
+            let theirs = c.frames.enumerated().map { i, f in i == 0 ? [0, 0, f[2], f[3]] : f }
+            guard ours.count == theirs.count else {
+                disagreements.append("case \(n): \(ours.count) frames, the browser \(theirs.count)")
+                continue
+            }
+            if let k = ours.indices.first(where: { k in zip(ours[k], theirs[k]).contains { abs($0 - $1) > 0.05 } }) {
+                disagreements.append("case \(n), node \(k) (preorder): ours \(ours[k]), the browser's \(theirs[k])")
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.count) of \(fixtures.cases.count) trees differ from \(fixtures.browser):\n\(disagreements.joined(separator: "\n"))")
+    }
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Lays out random trees in headless Chromium and writes what it computed to browser.json.
+
+The trees use the subset of flexbox the Layout module implements: row and column stacks with
+gap, justify-content, align-items and align-self, flex-grow, flex-shrink and flex-basis, and
+widths, heights, minimums and maximums in pixels, nested three deep. Leaves are empty boxes.
+`LayoutTests.theEngineAgreesWithTheBrowser` lays each tree out with the Layout module and
+compares every node's frame with Chromium's. Run it again (Debian: `apt install chromium`)
+after changing the subset or the seed:
+
+    python3 Tests/LayoutTests/Fixtures/generate.py [--count 300] [--seed 32]
+"""
+import argparse
+import html
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+JUSTIFY = ["start", "center", "end", "spaceBetween", "spaceAround", "spaceEvenly"]
+CSS_JUSTIFY = dict(start="flex-start", center="center", end="flex-end", spaceBetween="space-between",
+                   spaceAround="space-around", spaceEvenly="space-evenly")
+ALIGN = ["start", "center", "end", "stretch"]
+CSS_ALIGN = dict(start="flex-start", center="center", end="flex-end", stretch="stretch")
+
+
+def maybe(r, p, value):
+    return value if r.random() < p else None
+
+
+def node(r, depth, nested):
+    """A random node: a stack (when depth allows) or a leaf, with the flex item fields."""
+    n = {}
+    if depth > 0 and r.random() < 0.45:
+        n["dir"] = r.choice(["row", "column"])
+        n["justify"] = r.choice(JUSTIFY)
+        n["align"] = r.choice(ALIGN)
+        n["gap"] = r.choice([0, 0, 2, 5])
+        n["children"] = [node(r, depth - 1, True) for _ in range(r.randint(1, 4))]
+    for key, p, lo, hi in [("w", 0.5, 0, 120), ("h", 0.5, 0, 80), ("minW", 0.15, 0, 90), ("maxW", 0.15, 10, 140),
+                           ("minH", 0.15, 0, 60), ("maxH", 0.15, 10, 100)]:
+        v = maybe(r, p, r.randint(lo, hi))
+        if v is not None:
+            n[key] = v
+    if nested:
+        n["grow"] = r.choice([0, 0, 1, 2])
+        n["shrink"] = r.choice([0, 1, 1, 3])
+        n["basis"] = maybe(r, 0.25, r.randint(0, 100))
+        if n["basis"] is None:
+            del n["basis"]
+        s = maybe(r, 0.2, r.choice(ALIGN))
+        if s:
+            n["self"] = s
+    return n
+
+
+def style(n, root):
+    s = []
+    if "dir" in n:
+        s += ["display:flex", "flex-direction:" + n["dir"], "justify-content:" + CSS_JUSTIFY[n["justify"]],
+              "align-items:" + CSS_ALIGN[n["align"]], "gap:%dpx" % n["gap"]]
+    for key, prop in [("w", "width"), ("h", "height"), ("minW", "min-width"), ("maxW", "max-width"),
+                      ("minH", "min-height"), ("maxH", "max-height")]:
+        if key in n:
+            s.append("%s:%dpx" % (prop, n[key]))
+    if not root:
+        s += ["flex-grow:%d" % n["grow"], "flex-shrink:%d" % n["shrink"],
+              "flex-basis:" + ("%dpx" % n["basis"] if "basis" in n else "auto")]
+        if "self" in n:
+            s.append("align-self:" + CSS_ALIGN[n["self"]])
+    return ";".join(s)
+
+
+def markup(n, counter, root=False):
+    i = counter[0]
+    counter[0] += 1
+    inner = "".join(markup(c, counter) for c in n.get("children", []))
+    return '<div data-n="%d" style="%s">%s</div>' % (i, html.escape(style(n, root)), inner)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--chromium", default="chromium")
+    args = parser.parse_args()
+    r = random.Random(args.seed)
+    cases = []
+    for _ in range(args.count):
+        tree = node(r, 3, False)
+        tree.setdefault("dir", r.choice(["row", "column"]))
+        tree.setdefault("justify", r.choice(JUSTIFY))
+        tree.setdefault("align", r.choice(ALIGN))
+        tree.setdefault("gap", 0)
+        tree.setdefault("children", [node(r, 2, True) for _ in range(r.randint(1, 4))])
+        for key in ["w", "minW", "maxW", "minH", "maxH"]:
+            tree.pop(key, None)
+        width = r.randint(40, 300)
+        cases.append(dict(width=width, tree=tree))
+    blocks = []
+    for i, case in enumerate(cases):
+        tree = dict(case["tree"])
+        tree["w"] = case["width"]
+        blocks.append('<section id="case%d">%s</section>' % (i, markup(tree, [0], root=True)))
+    script = """
+    const out = [];
+    for (const section of document.querySelectorAll('section')) {
+      const frames = [];
+      const walk = (el) => {
+        const r = el.getBoundingClientRect();
+        const p = el.parentElement.getBoundingClientRect();
+        frames.push([r.left - p.left, r.top - p.top, r.width, r.height]);
+        for (const c of el.children) walk(c);
+      };
+      walk(section.firstElementChild);
+      out.push(frames);
+    }
+    document.getElementById('out').textContent = JSON.stringify(out);
+    """
+    page = ("<!doctype html><html><head><style>* { box-sizing: border-box; margin: 0; padding: 0; border: 0 }"
+            " section { position: relative; margin-bottom: 20px; width: 1000px }</style></head><body>"
+            + "".join(blocks) + '<pre id="out"></pre><script>' + script + "</script></body></html>")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "trees.html")
+        with open(path, "w") as f:
+            f.write(page)
+        dom = subprocess.run([args.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://" + path],
+                             check=True, capture_output=True, text=True).stdout
+    start = dom.index('<pre id="out">') + len('<pre id="out">')
+    frames = json.loads(html.unescape(dom[start:dom.index("</pre>", start)]))
+    for case, f in zip(cases, frames):
+        case["frames"] = [[round(v, 4) for v in frame] for frame in f]
+    version = subprocess.run([args.chromium, "--version"], capture_output=True, text=True).stdout.strip()
+    out = dict(browser=version, seed=args.seed, cases=cases)
+    target = os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser.json")
+    with open(target, "w") as f:
+        json.dump(out, f, separators=(",", ":"))
+        f.write("\n")
+    print("%d trees laid out by %s: %s" % (len(cases), version, target), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
