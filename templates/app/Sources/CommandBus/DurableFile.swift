@@ -49,11 +49,11 @@ public enum DurableFile {
         }
     }
 
-    public static func syncDirectory(_ directory: URL) throws {
+    public static func syncDirectory(_ directory: URL, io: FileIO = .system) throws {
         let fd = open(directory.path, O_RDONLY)
         guard fd >= 0 else { throw Failure(what: "open", path: directory.path, code: errno) }
         defer { closeFile(fd) }
-        guard fsync(fd) == 0 else { throw Failure(what: "sync", path: directory.path, code: errno) }
+        guard io.fsync(fd) == 0 else { throw Failure(what: "sync", path: directory.path, code: errno) }
     }
 
     /// Writes every byte of `data` to `fd`, through short writes and interrupted calls.

@@ -61,24 +61,33 @@ public final class FileJournal: Journal {
         let existed = FileManager.default.fileExists(atPath: path)
         let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw DurableFile.Failure(what: "open", path: path, code: errno) }
-        do {
-            if !existed { try DurableFile.syncDirectory(directory.url) }
-            let data = try Data(contentsOf: url)
-            let parsed = FileJournal.parse(data)
-            if parsed.goodLength < data.count {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            closeFile(fd)
+            throw error
+        }
+        let parsed = FileJournal.parse(data)
+        state = Mutex(State(fd: fd, records: parsed.records, length: parsed.goodLength))
+        // What opening must make durable runs first on the I/O queue, not on the caller's
+        // (cooperative) thread: every write queued after it waits for it.
+        directory.io.async { [io] in
+            do {
+                // The new file's name is on disk only once its directory is synced.
+                if !existed { try DurableFile.syncDirectory(directory.url, io: io) }
+                guard parsed.goodLength < data.count else { return }
                 if let damage = parsed.damage {
                     let aside = URL(fileURLWithPath: path + ".damaged-\(Int(Date().timeIntervalSince1970))-\(UUID().uuidString.prefix(8))")
                     try DurableFile.replace(aside, with: data.subdata(in: parsed.goodLength..<data.count))
                     warn("the journal \(path) is damaged at byte \(parsed.goodLength) (\(damage)); it opens with the \(parsed.records.count) records before that, and the \(data.count - parsed.goodLength) bytes from there on are kept in \(aside.path)")
                 }
-                guard ftruncate(fd, off_t(parsed.goodLength)) == 0, fsync(fd) == 0 else {
+                guard ftruncate(fd, off_t(parsed.goodLength)) == 0, io.fsync(fd) == 0 else {
                     throw DurableFile.Failure(what: "truncate the torn end of", path: path, code: errno)
                 }
+            } catch {
+                // Nothing is written after a tail that could not be set aside or cut away.
+                self.state.withLock { $0.broken = "\(error)" }
+                warn("the journal \(path) cannot be written: \(error)")
             }
-            state = Mutex(State(fd: fd, records: parsed.records, length: parsed.goodLength))
-        } catch {
-            closeFile(fd)
-            throw error
         }
     }
 

@@ -40,9 +40,14 @@ public final class StateDirectory: Sendable {
     /// The file `name` in the directory.
     public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
 
+    /// Returns once the writes queued so far have run.
+    public func waitForWrites() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in io.async { done.resume() } }
+    }
+
     /// Waits for the directory's queued writes, then lets another instance open it.
     public func close() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in io.async { done.resume() } }
+        await waitForWrites()
         release()
     }
 

@@ -152,6 +152,7 @@ struct Opened {
         try handle.close()
         let warnings = Mutex<[String]>([])
         let opened = try Opened(dir, warn: { w in warnings.withLock { $0.append(w) } })
+        await opened.directory.waitForWrites()
         #expect(try Data(contentsOf: url) == whole)
         #expect(warnings.withLock { $0 }.isEmpty, "a torn end is a crash, not damage")
         let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
@@ -182,6 +183,7 @@ struct Opened {
         try Data(bytes).write(to: url)
         let warnings = Mutex<[String]>([])
         let opened = try Opened(dir, warn: { w in warnings.withLock { $0.append(w) } })
+        await opened.directory.waitForWrites()
         #expect(try opened.journal.commands(after: 0).map { try $0.entry.decode(Append.self).value } == [1])
         let warned = warnings.withLock { $0 }
         #expect(warned.count == 1 && warned[0].contains("damaged at byte \(offset)"), "\(warned)")
@@ -279,8 +281,31 @@ struct Opened {
             let (count, inATask) = fsyncs.withLock { $0 }
             #expect(inATask == 0)
             #expect(try await Opened.commands(opened.directory.url).count == 40)
-            if groupCommit { #expect(count <= 20, "\(count) fsyncs for 40 commands and their outcomes") } else { #expect(count == 80) }
+            // One for the new journal's directory, then one per write without group commit.
+            if groupCommit { #expect(count <= 21, "\(count) fsyncs for 40 commands and their outcomes") } else { #expect(count == 1 + 80) }
         }
+    }
+
+    /// Before: a new journal's name could be lost in a power cut after its first command was
+    /// acknowledged (the directory was never synced). Now making it syncs the directory.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"))) func makingTheJournalSyncsItsDirectory() async throws {
+        let dir = try temporaryDirectory()
+        let synced = Mutex<[String]>([])
+        let io = FileIO(write: FileIO.system.write, fsync: { fd in
+            let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "?"
+            synced.withLock { $0.append(path) }
+            return FileIO.system.fsync(fd)
+        })
+        let opened = try Opened(dir, io: io)
+        await opened.directory.waitForWrites()
+        #expect(synced.withLock { $0 } == [dir.resolvingSymlinksInPath().path])
+        await opened.close()
+        // Opening it again, it exists: nothing to sync.
+        synced.withLock { $0 = [] }
+        let again = try Opened(dir, io: io)
+        await again.directory.waitForWrites()
+        #expect(synced.withLock { $0 }.isEmpty)
+        await again.close()
     }
 
     @Test func aSecondOpenerOfTheDirectoryIsRefused() async throws {
