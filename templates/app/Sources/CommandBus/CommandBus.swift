@@ -78,10 +78,11 @@ public actor CommandBus {
     public func redo() async throws { try await send(Redo()) }
 
     func submit(_ entry: JournalEntry) async throws {
-        guard !closed else { throw CommandBusError.closed }
+        let running = CommandBus.running.flatMap { $0.bus == ObjectIdentifier(self) ? $0 : nil }
+        // A closing bus still takes the follow-ups of the commands it is finishing.
+        guard !closed || running != nil else { throw CommandBusError.closed }
         guard let handler = handlers.table[entry.type] else { throw CommandBusError.noHandler(entry.type) }
         var entry = entry
-        let running = CommandBus.running.flatMap { $0.bus == ObjectIdentifier(self) ? $0 : nil }
         if let running {
             entry.parent = running.seq
             if running.replaying {
@@ -276,7 +277,7 @@ public actor CommandBus {
         return report
     }
 
-    /// Refuses new commands, and returns once the ones sent have run.
+    /// Refuses new commands, and returns once the ones sent (and their follow-ups) have run.
     public func close() async {
         closed = true
         guard draining else { return }

@@ -178,6 +178,14 @@ final class Item {
     /// suggestion of a flex item's automatic minimum height), its own height aside: a
     /// column's children's hypothetical heights one after the other, a row's tallest.
     func contentHeight(width: Double) -> Double {
+        if let (w, h) = contentHeightCache, w == width { return h }
+        let h = computeContentHeight(width: width)
+        contentHeightCache = (width, h)
+        return h
+    }
+    var contentHeightCache: (Double, Double)?
+
+    func computeContentHeight(width: Double) -> Double {
         switch kind {
         case .leaf(let l): return l.measure.size(SizeRange(max: Size(width: width, height: .infinity))).height
         case .stack(let s, let items):

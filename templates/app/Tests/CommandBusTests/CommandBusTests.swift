@@ -471,6 +471,29 @@ final class Gate: Sendable {
         await #expect(throws: CommandBusError.duplicateHandler("test.later")) { try await bus.register(more) }
     }
 
+    /// Closing lets the command running finish, follow-ups included, then refuses new ones.
+    @Test(.timeLimit(.minutes(1))) func closingFinishesWhatRunsAndRefusesTheRest() async throws {
+        let gate = Gate(), log = Log()
+        let bus = Mutex<CommandBus?>(nil)
+        var h = Handlers()
+        try h.register(Append.self) { c in
+            if c.value == 1 { await gate.wait() }
+            log.add(c.value)
+            if c.value < 10, let bus = bus.withLock({ $0 }) { try await bus.send(Append(value: c.value + 10)) }
+        }
+        let b = try CommandBus(handlers: h)
+        bus.withLock { $0 = b }
+        let first = Task { try await b.send(Append(value: 1)) }
+        while !gate.reached { try await Task.sleep(nanoseconds: 1_000_000) }
+        let closing = Task { await b.close() }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        gate.open()
+        try await first.value
+        await closing.value
+        #expect(log.all == [1, 11])
+        await #expect(throws: CommandBusError.closed) { try await b.send(Append(value: 2)) }
+    }
+
     /// Handlers registered after the bus has started take commands like the first ones.
     @Test func handlersRegisteredAfterTheBusStartsRunTheirCommands() async throws {
         let log = Log()
