@@ -26,7 +26,7 @@ public struct Manifest: Sendable, Equatable {
     public var platforms: [Platform] = []
 
     public static let topLevelKeys = ["tools", "env", "bootstrap", "cache", "platforms"]
-    public static let sourceKeys = ["git", "github", "url", "pip", "gem", "asdf", "swift", "path"]
+    public static let sourceKeys = ["git", "github", "url", "artifactbundle", "pip", "gem", "asdf", "swift", "path"]
     /// Every key a tool's mapping may have: its source, its version (or ref), the keys every
     /// kind shares, and each kind's own.
     public static let toolKeys = sourceKeys + ["version", "ref"] + ToolOptions.sharedKeys
@@ -269,7 +269,8 @@ public struct ManifestDecoder {
         }
     }
 
-    /// The source a source key (`git`, `github`, `url`, `pip`, `gem`, `asdf`, `swift`) gives;
+    /// The source a source key (`git`, `github`, `url`, `artifactbundle`, `pip`, `gem`, `asdf`,
+    /// `swift`) gives;
     /// nil for any other key.
     func entrySource(_ k: Scalar, _ v: Node) throws(TackError) -> ToolSource? {
         switch k.value {
@@ -281,6 +282,14 @@ public struct ManifestDecoder {
             }
             return .git(GitHub.url(repo))
         case "url": return .url(try downloadURL(v, "`url`"))
+        case "artifactbundle":
+            // A Swift artifact bundle (SE-0305) on a URL: the url backend installs the
+            // variant for this machine.
+            let url = try downloadURL(v, "`artifactbundle`")
+            guard url.lowercased().hasSuffix(".artifactbundle.zip") else {
+                throw fail(v.mark, "`artifactbundle` is the URL of a `*.artifactbundle.zip` (SE-0305), found \(quoted(url)); any other archive is a `url:`")
+            }
+            return .url(url)
         case "pip": return .pip(try packageName(v, "`pip`"))
         case "gem": return .gem(try packageName(v, "`gem`"))
         case "asdf": return .asdf(try url(v, "`asdf`"))

@@ -2,9 +2,10 @@ import Archive
 import Foundation
 import TackCore
 
-/// Tools shipped as release archives or bare binaries on a URL: the URL template rendered for
-/// this platform, the download streamed and its SHA-256 checked against the lock (or recorded
-/// there the first time), the archive extracted safely, the binaries linked into `bin/`.
+/// Tools shipped as release archives, bare binaries or Swift artifact bundles on a URL: the URL
+/// template rendered for this platform, the download streamed and its SHA-256 checked against
+/// the lock (or recorded there the first time), the archive extracted safely, the binaries
+/// linked into `bin/` (a bundle's: the variant for this machine's triple).
 public struct URLBackend: Backend {
     public let name = "url"
     let http: any HTTPClient
@@ -169,7 +170,9 @@ public struct URLBackend: Backend {
             } catch {
                 throw TackError("\(url) \(Self.describeBadArchive(file)): \(error.message) — nothing was installed")
             }
-            binaries = try linkBinaries(bins, job: job, files: files, tool: tool)
+            binaries = Self.isArtifactBundle(url)
+                ? try linkBundle(bins, job: job, files: files, tool: tool)
+                : try linkBinaries(bins, job: job, files: files, tool: tool)
         } else {
             let name = bins.first.map { BinSpec.split($0).name } ?? job.locked.name
             guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` is not a valid binary name") }
@@ -224,18 +227,56 @@ public struct URLBackend: Backend {
             let (path, name) = BinSpec.split(spec)
             guard BinSpec.isSafeRelativePath(path) else { throw TackError("`bin: \(path)` of \(job.locked.name) must be a path inside the archive") }
             guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` (in `bin: \(spec)`) is not a valid command name") }
-            let full = files + "/" + path
-            // The link must resolve inside the install (the archive's own links were checked).
-            let real = (full as NSString).resolvingSymlinksInPath
-            guard real.hasPrefix((files as NSString).resolvingSymlinksInPath + "/"), ExecutableSearch.isExecutable(full) else {
-                throw TackError("the archive of \(tool) has no executable \(path) (named by `bin:`)")
-            }
-            do { try fs.makeLink(job.directory + "/bin/" + name, to: "../files/" + path) } catch {
-                throw TackError("cannot link bin/\(name): \(error)")
-            }
-            out.append("bin/" + name)
+            out.append(try link(name, to: path, job: job, files: files, missing: "the archive of \(tool) has no executable \(path) (named by `bin:`)"))
         }
         return out
+    }
+
+    /// `bin/<name>` linked to `files/<path>`, which must be an executable inside the install
+    /// (the archive's own links were checked when it was extracted).
+    func link(_ name: String, to path: String, job: InstallJob, files: String, missing: String) throws(TackError) -> String {
+        let full = files + "/" + path
+        let real = (full as NSString).resolvingSymlinksInPath
+        guard real.hasPrefix((files as NSString).resolvingSymlinksInPath + "/"), ExecutableSearch.isExecutable(full) else {
+            throw TackError(missing)
+        }
+        do { try fs.makeLink(job.directory + "/bin/" + name, to: "../files/" + path) } catch {
+            throw TackError("cannot link bin/\(name): \(error)")
+        }
+        return "bin/" + name
+    }
+
+    /// `bin/<artifact>` for each executable artifact of the bundle (or those `bin:` names,
+    /// `ARTIFACT=COMMAND` to rename), linked to its variant for this machine.
+    func linkBundle(_ bins: [String], job: InstallJob, files: String, tool: String) throws(TackError) -> [String] {
+        let found = try ArtifactBundle.find(in: files, fs: fs, tool: tool)
+        let executables = found.bundle.executables
+        guard !executables.isEmpty else { throw TackError("the artifact bundle of \(tool) has no executable artifact — nothing was installed") }
+        let chosen = bins.isEmpty ? executables.map { ($0.name, $0.name) } : bins.map { BinSpec.split($0) }
+        try fs.makeDirectory(job.directory + "/bin")
+        var out: [String] = []
+        for (artifactName, command) in chosen {
+            guard let artifact = found.bundle.artifacts[artifactName], artifact.type == "executable" else {
+                throw TackError("the artifact bundle of \(tool) has no executable \(artifactName) (named by `bin:`); it has \(executables.map(\.name).joined(separator: ", "))")
+            }
+            guard ToolName.isValidBinaryName(command) else { throw TackError("`\(command)` (an artifact of \(tool)) is not a valid command name") }
+            guard let variant = ArtifactBundle.variant(of: artifact, for: platform) else {
+                let triples = artifact.variants.flatMap { $0.supportedTriples ?? [] }
+                throw TackError("the artifact bundle of \(tool) has no \(artifactName) for \(platform) (\(ArtifactBundle.triple(of: platform))); it has \(triples.isEmpty ? "no variants" : triples.joined(separator: ", ")) — nothing was installed")
+            }
+            let path = found.root.isEmpty ? variant.path : found.root + "/" + variant.path
+            guard BinSpec.isSafeRelativePath(variant.path) else {
+                throw TackError("the artifact bundle of \(tool) names \(quoted(variant.path)) for \(artifactName), a path outside the bundle — nothing was installed")
+            }
+            out.append(try link(command, to: path, job: job, files: files,
+                                missing: "the artifact bundle of \(tool) names \(variant.path) for \(artifactName), but it is not an executable in the bundle — nothing was installed"))
+        }
+        return out
+    }
+
+    /// An SE-0305 artifact bundle, as publishers name them.
+    static func isArtifactBundle(_ url: String) -> Bool {
+        (URL(string: url)?.path ?? url).lowercased().hasSuffix(".artifactbundle.zip")
     }
 
     static let archiveSuffixes = [".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz", ".tar.zst", ".tar", ".zip"]

@@ -37,7 +37,7 @@
                               "NAME VERSION" and its arguments, requiring REQUIREMENTs
   fixtures.py simple DIR      DIR/simple/<project>/index.html (PEP 503) for the wheels in DIR
 """
-import http.server, io, os, socketserver, stat, sys, tarfile, threading, time, zipfile
+import http.server, io, json, os, socketserver, stat, sys, tarfile, threading, time, zipfile
 
 def serve(root):
     counts = {}
@@ -239,8 +239,37 @@ def add(tar, name, data=b"", mode=0o644, type=tarfile.REGTYPE, linkname=""):
         info.devmajor, info.devminor = 1, 3
     tar.addfile(info, io.BytesIO(data) if type == tarfile.REGTYPE else None)
 
+def artifact_bundle(out, version, variant=None):
+    """SE-0305's shape: NAME.artifactbundle/ with info.json and an executable per variant.
+    VARIANT: none for linux x86_64 and aarch64 and macOS arm64; macos-only; escape (a path
+    out of the bundle); universal (no supportedTriples); newer (schemaVersion 2.0)."""
+    top = "shellcheck.artifactbundle"
+    variants = [("x86_64-unknown-linux-gnu", "linux-x86_64"), ("aarch64-unknown-linux-gnu", "linux-aarch64"),
+                ("arm64-apple-macosx", "macos-arm64")]
+    if variant == "macos-only":
+        variants = [("arm64-apple-macosx", "macos-arm64"), ("x86_64-apple-macosx", "macos-x86_64")]
+    entries = []
+    with zipfile.ZipFile(out, "w") as z:
+        for triple, directory in variants:
+            path = "shellcheck-%s-%s/bin/shellcheck" % (version, directory)
+            info = zipfile.ZipInfo(top + "/" + path, date_time=(2024, 1, 1, 0, 0, 0))
+            info.external_attr = (stat.S_IFREG | 0o755) << 16
+            z.writestr(info, ("#!/bin/sh\necho \"shellcheck %s (%s)\"\n" % (version, triple)).encode())
+            entries.append({"path": path, "supportedTriples": [triple]})
+        if variant == "escape":
+            entries = [{"path": "../../../../bin/sh", "supportedTriples": [t for t, _ in variants]}]
+        if variant == "universal":
+            entries = [{"path": entries[0]["path"]}]
+        doc = {"schemaVersion": "2.0" if variant == "newer" else "1.0",
+               "artifacts": {"shellcheck": {"version": version, "type": "executable", "variants": entries},
+                             "docs": {"version": version, "type": "staticLibrary", "variants": []}}}
+        z.writestr(zipfile.ZipInfo(top + "/info.json", date_time=(2024, 1, 1, 0, 0, 0)), json.dumps(doc, indent=2).encode())
+
 def archive(kind, out, version, hostile=None):
     top = "shellcheck-v%s" % version
+    if kind == "artifactbundle":
+        artifact_bundle(out, version, hostile)
+        return
     if kind == "binary":
         open(out, "wb").write(tool_script(version))
         return

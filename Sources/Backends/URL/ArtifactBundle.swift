@@ -1,0 +1,101 @@
+import Foundation
+import TackCore
+
+/// A Swift artifact bundle (SE-0305): a `NAME.artifactbundle` directory with an `info.json`
+/// naming its artifacts, and for each executable artifact the variants it ships, each a path
+/// inside the bundle and the target triples it runs on. SwiftLint, SwiftFormat, Sourcery and
+/// others publish their releases as `*.artifactbundle.zip`.
+struct ArtifactBundle: Decodable {
+    struct Artifact: Decodable {
+        var version: String?
+        var type: String
+        var variants: [Variant]
+    }
+    struct Variant: Decodable {
+        var path: String
+        /// Nil or missing: it runs anywhere.
+        var supportedTriples: [String]?
+    }
+
+    var schemaVersion: String
+    var artifacts: [String: Artifact]
+
+    /// An extracted bundle: its directory (relative to where it was extracted) and its index.
+    struct Found {
+        var root: String
+        var bundle: ArtifactBundle
+    }
+
+    /// The bundle in `files`: `info.json` at the top, or in the one `*.artifactbundle`
+    /// directory there (how publishers zip it).
+    static func find(in files: String, fs: any FileSystem, tool: String) throws(TackError) -> Found {
+        var candidates = [""]
+        let top = ((try? fs.list(files)) ?? []).filter { $0.hasSuffix(".artifactbundle") }.sorted()
+        candidates += top.map { $0 + "/" }
+        for root in candidates {
+            guard let bytes = try? fs.read(files + "/" + root + "info.json") else { continue }
+            let bundle: ArtifactBundle
+            do { bundle = try JSONDecoder().decode(ArtifactBundle.self, from: Data(bytes)) } catch {
+                throw TackError("the artifact bundle of \(tool) has an info.json tack cannot read (\(Self.describe(error))) — nothing was installed")
+            }
+            guard bundle.schemaVersion.split(separator: ".").first == "1" else {
+                throw TackError("the artifact bundle of \(tool) is schemaVersion \(bundle.schemaVersion); tack reads 1.x — nothing was installed")
+            }
+            return Found(root: String(root.dropLast(root.isEmpty ? 0 : 1)), bundle: bundle)
+        }
+        throw TackError("the download of \(tool) is not an artifact bundle: no info.json at its top or in a *.artifactbundle directory — nothing was installed")
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "no `\(key.stringValue)`"
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            return "`\(c.codingPath.map(\.stringValue).joined(separator: "."))` is not what SE-0305 says"
+        default: return "not JSON"
+        }
+    }
+
+    /// The executable artifacts, by name (sorted).
+    var executables: [(name: String, artifact: Artifact)] {
+        artifacts.filter { $0.value.type == "executable" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The variant of `artifact` that runs on `platform`; nil when it has none.
+    static func variant(of artifact: Artifact, for platform: Platform) -> Variant? {
+        // A variant for this exact system first, then one that runs anywhere.
+        artifact.variants.first { $0.supportedTriples?.contains { runs($0, on: platform) } ?? false }
+            ?? artifact.variants.first { $0.supportedTriples == nil }
+    }
+
+    /// Whether a binary built for `triple` runs on `platform`: the same architecture
+    /// (`aarch64` is `arm64`, `amd64` is `x86_64`; `arm64e` runs where arm64 does not, so it
+    /// does not count) and the same system (`linux`, with glibc or musl, whose static
+    /// binaries run on any Linux; `macosx` or `macos`, any version).
+    static func runs(_ triple: String, on platform: Platform) -> Bool {
+        let parts = triple.lowercased().split(separator: "-").map(String.init)
+        guard parts.count >= 3 else { return false }
+        let arch: String
+        switch parts[0] {
+        case "x86_64", "amd64": arch = "x86_64"
+        case "aarch64", "arm64": arch = "arm64"
+        default: return false
+        }
+        let system = parts[2].trimmingCharacters(in: CharacterSet(charactersIn: "0123456789."))
+        let os: String
+        switch system {
+        case "linux": os = "linux"
+        case "macosx", "macos", "darwin": os = "darwin"
+        default: return false
+        }
+        return arch == platform.arch && os == platform.os
+    }
+
+    /// The triple a build for `platform` would say, for messages.
+    static func triple(of platform: Platform) -> String {
+        switch (platform.os, platform.arch) {
+        case ("linux", "arm64"): return "aarch64-unknown-linux-gnu"
+        case ("linux", _): return "\(platform.arch)-unknown-linux-gnu"
+        default: return "\(platform.arch)-apple-macosx"
+        }
+    }
+}

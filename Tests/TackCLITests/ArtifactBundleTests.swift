@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import Backends
+import TackCore
+
+/// Swift artifact bundles (SE-0305), made in the test (Fixtures/fixtures.py `archive
+/// artifactbundle`) and served on loopback: `info.json` with variants for Linux x86_64 and
+/// aarch64 and macOS arm64, each a script that says which triple it was built for.
+@Suite struct ArtifactBundleTests {
+    /// The triple this machine's variant in the fixture says.
+    static var thisTriple: String { Platform.current.arch == "arm64" ? "aarch64-unknown-linux-gnu" : "x86_64-unknown-linux-gnu" }
+
+    func setUp(_ variant: String? = nil) throws -> (Sandbox, FixtureServer) {
+        let s = try Sandbox()
+        try s.mkdir("www/0.10.0")
+        try FixtureServer.archive("artifactbundle", s.root + "/www/0.10.0/shellcheck.artifactbundle.zip", version: "0.10.0", hostile: variant)
+        return (s, try FixtureServer(serving: s.root + "/www"))
+    }
+
+    func manifest(_ s: Sandbox, _ server: FixtureServer, extra: String = "") throws {
+        try s.write("app/tack.yml", """
+            tools:
+              shellcheck: { artifactbundle: "\(server.url("static/{version}/shellcheck.artifactbundle.zip"))", version: 0.10.0\(extra) }
+
+            """)
+    }
+
+    @Test func installsTheVariantForThisMachineAndLocksItsChecksum() throws {
+        let (s, server) = try setUp()
+        try manifest(s, server)
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try runProgram(s.root + "/tack-home/installs/shellcheck/0.10.0/bin/shellcheck") == "shellcheck 0.10.0 (\(Self.thisTriple))\n")
+        let sum = try sha256(s.root + "/www/0.10.0/shellcheck.artifactbundle.zip")
+        #expect(s.read("app/tack.lock")?.contains("\(Platform.current): \"\(sum)\"") == true, "\(s.read("app/tack.lock") ?? "")")
+        // One bundle serves every platform: locking for another records the same checksum.
+        try s.write("app/tack.yml", (s.read("app/tack.yml") ?? "") + "platforms: [linux-x86_64, linux-arm64, darwin-arm64]\n")
+        #expect(try s.tack(["lock"], in: "app").status == 0)
+        let lock = s.read("app/tack.lock") ?? ""
+        #expect(["linux-x86_64", "linux-arm64", "darwin-arm64"].allSatisfy { lock.contains("\($0): \"\(sum)\"") }, "\(lock)")
+        let verify = try s.tack(["lock", "--verify"], in: "app")
+        #expect(verify.status == 0, "\(verify.stderr)")
+        // --frozen reinstalls from the lock.
+        #expect(try s.tack(["uninstall", "shellcheck@0.10.0"], in: "app").status == 0)
+        let frozen = try s.tack(["install", "--frozen"], in: "app")
+        #expect(frozen.status == 0, "\(frozen.stderr)")
+    }
+
+    @Test func aBundleWithoutThisPlatformNamesTheTriplesItHas() throws {
+        let (s, server) = try setUp("macos-only")
+        try manifest(s, server)
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("the artifact bundle of shellcheck 0.10.0 has no shellcheck for \(Platform.current) (\(ArtifactBundle.triple(of: .current))); it has arm64-apple-macosx, x86_64-apple-macosx — nothing was installed"), "\(r.stderr)")
+        #expect(!s.exists("tack-home/installs/shellcheck/0.10.0"))
+    }
+
+    @Test(arguments: [
+        ("escape", "a path outside the bundle — nothing was installed"),
+        ("newer", "is schemaVersion 2.0; tack reads 1.x — nothing was installed"),
+    ])
+    func aHostileOrNewerBundleInstallsNothing(_ variant: String, _ message: String) throws {
+        let (s, server) = try setUp(variant)
+        try manifest(s, server)
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 1 && r.stderr.contains(message), "\(r.stderr)")
+        #expect(!s.exists("tack-home/installs/shellcheck/0.10.0"))
+    }
+
+    /// A variant without `supportedTriples` runs anywhere; `bin:` picks and renames artifacts.
+    @Test func aUniversalVariantAndARenamedCommand() throws {
+        let (s, server) = try setUp("universal")
+        try manifest(s, server, extra: ", bin: shellcheck=sc")
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try runProgram(s.root + "/tack-home/installs/shellcheck/0.10.0/bin/sc").hasPrefix("shellcheck 0.10.0"))
+        try manifest(s, server, extra: ", bin: docs")
+        #expect(try s.tack(["uninstall", "shellcheck@0.10.0"], in: "app").status == 0)
+        let docs = try s.tack(["install"], in: "app")
+        #expect(docs.status == 1 && docs.stderr.contains("has no executable docs (named by `bin:`); it has shellcheck"), "\(docs.stderr)")
+    }
+
+    @Test func theSourceKeyTakesOnlyABundle() throws {
+        let yaml = Array("tools:\n  x: { artifactbundle: \"https://example.org/x.zip\", version: 1.0.0 }\n".utf8)
+        do {
+            _ = try Manifest.decode(yaml, path: "tack.yml", kind: .manifest)
+            Issue.record("a zip that is not a bundle was taken as `artifactbundle:`")
+        } catch {
+            #expect(error.message.contains("tack.yml:2:") && error.message.contains("the URL of a `*.artifactbundle.zip`"), "\(error.message)")
+        }
+        let good = Array("tools:\n  x: { artifactbundle: \"https://example.org/{version}/x.artifactbundle.zip\", version: 1.0.0 }\n".utf8)
+        #expect(try Manifest.decode(good, path: "tack.yml", kind: .manifest).tools.first?.source == .url("https://example.org/{version}/x.artifactbundle.zip"))
+    }
+
+    /// Triples as publishers write them, matched to tack's platforms.
+    @Test func triplesMatchTheirPlatform() {
+        let linuxX86 = Platform(os: "linux", arch: "x86_64"), linuxArm = Platform(os: "linux", arch: "arm64")
+        let macArm = Platform(os: "darwin", arch: "arm64"), macX86 = Platform(os: "darwin", arch: "x86_64")
+        #expect(ArtifactBundle.runs("x86_64-unknown-linux-gnu", on: linuxX86))
+        #expect(ArtifactBundle.runs("x86_64-unknown-linux-musl", on: linuxX86))
+        #expect(ArtifactBundle.runs("aarch64-unknown-linux-gnu", on: linuxArm))
+        #expect(ArtifactBundle.runs("arm64-apple-macosx", on: macArm))
+        #expect(ArtifactBundle.runs("arm64-apple-macosx13.0", on: macArm))
+        #expect(ArtifactBundle.runs("x86_64-apple-macosx10.15", on: macX86))
+        #expect(!ArtifactBundle.runs("x86_64-apple-macosx", on: macArm))
+        #expect(!ArtifactBundle.runs("arm64e-apple-macosx", on: macArm))
+        #expect(!ArtifactBundle.runs("x86_64-unknown-windows-msvc", on: linuxX86))
+        #expect(!ArtifactBundle.runs("garbage", on: linuxX86))
+    }
+}
