@@ -20,7 +20,7 @@ extension LockedTool {
 
     /// The fields that say which bytes an install is: single values, and maps (checksums by
     /// platform or file, hashes by distribution, versions by gem).
-    static let identityValues = ["commit", "plugin-commit"]
+    static let identityValues = ["commit", "plugin-commit", "build"]
     static let identityMaps = ["sha256", "hashes", "packages", "gems", "signed-by"]
 
     static func hashSet(_ value: String) -> Set<String> { Set(value.lowercased().split(separator: " ").map(String.init)) }

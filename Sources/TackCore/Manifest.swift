@@ -354,6 +354,18 @@ public struct ManifestDecoder {
         return index
     }
 
+    /// `checksums: { url: … }` (or the URL alone): the publisher's checksum file.
+    func checksumsFile(_ v: Node) throws(TackError) -> String {
+        if case .scalar = v { return try downloadURL(v, "`checksums`") }
+        var url: String?
+        for (fk, fv) in try mapping(v, "`checksums`") {
+            guard fk.value == "url" else { throw unknownKey(fk, in: ["url"], context: " in `checksums`") }
+            url = try downloadURL(fv, "`checksums.url`")
+        }
+        guard let url else { throw fail(v.mark, "`checksums` needs `url`, the publisher's checksum file (like SHA256SUMS)") }
+        return url
+    }
+
     /// Options that belong to one backend are errors on another.
     func checkCombinations(_ name: String, _ source: ToolSource, _ used: [String: Scalar]) throws(TackError) {
         for owner in BackendKind.allCases where !owner.ownKeys.isEmpty {

@@ -66,9 +66,20 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         return Platform(os: os == "darwin" ? "darwin" : "linux", arch: machine == "aarch64" || machine == "arm64" ? "arm64" : machine)
     }
 
-    /// `{version}`, `{os}` and `{arch}` replaced.
-    public func render(_ template: String, version: String) -> String {
-        template.replacing("{version}", with: version).replacing("{os}", with: os).replacing("{arch}", with: arch)
+    /// `{version}`, `{os}`, `{arch}` and `{triple}` replaced, and `{NAME}` for each of `extra`
+    /// (a locked `build`, say).
+    public func render(_ template: String, version: String, extra: [String: String] = [:]) -> String {
+        var out = template.replacing("{version}", with: version).replacing("{os}", with: os).replacing("{arch}", with: arch)
+            .replacing("{triple}", with: triple)
+        for (name, value) in extra { out = out.replacing("{\(name)}", with: value) }
+        return out
+    }
+
+    /// The target triple release assets are named by (Rust's, which python-build-standalone,
+    /// ripgrep and others use): `x86_64-unknown-linux-gnu`, `aarch64-apple-darwin`.
+    public var triple: String {
+        let cpu = arch == "arm64" ? "aarch64" : arch
+        return os == "darwin" ? "\(cpu)-apple-darwin" : "\(cpu)-unknown-linux-gnu"
     }
 }
 

@@ -11,7 +11,8 @@ public enum BackendFactory {
         let limits = SafeExtractor.Limits.from(environment: settings.environment)
         return BackendRegistry([
             GitBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, fs: settings.fs, trace: settings.trace),
-            URLBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits, fs: settings.fs),
+            URLBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits,
+                       mirrors: DownloadMirrors(environment: settings.environment), fs: settings.fs),
             PipBackend(runner: ChildProcessRunner(trace: settings.trace), http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
             GemBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
             AsdfBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings), fs: settings.fs),

@@ -18,9 +18,13 @@ public struct URLBackend: Backend {
 
     /// Where its files are read and written (the context's file system).
     let fs: any FileSystem
+    /// Where a publisher's URLs are fetched from instead (`TACK_PYTHON_MIRROR`, …).
+    let mirrors: DownloadMirrors
 
-    public init(http: any HTTPClient, platform: Platform = .current, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard, fs: any FileSystem = LocalFileSystem()) {
+    public init(http: any HTTPClient, platform: Platform = .current, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard,
+                mirrors: DownloadMirrors = .none, fs: any FileSystem = LocalFileSystem()) {
         self.fs = fs
+        self.mirrors = mirrors
         self.http = http
         self.platform = platform
         self.retryDelays = retryDelays
@@ -28,20 +32,42 @@ public struct URLBackend: Backend {
     }
 
 
-    /// The URL, `bin:` paths and checksum for this platform: `platforms.<os-arch>` overrides
-    /// the tool's own fields.
-    func target(_ request: ToolRequest, _ version: Version, for platform: Platform? = nil) -> (url: String, bin: [String], checksum: String?) {
+    /// The URL (from its mirror, if one is set), `bin:` paths and checksum for this platform:
+    /// `platforms.<os-arch>` overrides the tool's own fields. `fields`: the version's locked
+    /// fields, whose `build` fills `{build}`.
+    func target(_ request: ToolRequest, _ version: Version, fields: [String: LockValue] = [:], for platform: Platform? = nil)
+        -> (url: String, bin: [String], checksum: String?) {
         let platform = platform ?? self.platform
         let override = request.options.url.platforms[platform.description] ?? [:]
-        let url = platform.render(override["url"] ?? source(of: request), version: version.text)
+        let extra = Self.templateValues(fields)
+        let url = mirrors.apply(platform.render(override["url"] ?? source(of: request), version: version.text, extra: extra))
         // A platform's `bin` is one string: paths separated by spaces.
-        let bins = (override["bin"].map { $0.split(separator: " ").map(String.init) } ?? request.options.bin).map { platform.render($0, version: version.text) }
+        let bins = (override["bin"].map { $0.split(separator: " ").map(String.init) } ?? request.options.bin)
+            .map { platform.render($0, version: version.text, extra: extra) }
         return (url, bins, override["checksum"] ?? request.options.url.checksum)
+    }
+
+    /// What a version's locked fields put in templates: its `build` (python-build-standalone's
+    /// release date), checked to be a plain word so a lock cannot steer the URL elsewhere.
+    static func templateValues(_ fields: [String: LockValue]) -> [String: String] {
+        guard case .string(let build)? = fields["build"], isPlainWord(build) else { return [:] }
+        return ["build": build]
+    }
+
+    static func isPlainWord(_ s: String) -> Bool {
+        !s.isEmpty && s.count <= 64 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
+    }
+
+    /// Whether the tool's URLs name a build beside the version (so even an exact version
+    /// needs the index, which says its newest build).
+    static func needsBuild(_ request: ToolRequest) -> Bool {
+        let opts = request.options.url
+        return ([request.source.identity ?? "", opts.checksumsURL ?? ""] + opts.platforms.values.compactMap { $0["url"] }).contains { $0.contains("{build}") }
     }
 
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         // An exact pin needs no index: the URL names the version (a wrong one fails at download).
-        if let v = request.requirement.exactVersion, case .prefix = request.requirement { return [AvailableVersion(version: v)] }
+        if let v = request.requirement.exactVersion, case .prefix = request.requirement, !Self.needsBuild(request) { return [AvailableVersion(version: v)] }
         return try await available(of: request)
     }
 
@@ -54,26 +80,68 @@ public struct URLBackend: Backend {
             throw TackError("\(request.name) is a url tool without a `versions:` index, so tack cannot list its versions — pin an exact version like 1.2.3, or add `versions: { url: …, regex: … }` (set by \(request.origin.describe(home: nil)))")
         }
         let body: [UInt8]
-        do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url) } } catch {
-            throw TackError("cannot list the versions of \(request.name) from \(url): \(error.message)")
+        let from = mirrors.apply(url)
+        do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(from) } } catch {
+            throw TackError("cannot list the versions of \(request.name) from \(from): \(error.message)")
         }
         let regex: Regex<AnyRegexOutput>
         do { regex = try Regex(pattern) } catch { throw TackError("`versions.regex` of \(request.name) is not a valid regular expression: \(error)") }
-        // The first group is the version; a group named `lts` (node's index) the LTS line.
+        // The first group is the version; a group named `lts` (node's index) the LTS line; one
+        // named `build` the build it comes in (the newest build of a version wins, and goes in
+        // the lock so every machine downloads that one).
         var found: [Version: AvailableVersion] = [:]
         for match in String(decoding: body, as: UTF8.self).matches(of: regex) {
             guard match.output.count > 1, let text = match.output[1].substring, let v = Version(String(text)) else { continue }
             let lts = match.output["lts"]?.substring.map(String.init)
+            if let build = match.output["build"]?.substring.map(String.init), Self.isPlainWord(build) {
+                if case .string(let known)? = found[v]?.fields["build"], !Self.newer(build, than: known) { continue }
+                found[v] = AvailableVersion(version: v, fields: ["build": .string(build)], lts: lts)
+                continue
+            }
             if found[v]?.lts == nil { found[v] = AvailableVersion(version: v, lts: lts) }
         }
         return found.values.sorted { $0.version < $1.version }
     }
 
-    /// One platform's download to hash: its platform, URL, and the checksum to insist on.
+    /// Whether build `a` is newer than `b`: as numbers when both are (dates, counters), else
+    /// as text.
+    static func newer(_ a: String, than b: String) -> Bool {
+        if let x = UInt64(a), let y = UInt64(b) { return x > y }
+        return a > b
+    }
+
+    /// One platform's download to hash: its platform, URL, the checksum to insist on, and
+    /// where that checksum comes from (for the mismatch message).
     struct PlatformDownload: Sendable {
         var platform: Platform
         var url: String
         var expected: String?
+        var from = "the manifest's checksum is"
+    }
+
+    /// The checksum the publisher's checksum file gives for `url`'s download, when the entry
+    /// names one (`checksums:`); nil when it names none. A file that cannot be fetched, or
+    /// lists no line for the download, is an error: the point of it is not to trust the
+    /// first download.
+    func publisherChecksum(_ request: ToolRequest, _ version: Version, fields: [String: LockValue], platform: Platform, url: String)
+        async throws(TackError) -> (sum: String, from: String)? {
+        guard let template = request.options.url.checksumsURL else { return nil }
+        let file = mirrors.apply(platform.render(template, version: version.text, extra: Self.templateValues(fields)))
+        let body: [UInt8]
+        do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(file) } } catch {
+            throw TackError("cannot fetch the checksums of \(request.name) \(version) from \(Redact.url(file)): \(error.message) — nothing was installed")
+        }
+        let name = Self.fileName(url)
+        guard let sum = PublisherChecksums(String(decoding: body, as: UTF8.self)).sum(for: name) else {
+            throw TackError("the checksums of \(request.name) \(version) at \(Redact.url(file)) list nothing for \(name) — nothing was installed")
+        }
+        return (sum, "the publisher's checksums (\(Redact.url(file))) say")
+    }
+
+    /// The download's file name: the URL's last path component, `%2B` and the like decoded.
+    static func fileName(_ url: String) -> String {
+        let path = URL(string: url)?.path ?? url
+        return String(path.split(separator: "/").last ?? Substring(path)).removingPercentEncoding ?? String(path.split(separator: "/").last ?? "")
     }
 
     /// Each download hashed (into `cache`, not installed), at most `jobs` at once, sorted by platform.
@@ -81,7 +149,7 @@ public struct URLBackend: Backend {
         let backend = self, downloader = self.downloader
         let results = await Concurrently.map(downloads, jobs: jobs) { d -> (PlatformDownload, Result<String, TackError>) in
             do throws(TackError) {
-                let file = try await downloader.fetch(d.url, expected: d.expected, from: "the manifest's checksum is", tool: tool,
+                let file = try await downloader.fetch(d.url, expected: d.expected, from: d.from, tool: tool,
                                                       platform: d.platform.description, cache: cache, offline: false) { _ in }
                 try backend.checkFormat(file.path, url: d.url)
                 return (d, .success(file.sum))
@@ -96,13 +164,26 @@ public struct URLBackend: Backend {
         var sums = URLLockRecord(entry.fields).sha256
         let tool = "\(entry.name) \(entry.version)"
         // Each platform with no checksum yet: its own URL, downloaded and hashed (not installed).
-        let missing: [PlatformDownload] = platforms.compactMap { p in
-            guard sums[p.description] == nil else { return nil }
-            let (url, _, manifestChecksum) = target(request, entry.version, for: p)
-            return url == "unsupported" ? nil : PlatformDownload(platform: p, url: url, expected: manifestChecksum?.lowercased())
-        }
-        guard !missing.isEmpty else { return [:] }
+        var missing: [PlatformDownload] = []
         var problems: [String] = []
+        for p in platforms where sums[p.description] == nil {
+            let (url, _, manifestChecksum) = target(request, entry.version, fields: entry.fields, for: p)
+            guard url != "unsupported" else { continue }
+            var download = PlatformDownload(platform: p, url: url, expected: manifestChecksum?.lowercased())
+            if download.expected == nil {
+                do throws(TackError) {
+                    if let published = try await publisherChecksum(request, entry.version, fields: entry.fields, platform: p, url: url) {
+                        (download.expected, download.from) = (published.sum, published.from)
+                    }
+                } catch {
+                    problems.append("\(tool) (\(p)): \(error.message)")
+                    continue
+                }
+            }
+            missing.append(download)
+        }
+        if !problems.isEmpty { throw TackError(problems.joined(separator: "\n")) }
+        guard !missing.isEmpty else { return [:] }
         for (d, result) in await hash(missing, tool: tool, cache: cache, jobs: jobs) {
             switch result {
             case .success(let sum): sums[d.platform.description] = sum
@@ -119,10 +200,22 @@ public struct URLBackend: Backend {
         let tool = "\(entry.name) \(entry.version)"
         let downloads: [PlatformDownload] = sums.keys.sorted().compactMap { key in
             guard let p = Platform(key: key) else { return nil }
-            let (url, _, _) = target(request, entry.version, for: p)
+            let (url, _, _) = target(request, entry.version, fields: entry.fields, for: p)
             return url == "unsupported" ? nil : PlatformDownload(platform: p, url: url, expected: nil)
         }
         var problems: [String] = []
+        // The publisher's checksum file, where the entry names one, must still agree too.
+        for d in downloads {
+            let locked = sums[d.platform.description]?.lowercased() ?? ""
+            do throws(TackError) {
+                if let published = try await publisherChecksum(request, entry.version, fields: entry.fields, platform: d.platform, url: d.url),
+                   published.sum != locked {
+                    problems.append("\(tool) (\(d.platform)): tack.lock says \(locked), but \(published.from) \(published.sum)")
+                }
+            } catch {
+                problems.append("\(tool) (\(d.platform)): \(error.message)")
+            }
+        }
         for (d, result) in await hash(downloads, tool: tool, cache: scratch, jobs: jobs) {
             let locked = sums[d.platform.description]?.lowercased() ?? ""
             switch result {
@@ -136,7 +229,10 @@ public struct URLBackend: Backend {
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let tool = "\(job.locked.name) \(job.locked.version)"
-        let (url, bins, manifestChecksum) = target(job.request, job.locked.version)
+        if case .string(let build)? = job.locked.fields["build"], !Self.isPlainWord(build) {
+            throw TackError("tack.lock's build of \(tool) is \(quoted(build)), not a build name — nothing was installed; run `tack lock` again")
+        }
+        let (url, bins, manifestChecksum) = target(job.request, job.locked.version, fields: job.locked.fields)
         if url == "unsupported" {
             throw TackError("\(job.locked.name) publishes no binary for \(platform) — pin it with `git:` (its repository) to build it here")
         }
@@ -149,12 +245,20 @@ public struct URLBackend: Backend {
         if expected == nil && job.frozen {
             throw TackError("tack.lock has no checksum of \(tool) for \(platformKey), and --frozen installs only what it can verify — run `tack lock` to add it; nothing was installed")
         }
-        let from = locked[platformKey] != nil ? "tack.lock says" : "the manifest's checksum is"
-        let fetched = try await downloader.fetch(url, expected: expected, from: from, tool: tool, platform: platform.description, cache: job.cache, offline: job.offline, report: job.report)
+        var from = locked[platformKey] != nil ? "tack.lock says" : "the manifest's checksum is"
+        var expectedSum = expected
+        // No checksum yet: the publisher's checksum file, where the entry names one, says it
+        // (trust on first use only where the publisher publishes none).
+        if expectedSum == nil, !job.offline,
+           let published = try await publisherChecksum(job.request, job.locked.version, fields: job.locked.fields, platform: platform, url: url) {
+            (expectedSum, from) = (published.sum, published.from)
+        }
+        let fetched = try await downloader.fetch(url, expected: expectedSum, from: from, tool: tool, platform: platform.description, cache: job.cache, offline: job.offline, report: job.report)
         let file = fetched.path
         try checkFormat(file, url: url)
         var notes: [String] = []
-        let learned = expected == nil ? [Learned("the checksum of its \(platformKey) download", fetched.sum)] : []
+        let learned = expected == nil ? [Learned(expectedSum == nil ? "the checksum of its \(platformKey) download"
+                                                                    : "the publisher's checksum of its \(platformKey) download", fetched.sum)] : []
         locked[platformKey] = fetched.sum
 
         job.report(.extracting)

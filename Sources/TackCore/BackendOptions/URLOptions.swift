@@ -8,14 +8,18 @@ public struct URLOptions: BackendOptionSet {
     public var platforms: [String: [String: String]] = [:]
     /// `versions: { url:, regex: }`: where the tool's versions are listed.
     public var versionIndex: [String: String]?
+    /// `checksums: { url: }`: the publisher's checksum file (`SHA256SUMS`, `checksums.txt`,
+    /// or one `.sha256` per download), which a download's first checksum must agree with.
+    public var checksumsURL: String?
     public init() {}
 
-    public static let keys = ["checksum", "platforms", "versions"]
+    public static let keys = ["checksum", "platforms", "versions", "checksums"]
 
     public mutating func decode(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) {
         switch key.value {
         case "checksum": checksum = try reader.checksum(value, "`checksum`")
         case "platforms": platforms = try reader.platformOverrides(value)
+        case "checksums": checksumsURL = try reader.checksumsFile(value)
         default: versionIndex = try reader.versionIndex(value)
         }
     }
@@ -23,6 +27,7 @@ public struct URLOptions: BackendOptionSet {
     public var lockRecord: [String: String] {
         var out: [String: String] = [:]
         if let checksum { out["checksum"] = checksum.lowercased() }
+        if let checksumsURL { out["checksums"] = checksumsURL }
         for (platform, fields) in platforms {
             for (key, value) in fields { out["platforms.\(platform).\(key)"] = key == "checksum" ? value.lowercased() : value }
         }
@@ -34,6 +39,7 @@ public struct URLOptions: BackendOptionSet {
         if other.checksum != nil { o.checksum = other.checksum }
         for (platform, fields) in other.platforms { o.platforms[platform, default: [:]].merge(fields) { $1 } }
         if other.versionIndex != nil { o.versionIndex = other.versionIndex }
+        if other.checksumsURL != nil { o.checksumsURL = other.checksumsURL }
         return o
     }
 }

@@ -68,7 +68,7 @@ def serve(root):
                 p = os.path.join(root, name)
                 return open(p, "rb").read() if os.path.isfile(p) else None
             if parts[0] == "static":
-                p = os.path.join(root, *parts[1:])
+                p = os.path.join(root, *[part.split("?")[0] for part in parts[1:]])
                 if os.path.isdir(p):
                     p = os.path.join(p, "index.html")
                 if os.path.isfile(p):
@@ -310,6 +310,40 @@ def archive(kind, out, version, hostile=None):
         elif hostile == "bomb":
             add(tar, top + "/zeros", b"\0" * (3 << 20))
 
+def pbs(root, triple, mode=None):
+    """python-build-standalone's shape: a GitHub-like releases listing under
+    ROOT/repos/astral-sh/python-build-standalone/releases, and under ROOT/pbs/BUILD/ each
+    release's install_only archives (python/bin/python3 and pip3, scripts) and SHA256SUMS.
+    MODE: tampered (3.11.7's line is wrong) or missing (SHA256SUMS lists no 3.11.7)."""
+    import hashlib
+    builds = {"20240101": ["3.12.1", "3.11.7"], "20240201": ["3.12.2", "3.12.1"]}
+    releases = []
+    for build, versions in sorted(builds.items(), reverse=True):
+        d = os.path.join(root, "pbs", build)
+        os.makedirs(d, exist_ok=True)
+        assets, sums = [], ""
+        for version in versions:
+            for t in [triple, "riscv64-unknown-linux-gnu"]:
+                name = "cpython-%s+%s-%s-install_only.tar.gz" % (version, build, t)
+                with tarfile.open(os.path.join(d, name), "w:gz", format=tarfile.GNU_FORMAT) as tar:
+                    add(tar, "python", type=tarfile.DIRTYPE, mode=0o755)
+                    add(tar, "python/bin", type=tarfile.DIRTYPE, mode=0o755)
+                    add(tar, "python/bin/python3", ("#!/bin/sh\necho \"Python %s (%s)\"\n" % (version, build)).encode(), mode=0o755)
+                    add(tar, "python/bin/pip3", ("#!/bin/sh\necho \"pip from python %s\"\n" % version).encode(), mode=0o755)
+                digest = hashlib.sha256(open(os.path.join(d, name), "rb").read()).hexdigest()
+                if version == "3.11.7" and mode == "tampered":
+                    digest = "0" * 64
+                if not (version == "3.11.7" and mode == "missing"):
+                    sums += "%s  %s\n" % (digest, name)
+                assets.append({"name": name, "browser_download_url": "https://github.com/astral-sh/python-build-standalone/releases/download/%s/%s" % (build, name)})
+            assets.append({"name": "cpython-%s+%s-%s-debug-full.tar.zst" % (versions[0], build, triple)})
+        open(os.path.join(d, "SHA256SUMS"), "w").write(sums)
+        assets.append({"name": "SHA256SUMS"})
+        releases.append({"tag_name": build, "assets": assets})
+    listing = os.path.join(root, "repos", "astral-sh", "python-build-standalone")
+    os.makedirs(listing, exist_ok=True)
+    open(os.path.join(listing, "releases"), "w").write(json.dumps(releases, indent=1))
+
 def normalize(name):
     import re
     return re.sub(r"[-_.]+", "-", name).lower()
@@ -373,6 +407,8 @@ if __name__ == "__main__":
         serve(sys.argv[2])
     elif sys.argv[1] == "archive":
         archive(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] if len(sys.argv) > 5 else None)
+    elif sys.argv[1] == "pbs":
+        pbs(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
     elif sys.argv[1] == "wheel":
         wheel(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     elif sys.argv[1] == "simple":

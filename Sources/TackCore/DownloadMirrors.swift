@@ -1,0 +1,32 @@
+/// Where downloads come from instead of their publisher, by environment variable: a mirror
+/// of python-build-standalone's releases (`TACK_PYTHON_MIRROR`), or another GitHub API
+/// (`TACK_GITHUB_API`, a GitHub Enterprise server's, or a test's loopback one). Each replaces
+/// the start of every URL a url tool fetches — its version index, its checksum file, its
+/// download — that begins with the publisher's prefix.
+public struct DownloadMirrors: Sendable, Equatable {
+    public static let known: [(variable: String, prefix: String)] = [
+        ("TACK_GITHUB_API", "https://api.github.com"),
+        ("TACK_PYTHON_MIRROR", "https://github.com/astral-sh/python-build-standalone/releases/download"),
+    ]
+
+    var rules: [(from: String, to: String)]
+
+    public init(environment: [String: String]) {
+        rules = Self.known.compactMap { v in
+            guard let to = environment[v.variable], !to.isEmpty else { return nil }
+            return (v.prefix, to.hasSuffix("/") ? String(to.dropLast()) : to)
+        }
+    }
+
+    public static let none = DownloadMirrors(environment: [:])
+
+    /// `url` from its mirror, if one is set for it.
+    public func apply(_ url: String) -> String {
+        for rule in rules where url.hasPrefix(rule.from + "/") { return rule.to + url.dropFirst(rule.from.count) }
+        return url
+    }
+
+    public static func == (a: DownloadMirrors, b: DownloadMirrors) -> Bool {
+        a.rules.map(\.from) == b.rules.map(\.from) && a.rules.map(\.to) == b.rules.map(\.to)
+    }
+}
