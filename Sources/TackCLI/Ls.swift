@@ -12,14 +12,14 @@ struct Ls: ParsableCommand {
             Examples:
               tack ls                   every installed version
               tack ls swiftlint         the versions of one tool
-              tack ls --json            [{"tool":"swiftlint","version":"0.57.0","path":"…"}]
+              tack ls --json            [{"tool":"swiftlint","version":"0.57.0","path":"…","from":"prebuilt"}]
             """
     )
 
     @Argument(help: "List only this tool.", completion: ToolArgument.completion)
     var tool: String?
 
-    @Flag(help: "Print a JSON array: tool, version, path.")
+    @Flag(help: "Print a JSON array: tool, version, path, and where it came from (prebuilt, team-cache, or built, with build_seconds).")
     var json = false
 
     func validate() throws {
@@ -32,13 +32,25 @@ struct Ls: ParsableCommand {
         do { store = try settings.requireStore() } catch { throw fail(error) }
         let tools = tool.map { [$0] } ?? store.installedTools()
         var rows: [(String, String, String)] = []
+        var origins: [String: InstallOrigin] = [:]
         for t in tools {
             for v in store.installedVersions(t) {
-                for build in store.installs(t, v) { rows.append((t, v.text, build.directory)) }
+                for build in store.installs(t, v) {
+                    rows.append((t, v.text, build.directory))
+                    origins[build.directory] = InstallOrigin(record: build.record.fieldMap("built"))
+                }
             }
         }
         if json {
-            Output.out(JSON.array(rows.map { .object([("tool", .string($0.0)), ("version", .string($0.1)), ("path", .string($0.2))]) }).serialized() + "\n")
+            Output.out(JSON.array(rows.map { row in
+                var fields: [(String, JSON)] = [("tool", .string(row.0)), ("version", .string(row.1)), ("path", .string(row.2))]
+                // Where it came from, for installs made since tack keeps it.
+                if let origin = origins[row.2] {
+                    fields.append(("from", .string(origin.word)))
+                    if case .builtHere(let seconds) = origin { fields.append(("build_seconds", .string(InstallOrigin.format(seconds)))) }
+                }
+                return .object(fields)
+            }).serialized() + "\n")
             return
         }
         if rows.isEmpty {

@@ -36,6 +36,8 @@ public struct Installer: Sendable {
         public var learned: [Learned] = []
         /// Pulled from the team cache rather than built here.
         public var pulled = false
+        /// Where it came from (nil when it was already installed).
+        public var origin: InstallOrigin?
     }
 
     public enum Event: Sendable {
@@ -138,16 +140,28 @@ public struct Installer: Sendable {
         job.destination = final
         var notes: [String] = []
         let key = await cacheKey(item, backend: backend, destination: final, notes: &notes)
+        let started = ContinuousClock.now
         let (outcome, pulled) = try await produce(job, item: item, backend: backend, key: key, notes: &notes)
+        let origin: InstallOrigin = pulled != nil ? .teamCache
+            : (item.locked.kind?.builds ?? false) ? .builtHere(seconds: Self.seconds(since: started)) : .prebuilt
         try? store.fs.remove(scratch)
-        let record = Self.record(item, outcome: outcome, key: key, pulled: pulled)
+        var record = Self.record(item, outcome: outcome, key: key, pulled: pulled)
+        var built = record.fieldMap("built")
+        built.merge(origin.recordFields) { _, new in new }
+        record.fields["built"] = .map(built)
         do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [item.locked.name: record]).serialized()) }
         catch { throw TackError("cannot write to \(temp): \(error)") }
         try moveIntoPlace(temp, final, version: item.locked.version)
         // The digest is pinned on this machine (CacheDigests), not written into tack.lock:
         // a pull or a push leaves the project's files as they were.
         if pulled == nil, let key { notes += await push(item, key: key, outcome: outcome, final: final, record: record, report: report) }
-        return Done(status: .installed, lockFields: outcome.lockFields, notes: outcome.notes + notes, learned: outcome.learned, pulled: pulled != nil)
+        return Done(status: .installed, lockFields: outcome.lockFields, notes: outcome.notes + notes, learned: outcome.learned,
+                    pulled: pulled != nil, origin: origin)
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     /// What the install is made from: the team cache's build (its digest), or the backend's

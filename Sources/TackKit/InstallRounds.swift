@@ -98,6 +98,7 @@ extension InstallService {
         summary.failed = unresolved.count + installFailures
         summary.already = results.count - summary.installed - installFailures
         summary.pulled = results.values.filter { (try? $0.get())?.pulled == true }.count
+        for result in results.values { summary.add((try? result.get())?.origin) }
         context.notify(.summary(summary))
         return summary
     }

@@ -29,6 +29,11 @@ public struct InstallSummary: Sendable, Equatable {
     public var pulled = 0
     public var already = 0
     public var failed = 0
+    /// Of the installed: downloaded as their publishers built them.
+    public var prebuilt = 0
+    /// Of the installed: built here, and how long the builds took together.
+    public var built = 0
+    public var buildSeconds = 0.0
 
     public init(installed: Int = 0, pulled: Int = 0, already: Int = 0, failed: Int = 0) {
         self.installed = installed
@@ -37,12 +42,28 @@ public struct InstallSummary: Sendable, Equatable {
         self.failed = failed
     }
 
-    /// `2 installed (1 from the team cache), 1 already installed, 1 failed`, or nil when
-    /// nothing was installed and nothing failed.
+    /// Counts an install from `origin`.
+    public mutating func add(_ origin: InstallOrigin?) {
+        switch origin {
+        case .prebuilt?: prebuilt += 1
+        case .teamCache?: break
+        case .builtHere(let seconds)?:
+            built += 1
+            buildSeconds += seconds
+        case nil: break
+        }
+    }
+
+    /// `3 installed (1 prebuilt, 1 from the team cache, 1 built here in 2m 56s), 1 already
+    /// installed, 1 failed`, or nil when nothing was installed and nothing failed.
     public var line: String? {
         guard installed > 0 || failed > 0 else { return nil }
         var summary = "\(installed) installed"
-        if pulled > 0 { summary += " (\(pulled) from the team cache)" }
+        var from: [String] = []
+        if prebuilt > 0 { from.append("\(prebuilt) prebuilt") }
+        if pulled > 0 { from.append("\(pulled) from the team cache") }
+        if built > 0 { from.append("\(built) built here in \(InstallOrigin.duration(buildSeconds))") }
+        if !from.isEmpty { summary += " (" + from.joined(separator: ", ") + ")" }
         if already > 0 { summary += ", \(already) already installed" }
         if failed > 0 { summary += ", \(failed) failed" }
         return summary

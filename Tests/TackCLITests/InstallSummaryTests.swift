@@ -8,6 +8,15 @@ import Testing
         #expect(InstallSummary(installed: 0, pulled: 0, already: 3, failed: 0).line == nil)
         #expect(InstallSummary(installed: 2, pulled: 1, already: 3, failed: 0).line == "2 installed (1 from the team cache), 3 already installed")
         #expect(InstallSummary(installed: 0, pulled: 0, already: 0, failed: 1).line == "0 installed, 1 failed")
+        // Where each came from: prebuilt downloads, the team cache, builds here and how long.
+        var mixed = InstallSummary(installed: 4, pulled: 1, already: 0, failed: 0)
+        for origin in [InstallOrigin.prebuilt, .prebuilt, .builtHere(seconds: 100.4)] { mixed.add(origin) }
+        #expect(mixed.line == "4 installed (2 prebuilt, 1 from the team cache, 1 built here in 1m 40s)")
+        var quick = InstallSummary(installed: 1)
+        quick.add(.builtHere(seconds: 2.34))
+        #expect(quick.line == "1 installed (1 built here in 2.3 s)")
+        #expect(InstallOrigin(record: InstallOrigin.builtHere(seconds: 2.34).recordFields) == .builtHere(seconds: 2.3))
+        #expect(InstallOrigin(record: ["swift": "Swift version 6.0"]) == nil, "a record made before tack kept it")
         #expect(LockPlanner.Change(tool: "jq", from: "1.6", to: "1.7.1").description == "updated jq 1.6 → 1.7.1")
         #expect(LockPlanner.Change(tool: "jq", from: "1.7.1", to: "1.7.1").description == "relocked jq 1.7.1")
     }

@@ -86,7 +86,9 @@ import TackKit
         #expect(await InstallService(try Workspace(t.context())).run().status == 0)
         try UninstallService(t.context()).uninstall("hello", try #require(Version("1.0.0")))
         let again = await InstallService(try Workspace(t.context())).run()
-        #expect(again.summary == InstallSummary(installed: 1, pulled: 0, already: 0, failed: 0))
+        var expected = InstallSummary(installed: 1, pulled: 0, already: 0, failed: 0)
+        expected.prebuilt = 1
+        #expect(again.summary == expected)
         #expect(t.backend.installs == ["hello@1.0.0", "hello@1.0.0"])
     }
 

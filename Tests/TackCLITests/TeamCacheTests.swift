@@ -52,6 +52,8 @@ struct TeamCacheTests {
         #expect(s.read("app/tack.lock") == lock)
         let record = s.read("laptop/tack-home/installs/hello/1.0.0/.tack-install.lock") ?? ""
         #expect(record.contains("binaries: [\"bin/hello\"]"), "\(record)")
+        // It says where it came from: the team cache, not a build here (issue 33 item 5).
+        #expect(try s.tack(["ls", "--json"], in: "app", env: laptop).stdout.contains(#""from":"team-cache"}"#))
 
         // `--no-cache` builds here all the same.
         let third = try machine(s, "third", cache)

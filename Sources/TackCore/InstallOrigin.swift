@@ -1,0 +1,46 @@
+/// Where an install came from: a download of what its publisher built, the team cache, or a
+/// build made here (and how long it took). Said in the install's summary and kept in its
+/// record (`built: { from: …, seconds: … }`), which `tack ls --json` shows.
+public enum InstallOrigin: Sendable, Equatable {
+    case prebuilt
+    case teamCache
+    case builtHere(seconds: Double)
+
+    /// The record's `built.from`.
+    public var word: String {
+        switch self {
+        case .prebuilt: return "prebuilt"
+        case .teamCache: return "team-cache"
+        case .builtHere: return "built"
+        }
+    }
+
+    /// What the record's `built` map says of it.
+    public var recordFields: [String: String] {
+        var out = ["from": word]
+        if case .builtHere(let seconds) = self { out["seconds"] = InstallOrigin.format(seconds) }
+        return out
+    }
+
+    /// The origin a record's `built` map says; nil for a record made before tack kept it.
+    public init?(record: [String: String]) {
+        switch record["from"] {
+        case "prebuilt": self = .prebuilt
+        case "team-cache": self = .teamCache
+        case "built": self = .builtHere(seconds: Double(record["seconds"] ?? "") ?? 0)
+        default: return nil
+        }
+    }
+
+    public static func format(_ seconds: Double) -> String {
+        let tenths = (seconds * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    }
+
+    /// `2.3 s`, `2m 56s`.
+    public static func duration(_ seconds: Double) -> String {
+        if seconds < 60 { return format(seconds) + " s" }
+        let whole = Int(seconds.rounded())
+        return "\(whole / 60)m \(whole % 60)s"
+    }
+}
