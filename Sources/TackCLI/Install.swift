@@ -33,6 +33,9 @@ struct Install: AsyncParsableCommand {
     @Flag(help: "Build installed tools again (after a toolchain change).")
     var rebuild = false
 
+    @Flag(help: "Build git tools from source even where tack.lock names a prebuilt artifact bundle.")
+    var build = false
+
     @OptionGroup var cacheOption: NoCacheOption
 
     func validate() throws {
@@ -60,6 +63,7 @@ struct Install: AsyncParsableCommand {
         var options = InstallOptions(project.context)
         options.frozen = options.frozen || frozen
         options.rebuild = rebuild
+        options.build = build
         options.noCache = cacheOption.noCache
         if let jobs { options.jobs = jobs }
         if !tools.isEmpty { options.only = Set(pinned) }

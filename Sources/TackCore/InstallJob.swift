@@ -6,6 +6,8 @@ public struct InstallJob: Sendable {
     public var offline = false
     /// --frozen: the lock will not be written, so nothing new can be recorded in it.
     public var frozen = false
+    /// `--build`: build from source even where the lock names a prebuilt bundle.
+    public var build = false
     public var locked: LockedTool
     public var directory: String
     /// Where `directory` is renamed to when the install completes (for what must name its

@@ -16,6 +16,8 @@ public struct InstallOutcome: Sendable, Equatable {
     /// Why this build must not go to the team cache (its source tree changed while it was
     /// built), or nil.
     public var unshareable: String?
+    /// Downloaded as its publisher built it, though its backend builds (a git tool's bundle).
+    public var prebuilt = false
     public init(binaries: [String], metadata: [String: String] = [:], lockFields: [String: LockValue] = [:], notes: [String] = [], unshareable: String? = nil) {
         self.binaries = binaries
         self.metadata = metadata

@@ -54,6 +54,8 @@ public struct Installer: Sendable {
     public let registry: BackendRegistry
     public var offline = false
     public var frozen = false
+    /// `--build`: build from source even where the lock names a prebuilt bundle.
+    public var build = false
     /// The team cache, when one is in force (and not `--no-cache`).
     public var cache: (any BuildCache)?
     public init(store: Store, registry: BackendRegistry) {
@@ -137,13 +139,14 @@ public struct Installer: Sendable {
         var job = InstallJob(request: item.request, locked: item.locked, directory: temp, scratch: scratch, cache: store.cache, report: report)
         job.offline = offline
         job.frozen = frozen
+        job.build = build
         job.destination = final
         var notes: [String] = []
         let key = await cacheKey(item, backend: backend, destination: final, notes: &notes)
         let started = ContinuousClock.now
         let (outcome, pulled) = try await produce(job, item: item, backend: backend, key: key, notes: &notes)
         let origin: InstallOrigin = pulled != nil ? .teamCache
-            : (item.locked.kind?.builds ?? false) ? .builtHere(seconds: Self.seconds(since: started)) : .prebuilt
+            : (item.locked.kind?.builds ?? false) && !outcome.prebuilt ? .builtHere(seconds: Self.seconds(since: started)) : .prebuilt
         try? store.fs.remove(scratch)
         var record = Self.record(item, outcome: outcome, key: key, pulled: pulled)
         var built = record.fieldMap("built")

@@ -216,7 +216,7 @@ extension LockedTool {
     /// Every key tack writes in an entry (`binaries` and `built` only in an install's record).
     public static let knownFields: Set<String> = [
         "tag", "commit", "ref", "sha256", "hashes", "packages", "gems", "plugin-commit", "options", "binaries", "built",
-        "archive", "path", "signed-by", "build", PlatformSelection.field, CacheKey.lockField,
+        "archive", "path", "signed-by", "build", "prebuilt", PlatformSelection.field, CacheKey.lockField,
     ]
 }
 

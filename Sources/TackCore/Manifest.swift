@@ -224,6 +224,17 @@ public struct ManifestDecoder {
                     entry.requirementKey = k
                 } else if let s = try entrySource(k, v) {
                     if let other = entry.sourceKey {
+                        // `artifactbundle:` beside `git:`/`github:`: the git tool's prebuilt
+                        // bundle, installed instead of building when it provides the products.
+                        if case .git = entry.source, k.value == "artifactbundle", case .url(let bundle) = s {
+                            entry.options.git.bundle = bundle
+                            continue
+                        }
+                        if case .git = s, other.value == "artifactbundle", case .url(let bundle) = entry.source {
+                            entry.options.git.bundle = bundle
+                            (entry.source, entry.sourceKey) = (s, k)
+                            continue
+                        }
                         throw fail(k.mark, "\(name) has two sources, `\(other.value)` (line \(other.mark.line)) and `\(k.value)`; keep one")
                     }
                     entry.source = s

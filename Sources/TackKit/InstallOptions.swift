@@ -13,6 +13,8 @@ public struct InstallOptions: Sendable {
     public var install = true
     /// `--rebuild`: build again what another Swift toolchain built.
     public var rebuild = false
+    /// `--build`: build from source what the lock would install prebuilt.
+    public var build = false
     /// `--no-cache`: build here, without the team cache.
     public var noCache = false
     public var jobs: Int

@@ -23,6 +23,7 @@ extension InstallService {
             var installer = Installer(store: workspace.store, registry: r == 0 ? workspace.registry : workspace.registryWithPinnedInterpreters())
             installer.offline = options.offline
             installer.frozen = options.frozen
+            installer.build = options.build
             installer.cache = cache
             let notify = context.notify
             let fresh = await installer.install(batch, jobs: options.jobs) { notify(.progress($0)) }

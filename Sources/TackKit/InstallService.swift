@@ -110,11 +110,12 @@ public struct InstallService: Sendable {
         var planned = lockPlanned
         // `tack lock` records what an install would (a url tool's checksum), for this platform
         // and every other one the lock covers, so that `--frozen` can verify it on each; an
-        // install learns this platform's as it downloads.
+        // install learns this platform's as it downloads. An entry locked anew is completed
+        // whatever the platforms: its choices (a git tool's prebuilt bundle) are the lock's.
         let covered = lockPlatforms(lock, lockPath)
         planned.platforms = covered.count > 1 || !lock.platforms.isEmpty ? covered.map(\.description).sorted() : []
         let toComplete = options.install ? covered.filter { $0 != Platform.current } : covered
-        if !failed, !options.offline, !toComplete.isEmpty {
+        if !failed, !options.offline, !toComplete.isEmpty || !changes.isEmpty {
             let (completed, incomplete) = await complete(planned, requests: requests, platforms: toComplete)
             plan.problems += incomplete
             if incomplete > 0 { return nil }

@@ -108,3 +108,75 @@ import TackCore
         #expect(!ArtifactBundle.runs("garbage", on: linuxX86))
     }
 }
+
+/// A git tool whose releases publish an artifact bundle (`artifactbundle:` beside `git:`): the
+/// lock chooses the bundle, installs download it instead of building, and `--build` or
+/// `prebuilt: false` build (issue 33 item 2).
+@Suite struct PrebuiltGitToolTests {
+    func setUp(_ variant: String = "hello") throws -> (Sandbox, FixtureServer, GitFixture, String) {
+        let s = try Sandbox()
+        try s.mkdir("www/1.0.0")
+        try FixtureServer.archive("artifactbundle", s.root + "/www/1.0.0/hello.artifactbundle.zip", version: "1.0.0", hostile: variant)
+        let log = s.root + "/builds.log"
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: log)
+        return (s, try FixtureServer(serving: s.root + "/www"), repo, log)
+    }
+
+    func pin(_ s: Sandbox, _ server: FixtureServer, _ repo: GitFixture, extra: String = "") throws {
+        let bundle = server.url("static/{version}/hello.artifactbundle.zip")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: { git: \"\(repo.path)\", version: \"1.0.0\", build: sh build.sh, bin: [out/hello], artifactbundle: \"\(bundle)\"\(extra) }\n")
+    }
+
+    @Test func theLockChoosesTheBundleAndInstallsDoNotBuild() throws {
+        let (s, server, repo, log) = try setUp()
+        try pin(s, server, repo)
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("1 installed (1 prebuilt)"), "\(r.stderr)")
+        #expect(s.read("builds.log") == nil, "nothing was built")
+        #expect(try runProgram(s.root + "/tack-home/installs/hello/1.0.0/bin/hello") == "hello 1.0.0 (\(ArtifactBundleTests.thisTriple))\n")
+        let lock = s.read("app/tack.lock") ?? ""
+        let sum = try sha256(s.root + "/www/1.0.0/hello.artifactbundle.zip")
+        #expect(lock.contains("prebuilt:") && lock.contains("sha256: \"\(sum)\""), "\(lock)")
+        #expect(try s.tack(["ls", "--json"], in: "app").stdout.contains(#""from":"prebuilt"}"#))
+        // --build builds it from source anyway; the lock keeps its choice.
+        #expect(try s.tack(["uninstall", "hello@1.0.0"], in: "app").status == 0)
+        let built = try s.tack(["install", "--build"], in: "app")
+        #expect(built.status == 0 && built.stderr.contains("1 built here in"), "\(built.stderr)")
+        #expect(s.read("builds.log") == "built\n")
+        #expect(try runProgram(s.root + "/tack-home/installs/hello/1.0.0/bin/hello") == "hello 1.0.0\n")
+        #expect(s.read("app/tack.lock") == lock)
+        _ = log
+    }
+
+    @Test func prebuiltFalseBuildsAndLocksNoBundle() throws {
+        let (s, server, repo, _) = try setUp()
+        try pin(s, server, repo, extra: ", prebuilt: false")
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("builds.log") == "built\n")
+        #expect(!(s.read("app/tack.lock") ?? "").contains("prebuilt: {") && !(s.read("app/tack.lock") ?? "").contains("    prebuilt:\n"))
+    }
+
+    /// A bundle with no variant for this machine: the tool is built from its source.
+    @Test func noVariantForThisMachineBuildsInstead() throws {
+        let (s, server, repo, _) = try setUp("hello-macos-only")
+        try pin(s, server, repo)
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("builds.log") == "built\n")
+        #expect(try runProgram(s.root + "/tack-home/installs/hello/1.0.0/bin/hello") == "hello 1.0.0\n")
+    }
+
+    /// The lock may choose only the bundle the manifest names: another URL is refused.
+    @Test func aLockNamingAnotherBundleIsRefused() throws {
+        let (s, server, repo, _) = try setUp()
+        try pin(s, server, repo)
+        #expect(try s.tack(["lock"], in: "app").status == 0)
+        let lock = try #require(s.read("app/tack.lock"))
+        try s.write("app/tack.lock", lock.replacingOccurrences(of: "/static/1.0.0/hello.artifactbundle.zip", with: "/static/evil/hello.artifactbundle.zip"))
+        let r = try s.tack(["install", "--frozen"], in: "app")
+        #expect(r.status == 1 && r.stderr.contains("tack.lock's prebuilt bundle of hello 1.0.0 is not the manifest's `artifactbundle:`"), "\(r.stderr)")
+        #expect(!s.exists("tack-home/installs/hello/1.0.0"))
+    }
+}

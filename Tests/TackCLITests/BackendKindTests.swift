@@ -17,7 +17,7 @@ import TackKit
         let values = [
             "ref": "main", "products": "[x]", "build": "make", "checksum": String(repeating: "a", count: 64),
             "platforms": "{ linux-x86_64: { url: \"https://example.com/x\" } }", "versions": "{ url: \"https://example.com\", regex: \"(.*)\" }",
-            "checksums": "{ url: \"https://example.com/SHA256SUMS\" }",
+            "checksums": "{ url: \"https://example.com/SHA256SUMS\" }", "prebuilt": "false",
             "python": "python3", "index_url": "https://example.com/simple", "find_links": "/wheels", "extras": "[a]", "source": "https://example.com",
         ]
         for kind in BackendKind.allCases {

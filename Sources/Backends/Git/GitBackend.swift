@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 import Git
 import TackCore
@@ -16,11 +17,14 @@ public struct GitBackend: Backend {
 
     /// Where each fetch is said, for `-v`.
     let trace: Trace
+    /// A release's artifact bundle, tried before building (nil: no HTTP, always build).
+    let prebuilt: PrebuiltBundle?
 
     public init(runner: any ProcessRunner, environment: [String: String], git: any GitRemotes = LibGit2Remotes(), fs: any FileSystem = LocalFileSystem(),
-                trace: Trace = .off) {
+                trace: Trace = .off, http: (any HTTPClient)? = nil, platform: Platform = .current, limits: SafeExtractor.Limits = .standard) {
         self.fs = fs
         self.trace = trace
+        prebuilt = http.map { PrebuiltBundle(http: $0, fs: fs, platform: platform, limits: limits) }
         self.runner = runner
         self.environment = environment
         self.git = git
@@ -116,7 +120,13 @@ public struct GitBackend: Backend {
         }
     }
 
+    /// The lock's choice of a prebuilt artifact bundle (`artifactbundle:` beside `git:`).
+    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
+        try await prebuilt?.choose(entry, for: request, cache: cache) ?? [:]
+    }
+
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
+        if let outcome = try await prebuilt?.install(job) { return outcome }
         let url = source(of: job.request)
         let tool = "\(job.locked.name) \(job.locked.version)"
         job.report(.fetching)

@@ -242,8 +242,12 @@ def add(tar, name, data=b"", mode=0o644, type=tarfile.REGTYPE, linkname=""):
 def artifact_bundle(out, version, variant=None):
     """SE-0305's shape: NAME.artifactbundle/ with info.json and an executable per variant.
     VARIANT: none for linux x86_64 and aarch64 and macOS arm64; macos-only; escape (a path
-    out of the bundle); universal (no supportedTriples); newer (schemaVersion 2.0)."""
-    top = "shellcheck.artifactbundle"
+    out of the bundle); universal (no supportedTriples); newer (schemaVersion 2.0); hello
+    (the artifact is `hello`, as GitFixture's tool builds it); hello-macos-only."""
+    tool = "hello" if variant and variant.startswith("hello") else "shellcheck"
+    if variant == "hello-macos-only":
+        variant = "macos-only"
+    top = tool + ".artifactbundle"
     variants = [("x86_64-unknown-linux-gnu", "linux-x86_64"), ("aarch64-unknown-linux-gnu", "linux-aarch64"),
                 ("arm64-apple-macosx", "macos-arm64")]
     if variant == "macos-only":
@@ -251,17 +255,17 @@ def artifact_bundle(out, version, variant=None):
     entries = []
     with zipfile.ZipFile(out, "w") as z:
         for triple, directory in variants:
-            path = "shellcheck-%s-%s/bin/shellcheck" % (version, directory)
+            path = "%s-%s-%s/bin/%s" % (tool, version, directory, tool)
             info = zipfile.ZipInfo(top + "/" + path, date_time=(2024, 1, 1, 0, 0, 0))
             info.external_attr = (stat.S_IFREG | 0o755) << 16
-            z.writestr(info, ("#!/bin/sh\necho \"shellcheck %s (%s)\"\n" % (version, triple)).encode())
+            z.writestr(info, ("#!/bin/sh\necho \"%s %s (%s)\"\n" % (tool, version, triple)).encode())
             entries.append({"path": path, "supportedTriples": [triple]})
         if variant == "escape":
             entries = [{"path": "../../../../bin/sh", "supportedTriples": [t for t, _ in variants]}]
         if variant == "universal":
             entries = [{"path": entries[0]["path"]}]
         doc = {"schemaVersion": "2.0" if variant == "newer" else "1.0",
-               "artifacts": {"shellcheck": {"version": version, "type": "executable", "variants": entries},
+               "artifacts": {tool: {"version": version, "type": "executable", "variants": entries},
                              "docs": {"version": version, "type": "staticLibrary", "variants": []}}}
         z.writestr(zipfile.ZipInfo(top + "/info.json", date_time=(2024, 1, 1, 0, 0, 0)), json.dumps(doc, indent=2).encode())
 
