@@ -1,12 +1,14 @@
 /// Where downloads come from instead of their publisher, by environment variable: a mirror
-/// of python-build-standalone's releases (`TACK_PYTHON_MIRROR`), or another GitHub API
-/// (`TACK_GITHUB_API`, a GitHub Enterprise server's, or a test's loopback one). Each replaces
-/// the start of every URL a url tool fetches — its version index, its checksum file, its
-/// download — that begins with the publisher's prefix.
+/// of python-build-standalone's releases (`TACK_PYTHON_MIRROR`), another GitHub API
+/// (`TACK_GITHUB_API`, a GitHub Enterprise server's, or a test's loopback one), or a mirror of
+/// github.com's release downloads (`TACK_GITHUB_DOWNLOADS`). Each replaces the start of every
+/// URL tack downloads from — a version index, a checksum file, a download, a release's
+/// bundle — that begins with the publisher's prefix; the first that fits wins.
 public struct DownloadMirrors: Sendable, Equatable {
     public static let known: [(variable: String, prefix: String)] = [
         ("TACK_GITHUB_API", "https://api.github.com"),
         ("TACK_PYTHON_MIRROR", "https://github.com/astral-sh/python-build-standalone/releases/download"),
+        ("TACK_GITHUB_DOWNLOADS", "https://github.com"),
     ]
 
     var rules: [(from: String, to: String)]

@@ -11,6 +11,16 @@ public enum GitHub {
     /// The git URL of `owner/repo` on GitHub.
     public static func url(_ repository: String) -> String { "https://github.com/\(repository).git" }
 
+    /// `owner/repo` of a git URL on GitHub (`https://github.com/owner/repo(.git)`); nil for
+    /// any other.
+    public static func repository(ofGitURL url: String) -> String? {
+        guard url.lowercased().hasPrefix("https://github.com/") else { return nil }
+        var rest = String(url.dropFirst("https://github.com/".count))
+        if rest.hasSuffix("/") { rest.removeLast() }
+        if rest.hasSuffix(".git") { rest.removeLast(4) }
+        return isValidRepository(rest) ? rest : nil
+    }
+
     /// The token for GitHub's rate limit (`GITHUB_TOKEN`, else `GH_TOKEN`), as an
     /// `Authorization` value, when `url` is GitHub's API or a github.com download over HTTPS
     /// (or under `TACK_GITHUB_API`, which stands in for the API in tests); nil anywhere else:

@@ -11,7 +11,8 @@ public enum BackendFactory {
         let limits = SafeExtractor.Limits.from(environment: settings.environment)
         return BackendRegistry([
             GitBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, fs: settings.fs, trace: settings.trace,
-                       http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits),
+                       http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits,
+                       mirrors: DownloadMirrors(environment: settings.environment)),
             URLBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits,
                        mirrors: DownloadMirrors(environment: settings.environment), fs: settings.fs),
             PipBackend(runner: ChildProcessRunner(trace: settings.trace), http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),

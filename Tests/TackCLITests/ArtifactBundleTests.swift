@@ -168,6 +168,35 @@ import TackCore
         #expect(try runProgram(s.root + "/tack-home/installs/hello/1.0.0/bin/hello") == "hello 1.0.0\n")
     }
 
+    /// A `github:` Swift package with no `artifactbundle:`: the release for the locked tag is
+    /// asked for its `*.artifactbundle.zip` asset (a GitHub-shaped API and download host on
+    /// loopback; git's `insteadOf` sends the clone to the fixture repository), and a release
+    /// without one is recorded as built.
+    @Test func aGitHubReleasesBundleIsFoundAndTheLockSaysWhichWasChosen() throws {
+        let (s, server, repo, _) = try setUp()
+        try s.write("home/.gitconfig", "[url \"\(repo.path)\"]\n\tinsteadOf = https://github.com/acme/hello.git\n")
+        let download = "https://github.com/acme/hello/releases/download/1.0.0/hello.artifactbundle.zip"
+        try s.write("www/repos/acme/hello/releases/tags/1.0.0", #"{"tag_name":"1.0.0","assets":[{"name":"hello.artifactbundle.zip","browser_download_url":"\#(download)"},{"name":"notes.txt","browser_download_url":"https://github.com/acme/hello/releases/download/1.0.0/notes.txt"}]}"#)
+        try s.mkdir("www/gh/acme/hello/releases/download/1.0.0")
+        try FileManager.default.copyItem(atPath: s.root + "/www/1.0.0/hello.artifactbundle.zip", toPath: s.root + "/www/gh/acme/hello/releases/download/1.0.0/hello.artifactbundle.zip")
+        let env = ["TACK_GITHUB_API": server.url("static"), "TACK_GITHUB_DOWNLOADS": server.url("static/gh")]
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: { github: acme/hello, version: 1.0.0 }\n")
+        let r = try s.tack(["install"], in: "app", env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("builds.log") == nil, "nothing was built")
+        #expect(try runProgram(s.root + "/tack-home/installs/hello/1.0.0/bin/hello") == "hello 1.0.0 (\(ArtifactBundleTests.thisTriple))\n")
+        #expect((s.read("app/tack.lock") ?? "").contains("url: \"\(download)\""), "\(s.read("app/tack.lock") ?? "")")
+        // A release without a bundle: the lock records that it is built, and it is.
+        try FileManager.default.removeItem(atPath: s.root + "/www/repos/acme/hello/releases/tags/1.0.0")
+        try repo.commitAndTag("1.1.0")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: { github: acme/hello, version: 1.1.0, build: sh build.sh, bin: [out/hello] }\n")
+        #expect(try s.tack(["lock"], in: "app", env: env).status == 0)
+        #expect(!(s.read("app/tack.lock") ?? "").contains("prebuilt"), "a tool with its own build command is not looked up")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: { github: acme/hello, version: 1.1.0 }\n")
+        #expect(try s.tack(["lock"], in: "app", env: env).status == 0)
+        #expect((s.read("app/tack.lock") ?? "").contains("none: \"acme/hello has no release for 1.1.0\""), "\(s.read("app/tack.lock") ?? "")")
+    }
+
     /// The lock may choose only the bundle the manifest names: another URL is refused.
     @Test func aLockNamingAnotherBundleIsRefused() throws {
         let (s, server, repo, _) = try setUp()

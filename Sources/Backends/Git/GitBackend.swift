@@ -21,10 +21,11 @@ public struct GitBackend: Backend {
     let prebuilt: PrebuiltBundle?
 
     public init(runner: any ProcessRunner, environment: [String: String], git: any GitRemotes = LibGit2Remotes(), fs: any FileSystem = LocalFileSystem(),
-                trace: Trace = .off, http: (any HTTPClient)? = nil, platform: Platform = .current, limits: SafeExtractor.Limits = .standard) {
+                trace: Trace = .off, http: (any HTTPClient)? = nil, platform: Platform = .current, limits: SafeExtractor.Limits = .standard,
+                mirrors: DownloadMirrors = .none) {
         self.fs = fs
         self.trace = trace
-        prebuilt = http.map { PrebuiltBundle(http: $0, fs: fs, platform: platform, limits: limits) }
+        prebuilt = http.map { PrebuiltBundle(http: $0, fs: fs, platform: platform, limits: limits, mirrors: mirrors) }
         self.runner = runner
         self.environment = environment
         self.git = git

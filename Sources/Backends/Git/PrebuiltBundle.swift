@@ -13,6 +13,7 @@ struct PrebuiltBundle {
     let fs: any FileSystem
     let platform: Platform
     let limits: SafeExtractor.Limits
+    let mirrors: DownloadMirrors
     var downloader: Downloader { Downloader(http: http, retryDelays: [0.25, 0.5, 1, 2], fs: fs) }
 
     static let field = "prebuilt"
@@ -24,12 +25,63 @@ struct PrebuiltBundle {
         return template.replacingOccurrences(of: "{version}", with: entry.version.text).replacingOccurrences(of: "{tag}", with: tag)
     }
 
+    /// Where a GitHub repository's release bundles may come from (what a lock may name for a
+    /// `github:` Swift package with no `artifactbundle:`); nil for other sources, or when the
+    /// entry builds with its own command or says `prebuilt: false`.
+    static func releasePrefix(_ request: ToolRequest) -> String? {
+        guard request.options.git.prebuilt, request.options.git.bundle == nil, request.options.git.build == nil,
+              let repo = GitHub.repository(ofGitURL: request.source.identity ?? "") else { return nil }
+        return "https://github.com/\(repo)/releases/download/"
+    }
+
+    /// What GitHub says of the release for `entry`'s tag.
+    enum Release {
+        /// Its `*.artifactbundle.zip` asset.
+        case bundle(String)
+        /// No such release, or one without a bundle: the tool is built (the lock says so).
+        case none(String)
+        /// GitHub did not answer (offline, rate limit): nothing is recorded, the next lock asks again.
+        case unknown
+    }
+
+    func release(_ request: ToolRequest, _ entry: LockedTool) async -> Release {
+        guard let prefix = Self.releasePrefix(request), let repo = GitHub.repository(ofGitURL: request.source.identity ?? ""),
+              let tag = GitLockRecord(entry.fields).tag else { return .unknown }
+        let api = mirrors.apply("https://api.github.com/repos/\(repo)/releases/tags/\(tag)")
+        let body: [UInt8]
+        do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(api) } } catch {
+            return error.status == 404 ? .none("\(repo) has no release for \(tag)") : .unknown
+        }
+        guard let release = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+              let assets = release["assets"] as? [[String: Any]] else { return .unknown }
+        let urls = assets.compactMap { $0["browser_download_url"] as? String }
+            .filter { $0.hasPrefix(prefix) && $0.lowercased().hasSuffix(".artifactbundle.zip") && !$0.contains("/../") && !$0.contains("?") }
+        return urls.sorted().first.map { .bundle($0) } ?? .none("the \(tag) release of \(repo) has no artifact bundle")
+    }
+
+    /// Whether `url` may be the lock's bundle for `request`: the manifest's, or an asset of
+    /// the pinned GitHub repository's releases.
+    static func allowed(_ url: String, _ request: ToolRequest, _ entry: LockedTool) -> Bool {
+        if let manifest = Self.url(request, entry) { return url == manifest }
+        guard let prefix = releasePrefix(request) else { return false }
+        return url.hasPrefix(prefix) && url.lowercased().hasSuffix(".artifactbundle.zip") && !url.contains("/../") && !url.contains("?")
+    }
+
     /// At lock time: the lock fields that choose the bundle, or none when there is no bundle
     /// to try, or it does not provide the pinned products (then the tool is built).
     func choose(_ entry: LockedTool, for request: ToolRequest, cache: String) async throws(TackError) -> [String: LockValue] {
-        guard entry.fields[Self.field] == nil, let url = Self.url(request, entry) else { return [:] }
+        guard entry.fields[Self.field] == nil else { return [:] }
+        var chosen = Self.url(request, entry)
+        if chosen == nil {
+            switch await release(request, entry) {
+            case .bundle(let url): chosen = url
+            case .none(let why): return [Self.field: .map(["none": why])]
+            case .unknown: return [:]
+            }
+        }
+        guard let url = chosen else { return [:] }
         let tool = "\(entry.name) \(entry.version)"
-        let file = try await downloader.fetch(url, expected: nil, from: "", tool: tool, platform: platform.description, cache: cache, offline: false) { _ in }
+        let file = try await downloader.fetch(mirrors.apply(url), expected: nil, from: "", tool: tool, platform: platform.description, cache: cache, offline: false) { _ in }
         let scratch = cache + "/.bundle-\(getpid())-\(UUID().uuidString)"
         defer { try? fs.remove(scratch) }
         try fs.makeDirectory(scratch)
@@ -39,21 +91,27 @@ struct PrebuiltBundle {
         let found = try ArtifactBundle.find(in: scratch, fs: fs, tool: tool)
         let provided = Set(found.bundle.executables.map(\.name))
         let wanted = request.options.git.products
-        guard wanted.isEmpty ? !provided.isEmpty : Set(wanted).isSubset(of: provided) else { return [:] }
+        guard wanted.isEmpty ? !provided.isEmpty : Set(wanted).isSubset(of: provided) else {
+            let missing = wanted.isEmpty ? "any executable" : wanted.filter { !provided.contains($0) }.joined(separator: ", ")
+            return [Self.field: .map(["none": "its artifact bundle lacks \(missing)"])]
+        }
         return [Self.field: .map(["url": url, "sha256": file.sum])]
     }
 
     /// At install time: the install from the locked bundle, or nil when the lock names none,
     /// the entry now builds, or the bundle has no variant for this machine (then it is built).
     func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome? {
-        guard !job.build, case .map(let chosen)? = job.locked.fields[Self.field] else { return nil }
+        guard !job.build, job.request.options.git.prebuilt, case .map(let chosen)? = job.locked.fields[Self.field],
+              chosen["none"] == nil else { return nil }
         let tool = "\(job.locked.name) \(job.locked.version)"
-        guard let url = Self.url(job.request, job.locked) else { return nil }
-        // The lock may only choose the bundle the manifest names, and only by its checksum.
-        guard chosen["url"] == url, let sum = chosen["sha256"]?.lowercased(), Checksum.isSHA256(sum) else {
-            throw TackError("tack.lock's prebuilt bundle of \(tool) is not the manifest's `artifactbundle:` (\(Redact.url(url))) with a SHA-256 — nothing was installed; run `tack lock` again")
+        // The lock may only choose the bundle the manifest names (or, for a `github:` Swift
+        // package, one of its releases' bundles), and only by its checksum.
+        guard let url = chosen["url"], Self.allowed(url, job.request, job.locked), let sum = chosen["sha256"]?.lowercased(), Checksum.isSHA256(sum) else {
+            let allowed = Self.url(job.request, job.locked).map { "the manifest's `artifactbundle:` (\(Redact.url($0)))" }
+                ?? Self.releasePrefix(job.request).map { "a bundle of the repository's releases (\($0)…)" } ?? "a bundle the manifest allows"
+            throw TackError("tack.lock's prebuilt bundle of \(tool) is not \(allowed) with a SHA-256 — nothing was installed; run `tack lock` again")
         }
-        let file = try await downloader.fetch(url, expected: sum, from: "tack.lock says", tool: tool, platform: platform.description,
+        let file = try await downloader.fetch(mirrors.apply(url), expected: sum, from: "tack.lock says", tool: tool, platform: platform.description,
                                               cache: job.cache, offline: job.offline, report: job.report)
         job.report(.extracting)
         let files = job.directory + "/files"
