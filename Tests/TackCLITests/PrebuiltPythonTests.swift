@@ -98,3 +98,36 @@ import TackCore
         #expect(PublisherChecksums("not a checksum file").sum(for: name) == nil)
     }
 }
+
+/// A real CPython from python-build-standalone, installed with no compiler on PATH. Slow and
+/// needs a download the tester makes: set TACK_TEST_PYTHON_DIR to a directory holding one
+/// release's `cpython-VERSION+BUILD-TRIPLE-install_only.tar.gz` for this machine and that
+/// release's `SHA256SUMS` (both from github.com/astral-sh/python-build-standalone/releases).
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["TACK_TEST_PYTHON_DIR"] != nil)) struct RealPythonTests {
+    @Test func aRealCPythonRunsWithoutACompiler() throws {
+        let dir = try #require(ProcessInfo.processInfo.environment["TACK_TEST_PYTHON_DIR"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir)
+        let archive = try #require(files.first { $0.hasPrefix("cpython-") && $0.hasSuffix("-\(Platform.current.triple)-install_only.tar.gz") })
+        // cpython-3.12.7+20241016-x86_64-unknown-linux-gnu-install_only.tar.gz
+        let versionAndBuild = archive.dropFirst("cpython-".count).split(separator: "-")[0].split(separator: "+")
+        let (version, build) = (String(versionAndBuild[0]), String(versionAndBuild[1]))
+        let s = try Sandbox()
+        try s.mkdir("www/pbs/\(build)")
+        for name in [archive, "SHA256SUMS"] {
+            try FileManager.default.copyItem(atPath: dir + "/" + name, toPath: s.root + "/www/pbs/\(build)/" + name)
+        }
+        try s.mkdir("www/repos/astral-sh/python-build-standalone")
+        try s.write("www/repos/astral-sh/python-build-standalone/releases", #"[{"tag_name":"\#(build)","assets":[{"name":"\#(archive)"}]}]"#)
+        let server = try FixtureServer(serving: s.root + "/www")
+        // No compiler, nor anything else, on PATH: the install needs none.
+        try s.mkdir("nothing-on-path")
+        let env = ["TACK_GITHUB_API": server.url("static"), "TACK_PYTHON_MIRROR": server.url("static/pbs"), "PATH": s.root + "/nothing-on-path"]
+        try s.write("app/.python-version", version + "\n")
+        let r = try s.tack(["install"], in: "app", env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        let python = s.root + "/tack-home/installs/python/\(version)/bin/python3"
+        #expect(try runProgram(python, ["-c", "import sys, ssl, sqlite3; print(sys.version.split()[0])"]) == version + "\n")
+        #expect(try runProgram(s.root + "/tack-home/installs/python/\(version)/bin/pip", ["--version"]).contains("python"))
+        withExtendedLifetime(server) {}
+    }
+}
