@@ -121,29 +121,16 @@ struct PrebuiltBundle {
         }
         let found = try ArtifactBundle.find(in: files, fs: fs, tool: tool)
         let names = job.request.options.git.products.isEmpty ? found.bundle.executables.map(\.name) : job.request.options.git.products
-        var links: [(command: String, path: String)] = []
-        for name in names {
-            guard let artifact = found.bundle.artifacts[name], let variant = ArtifactBundle.variant(of: artifact, for: platform) else {
-                try? fs.remove(files)
-                return nil
-            }
-            guard BinSpec.isSafeRelativePath(variant.path), ToolName.isValidBinaryName(name) else {
-                throw TackError("the artifact bundle of \(tool) names \(quoted(variant.path)) for \(name), a path outside the bundle — nothing was installed")
-            }
-            links.append((name, found.root.isEmpty ? variant.path : found.root + "/" + variant.path))
+        guard case .success(let paths) = try found.bundle.variantPaths(names.map { ($0, $0) }, root: found.root, for: platform, tool: tool) else {
+            // No variant for this machine: it is built here instead.
+            try? fs.remove(files)
+            return nil
         }
         try fs.makeDirectory(job.directory + "/bin")
         var binaries: [String] = []
-        for (command, path) in links {
-            let full = files + "/" + path
-            let real = (full as NSString).resolvingSymlinksInPath
-            guard real.hasPrefix((files as NSString).resolvingSymlinksInPath + "/"), ExecutableSearch.isExecutable(full) else {
-                throw TackError("the artifact bundle of \(tool) has no executable \(path) — nothing was installed")
-            }
-            do { try fs.makeLink(job.directory + "/bin/" + command, to: "../files/" + path) } catch {
-                throw TackError("cannot link bin/\(command): \(error)")
-            }
-            binaries.append("bin/" + command)
+        for (command, path) in paths {
+            binaries.append(try InstallLinks.link(command, to: path, directory: job.directory, files: files, fs: fs,
+                                                  missing: "the artifact bundle of \(tool) has no executable \(path) — nothing was installed"))
         }
         var outcome = InstallOutcome(binaries: binaries, metadata: ["prebuilt": url],
                                      unshareable: "a prebuilt bundle, downloaded again faster than pulled")

@@ -90,6 +90,33 @@ struct ArtifactBundle: Decodable {
         return arch == platform.arch && os == platform.os
     }
 
+    /// For each `(artifact, command)`, the command and its variant's path for `platform`
+    /// (relative to where the bundle was extracted), checked to stay inside the bundle; or
+    /// the first artifact with no variant for `platform`, and the triples it has.
+    func variantPaths(_ chosen: [(artifact: String, command: String)], root: String, for platform: Platform, tool: String)
+        throws(TackError) -> Result<[(command: String, path: String)], NoVariant> {
+        var out: [(command: String, path: String)] = []
+        for (name, command) in chosen {
+            guard let artifact = artifacts[name], artifact.type == "executable" else {
+                throw TackError("the artifact bundle of \(tool) has no executable \(name) (named by `bin:`); it has \(executables.map(\.name).joined(separator: ", "))")
+            }
+            guard ToolName.isValidBinaryName(command) else { throw TackError("`\(command)` (an artifact of \(tool)) is not a valid command name") }
+            guard let variant = Self.variant(of: artifact, for: platform) else {
+                return .failure(NoVariant(artifact: name, triples: artifact.variants.flatMap { $0.supportedTriples ?? [] }))
+            }
+            guard BinSpec.isSafeRelativePath(variant.path) else {
+                throw TackError("the artifact bundle of \(tool) names \(quoted(variant.path)) for \(name), a path outside the bundle — nothing was installed")
+            }
+            out.append((command, root.isEmpty ? variant.path : root + "/" + variant.path))
+        }
+        return .success(out)
+    }
+
+    struct NoVariant: Error {
+        var artifact: String
+        var triples: [String]
+    }
+
     /// The triple a build for `platform` would say, for messages.
     static func triple(of platform: Platform) -> String {
         switch (platform.os, platform.arch) {

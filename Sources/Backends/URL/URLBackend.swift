@@ -336,18 +336,9 @@ public struct URLBackend: Backend {
         return out
     }
 
-    /// `bin/<name>` linked to `files/<path>`, which must be an executable inside the install
-    /// (the archive's own links were checked when it was extracted).
+    /// `bin/<name>` linked to `files/<path>` (see `InstallLinks`).
     func link(_ name: String, to path: String, job: InstallJob, files: String, missing: String) throws(TackError) -> String {
-        let full = files + "/" + path
-        let real = (full as NSString).resolvingSymlinksInPath
-        guard real.hasPrefix((files as NSString).resolvingSymlinksInPath + "/"), ExecutableSearch.isExecutable(full) else {
-            throw TackError(missing)
-        }
-        do { try fs.makeLink(job.directory + "/bin/" + name, to: "../files/" + path) } catch {
-            throw TackError("cannot link bin/\(name): \(error)")
-        }
-        return "bin/" + name
+        try InstallLinks.link(name, to: path, directory: job.directory, files: files, fs: fs, missing: missing)
     }
 
     /// `bin/<artifact>` for each executable artifact of the bundle (or those `bin:` names,
@@ -357,23 +348,17 @@ public struct URLBackend: Backend {
         let executables = found.bundle.executables
         guard !executables.isEmpty else { throw TackError("the artifact bundle of \(tool) has no executable artifact — nothing was installed") }
         let chosen = bins.isEmpty ? executables.map { ($0.name, $0.name) } : bins.map { BinSpec.split($0) }
+        let paths: [(command: String, path: String)]
+        switch try found.bundle.variantPaths(chosen.map { (artifact: $0.0, command: $0.1) }, root: found.root, for: platform, tool: tool) {
+        case .success(let p): paths = p
+        case .failure(let none):
+            throw TackError("the artifact bundle of \(tool) has no \(none.artifact) for \(platform) (\(ArtifactBundle.triple(of: platform))); it has \(none.triples.isEmpty ? "no variants" : none.triples.joined(separator: ", ")) — nothing was installed")
+        }
         try fs.makeDirectory(job.directory + "/bin")
         var out: [String] = []
-        for (artifactName, command) in chosen {
-            guard let artifact = found.bundle.artifacts[artifactName], artifact.type == "executable" else {
-                throw TackError("the artifact bundle of \(tool) has no executable \(artifactName) (named by `bin:`); it has \(executables.map(\.name).joined(separator: ", "))")
-            }
-            guard ToolName.isValidBinaryName(command) else { throw TackError("`\(command)` (an artifact of \(tool)) is not a valid command name") }
-            guard let variant = ArtifactBundle.variant(of: artifact, for: platform) else {
-                let triples = artifact.variants.flatMap { $0.supportedTriples ?? [] }
-                throw TackError("the artifact bundle of \(tool) has no \(artifactName) for \(platform) (\(ArtifactBundle.triple(of: platform))); it has \(triples.isEmpty ? "no variants" : triples.joined(separator: ", ")) — nothing was installed")
-            }
-            let path = found.root.isEmpty ? variant.path : found.root + "/" + variant.path
-            guard BinSpec.isSafeRelativePath(variant.path) else {
-                throw TackError("the artifact bundle of \(tool) names \(quoted(variant.path)) for \(artifactName), a path outside the bundle — nothing was installed")
-            }
+        for (command, path) in paths {
             out.append(try link(command, to: path, job: job, files: files,
-                                missing: "the artifact bundle of \(tool) names \(variant.path) for \(artifactName), but it is not an executable in the bundle — nothing was installed"))
+                                missing: "the artifact bundle of \(tool) names \(path) for \(command), but it is not an executable in the bundle — nothing was installed"))
         }
         return out
     }

@@ -199,15 +199,7 @@ public actor CommandBus {
         replayedChildren = [:]
         for entry in followUps {
             guard let handler = handlers.table[entry.type] else { continue }
-            var seq: UInt64 = 0
-            do {
-                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-                    seq = start(entry, handler, done: done)
-                }
-            } catch {
-                report.failed.append(seq)
-            }
-            report.sentAgain.append(seq)
+            _ = await runAnew(entry, handler, into: &report)
         }
         await sendAgain(readableHeld, into: &report, journaled: all)
         return report
@@ -227,17 +219,23 @@ public actor CommandBus {
             }
             var fresh = entry
             fresh.parent = nil
-            var newSeq: UInt64 = 0
-            do {
-                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-                    newSeq = start(fresh, handler, done: done)
-                }
-            } catch {
-                report.failed.append(newSeq)
-            }
-            report.sentAgain.append(newSeq)
+            let newSeq = await runAnew(fresh, handler, into: &report)
             _ = journal.write([JournalRecord(seq: seq, .failed("run again as command \(newSeq)"))])
         }
+    }
+
+    /// Journals `entry` under a new seq and runs it, noting both in `report`; returns the seq.
+    func runAnew(_ entry: JournalEntry, _ handler: Handlers.Handler, into report: inout Recovery) async -> UInt64 {
+        var seq: UInt64 = 0
+        do {
+            try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                seq = start(entry, handler, done: done)
+            }
+        } catch {
+            report.failed.append(seq)
+        }
+        report.sentAgain.append(seq)
+        return seq
     }
 
     /// What `receive` did with each command.
