@@ -81,14 +81,22 @@ struct PrebuiltBundle {
         }
         guard let url = chosen else { return [:] }
         let tool = "\(entry.name) \(entry.version)"
-        let file = try await downloader.fetch(mirrors.apply(url), expected: nil, from: "", tool: tool, platform: platform.description, cache: cache, offline: false) { _ in }
+        // A bundle that cannot be fetched chooses nothing (the tool is built, and the next lock
+        // tries again); one that is not a bundle tack can read is recorded as built.
+        guard let file = try? await downloader.fetch(mirrors.apply(url), expected: nil, from: "", tool: tool, platform: platform.description,
+                                                     cache: cache, offline: false, report: { _ in }) else { return [:] }
         let scratch = cache + "/.bundle-\(getpid())-\(UUID().uuidString)"
         defer { try? fs.remove(scratch) }
         try fs.makeDirectory(scratch)
-        do { _ = try SafeExtractor.extract(file.path, into: scratch, limits: limits) } catch {
-            throw TackError("the artifact bundle of \(tool) at \(Redact.url(url)) is not an archive tack can safely extract: \(error.message)")
+        let found: ArtifactBundle.Found
+        do {
+            _ = try SafeExtractor.extract(file.path, into: scratch, limits: limits)
+            found = try ArtifactBundle.find(in: scratch, fs: fs, tool: tool)
+        } catch let error as TackError {
+            return [Self.field: .map(["none": "its artifact bundle cannot be used: \(error.message)"])]
+        } catch {
+            return [Self.field: .map(["none": "its artifact bundle is not an archive tack can safely extract: \(error)"])]
         }
-        let found = try ArtifactBundle.find(in: scratch, fs: fs, tool: tool)
         let provided = Set(found.bundle.executables.map(\.name))
         let wanted = request.options.git.products
         guard wanted.isEmpty ? !provided.isEmpty : Set(wanted).isSubset(of: provided) else {
