@@ -33,11 +33,16 @@ public protocol Backend: Sendable {
     /// team cache, which would otherwise install whatever the lock names. `install` makes the
     /// same checks itself.
     func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError)
+    /// A build pulled from the team cache into `job.directory`, made where its record says
+    /// (`built`), moved to where `job.destination` is: what a relocatable build must change
+    /// (paths in its scripts). Backends whose builds name no path do nothing.
+    func relocate(_ job: InstallJob, built: [String: String]) throws(TackError)
 }
 
 extension Backend {
     public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
     public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {}
+    public func relocate(_ job: InstallJob, built: [String: String]) throws(TackError) {}
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? { nil }
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] { [:] }
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) { (0, []) }

@@ -16,7 +16,8 @@ public enum BackendKind: String, CaseIterable, Sendable {
         case .url: return URLOptions.keys
         case .pip: return PipOptions.keys
         case .gem: return GemOptions.keys
-        case .asdf, .swift: return []
+        case .asdf: return AsdfOptions.keys
+        case .swift: return []
         }
     }
 

@@ -22,6 +22,16 @@ public enum InstallOrigin: Sendable, Equatable {
         return out
     }
 
+    /// `record` without where it came from: what a push sends, the same from every machine.
+    public static func withoutOrigin(_ record: LockedTool) -> LockedTool {
+        guard case .map(var built)? = record.fields["built"] else { return record }
+        built["from"] = nil
+        built["seconds"] = nil
+        var out = record
+        out.fields["built"] = built.isEmpty ? nil : .map(built)
+        return out
+    }
+
     /// The origin a record's `built` map says; nil for a record made before tack kept it.
     public init?(record: [String: String]) {
         switch record["from"] {

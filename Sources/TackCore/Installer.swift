@@ -148,11 +148,12 @@ public struct Installer: Sendable {
         let origin: InstallOrigin = pulled != nil ? .teamCache
             : (item.locked.kind?.builds ?? false) && !outcome.prebuilt ? .builtHere(seconds: Self.seconds(since: started)) : .prebuilt
         try? store.fs.remove(scratch)
-        var record = Self.record(item, outcome: outcome, key: key, pulled: pulled)
-        var built = record.fieldMap("built")
-        built.merge(origin.recordFields) { _, new in new }
-        record.fields["built"] = .map(built)
-        do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [item.locked.name: record]).serialized()) }
+        let record = Self.record(item, outcome: outcome, key: key, pulled: pulled)
+        // Where it came from is this machine's to know, kept in its record but never pushed:
+        // two machines' builds of one key stay the same content, with the same digest.
+        var stored = record
+        stored.fields["built"] = .map(record.fieldMap("built").merging(origin.recordFields) { _, new in new })
+        do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [item.locked.name: stored]).serialized()) }
         catch { throw TackError("cannot write to \(temp): \(error)") }
         try moveIntoPlace(temp, final, version: item.locked.version)
         // The digest is pinned on this machine (CacheDigests), not written into tack.lock:
@@ -177,7 +178,11 @@ public struct Installer: Sendable {
         switch await cache.pull(key, recorded: item.locked.cachedDigest(key.tag) ?? seen.digest(for: key.tag), into: job.directory, report: job.report) {
         case .hit(let digest, let binaries, let built):
             seen.remember(key.tag, digest)
-            return (InstallOutcome(binaries: binaries, metadata: built), digest)
+            try backend.relocate(job, built: built)
+            var metadata = built
+            // A relocated build is now where this install is.
+            if metadata["destination"] != nil { metadata["destination"] = job.destination }
+            return (InstallOutcome(binaries: binaries, metadata: metadata), digest)
         case .miss:
             return (try await backend.install(job), nil)
         case .unusable(let why):

@@ -30,7 +30,7 @@ public struct Manifest: Sendable, Equatable {
     /// Every key a tool's mapping may have: its source, its version (or ref), the keys every
     /// kind shares, and each kind's own.
     public static let toolKeys = sourceKeys + ["version", "ref"] + ToolOptions.sharedKeys
-        + GitOptions.keys + URLOptions.keys + PipOptions.keys + GemOptions.keys
+        + GitOptions.keys + URLOptions.keys + PipOptions.keys + GemOptions.keys + AsdfOptions.keys
     public static let packageManagers = ["apt", "dnf", "pacman", "apk", "brew"]
 
     public init(path: String, tools: [ToolRequest] = [], bareEntries: Set<String> = [], env: [EnvEntry] = [], bootstrap: Bootstrap? = nil) {

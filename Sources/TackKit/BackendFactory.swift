@@ -60,7 +60,10 @@ public enum BackendFactory {
         let fs = settings.fs
         let home = settings.home
         return { request in
-            if let entry = registry?.entries[request.name], entry.source == request.source { return nil }
+            // A registry's plugin runs untrusted, but only as the registry runs it: variables a
+            // project file adds for its scripts (`build_env`) need that file trusted.
+            if let entry = registry?.entries[request.name], entry.source == request.source,
+               request.options.asdf.buildEnv == entry.options.asdf.buildEnv { return nil }
             if request.origin.kind == .globalManifest { return nil }
             let file = request.origin.file
             if let store, let bytes = try? fs.read(file), TrustStore(store: store).isTrusted(file, hash: SHA256Digest.hex(bytes)) { return nil }

@@ -116,7 +116,7 @@ public struct CacheService {
         } catch { return skip(error.message) }
         let key = CacheKey(tool: name, inputs: inputs, platform: cache.platform)
         do {
-            let digest = try await cache.push(key, directory: installed.directory, record: installed.record)
+            let digest = try await cache.push(key, directory: installed.directory, record: InstallOrigin.withoutOrigin(installed.record))
             CacheDigests(store: workspace.store).remember(key.tag, digest)
             return .pushed(label: label, digest: digest)
         } catch {

@@ -120,5 +120,12 @@ import Testing
         let install = try s.tack(["install"], in: "app")
         #expect(install.status == 0, "\(install.stderr)")
         #expect(try s.tack(["exec", "--", "hello"], in: "app").stdout.hasPrefix("hello 1.0.0 "))
+
+        // Variables a project file adds for the registry's plugin (`build_env`, LD_PRELOAD
+        // say) would run code the registry never asked for: they need the file trusted.
+        try s.write("other/tack.yml", "tools:\n  hello: { asdf: \"\(repo.path)\", version: 1.1.0, build_env: { LD_PRELOAD: \"/tmp/evil.so\" } }\n")
+        let hostile = try s.tack(["install"], in: "other")
+        #expect(hostile.status == 1 && hostile.stderr.contains("is not trusted"), "\(hostile.stderr)")
+        #expect(!s.exists("tack-home/installs/hello/1.1.0"))
     }
 }

@@ -17,7 +17,7 @@ import TackKit
         let values = [
             "ref": "main", "products": "[x]", "build": "make", "checksum": String(repeating: "a", count: 64),
             "platforms": "{ linux-x86_64: { url: \"https://example.com/x\" } }", "versions": "{ url: \"https://example.com\", regex: \"(.*)\" }",
-            "checksums": "{ url: \"https://example.com/SHA256SUMS\" }", "prebuilt": "false",
+            "checksums": "{ url: \"https://example.com/SHA256SUMS\" }", "prebuilt": "false", "relocatable": "true", "build_env": "{ A: b }",
             "python": "python3", "index_url": "https://example.com/simple", "find_links": "/wheels", "extras": "[a]", "source": "https://example.com",
         ]
         for kind in BackendKind.allCases {
@@ -45,7 +45,8 @@ import TackKit
     /// Each kind's option set owns its keys alone: no key is two kinds', none is shared as
     /// well, and a tool's mapping accepts each of them (the unknown-key list is built from them).
     @Test func eachKindsOptionsOwnTheirKeys() {
-        let sets: [(BackendKind, [String])] = [(.git, GitOptions.keys), (.url, URLOptions.keys), (.pip, PipOptions.keys), (.gem, GemOptions.keys)]
+        let sets: [(BackendKind, [String])] = [(.git, GitOptions.keys), (.url, URLOptions.keys), (.pip, PipOptions.keys), (.gem, GemOptions.keys),
+                                               (.asdf, AsdfOptions.keys)]
         for (kind, keys) in sets {
             #expect(Set(keys).isSubset(of: kind.ownKeys), "\(kind)")
             for other in BackendKind.allCases where other != kind {

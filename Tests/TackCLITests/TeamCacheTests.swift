@@ -381,4 +381,59 @@ struct TeamCacheTests {
         #expect(digest("tack-home") != nil && digest("tack-home") == digest("other/tack-home"), "the same content, the same digest")
         #expect(try registry.tags("team/hello").count == 1)
     }
+
+    /// Ruby built once per team (issue 33 item 4): a `relocatable` asdf build is pushed from one
+    /// TACK_HOME and pulled into another at a different path, where it runs with no build: the
+    /// key leaves the path out, and the pull rewrites the old path in tack's wrappers and the
+    /// `#!` lines of the build's scripts. A small plugin stands in for asdf-ruby: its `hello`
+    /// runs through an interpreter named by its install path, as ruby's scripts do.
+    @Test func aRelocatableBuildIsPulledIntoAnotherTackHome() throws {
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        let repo = GitFixture(path: s.root + "/asdf-reloc", environment: [
+            "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "Test",
+            "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_NOSYSTEM": "1", "HOME": s.root + "/home", "PATH": "/usr/bin:/bin",
+        ])
+        let scripts = [
+            "list-all": "echo 1.0.0\n",
+            "install": """
+                set -e
+                echo built >> '\(s.root)/builds.log'
+                mkdir -p "$ASDF_INSTALL_PATH/bin"
+                printf '#!/bin/sh\\necho "run by $0 ($HELLO_HOME) built with %s"\\n' "$RUBY_CONFIGURE_OPTS" > "$ASDF_INSTALL_PATH/bin/interp"
+                printf '#!%s/bin/interp\\n' "$ASDF_INSTALL_PATH" > "$ASDF_INSTALL_PATH/bin/hello"
+                chmod +x "$ASDF_INSTALL_PATH/bin/interp" "$ASDF_INSTALL_PATH/bin/hello"
+
+                """,
+            "exec-env": "export HELLO_HOME=\"$ASDF_INSTALL_PATH\"\n",
+        ]
+        for (name, body) in scripts {
+            try s.write("asdf-reloc/bin/\(name)", "#!/usr/bin/env bash\n" + body)
+            chmod(s.root + "/asdf-reloc/bin/\(name)", 0o755)
+        }
+        try repo.git("init", "-q", "-b", "main")
+        try repo.git("add", ".")
+        try repo.git("commit", "-q", "-m", "plugin")
+        let entry = "{ asdf: \"\(repo.path)\", version: 1.0.0, relocatable: true, build_env: { RUBY_CONFIGURE_OPTS: \"--enable-load-relative\" } }"
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(entry)\n")
+        let cache = ["TACK_CACHE": registry.cacheURL()]
+
+        let ci = try machine(s, "ci", cache.merging(["TACK_CACHE_PUSH": "1"]) { $1 })
+        _ = try s.tack(["trust"], in: "app", env: ci)
+        let push = try s.tack(["install"], in: "app", env: ci)
+        #expect(push.status == 0 && push.stderr.contains("pushed to the team cache"), "\(push.stderr)")
+        #expect(builds(s) == 1)
+
+        // Another machine, another path: pulled, not built, and it runs from its own path.
+        let laptop = try machine(s, "laptop/somewhere/deeper", cache)
+        _ = try s.tack(["trust"], in: "app", env: laptop)
+        let pull = try s.tack(["install"], in: "app", env: laptop)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(builds(s) == 1, "pulled, not built")
+        #expect(pull.stderr.contains("1 installed (1 from the team cache)"), "\(pull.stderr)")
+        let prefix = s.root + "/laptop/somewhere/deeper/tack-home/installs/hello/1.0.0/install"
+        let run = try s.tack(["exec", "--", "hello"], in: "app", env: laptop)
+        #expect(run.stdout == "run by \(prefix)/bin/interp (\(prefix)) built with --enable-load-relative\n", "\(run.stdout)\(run.stderr)")
+        #expect(!(try String(contentsOfFile: prefix + "/bin/hello", encoding: .utf8)).contains("/ci/"))
+    }
 }

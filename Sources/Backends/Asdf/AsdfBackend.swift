@@ -123,10 +123,48 @@ public struct AsdfBackend: Backend {
 
     /// An asdf build is made in its final directory, and what it builds may name that path
     /// (a prefix compiled in), so the path is part of the key: machines share these builds
-    /// when their TACK_HOME is the same (CI runners usually are).
+    /// when their TACK_HOME is the same (CI runners usually are). A `relocatable` build (Ruby
+    /// built with `--enable-load-relative`) runs from any path once `relocate` has rewritten
+    /// the old path in its scripts, so its key leaves the path out.
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? {
         guard let commit = AsdfLockRecord(locked.fields).pluginCommit else { return nil }
-        return ["backend": name, "source": source(of: request), "plugin-commit": commit, "version": locked.version.text, "destination": destination]
+        var inputs = ["backend": name, "source": source(of: request), "plugin-commit": commit, "version": locked.version.text]
+        if request.options.asdf.relocatable {
+            inputs["relocatable"] = "true"
+            for (k, v) in request.options.asdf.buildEnv { inputs["env." + k] = v }
+        } else {
+            inputs["destination"] = destination
+        }
+        return inputs
+    }
+
+    /// A relocatable build pulled into another path: the path it was built at, in tack's
+    /// command wrappers and in the `#!` lines of its executables, becomes this install's.
+    public func relocate(_ job: InstallJob, built: [String: String]) throws(TackError) {
+        guard job.request.options.asdf.relocatable, let old = built["destination"], old != job.destination, !old.isEmpty else { return }
+        let new = job.destination
+        func rewrite(_ path: String, firstLineOnly: Bool) throws(TackError) {
+            // Scripts only: regular files (never through a link), small, text.
+            guard fs.linkTarget(path) == nil, let info = fs.info(path), info.kind == .file, info.size < 1 << 20,
+                  let bytes = try? fs.read(path) else { return }
+            guard !firstLineOnly || bytes.starts(with: [0x23, 0x21]) else { return }  // #!
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard text.utf8.count == bytes.count, text.contains(old) else { return }  // text files only
+            let replaced: String
+            if firstLineOnly {
+                let end = text.firstIndex(of: "\n") ?? text.endIndex
+                replaced = text[..<end].replacingOccurrences(of: old, with: new) + text[end...]
+            } else {
+                replaced = text.replacingOccurrences(of: old, with: new)
+            }
+            do { try fs.writeAtomically(path, Array(replaced.utf8), permissions: info.permissions) } catch {
+                throw TackError("cannot relocate \(path): \(error)")
+            }
+        }
+        for name in (try? fs.list(job.directory + "/bin")) ?? [] { try rewrite(job.directory + "/bin/" + name, firstLineOnly: false) }
+        for rel in fs.walk(job.directory + "/install") where fs.isExecutable(job.directory + "/install/" + rel) {
+            try rewrite(job.directory + "/install/" + rel, firstLineOnly: true)
+        }
     }
 
     /// The locked plugin commit must be one the plugin's default branch or a tag reaches:
@@ -164,6 +202,10 @@ public struct AsdfBackend: Backend {
         env["ASDF_INSTALL_VERSION"] = job.locked.version.text
         env["ASDF_INSTALL_PATH"] = installPath
         env["ASDF_DOWNLOAD_PATH"] = download
+        for (k, v) in job.request.options.asdf.buildEnv {
+            // Appended to what the environment already asks (RUBY_CONFIGURE_OPTS may hold more).
+            env[k] = [env[k], v].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " ")
+        }
 
         try await runInstallScripts(plugin: dir, env: env, job: job)
         let (commands, binPaths) = try await listCommands(plugin: dir, installPath: installPath, env: env, job: job)
@@ -181,7 +223,10 @@ public struct AsdfBackend: Backend {
             exported = try await captureExecEnv(dir, env: env, finalInstall: finalInstall, job: job)
         }
         let binaries = try writeCommands(commands, exported: exported, job: job)
-        return InstallOutcome(binaries: binaries, metadata: ["plugin": "\(source(of: job.request)) @ \(commit)"], lockFields: AsdfLockRecord(pluginCommit: commit).fields)
+        var metadata = ["plugin": "\(source(of: job.request)) @ \(commit)"]
+        // Where a relocatable build was made: a machine that pulls it elsewhere rewrites this.
+        if job.request.options.asdf.relocatable { metadata["destination"] = job.destination }
+        return InstallOutcome(binaries: binaries, metadata: metadata, lockFields: AsdfLockRecord(pluginCommit: commit).fields)
     }
 
     /// The plugin's bin/download (when it has one), then bin/install.

@@ -12,6 +12,7 @@ public struct ToolOptions: Sendable, Hashable {
     public var url = URLOptions()
     public var pip = PipOptions()
     public var gem = GemOptions()
+    public var asdf = AsdfOptions()
     public init() {}
 
     /// The keys every kind may have.
@@ -31,6 +32,7 @@ public struct ToolOptions: Sendable, Hashable {
         case _ where URLOptions.keys.contains(key.value): try url.decode(key, value, reader)
         case _ where PipOptions.keys.contains(key.value): try pip.decode(key, value, reader)
         case _ where GemOptions.keys.contains(key.value): try gem.decode(key, value, reader)
+        case _ where AsdfOptions.keys.contains(key.value): try asdf.decode(key, value, reader)
         default: return false
         }
         return true
@@ -44,6 +46,7 @@ public struct ToolOptions: Sendable, Hashable {
         out.merge(url.lockRecord) { $1 }
         out.merge(pip.lockRecord) { $1 }
         out.merge(gem.lockRecord) { $1 }
+        out.merge(asdf.lockRecord) { $1 }
         if !bin.isEmpty { out["bin"] = bin.joined(separator: ", ") }
         if let toolchainPlatform { out["platform"] = toolchainPlatform }
         return out
@@ -58,6 +61,7 @@ public struct ToolOptions: Sendable, Hashable {
         o.url = url.overlaid(by: other.url)
         o.pip = pip.overlaid(by: other.pip)
         o.gem = gem.overlaid(by: other.gem)
+        o.asdf = asdf.overlaid(by: other.asdf)
         return o
     }
 }
