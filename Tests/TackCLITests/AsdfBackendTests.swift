@@ -15,25 +15,13 @@ import Testing
             let r = try s.run("/bin/sh", ["-c", "tar -czf '\(archives)/hello-\(v).tar.gz' -C build-\(v) hello"])
             #expect(r.status == 0, "\(r.stderr)")
         }
-        let repo = GitFixture(path: s.root + "/asdf-hello", environment: [
-            "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "Test",
-            "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_NOSYSTEM": "1", "HOME": s.root + "/home", "PATH": "/usr/bin:/bin",
-        ])
-        let scripts = [
+        return try GitFixture.asdfPlugin(in: s, name: "asdf-hello", scripts: [
             "list-all": "echo 1.0.0 1.1.0 2.0.0\n",
             "download": "set -e\ncp '\(archives)/hello-'\"$ASDF_INSTALL_VERSION\"'.tar.gz' \"$ASDF_DOWNLOAD_PATH/\"\n",
             "install": "set -e\ntest \"$ASDF_INSTALL_TYPE\" = version\nmkdir -p \"$ASDF_INSTALL_PATH/bin\"\ntar -xzf \"$ASDF_DOWNLOAD_PATH/hello-$ASDF_INSTALL_VERSION.tar.gz\" -C \"$ASDF_INSTALL_PATH/bin\"\necho \"$ASDF_INSTALL_PATH\" > \"$ASDF_INSTALL_PATH/prefix.txt\"\n",
             "list-bin-paths": "echo bin\n",
             "exec-env": "export HELLO_HOME=\"$ASDF_INSTALL_PATH\"\n",
-        ]
-        for (name, body) in scripts {
-            try s.write("asdf-hello/bin/\(name)", "#!/usr/bin/env bash\n" + body)
-            chmod(s.root + "/asdf-hello/bin/\(name)", 0o755)
-        }
-        try repo.git("init", "-q", "-b", "main")
-        try repo.git("add", ".")
-        try repo.git("commit", "-q", "-m", "plugin")
-        return repo
+        ])
     }
 
     @Test func listsInstallsAndRunsOnlyWhenTrusted() throws {

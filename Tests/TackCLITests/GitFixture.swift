@@ -73,4 +73,21 @@ struct GitFixture {
     func entry(_ version: String) -> String {
         "{ git: \"\(path)\", version: \"\(version)\", build: sh build.sh, bin: [out/hello] }"
     }
+
+    /// An asdf plugin repository at `name` in the sandbox: each of `scripts` (`list-all`,
+    /// `install`, …) as `bin/<name>`, a bash script, committed on main.
+    static func asdfPlugin(in s: Sandbox, name: String, scripts: [String: String]) throws -> GitFixture {
+        let repo = GitFixture(path: s.root + "/" + name, environment: [
+            "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "Test",
+            "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_NOSYSTEM": "1", "HOME": s.root + "/home", "PATH": "/usr/bin:/bin",
+        ])
+        for (script, body) in scripts {
+            try s.write("\(name)/bin/\(script)", "#!/usr/bin/env bash\n" + body)
+            chmod(s.root + "/\(name)/bin/\(script)", 0o755)
+        }
+        try repo.git("init", "-q", "-b", "main")
+        try repo.git("add", ".")
+        try repo.git("commit", "-q", "-m", "plugin")
+        return repo
+    }
 }

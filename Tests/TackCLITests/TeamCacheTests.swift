@@ -390,11 +390,7 @@ struct TeamCacheTests {
     @Test func aRelocatableBuildIsPulledIntoAnotherTackHome() throws {
         let registry = try RegistryServer()
         let s = try Sandbox()
-        let repo = GitFixture(path: s.root + "/asdf-reloc", environment: [
-            "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "Test",
-            "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_NOSYSTEM": "1", "HOME": s.root + "/home", "PATH": "/usr/bin:/bin",
-        ])
-        let scripts = [
+        let repo = try GitFixture.asdfPlugin(in: s, name: "asdf-reloc", scripts: [
             "list-all": "echo 1.0.0\n",
             "install": """
                 set -e
@@ -406,14 +402,7 @@ struct TeamCacheTests {
 
                 """,
             "exec-env": "export HELLO_HOME=\"$ASDF_INSTALL_PATH\"\n",
-        ]
-        for (name, body) in scripts {
-            try s.write("asdf-reloc/bin/\(name)", "#!/usr/bin/env bash\n" + body)
-            chmod(s.root + "/asdf-reloc/bin/\(name)", 0o755)
-        }
-        try repo.git("init", "-q", "-b", "main")
-        try repo.git("add", ".")
-        try repo.git("commit", "-q", "-m", "plugin")
+        ])
         let entry = "{ asdf: \"\(repo.path)\", version: 1.0.0, relocatable: true, build_env: { RUBY_CONFIGURE_OPTS: \"--enable-load-relative\" } }"
         try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(entry)\n")
         let cache = ["TACK_CACHE": registry.cacheURL()]
