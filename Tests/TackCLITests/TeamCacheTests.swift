@@ -426,3 +426,29 @@ struct TeamCacheTests {
         #expect(!(try String(contentsOfFile: prefix + "/bin/hello", encoding: .utf8)).contains("/ci/"))
     }
 }
+
+/// Ruby built once per team, for real (issue 33 item 4): the registry's ruby, built by
+/// asdf-ruby and ruby-build with --enable-load-relative, pushed from one TACK_HOME and pulled
+/// into another at another path, where `ruby -e` and `gem --version` run with no compiler on
+/// PATH. Minutes, and the network (the plugin and Ruby's sources): set TACK_TEST_REAL_RUBY to
+/// the version to build (`3.3.6`).
+@Suite(.serialized, .enabled(if: RegistryServer.isAvailable && ProcessInfo.processInfo.environment["TACK_TEST_REAL_RUBY"] != nil))
+struct RealRubyTests {
+    @Test func aRelocatableRubyBuiltOnceRunsFromAnotherTackHome() throws {
+        let version = ProcessInfo.processInfo.environment["TACK_TEST_REAL_RUBY"] ?? "3.3.6"
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        try s.write("app/.ruby-version", version + "\n")
+        let cache = ["TACK_CACHE": registry.cacheURL()]
+        let ci = s.environment.merging(cache.merging(["TACK_CACHE_PUSH": "1", "TACK_HOME": s.root + "/ci/tack-home"]) { $1 }) { $1 }
+        let push = try s.tack(["install"], in: "app", env: ci)
+        #expect(push.status == 0 && push.stderr.contains("pushed to the team cache"), "\(push.stderr)")
+        try s.mkdir("nothing-on-path")
+        let laptop = cache.merging(["TACK_HOME": s.root + "/laptop/elsewhere/tack-home", "PATH": s.root + "/nothing-on-path"]) { $1 }
+        let pull = try s.tack(["install"], in: "app", env: laptop)
+        #expect(pull.status == 0 && pull.stderr.contains("1 installed (1 from the team cache)"), "\(pull.stderr)")
+        let bin = s.root + "/laptop/elsewhere/tack-home/installs/ruby/\(version)/bin/"
+        #expect(try runProgram(bin + "ruby", ["-e", "puts RUBY_VERSION"], environment: ["PATH": "/nonexistent"]) == version + "\n")
+        #expect(try !runProgram(bin + "gem", ["--version"], environment: ["PATH": bin]).isEmpty)
+    }
+}
