@@ -48,8 +48,10 @@ struct PrebuiltBundle {
         guard let prefix = Self.releasePrefix(request), let repo = GitHub.repository(ofGitURL: request.source.identity ?? ""),
               let tag = GitLockRecord(entry.fields).tag else { return .unknown }
         let api = mirrors.apply("https://api.github.com/repos/\(repo)/releases/tags/\(tag)")
+        // One try, no retries: an offline machine or a rate limit must not slow every lock;
+        // an unanswered question is asked again at the next lock.
         let body: [UInt8]
-        do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(api) } } catch {
+        do { body = try await http.get(api) } catch {
             return error.status == 404 ? .none("\(repo) has no release for \(tag)") : .unknown
         }
         guard let release = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
