@@ -45,6 +45,16 @@ struct Opened {
         await directory.close()
     }
 
+    /// Opens a bus on the journal in `dir`, runs `body` with it, and closes both, as an app
+    /// that quits does.
+    static func session(_ dir: URL, _ handlers: Handlers, _ body: (CommandBus, FileJournal) async throws -> Void) async throws {
+        let opened = try Opened(dir)
+        let bus = try CommandBus(handlers: handlers, journal: opened.journal)
+        try await body(bus, opened.journal)
+        await bus.close()
+        await opened.close()
+    }
+
     /// Opens, reads the commands, closes.
     static func commands(_ dir: URL) async throws -> [PendingCommand] {
         let opened = try Opened(dir)
@@ -138,13 +148,7 @@ struct Opened {
     @Test func aTornTailIsTruncatedSoTheNextRecordIsKept() async throws {
         let dir = try temporaryDirectory()
         let url = dir.appendingPathComponent("journal.log")
-        do {
-            let opened = try Opened(dir)
-            let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
-            try await bus.send(Append(value: 1))
-            await bus.close()
-            await opened.close()
-        }
+        try await Opened.session(dir, try handlers(Log())) { bus, _ in try await bus.send(Append(value: 1)) }
         let whole = try Data(contentsOf: url)
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
@@ -168,12 +172,8 @@ struct Opened {
     @Test func damageBeforeTheEndIsMovedAsideAndTheJournalOpens() async throws {
         let dir = try temporaryDirectory()
         let url = dir.appendingPathComponent("journal.log")
-        do {
-            let opened = try Opened(dir)
-            let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
+        try await Opened.session(dir, try handlers(Log())) { bus, _ in
             for v in 1...3 { try await bus.send(Append(value: v)) }
-            await bus.close()
-            await opened.close()
         }
         var bytes = [UInt8](try Data(contentsOf: url))
         // Flip a bit in the second command's body.
@@ -203,13 +203,9 @@ struct Opened {
     @Test func aWholeRecordOfAnUnknownKindIsKept() async throws {
         let dir = try temporaryDirectory()
         let url = dir.appendingPathComponent("journal.log")
-        do {
-            let opened = try Opened(dir)
-            let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
+        try await Opened.session(dir, try handlers(Log())) { bus, journal in
             try await bus.send(Append(value: 1))
-            try await opened.journal.append(JournalRecord(seq: 1, .other(kind: "X", body: Array("from a newer build".utf8))))
-            await bus.close()
-            await opened.close()
+            try await journal.append(JournalRecord(seq: 1, .other(kind: "X", body: Array("from a newer build".utf8))))
         }
         let before = try Data(contentsOf: url)
         let opened = try Opened(dir)
@@ -321,15 +317,11 @@ struct Opened {
     @Test func replaySkipsFailedCommands() async throws {
         let dir = try temporaryDirectory()
         let live = Log()
-        do {
-            let opened = try Opened(dir)
-            let bus = try CommandBus(handlers: try handlers(live, replaysApplied: true), journal: opened.journal)
+        try await Opened.session(dir, try handlers(live, replaysApplied: true)) { bus, _ in
             try await bus.send(Append(value: 1))
             await #expect(throws: Boom.self) { try await bus.send(Fail()) }
             try await bus.send(Append(value: 3))
             try await bus.send(Append(value: 4))
-            await bus.close()
-            await opened.close()
         }
         let replayed = Log()
         let opened = try Opened(dir)
