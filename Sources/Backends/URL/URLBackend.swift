@@ -54,8 +54,12 @@ public struct URLBackend: Backend {
         return ["build": build]
     }
 
+    /// Letters, digits, `.`, `_` and `-`, starting with a letter or digit and with no `..`:
+    /// never a path segment that climbs (`..`) or names the current one (`.`).
     static func isPlainWord(_ s: String) -> Bool {
-        !s.isEmpty && s.count <= 64 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
+        func alnum(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+        guard let first = s.utf8.first, alnum(first), s.count <= 64, !s.contains("..") else { return false }
+        return s.utf8.allSatisfy { alnum($0) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
     }
 
     /// Whether the tool's URLs name a build beside the version (so even an exact version
