@@ -92,6 +92,19 @@ import TackCore
         #expect(try Manifest.decode(good, path: "tack.yml", kind: .manifest).tools.first?.source == .url("https://example.org/{version}/x.artifactbundle.zip"))
     }
 
+    /// What a lock may name as a `github:` package's release bundle: one release's asset, and
+    /// nothing that climbs out of the repository's downloads.
+    @Test func aReleaseBundleStaysInItsRepositorysDownloads() {
+        let prefix = "https://github.com/acme/hello/releases/download/"
+        #expect(PrebuiltBundle.isReleaseBundle(prefix + "v1.0.0/hello.artifactbundle.zip", prefix: prefix))
+        for hostile in ["../../evil/x/releases/download/1/e.artifactbundle.zip", "1.0.0/../../e.artifactbundle.zip", "%2e%2e/e.artifactbundle.zip",
+                        "./1.0.0/e.artifactbundle.zip", "1.0.0//e.artifactbundle.zip", "1.0.0/e.artifactbundle.zip?x=.artifactbundle.zip",
+                        "1.0.0/e.zip", "1.0.0/sub/e.artifactbundle.zip"] {
+            #expect(!PrebuiltBundle.isReleaseBundle(prefix + hostile, prefix: prefix), "\(hostile)")
+        }
+        #expect(!PrebuiltBundle.isReleaseBundle("https://github.com/other/repo/releases/download/1/e.artifactbundle.zip", prefix: prefix))
+    }
+
     /// Triples as publishers write them, matched to tack's platforms.
     @Test func triplesMatchTheirPlatform() {
         let linuxX86 = Platform(os: "linux", arch: "x86_64"), linuxArm = Platform(os: "linux", arch: "arm64")
@@ -206,6 +219,26 @@ import TackCore
         try s.write("app/tack.lock", lock.replacingOccurrences(of: "/static/1.0.0/hello.artifactbundle.zip", with: "/static/evil/hello.artifactbundle.zip"))
         let r = try s.tack(["install", "--frozen"], in: "app")
         #expect(r.status == 1 && r.stderr.contains("tack.lock's prebuilt bundle of hello 1.0.0 is not the manifest's `artifactbundle:`"), "\(r.stderr)")
+        #expect(!s.exists("tack-home/installs/hello/1.0.0"))
+    }
+
+    /// The lock's tag fills `{tag}`, so the tag is checked against the repository first, as a
+    /// build checks it: a lock that renames the tag (and the bundle URL and checksum with it)
+    /// to reach another bundle is refused.
+    @Test func aLockWhoseTagIsNotTheRepositorysIsRefused() throws {
+        let (s, server, repo, _) = try setUp()
+        try s.mkdir("www/evil")
+        try FixtureServer.archive("artifactbundle", s.root + "/www/evil/hello.artifactbundle.zip", version: "6.6.6", hostile: "hello")
+        let bundle = server.url("static/{tag}/hello.artifactbundle.zip")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: { git: \"\(repo.path)\", version: \"1.0.0\", build: sh build.sh, bin: [out/hello], artifactbundle: \"\(bundle)\" }\n")
+        #expect(try s.tack(["lock"], in: "app").status == 0)
+        let lock = try #require(s.read("app/tack.lock"))
+        let good = try sha256(s.root + "/www/1.0.0/hello.artifactbundle.zip"), evil = try sha256(s.root + "/www/evil/hello.artifactbundle.zip")
+        #expect(lock.contains(good), "\(lock)")
+        try s.write("app/tack.lock", lock.replacingOccurrences(of: "tag: \"1.0.0\"", with: "tag: \"evil\"")
+            .replacingOccurrences(of: "/static/1.0.0/hello", with: "/static/evil/hello").replacingOccurrences(of: good, with: evil))
+        let r = try s.tack(["install", "--frozen"], in: "app")
+        #expect(r.status == 1 && r.stderr.contains("tack.lock's tag \"evil\" for hello 1.0.0 does not name version 1.0.0 — nothing was installed"), "\(r.stderr)")
         #expect(!s.exists("tack-home/installs/hello/1.0.0"))
     }
 }

@@ -127,7 +127,12 @@ public struct GitBackend: Backend {
     }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
-        if let outcome = try await prebuilt?.install(job) { return outcome }
+        if let prebuilt, prebuilt.chosen(job) {
+            // The lock's tag names the bundle (`{tag}`): it is checked against the repository
+            // first, as a build checks it, so a lock cannot rename it to reach another bundle.
+            try await checkPin(job.locked, for: job.request, scratch: job.scratch)
+            if let outcome = try await prebuilt.install(job) { return outcome }
+        }
         let url = source(of: job.request)
         let tool = "\(job.locked.name) \(job.locked.version)"
         job.report(.fetching)

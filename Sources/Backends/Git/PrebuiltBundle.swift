@@ -57,7 +57,7 @@ struct PrebuiltBundle {
         guard let release = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
               let assets = release["assets"] as? [[String: Any]] else { return .unknown }
         let urls = assets.compactMap { $0["browser_download_url"] as? String }
-            .filter { $0.hasPrefix(prefix) && $0.lowercased().hasSuffix(".artifactbundle.zip") && !$0.contains("/../") && !$0.contains("?") }
+            .filter { Self.isReleaseBundle($0, prefix: prefix) }
         return urls.sorted().first.map { .bundle($0) } ?? .none("the \(tag) release of \(repo) has no artifact bundle")
     }
 
@@ -66,7 +66,18 @@ struct PrebuiltBundle {
     static func allowed(_ url: String, _ request: ToolRequest, _ entry: LockedTool) -> Bool {
         if let manifest = Self.url(request, entry) { return url == manifest }
         guard let prefix = releasePrefix(request) else { return false }
-        return url.hasPrefix(prefix) && url.lowercased().hasSuffix(".artifactbundle.zip") && !url.contains("/../") && !url.contains("?")
+        return isReleaseBundle(url, prefix: prefix)
+    }
+
+    /// `PREFIX/TAG/NAME.artifactbundle.zip`: one release's bundle under the repository's
+    /// downloads, with no segment that climbs, hides a dot in an escape, or adds a query.
+    static func isReleaseBundle(_ url: String, prefix: String) -> Bool {
+        guard url.hasPrefix(prefix), url.lowercased().hasSuffix(".artifactbundle.zip") else { return false }
+        let segments = url.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        return segments.count == 2 && segments.allSatisfy { segment in
+            guard let first = segment.first, first.isLetter || first.isNumber else { return false }
+            return !segment.contains("..") && !segment.contains { "%?#\\".contains($0) }
+        }
     }
 
     /// At lock time: the lock fields that choose the bundle, or none when there is no bundle
@@ -110,9 +121,14 @@ struct PrebuiltBundle {
 
     /// At install time: the install from the locked bundle, or nil when the lock names none,
     /// the entry now builds, or the bundle has no variant for this machine (then it is built).
+    /// Whether the lock chooses a bundle this install would take.
+    func chosen(_ job: InstallJob) -> Bool {
+        guard !job.build, job.request.options.git.prebuilt, case .map(let chosen)? = job.locked.fields[Self.field] else { return false }
+        return chosen["none"] == nil
+    }
+
     func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome? {
-        guard !job.build, job.request.options.git.prebuilt, case .map(let chosen)? = job.locked.fields[Self.field],
-              chosen["none"] == nil else { return nil }
+        guard chosen(job), case .map(let chosen)? = job.locked.fields[Self.field] else { return nil }
         let tool = "\(job.locked.name) \(job.locked.version)"
         // The lock may only choose the bundle the manifest names (or, for a `github:` Swift
         // package, one of its releases' bundles), and only by its checksum.
