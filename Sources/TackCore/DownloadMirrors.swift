@@ -4,7 +4,7 @@
 /// github.com's release downloads (`TACK_GITHUB_DOWNLOADS`). Each replaces the start of every
 /// URL tack downloads from — a version index, a checksum file, a download, a release's
 /// bundle — that begins with the publisher's prefix; the first that fits wins.
-public struct DownloadMirrors: Sendable, Equatable {
+public struct DownloadMirrors: Sendable {
     public static let known: [(variable: String, prefix: String)] = [
         ("TACK_GITHUB_API", "https://api.github.com"),
         ("TACK_PYTHON_MIRROR", "https://github.com/astral-sh/python-build-standalone/releases/download"),
@@ -26,9 +26,5 @@ public struct DownloadMirrors: Sendable, Equatable {
     public func apply(_ url: String) -> String {
         for rule in rules where url.hasPrefix(rule.from + "/") { return rule.to + url.dropFirst(rule.from.count) }
         return url
-    }
-
-    public static func == (a: DownloadMirrors, b: DownloadMirrors) -> Bool {
-        a.rules.map(\.from) == b.rules.map(\.from) && a.rules.map(\.to) == b.rules.map(\.to)
     }
 }

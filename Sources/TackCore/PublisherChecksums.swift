@@ -15,7 +15,7 @@ public struct PublisherChecksums: Sendable, Equatable {
             if line.hasPrefix("SHA256 ("), let close = line.range(of: ") = ") {
                 let name = String(line[line.index(line.startIndex, offsetBy: 8)..<close.lowerBound])
                 let hash = String(line[close.upperBound...]).trimmingSpaces
-                if Checksum.isSHA256(hash) { sums[Self.basename(name)] = hash.lowercased() }
+                if Checksum.isSHA256(hash) { sums[Paths.basename(name)] = hash.lowercased() }
                 continue
             }
             let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
@@ -26,18 +26,11 @@ public struct PublisherChecksums: Sendable, Equatable {
             }
             var name = fields[1].trimmingSpaces
             if name.hasPrefix("*") { name.removeFirst() }
-            sums[Self.basename(name)] = hash.lowercased()
+            sums[Paths.basename(name)] = hash.lowercased()
         }
         if unnamed.count == 1 && sums.isEmpty { single = unnamed[0] }
     }
 
     /// The checksum the file gives for `name` (a download's file name).
-    public func sum(for name: String) -> String? {
-        if let s = sums[name] { return s }
-        if let single { return single }
-        // A one-line file for exactly this download, however it names it.
-        return sums.count == 1 && sums.keys.first.map { Self.basename($0) == name } == true ? sums.values.first : nil
-    }
-
-    static func basename(_ path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
+    public func sum(for name: String) -> String? { sums[name] ?? single }
 }

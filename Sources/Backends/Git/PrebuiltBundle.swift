@@ -98,9 +98,8 @@ struct PrebuiltBundle {
         // tries again); one that is not a bundle tack can read is recorded as built.
         guard let file = try? await downloader.fetch(mirrors.apply(url), expected: nil, from: "", tool: tool, platform: platform.description,
                                                      cache: cache, offline: false, report: { _ in }) else { return [:] }
-        let scratch = cache + "/.bundle-\(getpid())-\(UUID().uuidString)"
+        let scratch = try lockScratchDirectory(in: cache)
         defer { try? fs.remove(scratch) }
-        try fs.makeDirectory(scratch)
         let found: ArtifactBundle.Found
         do {
             _ = try SafeExtractor.extract(file.path, into: scratch, limits: limits)

@@ -441,17 +441,10 @@ public struct PipBackend: Backend {
 
     // MARK: Every platform
 
-    /// uv's `--python-platform` for a platform: glibc Linux (uv's manylinux_2_28 baseline) or
-    /// macOS (uv's oldest supported release), so a wheel locked runs on any current machine of
-    /// that platform.
-    static func uvTarget(_ platform: Platform) -> String {
-        switch (platform.os, platform.arch) {
-        case ("darwin", "arm64"): return "aarch64-apple-darwin"
-        case ("darwin", _): return "x86_64-apple-darwin"
-        case (_, "arm64"): return "aarch64-unknown-linux-gnu"
-        default: return "x86_64-unknown-linux-gnu"
-        }
-    }
+    /// uv's `--python-platform` for a platform: its target triple, glibc Linux (uv's
+    /// manylinux_2_28 baseline) or macOS (uv's oldest supported release), so a wheel locked
+    /// runs on any current machine of that platform.
+    static func uvTarget(_ platform: Platform) -> String { platform.triple }
 
     /// `tack lock` for platforms the entry does not cover yet: each resolved by uv for that
     /// platform, keeping every version already locked (one version of each distribution on
