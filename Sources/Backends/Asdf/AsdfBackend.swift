@@ -139,31 +139,14 @@ public struct AsdfBackend: Backend {
     }
 
     /// A relocatable build pulled into another path: the path it was built at, in tack's
-    /// command wrappers and in the `#!` lines of its executables, becomes this install's.
+    /// command wrappers and in the build's `#!` scripts (every directory of it), becomes this
+    /// install's, as the pip backend's cloned environments are rewritten.
     public func relocate(_ job: InstallJob, built: [String: String]) throws(TackError) {
-        guard job.request.options.asdf.relocatable, let old = built["destination"], old != job.destination, !old.isEmpty else { return }
-        let new = job.destination
-        func rewrite(_ path: String, firstLineOnly: Bool) throws(TackError) {
-            // Scripts only: regular files (never through a link), small, text.
-            guard fs.linkTarget(path) == nil, let info = fs.info(path), info.kind == .file, info.size < 1 << 20,
-                  let bytes = try? fs.read(path) else { return }
-            guard !firstLineOnly || bytes.starts(with: [0x23, 0x21]) else { return }  // #!
-            let text = String(decoding: bytes, as: UTF8.self)
-            guard text.utf8.count == bytes.count, text.contains(old) else { return }  // text files only
-            let replaced: String
-            if firstLineOnly {
-                let end = text.firstIndex(of: "\n") ?? text.endIndex
-                replaced = text[..<end].replacingOccurrences(of: old, with: new) + text[end...]
-            } else {
-                replaced = text.replacingOccurrences(of: old, with: new)
-            }
-            do { try fs.writeAtomically(path, Array(replaced.utf8), permissions: info.permissions) } catch {
-                throw TackError("cannot relocate \(path): \(error)")
-            }
-        }
-        for name in (try? fs.list(job.directory + "/bin")) ?? [] { try rewrite(job.directory + "/bin/" + name, firstLineOnly: false) }
-        for rel in fs.walk(job.directory + "/install") where fs.isExecutable(job.directory + "/install/" + rel) {
-            try rewrite(job.directory + "/install/" + rel, firstLineOnly: true)
+        guard job.request.options.asdf.relocatable, let old = built["destination"], !old.isEmpty else { return }
+        let relocation = Relocation(fs: fs), install = job.directory + "/install"
+        try relocation.rewriteScripts(in: job.directory + "/bin", from: old, to: job.destination)
+        for rel in [""] + fs.walk(install) where fs.linkTarget(install + "/" + rel) == nil && fs.isDirectory(install + "/" + rel) {
+            try relocation.rewriteScripts(in: rel.isEmpty ? install : install + "/" + rel, from: old, to: job.destination)
         }
     }
 
