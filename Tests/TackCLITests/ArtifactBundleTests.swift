@@ -6,7 +6,7 @@ import TackCore
 /// Swift artifact bundles (SE-0305), made in the test (Fixtures/fixtures.py `archive
 /// artifactbundle`) and served on loopback: `info.json` with variants for Linux x86_64 and
 /// aarch64 and macOS arm64, each a script that says which triple it was built for.
-@Suite struct ArtifactBundleTests {
+@Suite(.ownThreads) struct ArtifactBundleTests {
     /// The triple this machine's variant in the fixture says.
     static var thisTriple: String { Platform.current.arch == "arm64" ? "aarch64-unknown-linux-gnu" : "x86_64-unknown-linux-gnu" }
 
@@ -125,7 +125,7 @@ import TackCore
 /// A git tool whose releases publish an artifact bundle (`artifactbundle:` beside `git:`): the
 /// lock chooses the bundle, installs download it instead of building, and `--build` or
 /// `prebuilt: false` build (issue 33 item 2).
-@Suite struct PrebuiltGitToolTests {
+@Suite(.ownThreads) struct PrebuiltGitToolTests {
     func setUp(_ variant: String = "hello") throws -> (Sandbox, FixtureServer, GitFixture, String) {
         let s = try Sandbox()
         try s.mkdir("www/1.0.0")

@@ -3,7 +3,7 @@ import Testing
 
 /// The asdf backend against a plugin repository made in the test: shell scripts that
 /// "install" a versioned `hello` from local archives.
-@Suite struct AsdfBackendTests {
+@Suite(.ownThreads) struct AsdfBackendTests {
     /// The plugin lists 1.0.0, 1.1.0 and 2.0.0; there is no archive for 2.0.0, so its
     /// download fails. exec-env exports HELLO_HOME.
     func plugin(_ s: Sandbox) throws -> GitFixture {

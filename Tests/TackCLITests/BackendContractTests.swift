@@ -8,7 +8,7 @@ import TackCore
 /// source that answers nothing is an error that says what, never a crash or an empty success;
 /// a lock entry a backend cannot verify installs nothing; and what `BackendKind` says of a
 /// kind (refs, builds, per-platform checksums) is what its backend does.
-@Suite struct BackendContractTests {
+@Suite(.ownThreads) struct BackendContractTests {
     /// Each kind's backend with effects that answer nothing, and a pin of that kind.
     static func unreachable(_ kind: BackendKind, scratch: String) -> (any Backend, ToolRequest) {
         let origin = Origin(kind: .manifest, file: "/app/tack.yml", line: 2, column: 3)

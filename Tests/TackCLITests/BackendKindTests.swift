@@ -5,7 +5,7 @@ import TackKit
 
 /// Every kind of backend has its implementation, and every implementation its kind: what the
 /// rest of tack asks about a backend (`BackendKind`) is asked of one that exists.
-@Suite struct BackendKindTests {
+@Suite(.ownThreads) struct BackendKindTests {
     @Test func everyKindHasABackendAndEveryBackendAKind() {
         let settings = Settings(environment: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"], cwd: "/", fs: InMemoryFileSystem())
         let registry = BackendFactory.standard(settings, pathPrefix: [])

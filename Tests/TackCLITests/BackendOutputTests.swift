@@ -4,7 +4,7 @@ import TackCore
 import Testing
 
 /// What the git, asdf and swift backends read from their tools, in-process.
-@Suite struct BackendOutputTests {
+@Suite(.ownThreads) struct BackendOutputTests {
     @Test func swiftsVersionAndTargetAreRead() {
         let out = "Swift version 6.0.3 (swift-6.0.3-RELEASE)\nTarget: x86_64-unknown-linux-gnu\n"
         #expect(GitBackend.toolchainLine(out) == "Swift version 6.0.3 (swift-6.0.3-RELEASE)")

@@ -4,7 +4,7 @@ import Testing
 import TackCore
 
 /// Backends against fakes of the outside world: no server, no subprocess.
-@Suite struct BackendUnitTests {
+@Suite(.ownThreads) struct BackendUnitTests {
     static let origin = Origin(kind: .manifest, file: "/p/tack.yml", line: 2, column: 3)
     static let index = "https://example.org/releases"
     static let template = "https://example.org/sc-{version}.tar.gz"
@@ -61,7 +61,7 @@ import TackCore
 }
 
 /// The keys tack ships are swift.org's, by the fingerprints swift.org publishes.
-@Suite struct SwiftKeysTests {
+@Suite(.ownThreads) struct SwiftKeysTests {
     @Test func theShippedKeyringHoldsSwiftOrgsKeys() throws {
         let keys = try OpenPGP.keys(SwiftKeys.builtIn)
         #expect(Set(keys.map(\.fingerprint)) == Set(SwiftKeys.fingerprints.keys))
@@ -82,7 +82,7 @@ import TackCore
 }
 
 /// The registry client's parsing, without a registry.
-@Suite struct RegistryAuthTests {
+@Suite(.ownThreads) struct RegistryAuthTests {
     @Test func challengesAsRegistriesSendThem() {
         let ghcr = AuthChallenge.parse(#"Bearer realm="https://ghcr.io/token",service="ghcr.io",scope="repository:acme/x:pull""#)
         #expect(ghcr == [AuthChallenge(scheme: "bearer", parameters: ["realm": "https://ghcr.io/token", "service": "ghcr.io", "scope": "repository:acme/x:pull"])])

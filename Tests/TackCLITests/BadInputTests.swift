@@ -3,7 +3,7 @@ import Testing
 
 /// Every bad input fails with exactly one line on stderr (file, line, column where there is
 /// one), a non-zero exit, nothing on stdout, and nothing written anywhere.
-@Suite struct BadInputTests {
+@Suite(.ownThreads) struct BadInputTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
         var files: [String: String]

@@ -5,7 +5,7 @@ import Testing
 
 /// `tack bootstrap` as a service on an in-memory project: the plan asks the package manager
 /// (a fake) what is missing, the commands run once each, and a failing step keeps what finished.
-@Suite struct BootstrapServiceTests {
+@Suite(.ownThreads) struct BootstrapServiceTests {
     static let manifest = """
         bootstrap:
           packages: { apt: [libfoo-dev, libbar], dnf: [foo-devel] }

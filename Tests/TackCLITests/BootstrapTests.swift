@@ -4,7 +4,7 @@ import Testing
 /// `tack bootstrap` with fake package managers on PATH: one script, linked under each
 /// manager's command names, that logs what it was asked and keeps "installed" packages in a
 /// file. A package named `broken` fails to install.
-@Suite struct BootstrapTests {
+@Suite(.ownThreads) struct BootstrapTests {
     static let fake = #"""
         #!/bin/sh
         me=$(basename "$0")

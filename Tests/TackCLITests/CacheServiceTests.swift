@@ -5,7 +5,7 @@ import Testing
 
 /// `tack cache` as a service, in-process, where no registry is needed: what it says when there
 /// is no cache, when the project's cache is not trusted, and when a tool named is not pinned.
-@Suite struct CacheServiceTests {
+@Suite(.ownThreads) struct CacheServiceTests {
     let entry = "hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
 
     @Test func withoutACacheItSaysWhereToNameOne() throws {

@@ -7,7 +7,7 @@ import TackLean
 
 /// One dispatcher, one voice (issue 15): the table of hot forms, `--help` everywhere, one
 /// error format with documented exit statuses, and "did you mean".
-@Suite struct CommandLineTests {
+@Suite(.ownThreads) struct CommandLineTests {
     /// `HotCommand.classify` on `words` (after `tack`).
     static func classify(_ words: [String]) -> (HotCommand, [UnsafeMutablePointer<CChar>?]) {
         var argv: [UnsafeMutablePointer<CChar>?] = (["tack"] + words).map { strdup($0) }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The commands mise and rbenv users reach for, and advice that fits (issue 15).
-@Suite struct CommandsTests {
+@Suite(.ownThreads) struct CommandsTests {
     /// A url tool `sc` with releases 1.0.0, 1.1.0 and 2.0.0 and an index listing them.
     func releases(_ s: Sandbox, version: String = "1.0.0") throws -> FixtureServer {
         try s.mkdir("www")
@@ -240,7 +240,7 @@ import Testing
 }
 
 /// Long work shows life: at a terminal the tool's line counts the seconds; piped, plain lines.
-@Suite struct ProgressTests {
+@Suite(.ownThreads) struct ProgressTests {
     @Test func aSlowBuildShowsElapsedTimeAtATerminalAndPlainLinesWhenPiped() async throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], sleep: 2.5)

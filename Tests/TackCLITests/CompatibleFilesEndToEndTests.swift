@@ -3,7 +3,7 @@ import Testing
 
 /// Other managers' version files through the built binary (issue 14): each numbered
 /// behaviour once, end to end.
-@Suite struct CompatibleFilesEndToEndTests {
+@Suite(.ownThreads) struct CompatibleFilesEndToEndTests {
     /// 1. A compatible file tack cannot read pins nothing, warns once (naming the file and
     /// line), and never stops another tool from resolving; `tack doctor` lists it every time.
     @Test func aBadFilePinsNothingAndWarnsOnce() throws {

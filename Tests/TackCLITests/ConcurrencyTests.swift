@@ -3,7 +3,7 @@ import Testing
 
 /// Installs are transactional across processes: concurrent installs produce one install, and
 /// a killed install never leaves anything that looks installed.
-@Suite(.serialized) struct ConcurrencyTests {
+@Suite(.ownThreads, .serialized) struct ConcurrencyTests {
     @Test func eightConcurrentInstallsProduceOneInstall() throws {
         let s = try Sandbox()
         let log = s.root + "/builds.log"

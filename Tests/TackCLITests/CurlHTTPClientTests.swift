@@ -5,7 +5,7 @@ import Testing
 
 /// tack's HTTP client (libcurl) against a server on loopback, in-process: redirects followed
 /// with credentials kept to their origin, and failures that say where the request ended up.
-@Suite struct CurlHTTPClientTests {
+@Suite(.ownThreads) struct CurlHTTPClientTests {
     let client = CurlHTTPClient(environment: [:])
 
     func served(_ s: Sandbox) throws -> FixtureServer {

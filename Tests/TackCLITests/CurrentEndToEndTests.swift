@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `tack current` through the built binary, for each precedence case docs/compatible-files.md lists.
-@Suite struct CurrentEndToEndTests {
+@Suite(.ownThreads) struct CurrentEndToEndTests {
     @Test func nestedDirectories() throws {
         let s = try Sandbox()
         try s.write("app/tack.yml", "tools:\n  swiftlint: 0.57.0\n  jq: 1.7.1\n")

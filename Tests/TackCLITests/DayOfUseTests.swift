@@ -3,7 +3,7 @@ import Testing
 
 /// A day of real use (issue 30): names, registries and trust by one rule everywhere, and lines
 /// that say only what happened. Each test is one item of the issue, end to end.
-@Suite struct DayOfUseTests {
+@Suite(.ownThreads) struct DayOfUseTests {
     /// A user registry naming `hello` (a git tool with a build, the user's own choice, so no
     /// trust is needed) and `plain` (a bare url tool); returns the git fixture.
     func registry(_ s: Sandbox) throws -> GitFixture {

@@ -5,7 +5,7 @@ import TackCore
 
 /// The documentation that ships with tack stays true: every command it shows exists, every
 /// command is documented, every example manifest and lock reads.
-@Suite struct DocsTests {
+@Suite(.ownThreads) struct DocsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     static func pages() throws -> [(name: String, text: String)] {

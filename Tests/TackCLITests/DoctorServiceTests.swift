@@ -5,7 +5,7 @@ import Testing
 
 /// `tack doctor` as a service on an in-memory machine: each check's line, with no binary run
 /// and no program started but the ones the fake runner answers.
-@Suite struct DoctorServiceTests {
+@Suite(.ownThreads) struct DoctorServiceTests {
     static let home = "/home/u"
     static let tackHome = "/home/u/.local/share/tack"
 

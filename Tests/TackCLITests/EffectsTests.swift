@@ -20,7 +20,8 @@ struct MemoryRemotes: GitRemotes {
 }
 
 /// The effects tack's work goes through: blocking calls off the cooperative pool, git as a
-/// value a backend is given.
+/// value a backend is given. Run on the cooperative pool, not on `TestThreads`: how tack's
+/// own code treats that pool is what it tests.
 @Suite struct EffectsTests {
     /// More blocking waits than the pool has threads, each released only when all have
     /// started: on the pool this would never finish.

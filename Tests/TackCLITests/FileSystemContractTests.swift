@@ -5,7 +5,7 @@ import TackCore
 /// What the backends ask of a file system beyond reading and writing — links, walks, moves,
 /// executables, permissions — answered alike by the disk and by the in-memory fake the
 /// service tests run on.
-@Suite struct FileSystemContractTests {
+@Suite(.ownThreads) struct FileSystemContractTests {
     /// Each file system with a directory of its own to work in.
     static func systems() throws -> [(any FileSystem, String, Sandbox?)] {
         let s = try Sandbox()

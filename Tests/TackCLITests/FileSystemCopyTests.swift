@@ -4,7 +4,7 @@ import TackCore
 
 /// `FileSystem.copy`: what the backends copy into an install (binaries, resource bundles) —
 /// files with their mode, directories whole, links as links, nothing over what exists.
-@Suite struct FileSystemCopyTests {
+@Suite(.ownThreads) struct FileSystemCopyTests {
     @Test func copiesFilesDirectoriesAndLinksAsTheyAre() throws {
         let s = try Sandbox()
         let fs = LocalFileSystem()

@@ -3,7 +3,7 @@ import Testing
 
 /// The gem backend against gems built in the test (`gem build`) on a loopback gem source
 /// (`gem generate_index`).
-@Suite struct GemBackendTests {
+@Suite(.ownThreads) struct GemBackendTests {
     /// Builds `name-version.gem` into `repo/gems`; its executable prints its version, its
     /// dependency's version (if any) and its arguments. `marker` changes the bytes only.
     /// `platform` makes it a platform gem (`name-version-platform.gem`).

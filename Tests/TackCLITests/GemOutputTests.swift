@@ -4,7 +4,7 @@ import TackCore
 import Testing
 
 /// What the gem backend reads from `gem`'s output, in-process.
-@Suite struct GemOutputTests {
+@Suite(.ownThreads) struct GemOutputTests {
     @Test func searchAndExplainOutputAreRead() {
         let search = "rake (13.2.1, 13.1.0 x86_64-linux, 12.3.3)\nrake-compiler (1.2.5)\n"
         #expect(GemBackend.parseSearch(search, gem: "rake").map(\.text).sorted() == ["12.3.3", "13.1.0", "13.2.1"])

@@ -2,7 +2,7 @@ import Foundation
 import Git
 import Testing
 
-@Suite struct GitWrapperTests {
+@Suite(.ownThreads) struct GitWrapperTests {
     @Test func opensARepositoryAndReadsItsConfig() throws {
         let s = try Sandbox()
         let repo = s.root + "/repo"

@@ -5,7 +5,7 @@ import Testing
 
 /// The HTTP client's rules, in-process: where credentials may follow a redirect, what a URL
 /// shows in a message, how long a transfer may stall, and which failures are worth a retry.
-@Suite struct HTTPHelpersTests {
+@Suite(.ownThreads) struct HTTPHelpersTests {
     let secret = HTTPRequest("GET", "https://registry.example.com/v2/x/blobs/sha256:1", headers: ["Authorization": "Bearer s", "Accept": "*/*"])
 
     @Test func credentialsFollowARedirectOnlyToTheirOrigin() {

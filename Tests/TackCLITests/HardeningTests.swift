@@ -4,7 +4,7 @@ import Testing
 /// A cloned repository is untrusted input and a machine fails: each test here is one way tack
 /// was broken from outside (the hardening issue's items, by number), run end to end against
 /// the built binaries.
-@Suite struct HardeningTests {
+@Suite(.ownThreads) struct HardeningTests {
     /// A bare-binary url tool served from a file: a script printing `NAME VERSION`.
     func scriptTool(_ s: Sandbox, _ name: String, version: String = "1.0.0", body: String? = nil) throws -> String {
         try s.write("www/\(name)-\(version).sh", body ?? "#!/bin/sh\necho \(name) \(version)\n")

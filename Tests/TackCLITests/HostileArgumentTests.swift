@@ -6,7 +6,7 @@ import Testing
 /// Every command and subcommand, fed a corpus of hostile arguments and every option without
 /// its value (issue 30, items 1 and 2): no trap (no status of 128 or more, no "Fatal error"),
 /// and a refusal is one `tack:` line on stderr.
-@Suite struct HostileArgumentTests {
+@Suite(.ownThreads) struct HostileArgumentTests {
     /// Every command path: `install`, `registry add`, `cache push`, …
     static var commandPaths: [[String]] {
         var out: [[String]] = []

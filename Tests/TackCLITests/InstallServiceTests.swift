@@ -5,7 +5,7 @@ import TackKit
 
 /// The install service run in-process, with a backend from memory: what `tack install` does
 /// without a process, a network or a build.
-@Suite struct InstallServiceTests {
+@Suite(.ownThreads) struct InstallServiceTests {
     @Test func locksTheNewestAllowedAndInstallsIt() async throws {
         let t = try serviceSetup("tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"~> 1.0\" }\n")
         let report = await InstallService(try Workspace(t.context())).run()

@@ -3,7 +3,7 @@ import TackKit
 import Testing
 
 /// What an install says at its end, and what the team cache remembers of a key.
-@Suite struct InstallSummaryTests {
+@Suite(.ownThreads) struct InstallSummaryTests {
     @Test func theLastLineSaysWhatHappenedAndNothingWhenNothingDid() {
         #expect(InstallSummary(installed: 0, pulled: 0, already: 3, failed: 0).line == nil)
         #expect(InstallSummary(installed: 2, pulled: 1, already: 3, failed: 0).line == "2 installed (1 from the team cache), 3 already installed")

@@ -3,7 +3,7 @@ import Testing
 
 /// `tack lock`, `install`, `update`, `outdated`, `ls`, `ls-remote`, `uninstall` and `prune`
 /// with the git backend, against repositories made in the test.
-@Suite struct InstallTests {
+@Suite(.ownThreads) struct InstallTests {
     func project(_ s: Sandbox, _ entries: [String: String]) throws {
         try s.writeTrusted("app/tack.yml", "tools:\n" + entries.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined())
     }
@@ -188,7 +188,7 @@ import Testing
 
 }
 
-@Suite struct ToolchainChangeTests {
+@Suite(.ownThreads) struct ToolchainChangeTests {
     @Test func doctorNamesStaleBuildsAndRebuildRedoesThem() throws {
         let s = try Sandbox()
         let log = s.root + "/builds.log"
@@ -213,7 +213,7 @@ import Testing
     }
 }
 
-@Suite struct RefAndPathPinTests {
+@Suite(.ownThreads) struct RefAndPathPinTests {
     @Test func refPinsLockACommitAndUpdateMovesIt() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
@@ -256,7 +256,7 @@ import Testing
     }
 }
 
-@Suite struct EmptyProjectTests {
+@Suite(.ownThreads) struct EmptyProjectTests {
     @Test func installWithNothingPinnedSaysSo() throws {
         let s = try Sandbox()
         try s.mkdir("empty")

@@ -5,7 +5,7 @@ import Testing
 /// alone (as a supervisor, `kill` or a closing terminal sends it) stops every descendant of
 /// the build it runs, puts tack.yml and tack.lock back, and what a killed tack left is found
 /// by `tack doctor` and removed by `tack prune`.
-@Suite struct InterruptTests {
+@Suite(.ownThreads) struct InterruptTests {
     /// Whether `pid` still runs (a zombie does not).
     func alive(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 else { return false }

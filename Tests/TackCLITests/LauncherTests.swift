@@ -8,7 +8,7 @@ import TackLean
 /// `tack` answers from the snapshot alone (shims, `exec`, `which`, the prompt hook): shown by
 /// running a copy of it with no `tack-front` beside it, which must still do all of these once a
 /// snapshot exists, and must say clearly what is missing for everything else.
-@Suite struct LauncherTests {
+@Suite(.ownThreads) struct LauncherTests {
     @Test func snapshotAnswersWithoutTheFrontEnd() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])

@@ -6,7 +6,7 @@ import TackFront
 import TackLean
 
 /// The lean hot path (the `tack` executable) must agree with TackCore on everything it re-implements.
-@Suite struct LeanAgreementTests {
+@Suite(.ownThreads) struct LeanAgreementTests {
     @Test func constantsAgree() {
         #expect(LeanSnapshot.formatVersion.description == Snapshot.formatVersion)
         #expect(Launcher.emptyDigest.description == ShellHook.emptyDigest)

@@ -4,7 +4,7 @@ import Testing
 /// The second hardening pass (issue 29): nothing in a lock, a manifest or a server chooses what
 /// runs unless tack checks it against the pin. Each test is one way tack was broken, by the
 /// issue's item number, run end to end against the built binaries.
-@Suite struct LockChoiceTests {
+@Suite(.ownThreads) struct LockChoiceTests {
     /// A tool repository with release 1.0.0, a later commit on main, and a pull request's head
     /// (`refs/pull/1/head`) on no branch; its commits by name.
     func repository(_ s: Sandbox, log: String? = nil) throws -> (GitFixture, main: String, pull: String) {
@@ -457,7 +457,7 @@ import Testing
 
 /// Item 3 of the second hardening pass: the team cache is asked only after the lock agrees
 /// with the pin (CNCF Distribution on loopback).
-@Suite(.serialized, .enabled(if: RegistryServer.isAvailable, "needs docker-registry: ./bootstrap.sh --dev"))
+@Suite(.ownThreads, .serialized, .enabled(if: RegistryServer.isAvailable, "needs docker-registry: ./bootstrap.sh --dev"))
 struct TeamCachePinTests {
     @Test func aCacheHitDoesNotSkipTheTagCheck() throws {
         let registry = try RegistryServer()

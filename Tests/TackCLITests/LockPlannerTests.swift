@@ -5,7 +5,7 @@ import Testing
 /// The lock planner in-process with a backend from memory: entries that still describe their
 /// pin are kept, a failed resolution loses nothing, offline picks from what is installed, and
 /// a requirement nothing meets says what exists instead.
-@Suite struct LockPlannerTests {
+@Suite(.ownThreads) struct LockPlannerTests {
     let origin = Origin(kind: .manifest, file: "/app/tack.yml", line: 2, column: 3)
 
     func request(_ name: String, _ requirement: String) throws -> ToolRequest {

@@ -6,7 +6,7 @@ import TackCore
 /// --platform`, and `--frozen` on a platform the lock does not cover. Other platforms are
 /// pretended with TACK_PLATFORM (for locking and verifying; nothing installed for another
 /// platform is run).
-@Suite struct LockPlatformsTests {
+@Suite(.ownThreads) struct LockPlatformsTests {
     static let all = ["linux-x86_64", "linux-arm64", "darwin-x86_64", "darwin-arm64"]
 
     /// A url tool with one script per platform, served on loopback.

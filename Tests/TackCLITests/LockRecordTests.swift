@@ -5,7 +5,7 @@ import Testing
 /// Each backend's typed lock record: what it reads from an entry is what it writes back, and
 /// a field of the wrong kind (a list where a commit belongs, hand-edited or hostile) reads as
 /// absent rather than as something else.
-@Suite struct LockRecordTests {
+@Suite(.ownThreads) struct LockRecordTests {
     static let commit = String(repeating: "c", count: 40), sum = String(repeating: "d", count: 64)
 
     @Test func recordsRoundTripThroughTheirFields() {

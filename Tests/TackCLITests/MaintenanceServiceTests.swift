@@ -4,7 +4,7 @@ import TackCore
 import TackKit
 
 /// `tack trust`, `tack uninstall` and `tack prune` as services, in-process.
-@Suite struct MaintenanceServiceTests {
+@Suite(.ownThreads) struct MaintenanceServiceTests {
     let entry = "hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
 
     func trust(_ t: ServiceSetup, _ dir: String? = nil, untrust: Bool = false, in cwd: String = "app") throws -> [TrustService.Change] {

@@ -32,7 +32,7 @@ final class TemplateRemotes: GitRemotes, @unchecked Sendable {
 
 /// `tack new` as a service on an in-memory disk: templates found by name, path or git URL,
 /// rendered into the new project whole, nothing left when it fails.
-@Suite struct NewProjectTests {
+@Suite(.ownThreads) struct NewProjectTests {
     static let template = [
         "template.yml": "description: A test template\nvariables:\n  name: { description: The name }\n  greeting: { description: What it says, default: hello }\n",
         "Package.swift": "// {{name}}\n",

@@ -3,7 +3,7 @@ import Testing
 
 /// `tack new`: names, directories, variables, templates from directories and git, and a
 /// generated project that builds and passes its tests.
-@Suite struct NewTests {
+@Suite(.ownThreads) struct NewTests {
     func sandbox(author: Bool = true) throws -> Sandbox {
         let s = try Sandbox()
         if author { try s.write("home/.gitconfig", "[user]\n\tname = Test Author\n\temail = test@example.org\n") }

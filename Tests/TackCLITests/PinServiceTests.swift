@@ -4,7 +4,7 @@ import TackCore
 import TackKit
 
 /// `tack use` as a service, in-process: pinned, locked and installed, or both files as they were.
-@Suite struct PinServiceTests {
+@Suite(.ownThreads) struct PinServiceTests {
     let entry = "hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
 
     @Test func changesTheVersionInPlaceKeepingTheRestOfTheFile() async throws {

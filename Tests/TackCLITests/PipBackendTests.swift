@@ -11,7 +11,7 @@ func uvDirectory() throws -> String {
 }
 
 /// The pip backend against wheels built in the test and a PEP 503 index on a loopback server.
-@Suite struct PipBackendTests {
+@Suite(.ownThreads) struct PipBackendTests {
     static let fixtures = FixtureServer.script
 
     func python(_ args: [String]) throws {
@@ -153,7 +153,7 @@ func uvDirectory() throws -> String {
 }
 
 /// The real PyPI: only when TACK_NETWORK_TESTS=1.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["TACK_NETWORK_TESTS"] == "1"))
+@Suite(.ownThreads, .enabled(if: ProcessInfo.processInfo.environment["TACK_NETWORK_TESTS"] == "1"))
 struct PipNetworkTests {
     @Test func cowsayAndRuffFromPyPI() throws {
         let s = try Sandbox()

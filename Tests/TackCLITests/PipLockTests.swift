@@ -6,7 +6,7 @@ import Testing
 /// What the pip and gem backends read from their tools' output and from tack.lock, in-process:
 /// a lock is input from a cloned repository, so a value that is not a name, a version or a
 /// digest never reaches pip's or gem's command line.
-@Suite struct PipLockTests {
+@Suite(.ownThreads) struct PipLockTests {
     static let sum = String(repeating: "a", count: 64)
 
     func distributions(_ entry: LockedTool) throws(TackError) -> [PipBackend.Pinned] {

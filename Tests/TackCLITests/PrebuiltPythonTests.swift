@@ -7,7 +7,7 @@ import TackCore
 /// loopback (Fixtures/fixtures.py `pbs`): a GitHub-shaped releases listing (TACK_GITHUB_API)
 /// and a mirror of the release downloads (TACK_PYTHON_MIRROR), whose archives hold a small
 /// `python/bin/python3`.
-@Suite struct PrebuiltPythonTests {
+@Suite(.ownThreads) struct PrebuiltPythonTests {
     func setUp(_ mode: String? = nil) throws -> (Sandbox, FixtureServer, [String: String]) {
         let s = try Sandbox()
         try s.mkdir("www")
@@ -105,7 +105,7 @@ import TackCore
 /// needs a download the tester makes: set TACK_TEST_PYTHON_DIR to a directory holding one
 /// release's `cpython-VERSION+BUILD-TRIPLE-install_only.tar.gz` for this machine and that
 /// release's `SHA256SUMS` (both from github.com/astral-sh/python-build-standalone/releases).
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["TACK_TEST_PYTHON_DIR"] != nil)) struct RealPythonTests {
+@Suite(.ownThreads, .enabled(if: ProcessInfo.processInfo.environment["TACK_TEST_PYTHON_DIR"] != nil)) struct RealPythonTests {
     @Test func aRealCPythonRunsWithoutACompiler() throws {
         let dir = try #require(ProcessInfo.processInfo.environment["TACK_TEST_PYTHON_DIR"])
         let files = try FileManager.default.contentsOfDirectory(atPath: dir)

@@ -3,7 +3,7 @@ import Testing
 @testable import Backends
 import TackCore
 
-@Suite struct RegistryTests {
+@Suite(.ownThreads) struct RegistryTests {
     static func builtIn() throws -> ToolRegistry {
         var r = ToolRegistry()
         try r.add(Registries.builtIn, path: "built-in")
@@ -85,7 +85,7 @@ import TackCore
     }
 }
 
-@Suite struct RegistryEndToEndTests {
+@Suite(.ownThreads) struct RegistryEndToEndTests {
     @Test func userRegistryFromGitInstallsByShortName() throws {
         let s = try Sandbox()
         try s.mkdir("www")

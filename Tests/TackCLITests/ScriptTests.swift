@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The shell scripts in the repository pass shellcheck (installed by `./bootstrap.sh --dev`).
-@Suite struct ScriptTests {
+@Suite(.ownThreads) struct ScriptTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 

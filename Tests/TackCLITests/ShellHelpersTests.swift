@@ -4,7 +4,7 @@ import TackCore
 
 /// The helpers every caller goes through: finding a program on PATH, quoting for a shell, and
 /// the wrapper scripts written into `bin/`.
-@Suite struct ShellHelpersTests {
+@Suite(.ownThreads) struct ShellHelpersTests {
     func scratch() throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tack-helpers-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -4,7 +4,7 @@ import Testing
 /// `tack activate` in the real shells, scripted: cd into a project, into a subdirectory with
 /// another pin, out again, then edit the manifest; PATH and env must follow, and leaving must
 /// restore exactly what was there (including a variable the project overrode).
-@Suite struct ShellHookTests {
+@Suite(.ownThreads) struct ShellHookTests {
     static let expected = """
         app: hello 1.0.0 GREETING=hello EXISTING=project
         sub: hello 1.1.0 GREETING=hello EXISTING=project

@@ -6,7 +6,7 @@ import TackFront
 import TackLean
 
 /// Shims apply what `tack exec` applies; stale snapshots never win.
-@Suite struct ShimEnvironmentTests {
+@Suite(.ownThreads) struct ShimEnvironmentTests {
     /// A project whose tool is a `path:` checkout with a `show` command, and a shim for it.
     func project() throws -> (Sandbox, shims: String) {
         let s = try Sandbox()

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct ShimTests {
+@Suite(.ownThreads) struct ShimTests {
     /// Runs `command` as a user would: found on PATH (the shims first), under `timeout` so a
     /// shim loop would fail the test instead of hanging it.
     func run(_ s: Sandbox, _ command: String, in dir: String, path: String) throws -> Sandbox.Result {

@@ -6,7 +6,7 @@ import Testing
 /// A snapshot keys small files by their content too: times that move over the same bytes (a
 /// `touch`, a checkout, an editor's save with no change) keep it; any other change does not.
 /// TackCore's reader and the lean one must agree on every case.
-@Suite struct SnapshotFingerprintTests {
+@Suite(.ownThreads) struct SnapshotFingerprintTests {
     /// Both readers' verdict on whether `key` still holds for `path`.
     func verdicts(_ key: String, _ path: String) -> (core: Bool, lean: Bool) {
         var keyBytes = Array(key.utf8) + [0]

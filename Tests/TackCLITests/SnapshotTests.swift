@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The hot path's snapshot is never used stale: every change takes effect on the next run.
-@Suite struct SnapshotTests {
+@Suite(.ownThreads) struct SnapshotTests {
     func current(_ s: Sandbox, _ dir: String = "app/a/b", env: [String: String] = [:]) throws -> String {
         let r = try s.tack(["current", "--json"], in: dir, env: env)
         #expect(r.status == 0, "\(r.stderr)")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// tack building real Swift packages with `swift build` (slow: a release build each).
-@Suite(.serialized) struct SwiftBuildTests {
+@Suite(.ownThreads, .serialized) struct SwiftBuildTests {
     @Test func buildsAnExecutableProductWithItsResources() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, name: "greet", tags: [])

@@ -3,7 +3,7 @@ import Testing
 import TackCore
 
 /// Swift toolchains (issue 16): a loopback swift.org with signed toolchains.
-@Suite struct SwiftToolchainTests {
+@Suite(.ownThreads) struct SwiftToolchainTests {
     /// A sandbox with a mirror serving Swift 6.0.2, 6.0.3 and 6.1 (6.0.3 and 6.1 built and
     /// signed), its keyring exported.
     func setUp(keyType: String = "ed25519") throws -> (Sandbox, SwiftMirror) {
@@ -251,7 +251,7 @@ extension SwiftToolchainTests {
 /// This machine's own Swift toolchain, packaged in swift.org's layout, signed, served,
 /// installed through tack from a project with `.swift-version`, and used to build and run a
 /// package. Slow (it archives a whole toolchain): `TACK_SLOW_TESTS=1`.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["TACK_SLOW_TESTS"] == "1"))
+@Suite(.ownThreads, .enabled(if: ProcessInfo.processInfo.environment["TACK_SLOW_TESTS"] == "1"))
 struct RealSwiftToolchainTests {
     @Test func installsThisMachinesToolchainAndBuildsAPackageWithIt() throws {
         let s = try Sandbox()

@@ -3,7 +3,7 @@ import Testing
 
 /// The team cache against a real registry (CNCF Distribution on loopback): builds pushed from
 /// one TACK_HOME and pulled into another, auth, integrity, trust and faults.
-@Suite(.serialized, .enabled(if: RegistryServer.isAvailable, "needs docker-registry: ./bootstrap.sh --dev"))
+@Suite(.ownThreads, .serialized, .enabled(if: RegistryServer.isAvailable, "needs docker-registry: ./bootstrap.sh --dev"))
 struct TeamCacheTests {
     /// A project pinning the `hello` build (`sh build.sh`, which logs each build to `log`),
     /// trusted, in `dir`.
@@ -432,7 +432,7 @@ struct TeamCacheTests {
 /// into another at another path, where `ruby -e` and `gem --version` run with no compiler on
 /// PATH. Minutes, and the network (the plugin and Ruby's sources): set TACK_TEST_REAL_RUBY to
 /// the version to build (`3.3.6`).
-@Suite(.serialized, .enabled(if: RegistryServer.isAvailable && ProcessInfo.processInfo.environment["TACK_TEST_REAL_RUBY"] != nil))
+@Suite(.ownThreads, .serialized, .enabled(if: RegistryServer.isAvailable && ProcessInfo.processInfo.environment["TACK_TEST_REAL_RUBY"] != nil))
 struct RealRubyTests {
     @Test func aRelocatableRubyBuiltOnceRunsFromAnotherTackHome() throws {
         let version = ProcessInfo.processInfo.environment["TACK_TEST_REAL_RUBY"] ?? "3.3.6"

@@ -67,7 +67,7 @@ func sha256(_ path: String) throws -> String {
     return String(text.prefix(64))
 }
 
-@Suite struct URLBackendTests {
+@Suite(.ownThreads) struct URLBackendTests {
     func setUp(_ kind: String, hostile: String? = nil) throws -> (Sandbox, FixtureServer, String) {
         let s = try Sandbox()
         try s.mkdir("www")

@@ -5,7 +5,7 @@ import Testing
 
 /// The url backend in-process, with an HTTP client that answers from memory: what it
 /// downloads for which platform, what it refuses, and what it adds to a lock.
-@Suite struct URLBackendUnitTests {
+@Suite(.ownThreads) struct URLBackendUnitTests {
     static let linux = Platform(os: "linux", arch: "x86_64")
     static let mac = Platform(os: "darwin", arch: "arm64")
     static let script = "#!/bin/sh\necho tool 1.0.0\n"

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct WhichTests {
+@Suite(.ownThreads) struct WhichTests {
     @Test func pinnedInstalledNotInstalledAndPathFallback() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0", "1.1.0"])
