@@ -83,6 +83,7 @@ struct LsRemote: AsyncParsableCommand {
               tack ls-remote node 20            20.0.0 … 20.18.1
               tack ls-remote apple/swift-format
               tack ls-remote https://github.com/realm/SwiftLint.git --json   [{"version":"0.57.0"},…]
+              tack ls-remote swift 6.2 --sdks    6.2.1  static-linux wasm
             """
     )
 
@@ -97,6 +98,9 @@ struct LsRemote: AsyncParsableCommand {
 
     @Flag(help: "For swift: development snapshots, of main or of the branch PREFIX names (6.0), instead of releases.")
     var snapshots = false
+
+    @Flag(help: "For swift: the releases that publish Swift SDKs, each with the SDKs `sdks:` can pin (static-linux, wasm).")
+    var sdks = false
 
     func validate() throws {
         _ = try RemoteTool.request(tool)
@@ -118,12 +122,24 @@ struct LsRemote: AsyncParsableCommand {
                 if let prefix, let v = Version(SwiftToolchain.normalize(prefix)) { branch = v.release.prefix(2).joined(separator: ".") }
                 if let series = Version(word: branch + "-snapshot") { request.requirement = .prefix(series) }
             }
-        } else if snapshots {
-            throw ValidationError("--snapshots is for swift; \(tool) has no snapshots")
+            if snapshots && sdks { throw ValidationError("--sdks lists releases; snapshots publish their SDKs elsewhere") }
+        } else if snapshots || sdks {
+            throw ValidationError("--\(snapshots ? "snapshots" : "sdks") is for swift; \(tool) has no \(snapshots ? "snapshots" : "Swift SDKs")")
         }
         var versions: [AvailableVersion]
         do { versions = try await project.registry.backend(for: request).available(of: request) } catch { throw fail(error) }
         if let prefix { versions = versions.filter { $0.version.text.hasPrefix(prefix) } }
+        if sdks {
+            versions = versions.filter { !$0.sdks.isEmpty }
+            if json {
+                Output.out(JSON.array(versions.map { v in
+                    .object([("version", .string(v.version.text)), ("sdks", .array(v.sdks.map { .string($0) }))])
+                }).serialized() + "\n")
+            } else {
+                Output.out(versions.map { "\($0.version.text)  \($0.sdks.joined(separator: " "))\n" }.joined())
+            }
+            return
+        }
         if json {
             Output.out(JSON.array(versions.map { v in
                 .object([("version", .string(v.version.text))] + (v.lts.map { [("lts", JSON.string($0))] } ?? []))

@@ -17,6 +17,7 @@ struct Use: AsyncParsableCommand {
               tack use swiftlint@0.57.0
               tack use ink@0.6.0 --git https://github.com/JohnSundell/Ink.git --product ink-cli
               tack use jq@1.7.1 --global
+              tack use swift@6.0.3 --sdk static-linux   the toolchain and its Static Linux SDK
             """
     )
 
@@ -35,12 +36,18 @@ struct Use: AsyncParsableCommand {
     @Option(name: .customLong("product"), help: "For a new git entry: an executable product to build (repeatable).")
     var products: [String] = []
 
+    @Option(name: .customLong("sdk"), help: "For swift: a Swift SDK published with the release to install beside it (static-linux, wasm; repeatable). Added to the entry's `sdks:`.")
+    var sdks: [String] = []
+
     @OptionGroup var platform: PlatformOptions
 
     func validate() throws {
         try target.check()
         if git != nil && github != nil { throw ValidationError("give --git or --github, not both") }
         if !products.isEmpty && git == nil && github == nil { throw ValidationError("--product goes with --git or --github") }
+        for name in sdks where SwiftSDK.named(name) == nil {
+            throw ValidationError("\(quoted(name)) is not a Swift SDK tack knows; swift.org publishes \(SwiftSDK.names)")
+        }
     }
 
     func run() async throws {
@@ -52,6 +59,7 @@ struct Use: AsyncParsableCommand {
         pin.source = (git ?? github.map(GitHub.url)).map { .git($0) }
         pin.entrySource = git.map { "git: \(ManifestEditor.yamlValue($0))" } ?? github.map { "github: \(ManifestEditor.yamlValue($0))" }
         pin.products = products
+        pin.sdks = sdks
         let (requirement, outcome): (Requirement, PinService.Outcome)
         do { (requirement, outcome) = try await PinService(context).pin(pin) } catch { throw fail(error) }
         let shown = { (path: String) in Paths.abbreviate(path, home: settings.home) }

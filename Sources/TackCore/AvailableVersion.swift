@@ -6,6 +6,9 @@ public struct AvailableVersion: Sendable, Equatable {
     /// The long-term-support line this release belongs to (node's `Iron`), where the version
     /// index says; what `lts/*` and `lts/<codename>` select by. Not recorded in the lock.
     public var lts: String?
+    /// The Swift SDKs published with a toolchain release (`static-linux`, `wasm`), for
+    /// `ls-remote swift --sdks`. Not recorded in the lock.
+    public var sdks: [String] = []
     public init(version: Version, fields: [String: LockValue] = [:], lts: String? = nil) {
         self.version = version
         self.fields = fields

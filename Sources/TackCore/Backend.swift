@@ -37,12 +37,22 @@ public protocol Backend: Sendable {
     /// (`built`), moved to where `job.destination` is: what a relocatable build must change
     /// (paths in its scripts). Backends whose builds name no path do nothing.
     func relocate(_ job: InstallJob, built: [String: String]) throws(TackError)
+    /// Whether the complete install at `install` lacks an add-on `locked` pins beside the
+    /// build (a toolchain's Swift SDKs); cheap: no download, no process.
+    func lacksAddOns(_ locked: LockedTool, install: String) -> Bool
+    /// Adds what `lacksAddOns` found missing to the complete install at `job.directory`
+    /// (`job.scratch` for downloads): what the lock learns and the user should know. The
+    /// installer calls it under the install's lock, after a build and when the install was
+    /// already there.
+    func installAddOns(_ job: InstallJob) async throws(TackError) -> InstallOutcome
 }
 
 extension Backend {
     public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
     public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {}
     public func relocate(_ job: InstallJob, built: [String: String]) throws(TackError) {}
+    public func lacksAddOns(_ locked: LockedTool, install: String) -> Bool { false }
+    public func installAddOns(_ job: InstallJob) async throws(TackError) -> InstallOutcome { InstallOutcome(binaries: []) }
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? { nil }
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] { [:] }
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) { (0, []) }

@@ -17,7 +17,7 @@ public enum BackendKind: String, CaseIterable, Sendable {
         case .pip: return PipOptions.keys
         case .gem: return GemOptions.keys
         case .asdf: return AsdfOptions.keys
-        case .swift: return []
+        case .swift: return SwiftOptions.keys
         }
     }
 

@@ -92,21 +92,62 @@ public struct Installer: Sendable {
     }
 
     public func installOne(_ item: Item, rebuild: Bool, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> Done {
-        let name = item.locked.name
-        let version = item.locked.version
-        if !rebuild, let done = reuse(item) { return done }
-        let backend = try registry.backend(for: item.request)
-        let toolDir = store.toolDirectory(name)
-        try makeDirectories([toolDir, store.state + "/locks"])
-        let lock = try FileLock(path: store.state + "/locks/\(name)@\(version.text).lock")
+        if !rebuild, let done = reuse(item) {
+            guard let backend = try? registry.backend(for: item.request), let install = store.installDirectory(for: item.locked),
+                  backend.lacksAddOns(item.locked, install: install) else { return done }
+            let lock = try await lockInstall(item, report: report)
+            defer { lock.unlock() }
+            return try await addOns(item, to: done, backend: backend, report: report)
+        }
+        return try await buildOne(item, backend: try registry.backend(for: item.request), rebuild: rebuild, report: report)
+    }
+
+    /// The per-tool-version lock (`state/locks/TOOL@VERSION.lock`), held; waited for, off the
+    /// pool, when another process holds it.
+    func lockInstall(_ item: Item, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> FileLock {
+        try makeDirectories([store.toolDirectory(item.locked.name), store.state + "/locks"])
+        let lock = try FileLock(path: store.state + "/locks/\(item.locked.name)@\(item.locked.version.text).lock")
         if !lock.tryLock() {
             report(.waiting)
             // Another process installs it: wait on a thread of its own, not the pool's.
             await OffPool.run { lock.lock() }
         }
+        return lock
+    }
+
+    /// `done` with the add-ons its pin names that the install lacks put in place (a
+    /// toolchain's Swift SDKs), under the install's lock; what they teach the lock merged in.
+    func addOns(_ item: Item, to done: Done, backend: any Backend, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> Done {
+        guard let install = store.installDirectory(for: item.locked), backend.lacksAddOns(item.locked, install: install) else { return done }
+        // Beside the install, on its file system, so what is made there is renamed into it;
+        // a killed process's is a leftover `tack prune` removes (`.tmp-…-PID`).
+        let scratch = store.toolDirectory(item.locked.name) + "/.tmp-addons-\(item.locked.version.text)-\(getpid())"
+        try? store.fs.remove(scratch)
+        try makeDirectories([scratch])
+        defer { try? store.fs.remove(scratch) }
+        var locked = item.locked
+        for (k, v) in done.lockFields { locked.fields[k] = v }
+        var job = InstallJob(request: item.request, locked: locked, directory: install, scratch: scratch, cache: store.cache, report: report)
+        job.offline = offline
+        job.frozen = frozen
+        let outcome = try await backend.installAddOns(job)
+        var out = done
+        out.status = .installed
+        out.origin = out.origin ?? .prebuilt
+        for (k, v) in outcome.lockFields { out.lockFields[k] = v }
+        out.learned += outcome.learned
+        out.notes += outcome.notes
+        return out
+    }
+
+    func buildOne(_ item: Item, backend: any Backend, rebuild: Bool, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> Done {
+        let name = item.locked.name
+        let version = item.locked.version
+        let toolDir = store.toolDirectory(name)
+        let lock = try await lockInstall(item, report: report)
         defer { lock.unlock() }
         // Another process may have finished it while we waited.
-        if !rebuild, let done = reuse(item) { return done }
+        if !rebuild, let done = reuse(item) { return try await addOns(item, to: done, backend: backend, report: report) }
         // The version's own directory, or, where it holds another build that some other
         // project uses, a variant beside it: no project evicts another's install.
         let final = store.installTarget(for: item.locked)
@@ -118,7 +159,8 @@ public struct Installer: Sendable {
         let temp = toolDir + "/.tmp-\(version.text)-\(getpid())"
         try makeDirectories([temp + "/.scratch", store.cache])
         do throws(TackError) {
-            return try await build(item, backend: backend, temp: temp, final: final, report: report)
+            let done = try await build(item, backend: backend, temp: temp, final: final, report: report)
+            return try await addOns(item, to: done, backend: backend, report: report)
         } catch {
             try? store.fs.remove(temp)
             // A tool directory this failure left empty goes too (rmdir: only if empty).
@@ -271,7 +313,9 @@ public struct Installer: Sendable {
         for key in LockedTool.identityValues where locked.fields[key] == nil {
             if let value = record.fields[key] { out[key] = value }
         }
-        for key in LockedTool.identityMaps {
+        // The identity maps, and what says where each platform's archive is (a toolchain's
+        // `archive` and `path`), which `tack lock --verify` needs beside its checksum.
+        for key in LockedTool.identityMaps + ["archive", "path"] {
             guard case .map(let theirs)? = record.fields[key] else { continue }
             var mine: [String: String] = [:]
             if case .map(let m)? = locked.fields[key] { mine = m }

@@ -23,6 +23,11 @@ extension LockedTool {
     static let identityValues = ["commit", "plugin-commit", "build"]
     static let identityMaps = ["sha256", "hashes", "packages", "gems", "signed-by"]
 
+    /// Options that add to an install rather than make another build of it: a toolchain's
+    /// Swift SDKs go into its install beside it (`SwiftSDK`), so pinning one never makes a
+    /// second copy of the toolchain.
+    public static let addOnOptions: Set<String> = ["sdks"]
+
     static func hashSet(_ value: String) -> Set<String> { Set(value.lowercased().split(separator: " ").map(String.init)) }
 
     /// Whether this record (or entry) was made from `request`'s pin: its backend, source and
@@ -53,7 +58,7 @@ extension LockedTool {
         if source != installed.source { out.append("source") }
         if version != installed.version || version.text != installed.version.text { out.append("version") }
         let mine = options, theirs = installed.options
-        for key in Set(mine.keys).union(theirs.keys).sorted() where key != "products" && mine[key] != theirs[key] {
+        for key in Set(mine.keys).union(theirs.keys).sorted() where key != "products" && !Self.addOnOptions.contains(key) && mine[key] != theirs[key] {
             out.append("options.\(key)")
         }
         if !Self.sameProducts(wanted: mine["products"], installed: installed) { out.append("options.git.products") }

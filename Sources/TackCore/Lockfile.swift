@@ -217,6 +217,7 @@ extension LockedTool {
     public static let knownFields: Set<String> = [
         "tag", "commit", "ref", "sha256", "hashes", "packages", "gems", "plugin-commit", "options", "binaries", "built",
         "archive", "path", "signed-by", "build", "prebuilt", PlatformSelection.field, CacheKey.lockField,
+        SwiftSDK.lockPath, SwiftSDK.lockSHA256, SwiftSDK.lockSigner,
     ]
 }
 

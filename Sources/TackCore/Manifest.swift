@@ -30,7 +30,7 @@ public struct Manifest: Sendable, Equatable {
     /// Every key a tool's mapping may have: its source, its version (or ref), the keys every
     /// kind shares, and each kind's own.
     public static let toolKeys = sourceKeys + ["version", "ref"] + ToolOptions.sharedKeys
-        + GitOptions.keys + URLOptions.keys + PipOptions.keys + GemOptions.keys + AsdfOptions.keys
+        + GitOptions.keys + URLOptions.keys + PipOptions.keys + GemOptions.keys + AsdfOptions.keys + SwiftOptions.keys
     public static let packageManagers = ["apt", "dnf", "pacman", "apk", "brew"]
 
     public init(path: String, tools: [ToolRequest] = [], bareEntries: Set<String> = [], env: [EnvEntry] = [], bootstrap: Bootstrap? = nil) {
@@ -380,7 +380,9 @@ public struct ManifestDecoder {
     /// Options that belong to one backend are errors on another.
     func checkCombinations(_ name: String, _ source: ToolSource, _ used: [String: Scalar]) throws(TackError) {
         for owner in BackendKind.allCases where !owner.ownKeys.isEmpty {
-            let fits = source.kind == owner || (source.kind == nil && owner.registryMayName)
+            // A short name takes its source from the registry: git's and url's keys fit any,
+            // the toolchain's fit `swift`, the registry's name of it.
+            let fits = source.kind == owner || (source.kind == nil && (owner.registryMayName || (owner == .swift && name == SwiftToolchain.registryName)))
             if fits { continue }
             let backend = owner.rawValue
             for key in owner.ownKeys {

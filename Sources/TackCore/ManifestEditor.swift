@@ -85,6 +85,63 @@ public enum ManifestEditor {
         throw TackError("\(path):\(key.mark.line): tack cannot edit `tools` here; edit it by hand")
     }
 
+    /// Adds `values` to the list `key` of `tool`'s entry (`sdks: [static-linux]`), keeping what
+    /// it lists: a scalar entry (`swift: 6.0.3`) becomes `{ version: 6.0.3, sdks: [...] }`, a
+    /// mapping gains the key or a longer list. A block-style list is left for a person to edit.
+    public static func addToList(_ tool: String, key: String, _ values: [String], in original: [UInt8], path: String, kind: Origin.Kind) throws(TackError) -> [UInt8] {
+        let root: Node?
+        do { root = try YAMLParser.parse(original) } catch { throw TackError.at(path, error.mark.line, error.mark.column, error.message) }
+        let bom = original.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let text = Text(bytes: original, bom: bom)
+        guard case .mapping(let top, _)? = root, let tools = top.first(where: { $0.key.value == "tools" }),
+              case .mapping(let pairs, _) = tools.value, let entry = pairs.first(where: { $0.key.value == tool }) else {
+            throw TackError("\(path): \(tool) has no entry to add `\(key)` to; edit it by hand")
+        }
+        func list(_ items: [String]) -> String {
+            var all: [String] = []
+            for item in items + values where !all.contains(item) { all.append(item) }
+            return "[" + all.map(yamlValue).joined(separator: ", ") + "]"
+        }
+        let edited: [UInt8]
+        switch entry.value {
+        case .scalar(let s):
+            let version = String(decoding: original[text.offset(s.mark)..<text.offset(s.end)], as: UTF8.self)
+            edited = text.replace(from: s.mark, to: s.end, with: "{ version: \(version), \(key): \(list([])) }")
+        case .mapping(let fields, let fieldsMark):
+            if let existing = fields.first(where: { $0.key.value == key }) {
+                switch existing.value {
+                case .scalar(let s):
+                    edited = text.replace(from: s.mark, to: s.end, with: list(s.isNull ? [] : [s.value]))
+                case .sequence(let items, let mark) where text.byte(at: mark) == UInt8(ascii: "["):
+                    var current: [String] = []
+                    for item in items { if case .scalar(let s) = item { current.append(s.value) } }
+                    // The list ends at the `]` after its last item.
+                    var end = text.offset(items.last.flatMap(lastScalar)?.end ?? Mark(line: mark.line, column: mark.column + 1))
+                    while end < original.count, original[end] != UInt8(ascii: "]") { end += 1 }
+                    guard end < original.count else { throw TackError("\(path):\(existing.key.mark.line): tack cannot edit `\(key)` of \(tool); edit it by hand") }
+                    var out = original
+                    out.replaceSubrange(text.offset(mark)...end, with: Array(list(current).utf8))
+                    edited = out
+                default:
+                    throw TackError("\(path):\(existing.key.mark.line): `\(key)` of \(tool) is a block list tack does not edit; add \(values.joined(separator: ", ")) to it by hand")
+                }
+            } else if text.byte(at: fieldsMark) == UInt8(ascii: "{"), let last = fields.last, let end = lastScalar(last.value)?.end {
+                edited = text.replace(from: end, to: end, with: ", \(key): \(list([]))")
+            } else if let first = fields.first, let end = fields.last.flatMap({ lastScalar($0.value)?.end ?? $0.key.end }) {
+                edited = text.insertLine(after: end.line, String(repeating: " ", count: first.key.mark.column - 1) + "\(key): \(list([]))")
+            } else {
+                throw TackError("\(path):\(entry.key.mark.line): tack cannot edit the entry for \(tool); edit it by hand")
+            }
+        case .sequence:
+            throw TackError("\(path):\(entry.key.mark.line): tack cannot edit the entry for \(tool); edit it by hand")
+        }
+        let decoded = try Manifest.decode(edited, path: path, kind: kind)
+        guard let r = decoded.tools.first(where: { $0.name == tool }), Set(values).isSubset(of: Set(r.options.lockRecord[key].map(LockedTool.words) ?? [])) else {
+            throw TackError("\(path): tack could not add `\(key)` to \(tool) safely; edit it by hand")
+        }
+        return edited
+    }
+
     static func lastScalar(_ node: Node) -> Scalar? {
         switch node {
         case .scalar(let s): return s

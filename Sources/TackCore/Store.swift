@@ -98,7 +98,7 @@ extension Store {
     /// A variant's directory name: a hash of what makes the build what it is.
     static func variantID(_ entry: LockedTool) -> String {
         var text = "\(entry.backend)\n\(entry.source)\n"
-        for (k, v) in entry.options.sorted(by: { $0.key < $1.key }) { text += "\(k)=\(v)\n" }
+        for (k, v) in entry.options.sorted(by: { $0.key < $1.key }) where !LockedTool.addOnOptions.contains(k) { text += "\(k)=\(v)\n" }
         for key in LockedTool.identityValues { if case .string(let v)? = entry.fields[key] { text += "\(key)=\(v.lowercased())\n" } }
         for key in LockedTool.identityMaps {
             guard case .map(let m)? = entry.fields[key] else { continue }

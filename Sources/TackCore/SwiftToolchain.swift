@@ -9,6 +9,8 @@
 public enum SwiftToolchain {
     /// The only source of toolchains (a mirror of it is TACK_SWIFT_MIRROR, not another source).
     public static let source = "swift.org"
+    /// The registry's name of the toolchain: the tool `swift`.
+    public static let registryName = "swift"
 
     public enum Name: Sendable, Equatable {
         /// A release: `6.0.3`, `6.0` (swift.org's name for 6.0.0).

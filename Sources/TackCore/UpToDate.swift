@@ -17,10 +17,11 @@ public enum UpToDate {
                 locks[dir] = lock
             }
             // The entry describes the pin, has what --frozen verifies, and the install is the
-            // one it describes.
+            // one it describes, with the add-ons it pins (a toolchain's SDKs).
             guard let entry = locks[dir]?.tools[r.name],
                   LockMatch(pinOnly: r).isReadyToInstall(entry),
-                  let record = store.installedEntry(r.name, entry.version), entry.isSameInstall(as: record)
+                  let record = store.installedEntry(r.name, entry.version), entry.isSameInstall(as: record),
+                  SwiftSDK.missing(entry, install: store.installDirectory(r.name, entry.version), fs: settings.fs).isEmpty
             else { return false }
             pinnedPerLock[dir, default: []].insert(r.name)
         }

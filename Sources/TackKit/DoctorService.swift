@@ -53,6 +53,7 @@ public struct DoctorService {
             if let store = settings.store {
                 for root in store.knownProjects() { locks.insert(Paths.child(root, Lockfile.fileName)) }
             }
+            checkSwiftSDKs(resolution, &r)
             let mismatched = checkInstallsAgainstLocks(locks.sorted(), &r)
             for t in try resolution.current(settings: settings) where !t.installed {
                 guard let version = t.version, !mismatched.contains("\(t.tool)@\(version)") else { continue }
@@ -83,6 +84,40 @@ public struct DoctorService {
             }
         }
         return out
+    }
+
+    /// The Swift SDKs of the toolchain pinned here: pinned but not installed, installed in
+    /// its directory for another release (`swift sdk install` by hand), and SDKs in the user's
+    /// SwiftPM directory, which tack's toolchains do not read.
+    func checkSwiftSDKs(_ resolution: Resolution, _ r: inout Report) {
+        guard let store = settings.store else { return }
+        let fs = settings.fs
+        for pin in resolution.pins {
+            guard let dir = pin.lockDirectory, let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: fs),
+                  let entry = lock.tools[pin.request.name], entry.kind == .swift,
+                  let install = store.installDirectory(for: entry) else { continue }
+            let label = "\(entry.name) \(entry.version)"
+            let setBy = pin.request.origin.describe(home: settings.home)
+            for name in SwiftSDK.missing(entry, install: install, fs: fs) {
+                r.problem("the \(name) Swift SDK of \(label) is pinned (\(setBy)) but not installed — run `tack install`")
+            }
+            let own = SwiftSDK.directory(install: install)
+            for bundle in ((try? fs.list(own)) ?? []).sorted() {
+                guard let made = SwiftSDK.release(ofBundle: bundle), made.text != entry.version.text else { continue }
+                r.problem("\(label) holds the Swift SDK \(bundle), made for swift \(made): it does not work with this toolchain — remove it with `tack exec -- swift sdk remove \(bundle.dropLast(".artifactbundle".count))`")
+            }
+            for shared in SwiftSDK.userDirectories(home: settings.home, environment: settings.environment) {
+                for bundle in ((try? fs.list(shared)) ?? []).sorted() {
+                    guard let made = SwiftSDK.release(ofBundle: bundle) else { continue }
+                    let place = Paths.abbreviate(shared, home: settings.home)
+                    if made.text == entry.version.text {
+                        r.problem("\(place) holds \(bundle), which \(label) does not read (tack's toolchains read only the SDKs pinned with them) — pin it with `sdks:` in tack.yml, or `tack use \(entry.name)@\(entry.version) --sdk NAME`")
+                    } else {
+                        r.problem("\(place) holds \(bundle), made for swift \(made), not the pinned \(label) (\(setBy)): it does not work with that toolchain, and tack's does not read it — pin the SDK with the toolchain instead (`sdks:` in tack.yml)")
+                    }
+                }
+            }
+        }
     }
 
     static func describe(_ entry: LockedTool) -> String {

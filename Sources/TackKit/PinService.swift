@@ -23,6 +23,8 @@ public struct PinService: Sendable {
         public var products: [String] = []
         /// Platforms the lock covers besides those tack.yml lists and this one.
         public var platforms: [Platform] = []
+        /// Swift SDKs to add to the toolchain's `sdks:` (`--sdk static-linux`).
+        public var sdks: [String] = []
 
         public init(tool: String, requirement: Requirement?) {
             self.tool = tool
@@ -57,7 +59,8 @@ public struct PinService: Sendable {
         let hold = try ProjectLock.acquire(store: store, root: Paths.dirname(path))
         defer { hold.unlock() }
         let files = try ProjectFiles(path: path, fs: settings.fs)
-        let edited = try ManifestEditor.pin(pin.tool, requirement, entry: Self.entry(pin, requirement), in: files.manifest ?? [], path: path, kind: kind)
+        var edited = try ManifestEditor.pin(pin.tool, requirement, entry: Self.entry(pin, requirement), in: files.manifest ?? [], path: path, kind: kind)
+        if !pin.sdks.isEmpty { edited = try ManifestEditor.addToList(pin.tool, key: "sdks", pin.sdks, in: edited, path: path, kind: kind) }
         // A file the user trusted stays trusted through tack's own edit of one pin.
         let trust = TrustStore(store: store)
         let wasTrusted = files.manifest != nil && kind != .globalManifest && TrustPolicy(settings: settings).isTrusted(path)

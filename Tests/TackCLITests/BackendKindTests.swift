@@ -19,6 +19,7 @@ import TackKit
             "platforms": "{ linux-x86_64: { url: \"https://example.com/x\" } }", "versions": "{ url: \"https://example.com\", regex: \"(.*)\" }",
             "checksums": "{ url: \"https://example.com/SHA256SUMS\" }", "prebuilt": "false", "relocatable": "true", "build_env": "{ A: b }",
             "python": "python3", "index_url": "https://example.com/simple", "find_links": "/wheels", "extras": "[a]", "source": "https://example.com",
+            "sdks": "[static-linux]",
         ]
         for kind in BackendKind.allCases {
             for key in kind.ownKeys {
@@ -46,7 +47,7 @@ import TackKit
     /// well, and a tool's mapping accepts each of them (the unknown-key list is built from them).
     @Test func eachKindsOptionsOwnTheirKeys() {
         let sets: [(BackendKind, [String])] = [(.git, GitOptions.keys), (.url, URLOptions.keys), (.pip, PipOptions.keys), (.gem, GemOptions.keys),
-                                               (.asdf, AsdfOptions.keys)]
+                                               (.asdf, AsdfOptions.keys), (.swift, SwiftOptions.keys)]
         for (kind, keys) in sets {
             #expect(Set(keys).isSubset(of: kind.ownKeys), "\(kind)")
             for other in BackendKind.allCases where other != kind {

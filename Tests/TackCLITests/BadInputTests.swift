@@ -53,7 +53,7 @@ import Testing
         Case(name: "broken local manifest", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.local.yml": "tools:\n  jq: { version: 1.6, version: 1.5 }\n"],
              error: "$ROOT/p/tack.local.yml:2:23: duplicate key `version` (first set at line 2)"),
         Case(name: "unknown key in a lock", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.lock": "version: 1\ntools:\n  jq: { version: \"1.7.1\", backend: url, source: x, requested: 1.7.1, run: \"rm -rf ~\" }\n"],
-             error: "$ROOT/p/tack.lock:3:70: unknown key `run` in the entry for jq (tack writes: archive, binaries, build, built, cache, commit, gems, hashes, options, packages, path, platforms, plugin-commit, prebuilt, ref, sha256, signed-by, tag) — run `tack lock` to write it again"),
+             error: "$ROOT/p/tack.lock:3:70: unknown key `run` in the entry for jq (tack writes: archive, binaries, build, built, cache, commit, gems, hashes, options, packages, path, platforms, plugin-commit, prebuilt, ref, sdk-path, sdk-sha256, sdk-signed-by, sha256, signed-by, tag) — run `tack lock` to write it again"),
         Case(name: "YAML tag in a lock", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n", "p/tack.lock": "version: 1\ntools:\n  jq: !!python/object:os.system { version: \"1.7.1\" }\n"],
              error: "$ROOT/p/tack.lock:3:7: the YAML tag `tag:yaml.org,2002:python/object:os.system` is not allowed in tack files; write plain values"),
         Case(name: "platform key of what a platform installs", files: ["p/tack.yml": "tools:\n  black: { pip: black, version: 24.1.0 }\n", "p/tack.lock": "version: 1\ntools:\n  black:\n    version: \"24.1.0\"\n    backend: pip\n    source: black\n    requested: 24.1.0\n    platforms: { \"../../etc\": \"black\" }\n"],

@@ -68,18 +68,21 @@ final class SwiftMirror {
         try gpg(["--output", sandbox.root + "/keyring.gpg", "--export"])
     }
 
-    /// releases.json listing `versions`, each built for `platforms` (default: this machine's).
-    func releases(_ versions: [String], platforms: [(name: String, dir: String?)]? = nil) throws {
+    /// releases.json listing `versions`, each built for `platforms` (default: this machine's),
+    /// and publishing the SDKs `sdks` gives it (version → swift.org's platform name of the SDK,
+    /// `static-sdk`, → its checksum), as swift.org lists them.
+    func releases(_ versions: [String], platforms: [(name: String, dir: String?)]? = nil, sdks: [String: [String: String]] = [:]) throws {
         let ps = platforms ?? [(name: prettyName(platform.identifier), dir: nil)]
         let list: [[String: Any]] = versions.map { v in
-            [
-                "name": v, "date": "2024-12-11", "tag": "swift-\(v)-RELEASE", "xcode": "Xcode 16.2",
-                "platforms": ps.map { p -> [String: Any] in
-                    var d: [String: Any] = ["name": p.name, "platform": "Linux", "archs": ["x86_64", "aarch64"]]
-                    if let dir = p.dir { d["dir"] = dir }
-                    return d
-                },
-            ]
+            var all = ps.map { p -> [String: Any] in
+                var d: [String: Any] = ["name": p.name, "platform": "Linux", "archs": ["x86_64", "aarch64"]]
+                if let dir = p.dir { d["dir"] = dir }
+                return d
+            }
+            for (listing, sum) in (sdks[v] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                all.append(["name": listing == "static-sdk" ? "Static SDK" : "Wasm SDK", "platform": listing, "checksum": sum])
+            }
+            return ["name": v, "date": "2024-12-11", "tag": "swift-\(v)-RELEASE", "xcode": "Xcode 16.2", "platforms": all]
         }
         try write("api/v1/install/releases.json", JSONSerialization.data(withJSONObject: list))
     }
@@ -92,8 +95,11 @@ final class SwiftMirror {
     }
 
     /// A toolchain archive (and its signature) at swift.org's path for `tag` under `branchDirectory`.
+    /// `swiftPM`: the real SwiftPM to run as the toolchain's (`usr/bin/swift-package`, a small
+    /// program that runs it under the name it is called by, as swift.org's links to it do),
+    /// with `swift sdk …`, `swift build …` sent to it as the driver sends them.
     @discardableResult
-    func toolchain(tag: String, branchDirectory: String, top: String? = nil, sign: Bool = true, banner: String? = nil, for other: SwiftPlatform? = nil) throws -> String {
+    func toolchain(tag: String, branchDirectory: String, top: String? = nil, sign: Bool = true, banner: String? = nil, for other: SwiftPlatform? = nil, swiftPM: String? = nil) throws -> String {
         let platform = other ?? self.platform
         let name = "\(tag)-\(platform.archiveSuffix)"
         let build = sandbox.root + "/build-\(tag)-\(platform)"
@@ -101,8 +107,26 @@ final class SwiftMirror {
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let text = banner ?? "Swift version \(tag) (\(tag))"
         for tool in ["swift", "swiftc", "sourcekit-lsp"] {
-            try "#!/bin/sh\necho \"\(tool): \(text)\"\necho \"args: $*\"\n".write(toFile: bin + "/" + tool, atomically: true, encoding: .utf8)
+            // The driver runs `swift-<command>` from the directory it really lives in.
+            // SwiftPM asks the compiler beside it what it targets: the real one answers.
+            var dispatch = ""
+            if let swiftPM, tool == "swift" {
+                dispatch = "case \"$1\" in sdk|build|package|test|run) c=$1; shift; self=$(readlink -f \"$0\"); exec \"${self%/*}/swift-$c\" \"$@\" ;; esac\n"
+            } else if let swiftPM, tool == "swiftc" {
+                dispatch = "case \"$1\" in -print-target-info) exec \"\((swiftPM as NSString).deletingLastPathComponent)/swiftc\" \"$@\" ;; esac\n"
+            }
+            try "#!/bin/sh\n\(dispatch)echo \"\(tool): \(text)\"\necho \"args: $*\"\n".write(toFile: bin + "/" + tool, atomically: true, encoding: .utf8)
             chmod(bin + "/" + tool, 0o755)
+        }
+        if let swiftPM {
+            let source = build + "/swift-package.c"
+            try "#include <unistd.h>\nint main(int argc, char **argv) { (void)argc; execv(\"\(swiftPM)\", argv); return 127; }\n".write(toFile: source, atomically: true, encoding: .utf8)
+            let cc = try sandbox.run("/usr/bin/env", ["cc", "-o", bin + "/swift-package", source])
+            guard cc.status == 0 else { throw Failed(message: "cc: \(cc.stderr)") }
+            try FileManager.default.removeItem(atPath: source)
+            for link in ["swift-build", "swift-sdk", "swift-test", "swift-run"] {
+                try FileManager.default.createSymbolicLink(atPath: bin + "/" + link, withDestinationPath: "swift-package")
+            }
         }
         try "not a program\n".write(toFile: bin + "/notes.txt", atomically: true, encoding: .utf8)
         let dir = "\(branchDirectory)/\(platform.directory)/\(tag)"
@@ -133,6 +157,44 @@ final class SwiftMirror {
         let r = try sandbox.run("/usr/bin/env", ["python3", FixtureServer.script, "xar", path] + certificates)
         guard r.status == 0 else { throw Failed(message: "xar: \(r.stderr)") }
         return (path, certificates[0])
+    }
+
+    /// The real SwiftPM of the toolchain running the tests (`swift-package` on PATH, links
+    /// followed), or nil.
+    static var realSwiftPM: String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = String(dir) + "/swift-package"
+            if FileManager.default.isExecutableFile(atPath: path) { return (path as NSString).resolvingSymlinksInPath }
+        }
+        return FileManager.default.isExecutableFile(atPath: "/opt/swift/usr/bin/swift-package") ? "/opt/swift/usr/bin/swift-package" : nil
+    }
+
+    /// A Swift SDK bundle of release `version` at swift.org's path (`static-sdk` or
+    /// `wasm-sdk`), signed: `<tag>_<suffix>.artifactbundle/` with an `info.json` naming
+    /// `artifacts` (default: the one SDK swift.org's bundle has) and a `swift-sdk.json`.
+    /// Returns the archive's path and its SHA-256.
+    @discardableResult
+    func sdkBundle(version: String, listing: String = "static-sdk", artifacts: [String]? = nil, target: String = "x86_64-swift-linux-musl", sign: Bool = true) throws -> (path: String, sha256: String) {
+        let tag = "swift-\(version)-RELEASE"
+        let suffix = listing == "static-sdk" ? "_static-linux-0.0.1" : "_wasm"
+        let bundle = tag + suffix + ".artifactbundle"
+        let build = sandbox.root + "/sdk-\(version)-\(listing)"
+        try? FileManager.default.removeItem(atPath: build)
+        let sdk = build + "/" + bundle + "/sdk"
+        try FileManager.default.createDirectory(atPath: sdk + "/root/usr/lib", withIntermediateDirectories: true)
+        let ids = artifacts ?? [tag + suffix]
+        let info: [String: Any] = ["schemaVersion": "1.0", "artifacts": Dictionary(uniqueKeysWithValues: ids.map { ($0, ["type": "swiftSDK", "version": "0.0.1", "variants": [["path": "sdk"]]] as [String: Any]) })]
+        try JSONSerialization.data(withJSONObject: info).write(to: URL(fileURLWithPath: build + "/" + bundle + "/info.json"))
+        let triples: [String: Any] = ["schemaVersion": "4.0", "targetTriples": [target: ["sdkRootPath": "root", "swiftResourcesPath": "root/usr/lib/swift", "swiftStaticResourcesPath": "root/usr/lib/swift_static"]]]
+        try JSONSerialization.data(withJSONObject: triples).write(to: URL(fileURLWithPath: sdk + "/swift-sdk.json"))
+        let dir = "swift-\(version)-release/\(listing)/\(tag)"
+        try FileManager.default.createDirectory(atPath: www + "/" + dir, withIntermediateDirectories: true)
+        let archive = www + "/" + dir + "/" + bundle + ".tar.gz"
+        let r = try sandbox.run("/usr/bin/env", ["tar", "-czf", archive, "-C", build, bundle])
+        guard r.status == 0 else { throw Failed(message: r.stderr) }
+        try? FileManager.default.removeItem(atPath: archive + ".sig")
+        if sign { try gpg(signOptions + ["--detach-sign", "--output", archive + ".sig", archive]) }
+        return (archive, try sha256(archive))
     }
 
     /// A snapshot list for `branch` naming `dirs`.

@@ -26,6 +26,24 @@ import Testing
         #expect(try pin("hello", "1.1.0", in: text) == "tools:\n  hello: { git: \"https://example.com/hello.git\", version: \"1.1.0\" }\n")
     }
 
+    func addSDKs(_ sdks: [String], in text: String) throws -> String {
+        String(decoding: try ManifestEditor.addToList("swift", key: "sdks", sdks, in: Array(text.utf8), path: "/p/tack.yml", kind: .manifest), as: UTF8.self)
+    }
+
+    @Test func sdksAreAddedToWhateverFormTheEntryHas() throws {
+        // A version alone becomes a mapping; its quoting is kept.
+        #expect(try addSDKs(["static-linux"], in: "tools:\n  swift: \"6.0.3\"  # ours\n") == "tools:\n  swift: { version: \"6.0.3\", sdks: [static-linux] }  # ours\n")
+        // A flow mapping gains the key, or a longer list without repeats.
+        #expect(try addSDKs(["wasm"], in: "tools:\n  swift: { version: 6.2 }\n") == "tools:\n  swift: { version: 6.2, sdks: [wasm] }\n")
+        #expect(try addSDKs(["wasm", "static-linux"], in: "tools:\n  swift: { version: 6.2, sdks: [ static-linux ] }\n") == "tools:\n  swift: { version: 6.2, sdks: [static-linux, wasm] }\n")
+        #expect(try addSDKs(["wasm"], in: "tools:\n  swift: { version: 6.2, sdks: static-linux }\n") == "tools:\n  swift: { version: 6.2, sdks: [static-linux, wasm] }\n")
+        // A block mapping gains a line after its last.
+        #expect(try addSDKs(["wasm"], in: "tools:\n  swift:\n    version: 6.2\n  jq: 1.7\n") == "tools:\n  swift:\n    version: 6.2\n    sdks: [wasm]\n  jq: 1.7\n")
+        // A block list is the user's to edit; a tool not pinned has nothing to add to.
+        #expect(throws: TackError.self) { try addSDKs(["wasm"], in: "tools:\n  swift:\n    version: 6.2\n    sdks:\n      - static-linux\n") }
+        #expect(throws: TackError.self) { try addSDKs(["wasm"], in: "tools:\n  jq: 1.7\n") }
+    }
+
     @Test func whatCannotBeEditedSafelyIsAnError() throws {
         // A broken file is never edited; a name tack would not accept is refused, not a crash.
         #expect(throws: TackError.self) { _ = try pin("jq", "1.7.1", in: "tools: [oops\n") }

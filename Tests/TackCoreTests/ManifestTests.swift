@@ -90,6 +90,8 @@ func manifestError(_ text: String) -> String? {
         ("tools:\n  ink: { git: a.git, url: \"https://b\" }\n", "/p/tack.yml:2:22: ink has two sources, `git` (line 2) and `url`; keep one"),
         ("tools:\n  ink: { git: a.git, version: 1.0, ref: main }\n", "/p/tack.yml:2:36: `ref` and `version` (line 2) both say which version of ink to use; keep one"),
         ("tools:\n  ink: { pip: ink, products: [x] }\n", "/p/tack.yml:2:20: `products` applies to git tools, but ink comes from pip"),
+        ("tools:\n  jq: { version: 1.7, sdks: [static-linux] }\n", "/p/tack.yml:2:23: `sdks` applies to swift tools, but jq comes from the registry"),
+        ("tools:\n  swift: { version: 6.0.3, sdks: [android] }\n", "/p/tack.yml:2:34: \"android\" is not a Swift SDK tack knows; swift.org publishes static-linux, wasm"),
         ("tools:\n  ink: { github: notarepo }\n", "/p/tack.yml:2:18: expected `owner/repo` after `github:`, found \"notarepo\""),
         ("tools:\n  ink: { git: a.git, version: [1] }\n", "/p/tack.yml:2:31: `version` must be a string, found a list"),
         ("tools: [jq]\n", "/p/tack.yml:1:8: `tools` must be a mapping, found a list"),

@@ -41,7 +41,9 @@ struct Downloader: Sendable {
             let name = tool.split(separator: " ").first.map(String.init) ?? tool
             let next = from == "tack.lock says"
                 ? "if the publisher replaced the file on purpose, check it, then run `tack update \(name)` to lock the new one"
-                : "fix the checksum in tack.yml if the publisher replaced the file on purpose"
+                : from.hasPrefix("the manifest's")
+                ? "fix the checksum in tack.yml if the publisher replaced the file on purpose"
+                : "the file served is not the one its publisher lists: it was damaged or replaced on the way; try again later, and tell the publisher if it persists"
             throw TackError("checksum mismatch for \(tool) (\(platform)): \(from) \(expected), download is \(sum) — nothing was installed; \(next)")
         }
         let file = downloads + "/" + sum

@@ -59,7 +59,11 @@ public struct SwiftBackend: Backend {
         }
         // The tag is derived from the version, never taken from the list (which `target`
         // checks before anything is downloaded).
-        return try await releases(request).map { AvailableVersion(version: $0.version, fields: ["tag": .string(SwiftToolchain.releaseTag($0.version))]) }
+        return try await releases(request).map { release in
+            var available = AvailableVersion(version: release.version, fields: ["tag": .string(SwiftToolchain.releaseTag(release.version))])
+            available.sdks = SwiftSDK.all.map(\.name).filter { release.sdks[$0] != nil }
+            return available
+        }
     }
 
     /// Releases, and snapshots when the request names a snapshot series (`ls-remote --snapshots`).
@@ -72,6 +76,8 @@ public struct SwiftBackend: Backend {
         var tag: String
         /// Platform identifiers with the architectures each is built for.
         var platforms: [String: [String]]
+        /// The Swift SDKs published with it (`static-linux`), each with the SHA-256 the list gives.
+        var sdks: [String: String] = [:]
     }
 
     func releases(_ request: ToolRequest) async throws(TackError) -> [Release] {
@@ -83,7 +89,13 @@ public struct SwiftBackend: Backend {
             guard let name = entry["name"] as? String, let v = Version(name), case .release? = SwiftToolchain.name(v) else { continue }
             let tag = (entry["tag"] as? String).flatMap { $0.hasPrefix("swift-") && Version(word: $0) != nil ? $0 : nil } ?? SwiftToolchain.releaseTag(v)
             var platforms: [String: [String]] = [:]
+            var sdks: [String: String] = [:]
             for p in entry["platforms"] as? [[String: Any]] ?? [] {
+                // `{"name": "Static SDK", "platform": "static-sdk", "checksum": "…"}`: an SDK, not a platform.
+                if let listing = p["platform"] as? String, let sdk = SwiftSDK.listed(as: listing) {
+                    if let sum = p["checksum"] as? String, Checksum.isSHA256(sum) { sdks[sdk.name] = sum.lowercased() }
+                    continue
+                }
                 guard let pname = p["name"] as? String else { continue }
                 let id = (p["dir"] as? String).map { SwiftPlatform.identifier(String($0.prefix { $0 != "-" })) } ?? SwiftPlatform.identifier(releaseName: pname)
                 guard SwiftPlatform.isValidIdentifier(id) else { continue }
@@ -91,7 +103,7 @@ public struct SwiftBackend: Backend {
             }
             // Every release has a macOS package (the list names Xcode, not a platform).
             platforms["macos"] = ["universal"]
-            out.append(Release(version: v, tag: tag, platforms: platforms))
+            out.append(Release(version: v, tag: tag, platforms: platforms, sdks: sdks))
         }
         return out.sorted { $0.version < $1.version }
     }
@@ -244,6 +256,7 @@ public struct SwiftBackend: Backend {
         }
         job.report(.extracting)
         let top = try t.platform.isMacOS ? expandPackage(file.path, job: job, tool: tool) : extract(file.path, target: t, job: job, tool: tool)
+        try SwiftPMWrapper(fs: fs).install(usrBin: job.directory + "/" + top + "/usr/bin", top: top, tool: tool)
         let binaries = try linkBinaries(top: top, job: job, tool: tool)
         try await checkIdentity(top: top, target: t, job: job, tool: tool)
         let notes: [String] = []
@@ -308,6 +321,8 @@ public struct SwiftBackend: Backend {
         var record = SwiftLockRecord(entry.fields)
         // Locked for this platform alone and never installed: the install records it, as always.
         if record.sha256.isEmpty && platforms.allSatisfy({ $0 == Platform.current }) { return [:] }
+        // The SDKs serve every platform: one archive each, locked once.
+        let sdks = try await lockSDKs(entry, cache: cache)
         let tool = "swift \(entry.version)"
         var targets: [Target] = []
         for platform in platforms {
@@ -315,7 +330,7 @@ public struct SwiftBackend: Backend {
             guard record.sha256[t.platform.description] == nil, !targets.contains(where: { $0.platform == t.platform }) else { continue }
             targets.append(t)
         }
-        guard !targets.isEmpty else { return [:] }
+        guard !targets.isEmpty else { return sdks }
         let results = await downloadAndCheck(targets, tool: tool, into: cache, keep: true, jobs: jobs)
         var problems: [String] = []
         for (t, result) in zip(targets, results) {
@@ -327,12 +342,18 @@ public struct SwiftBackend: Backend {
         }
         guard problems.isEmpty else { throw TackError(problems.joined(separator: "\n")) }
         record.tag = targets[0].tag
-        return record.fields
+        return record.fields.merging(sdks) { _, sdk in sdk }
     }
 
     /// `tack lock --verify`: every platform's archive downloaded again (never from the cache),
     /// its SHA-256 and signer compared with the lock's.
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
+        let toolchains = await verifyToolchains(entry, scratch: scratch, jobs: jobs)
+        let sdks = await verifySDKs(entry, scratch: scratch)
+        return (toolchains.checked + sdks.checked, toolchains.problems + sdks.problems)
+    }
+
+    func verifyToolchains(_ entry: LockedTool, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
         let record = SwiftLockRecord(entry.fields)
         guard !record.sha256.isEmpty else { return (0, []) }
         let sums = record.sha256, signers = record.signedBy

@@ -13,6 +13,7 @@ public struct ToolOptions: Sendable, Hashable {
     public var pip = PipOptions()
     public var gem = GemOptions()
     public var asdf = AsdfOptions()
+    public var swift = SwiftOptions()
     public init() {}
 
     /// The keys every kind may have.
@@ -33,6 +34,7 @@ public struct ToolOptions: Sendable, Hashable {
         case _ where PipOptions.keys.contains(key.value): try pip.decode(key, value, reader)
         case _ where GemOptions.keys.contains(key.value): try gem.decode(key, value, reader)
         case _ where AsdfOptions.keys.contains(key.value): try asdf.decode(key, value, reader)
+        case _ where SwiftOptions.keys.contains(key.value): try swift.decode(key, value, reader)
         default: return false
         }
         return true
@@ -47,6 +49,7 @@ public struct ToolOptions: Sendable, Hashable {
         out.merge(pip.lockRecord) { $1 }
         out.merge(gem.lockRecord) { $1 }
         out.merge(asdf.lockRecord) { $1 }
+        out.merge(swift.lockRecord) { $1 }
         if !bin.isEmpty { out["bin"] = bin.joined(separator: ", ") }
         if let toolchainPlatform { out["platform"] = toolchainPlatform }
         return out
@@ -62,6 +65,7 @@ public struct ToolOptions: Sendable, Hashable {
         o.pip = pip.overlaid(by: other.pip)
         o.gem = gem.overlaid(by: other.gem)
         o.asdf = asdf.overlaid(by: other.asdf)
+        o.swift = swift.overlaid(by: other.swift)
         return o
     }
 }
