@@ -162,6 +162,25 @@ struct SwiftSDKTests {
         #expect(listed.status == 0 && !listed.stdout.contains("static-linux"), "\(attack): \(listed.stdout)\(listed.stderr)")
     }
 
+    @Test(.enabled(if: RegistryServer.isAvailable, "needs docker-registry: ./bootstrap.sh --dev"))
+    func theTeamCacheHoldsNeitherTheToolchainNorItsSDKs() throws {
+        let (s, m) = try setUp()
+        let registry = try RegistryServer()
+        try s.write("app/tack.yml", "tools:\n  swift: { version: 6.0.3, sdks: [static-linux] }\n")
+        let env = m.environment.merging(["TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1"]) { $1 }
+        let first = try s.tack(["install"], in: "app", env: env)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(!first.stderr.contains("team cache"), "\(first.stderr)")
+        let catalog = try RegistryServer.capture("/usr/bin/curl", ["-s", "http://127.0.0.1:\(registry.port)/v2/_catalog"])
+        #expect(catalog.contains("\"repositories\":[]"), "\(catalog)")
+        // Another machine with the same cache gets both from swift.org, verified against the lock.
+        try FileManager.default.removeItem(atPath: s.root + "/tack-home")
+        let second = try s.tack(["install", "--frozen"], in: "app", env: env)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(lines(try sdkList(s, m).stdout) == [Self.id603])
+        withExtendedLifetime(registry) {}
+    }
+
     @Test func frozenVerifyAndDoctorTreatSDKsLikeTheToolchain() throws {
         let (s, m) = try setUp()
         try s.write("app/tack.yml", "tools:\n  swift: 6.0.3\n")
