@@ -41,8 +41,19 @@ public struct SwiftSDK: Sendable, Hashable {
     /// Where a toolchain install keeps its SDKs.
     public static func directory(install: String) -> String { install + "/swift-sdks" }
 
-    /// The file beside the bundles that records which archive (its SHA-256) an SDK was installed from.
-    public func record(install: String) -> String { Self.directory(install: install) + "/.\(name).sha256" }
+    /// The file beside the bundles that records which archive an SDK was installed from: its
+    /// SHA-256 and the fingerprint of the key that signed it (`SHA256 SIGNER`).
+    public func record(install: String) -> String { Self.directory(install: install) + "/.\(name).installed" }
+
+    /// What the toolchain install at `install` holds of this SDK of release `v`: the SHA-256
+    /// of the archive it came from and its signer; nil when it is not there.
+    public func installed(release v: Version, install: String, fs: any FileSystem) -> (sha256: String, signer: String)? {
+        guard fs.isDirectory(Self.directory(install: install) + "/" + bundle(tag: SwiftToolchain.releaseTag(v))),
+              let bytes = try? fs.read(record(install: install)) else { return nil }
+        let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        guard fields.count == 2, Checksum.isSHA256(fields[0]) else { return nil }
+        return (fields[0].lowercased(), fields[1])
+    }
 
     /// The SDKs a lock entry pins (its `options: { sdks: … }`), in order.
     public static func pinned(_ entry: LockedTool) -> [String] {
@@ -54,11 +65,9 @@ public struct SwiftSDK: Sendable, Hashable {
     public static func missing(_ entry: LockedTool, install: String, fs: any FileSystem) -> [String] {
         let sums = entry.fieldMap(lockSHA256)
         return pinned(entry).filter { name in
-            guard let sdk = named(name), let sum = sums[name] else { return true }
-            let tag = SwiftToolchain.releaseTag(entry.version)
-            guard fs.isDirectory(directory(install: install) + "/" + sdk.bundle(tag: tag)),
-                  let recorded = try? fs.read(sdk.record(install: install)) else { return true }
-            return !Checksum.same(String(decoding: recorded, as: UTF8.self).trimmingSpaces, sum)
+            guard let sdk = named(name), let sum = sums[name],
+                  let have = sdk.installed(release: entry.version, install: install, fs: fs) else { return true }
+            return !Checksum.same(have.sha256, sum)
         }
     }
 

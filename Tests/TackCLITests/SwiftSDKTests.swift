@@ -102,6 +102,23 @@ struct SwiftSDKTests {
         #expect(unknown.status != 0 && unknown.stderr.contains("static-linux, wasm"), "\(unknown.stderr)")
     }
 
+    @Test func aSecondProjectLocksTheInstalledSDKWithoutDownloadingItAgain() throws {
+        let (s, m) = try setUp()
+        try s.write("app/tack.yml", "tools:\n  swift: { version: 6.0.3, sdks: [static-linux] }\n")
+        #expect(try s.tack(["install"], in: "app", env: m.environment).status == 0)
+        // The bundle is gone from the server and from the download cache: only the release
+        // list remains, which says the installed SDK is the published one.
+        let path = "swift-6.0.3-release/static-sdk/swift-6.0.3-RELEASE/\(Self.id603).artifactbundle.tar.gz"
+        try FileManager.default.removeItem(atPath: m.www + "/" + path)
+        try FileManager.default.removeItem(atPath: s.root + "/tack-home/cache/downloads")
+        try s.write("other/tack.yml", "tools:\n  swift: { version: 6.0.3, sdks: [static-linux] }\n")
+        let other = try s.tack(["install"], in: "other", env: m.environment)
+        #expect(other.status == 0, "\(other.stderr)")
+        let locked = try String(contentsOfFile: s.root + "/other/tack.lock", encoding: .utf8)
+        #expect(locked.contains("sdk-signed-by:\n      static-linux: \"\(try m.primaryFingerprint())\""), "\(locked)")
+        #expect(locked == (try lock(s)), "both projects lock the same")
+    }
+
     @Test func aReleaseWithoutTheSDKSaysWhichItHasAndTheToolchainStillStands() throws {
         let (s, m) = try setUp()
         try s.write("app/tack.yml", "tools:\n  swift: { version: 6.0.3, sdks: [wasm] }\n")

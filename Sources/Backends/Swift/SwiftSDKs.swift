@@ -36,6 +36,14 @@ extension SwiftBackend {
                 expected = try Self.publishedSum(sdk, v, in: published ?? [:])
                 from = "swift.org's release list says"
             }
+            // Installed already from that very archive (another project's pin): the lock
+            // learns what the install recorded when it verified it.
+            if let have = sdk.installed(release: v, install: job.directory, fs: fs), let sum = expected, Checksum.same(have.sha256, sum),
+               record.signedBy[name].map({ $0.uppercased() == have.signer.uppercased() }) ?? true {
+                if record.sha256[name] == nil { learned.append(Learned("the checksum and signer of its \(name) SDK", have.sha256)) }
+                record.record(name, path: path, sha256: have.sha256, signer: have.signer)
+                continue
+            }
             let url = downloadURL + "/" + path
             let file = try await downloader.fetch(url, expected: expected, from: from, tool: tool, platform: "every platform", cache: job.cache, offline: job.offline, report: job.report)
             job.report(.custom("verifying"))
@@ -45,7 +53,7 @@ extension SwiftBackend {
             }
             job.report(.extracting)
             try placeSDK(file.path, sdk: sdk, version: v, job: job, tool: tool)
-            do { try fs.writeAtomically(sdk.record(install: job.directory), Array((file.sum + "\n").utf8)) } catch {
+            do { try fs.writeAtomically(sdk.record(install: job.directory), Array("\(file.sum) \(signer)\n".utf8)) } catch {
                 throw TackError("cannot record the install of \(tool): \(error)")
             }
             if record.sha256[name] == nil { learned.append(Learned("the checksum and signer of its \(name) SDK", file.sum)) }
