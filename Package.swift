@@ -39,7 +39,7 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "Archive", dependencies: ["CArchive", "CZlib"]),
+        .target(name: "Archive", dependencies: ["CArchive", "CZlib", "TackCore"]),
         .target(name: "Git", dependencies: ["CGit2"]),
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",

@@ -1,4 +1,5 @@
 import CZlib
+import TackCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,7 +25,7 @@ public enum XarPackage {
         guard let start = range(of: open, in: toc, from: signature), let end = range(of: close, in: toc, from: start + open.count) else {
             throw ArchiveError("the package's signature names no certificate")
         }
-        guard let der = base64(toc[(start + open.count)..<end]), !der.isEmpty else {
+        guard let der = Base64.decode(toc[(start + open.count)..<end]), !der.isEmpty else {
             throw ArchiveError("the package's signing certificate is not base64")
         }
         return der
@@ -63,29 +64,4 @@ public enum XarPackage {
         return nil
     }
 
-    /// Base64 with whitespace ignored; nil on any other character.
-    static func base64(_ text: ArraySlice<UInt8>) -> [UInt8]? {
-        var out: [UInt8] = []
-        var buffer: UInt32 = 0, bits = 0
-        for c in text {
-            let v: UInt32
-            switch c {
-            case 0x41...0x5A: v = UInt32(c - 0x41)
-            case 0x61...0x7A: v = UInt32(c - 0x61 + 26)
-            case 0x30...0x39: v = UInt32(c - 0x30 + 52)
-            case 0x2B: v = 62
-            case 0x2F: v = 63
-            case 0x3D: return out
-            case 0x20, 0x0A, 0x0D, 0x09: continue
-            default: return nil
-            }
-            buffer = buffer << 6 | v
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
-            }
-        }
-        return out
-    }
 }

@@ -5,6 +5,8 @@
 #include <openssl/core_names.h>
 #include <openssl/param_build.h>
 #include <openssl/rsa.h>
+#include <openssl/x509.h>
+#include <string.h>
 
 /// Checks an RSA PKCS #1 v1.5 signature over an already computed digest. `n` and `e` are the
 /// key's modulus and exponent, big-endian; `digest_name` is OpenSSL's name of the hash the
@@ -54,6 +56,30 @@ static inline int tack_ed25519_verify(const unsigned char *public_key, const uns
     if (context && EVP_DigestVerifyInit(context, NULL, NULL, NULL, key) == 1)
         result = EVP_DigestVerify(context, signature, 64, message, message_len) == 1 ? 1 : 0;
     EVP_MD_CTX_free(context);
+    EVP_PKEY_free(key);
+    return result;
+}
+
+/// Checks an ECDSA signature (DER, as `cosign sign-blob` writes it before base64) over a
+/// SHA-256 digest, by a P-256 key given as a DER SubjectPublicKeyInfo (what a
+/// `-----BEGIN PUBLIC KEY-----` block holds). Returns 1 when valid, 0 when not, -1 when the key
+/// cannot be read or is not a P-256 key.
+static inline int tack_ecdsa_p256_verify(const unsigned char *spki, size_t spki_len, const unsigned char *digest, size_t digest_len,
+                                         const unsigned char *signature, size_t signature_len) {
+    const unsigned char *cursor = spki;
+    EVP_PKEY *key = d2i_PUBKEY(NULL, &cursor, (long)spki_len);
+    if (!key) return -1;
+    int result = -1;
+    char group[64] = {0};
+    EVP_PKEY_CTX *context = NULL;
+    if (cursor != spki + spki_len || EVP_PKEY_get_base_id(key) != EVP_PKEY_EC ||
+        EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group, NULL) != 1 ||
+        strcmp(group, "prime256v1") != 0) goto done;
+    context = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
+    if (!context || EVP_PKEY_verify_init(context) <= 0 || EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) <= 0) goto done;
+    result = EVP_PKEY_verify(context, signature, signature_len, digest, digest_len) == 1 ? 1 : 0;
+done:
+    EVP_PKEY_CTX_free(context);
     EVP_PKEY_free(key);
     return result;
 }

@@ -6,4 +6,27 @@ public enum Checksum {
     }
 
     public static func same(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
+
+    /// The bytes a hexadecimal checksum spells; empty when it is not hexadecimal.
+    public static func bytes(_ hex: String) -> [UInt8] {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return [] }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2)
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x61...0x66: return c - 0x61 + 10
+            case 0x41...0x46: return c - 0x41 + 10
+            default: return nil
+            }
+        }
+        var i = 0
+        while i < digits.count {
+            guard let high = value(digits[i]), let low = value(digits[i + 1]) else { return [] }
+            out.append(high << 4 | low)
+            i += 2
+        }
+        return out
+    }
 }

@@ -304,6 +304,8 @@ public struct Installer: Sendable {
     /// caller builds this one in its place.
     func reuse(_ item: Item) -> Done? {
         guard let record = store.installs(item.locked.name, item.locked.version).first(where: { item.locked.isSameInstall(as: $0.record) })?.record else { return nil }
+        // Made before tack.yml named the publisher's key: installed again, its signature checked.
+        if let key = item.request.options.url.signingKey, key.wasNotChecked(record, platform: .current) { return nil }
         return Done(status: .alreadyInstalled, lockFields: Installer.learned(item.locked, from: record))
     }
 

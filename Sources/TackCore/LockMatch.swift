@@ -34,9 +34,11 @@ public struct LockMatch: Sendable {
     }
 
     /// Whether `entry` describes the pin and holds all `--frozen` needs to install it on
-    /// `platform` (a download's checksum).
+    /// `platform` (a download's checksum), with the signer tack.yml's key names, where it names
+    /// one: an install with nothing to do.
     public func isReadyToInstall(_ entry: LockedTool, platform: Platform = .current) -> Bool {
         matches(entry, platform: platform) && !Self.needsChecksum(entry, platform: platform)
+            && request.options.url.signingKey.map { $0.contradicts(entry, platform: platform) == nil && entry.fieldMap("signed-by")[platform.description] != nil } ?? true
     }
 
     /// Whether installing `entry` on `platform` needs a checksum the entry does not have: a

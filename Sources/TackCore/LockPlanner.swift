@@ -121,7 +121,14 @@ public struct LockPlanner: Sendable {
                         if let old = existing.tools[request.name], old.version == fresh.version, old.version.text == fresh.version.text,
                            old.backend == fresh.backend, old.source == fresh.source, old.requested == fresh.requested,
                            fresh.fields.allSatisfy({ old.fields[$0.key] == $0.value }) {
-                            return (request.name, .success(old))
+                            var kept = old
+                            // `tack update` accepts the publisher's new key: the old signer
+                            // goes, and the next install checks the new key's signature.
+                            if update.includes(request.name), let key = request.options.url.signingKey,
+                               kept.fieldMap("signed-by").values.contains(where: { $0 != key.id }) {
+                                kept.fields["signed-by"] = nil
+                            }
+                            return (request.name, .success(kept))
                         }
                         return (request.name, .success(fresh))
                     } catch { return (request.name, .failure(error)) }

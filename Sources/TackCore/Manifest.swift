@@ -377,6 +377,25 @@ public struct ManifestDecoder {
         return url
     }
 
+    /// `minisign:`/`cosign:`: the key alone, or `{ key: …, url: … }` with where the signature is.
+    func signingKey(_ v: Node, _ scheme: SigningKey.Scheme) throws(TackError) -> SigningKey {
+        var key: (String, Mark)?
+        var url: String?
+        if case .scalar(let s) = v, !s.isNull {
+            key = (s.value, s.mark)
+        } else {
+            for (fk, fv) in try mapping(v, "`\(scheme.rawValue)`") {
+                switch fk.value {
+                case "key": key = (try string(fv, "`\(scheme.rawValue).key`"), fv.mark)
+                case "url": url = try downloadURL(fv, "`\(scheme.rawValue).url`")
+                default: throw unknownKey(fk, in: ["key", "url"], context: " in `\(scheme.rawValue)`")
+                }
+            }
+        }
+        guard let key else { throw fail(v.mark, "`\(scheme.rawValue)` needs `key`, the publisher's public key") }
+        do { return try SigningKey(scheme, text: key.0, url: url) } catch { throw fail(key.1, error.message) }
+    }
+
     /// Options that belong to one backend are errors on another.
     func checkCombinations(_ name: String, _ source: ToolSource, _ used: [String: Scalar]) throws(TackError) {
         for owner in BackendKind.allCases where !owner.ownKeys.isEmpty {

@@ -54,6 +54,20 @@ public struct URLBackend: Backend {
         return ["build": build]
     }
 
+    var signatures: SignatureCheck { SignatureCheck(http: http, downloader: downloader, fs: fs) }
+
+    /// Where the publisher's signature of the download at `url` is: the key's `url:` template
+    /// rendered as the download's, or the download's URL with `.minisig` or `.sig` added.
+    func signatureURL(_ key: SigningKey, download url: String, version: Version, fields: [String: LockValue], platform: Platform) -> String {
+        guard let template = key.url else { return url + key.scheme.suffix }
+        return mirrors.apply(platform.render(template, version: version.text, extra: Self.templateValues(fields)))
+    }
+
+    /// The error for a lock whose signer is not the key tack.yml names now.
+    static func keyChanged(_ tool: String, name: String, platform: String, key: SigningKey, locked: String) -> TackError {
+        TackError("tack.yml names the \(key.scheme.rawValue) key \(key.id) for \(tool), but tack.lock says \(locked) signed its \(platform) download: the publisher's key changed, or someone changed tack.yml or tack.lock — nothing was installed; if the new key is right, run `tack update \(name)`")
+    }
+
     /// Letters, digits, `.`, `_` and `-`, starting with a letter or digit and with no `..`:
     /// never a path segment that climbs (`..`) or names the current one (`.`).
     static func isPlainWord(_ s: String) -> Bool {
@@ -121,6 +135,8 @@ public struct URLBackend: Backend {
         var url: String
         var expected: String?
         var from = "the manifest's checksum is"
+        /// The publisher's signature to check, where tack.yml names a key.
+        var signature: (key: SigningKey, url: String)?
     }
 
     /// The checksum the publisher's checksum file gives for `url`'s download, when the entry
@@ -148,15 +164,21 @@ public struct URLBackend: Backend {
         return String(path.split(separator: "/").last ?? Substring(path)).removingPercentEncoding ?? String(path.split(separator: "/").last ?? "")
     }
 
-    /// Each download hashed (into `cache`, not installed), at most `jobs` at once, sorted by platform.
-    func hash(_ downloads: [PlatformDownload], tool: String, cache: String, jobs: Int) async -> [(PlatformDownload, Result<String, TackError>)] {
-        let backend = self, downloader = self.downloader
-        let results = await Concurrently.map(downloads, jobs: jobs) { d -> (PlatformDownload, Result<String, TackError>) in
+    /// Each download hashed (into `cache`, not installed), at most `jobs` at once, sorted by
+    /// platform: its SHA-256, and the id of the key whose signature it carries where tack.yml
+    /// names one (checked with a signature fetched now, never from the cache).
+    func hash(_ downloads: [PlatformDownload], tool: String, cache: String, jobs: Int) async -> [(PlatformDownload, Result<(sum: String, signer: String?), TackError>)] {
+        let backend = self, downloader = self.downloader, signatures = self.signatures
+        let results = await Concurrently.map(downloads, jobs: jobs) { d -> (PlatformDownload, Result<(sum: String, signer: String?), TackError>) in
             do throws(TackError) {
                 let file = try await downloader.fetch(d.url, expected: d.expected, from: d.from, tool: tool,
                                                       platform: d.platform.description, cache: cache, offline: false) { _ in }
                 try backend.checkFormat(file.path, url: d.url)
-                return (d, .success(file.sum))
+                var signer: String?
+                if let (key, url) = d.signature {
+                    signer = try await signatures.verify(file.path, sum: file.sum, key: key, signatureURL: url, cache: cache, fresh: true, tool: "\(tool) (\(d.platform))")
+                }
+                return (d, .success((file.sum, signer)))
             } catch {
                 return (d, .failure(error))
             }
@@ -165,15 +187,17 @@ public struct URLBackend: Backend {
     }
 
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
-        var sums = URLLockRecord(entry.fields).sha256
+        var record = URLLockRecord(entry.fields)
         let tool = "\(entry.name) \(entry.version)"
+        let key = request.options.url.signingKey
         // Each platform with no checksum yet: its own URL, downloaded and hashed (not installed).
         var missing: [PlatformDownload] = []
         var problems: [String] = []
-        for p in platforms where sums[p.description] == nil {
+        for p in platforms where record.sha256[p.description] == nil {
             let (url, _, manifestChecksum) = target(request, entry.version, fields: entry.fields, for: p)
             guard url != "unsupported" else { continue }
             var download = PlatformDownload(platform: p, url: url, expected: manifestChecksum?.lowercased())
+            if let key { download.signature = (key, signatureURL(key, download: url, version: entry.version, fields: entry.fields, platform: p)) }
             if download.expected == nil {
                 do throws(TackError) {
                     if let published = try await publisherChecksum(request, entry.version, fields: entry.fields, platform: p, url: url) {
@@ -190,22 +214,30 @@ public struct URLBackend: Backend {
         guard !missing.isEmpty else { return [:] }
         for (d, result) in await hash(missing, tool: tool, cache: cache, jobs: jobs) {
             switch result {
-            case .success(let sum): sums[d.platform.description] = sum
+            case .success(let (sum, signer)):
+                record.sha256[d.platform.description] = sum
+                if let signer { record.signedBy[d.platform.description] = signer }
             case .failure(let error): problems.append("no \(d.platform) download of \(tool) at \(Redact.url(d.url)): \(error.message)")
             }
         }
         if !problems.isEmpty { throw TackError(problems.joined(separator: "\n")) }
-        return URLLockRecord(sha256: sums).fields
+        return record.fields
     }
 
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
-        let sums = URLLockRecord(entry.fields).sha256
+        let record = URLLockRecord(entry.fields)
+        let sums = record.sha256
         guard !sums.isEmpty else { return (0, []) }
         let tool = "\(entry.name) \(entry.version)"
+        let signingKey = request.options.url.signingKey
         let downloads: [PlatformDownload] = sums.keys.sorted().compactMap { key in
             guard let p = Platform(key: key) else { return nil }
             let (url, _, _) = target(request, entry.version, fields: entry.fields, for: p)
-            return url == "unsupported" ? nil : PlatformDownload(platform: p, url: url, expected: nil)
+            guard url != "unsupported" else { return nil }
+            var d = PlatformDownload(platform: p, url: url, expected: nil)
+            // The publisher's signature is checked again, fetched now.
+            if let signingKey { d.signature = (signingKey, signatureURL(signingKey, download: url, version: entry.version, fields: entry.fields, platform: p)) }
+            return d
         }
         var problems: [String] = []
         // The publisher's checksum file, where the entry names one, must still agree too.
@@ -223,8 +255,11 @@ public struct URLBackend: Backend {
         for (d, result) in await hash(downloads, tool: tool, cache: scratch, jobs: jobs) {
             let locked = sums[d.platform.description]?.lowercased() ?? ""
             switch result {
-            case .success(let sum) where sum == locked: continue
-            case .success(let sum): problems.append("\(tool) (\(d.platform)): tack.lock says \(locked), but \(Redact.url(d.url)) now serves \(sum)")
+            case .success(let (sum, _)) where sum != locked:
+                problems.append("\(tool) (\(d.platform)): tack.lock says \(locked), but \(Redact.url(d.url)) now serves \(sum)")
+            case .success(let (_, signer?)) where record.signedBy[d.platform.description].map({ $0 != signer }) ?? false:
+                problems.append("\(tool) (\(d.platform)): tack.lock says \(record.signedBy[d.platform.description] ?? "") signed it, but tack.yml's key is \(signer)")
+            case .success: continue
             case .failure(let error): problems.append("\(tool) (\(d.platform)): cannot download \(Redact.url(d.url)): \(error.message)")
             }
         }
@@ -240,8 +275,13 @@ public struct URLBackend: Backend {
         if url == "unsupported" {
             throw TackError("\(job.locked.name) publishes no binary for \(platform) — pin it with `git:` (its repository) to build it here")
         }
-        var locked = URLLockRecord(job.locked.fields).sha256
+        var record = URLLockRecord(job.locked.fields)
+        var locked = record.sha256
         let platformKey = platform.description
+        let signingKey = job.request.options.url.signingKey
+        if let signingKey, let signer = signingKey.contradicts(job.locked, platform: platform) {
+            throw Self.keyChanged(tool, name: job.locked.name, platform: platformKey, key: signingKey, locked: signer)
+        }
         let expected = (locked[platformKey] ?? manifestChecksum)?.lowercased()
         if let expected, !Checksum.isSHA256(expected) {
             throw TackError("the checksum for \(tool) (\(platformKey)) is not a SHA-256: \(quoted(expected))")
@@ -260,6 +300,12 @@ public struct URLBackend: Backend {
         let fetched = try await downloader.fetch(url, expected: expectedSum, from: from, tool: tool, platform: platform.description, cache: job.cache, offline: job.offline, report: job.report)
         let file = fetched.path
         try checkFormat(file, url: url)
+        // The publisher's signature, before anything is extracted.
+        if let signingKey {
+            job.report(.custom("verifying"))
+            let where_ = signatureURL(signingKey, download: url, version: job.locked.version, fields: job.locked.fields, platform: platform)
+            record.signedBy[platformKey] = try await signatures.verify(file, sum: fetched.sum, key: signingKey, signatureURL: where_, cache: job.cache, tool: tool)
+        }
         var notes: [String] = []
         let learned = expected == nil ? [Learned(expectedSum == nil ? "the checksum of its \(platformKey) download"
                                                                     : "the publisher's checksum of its \(platformKey) download", fetched.sum)] : []
@@ -289,7 +335,8 @@ public struct URLBackend: Backend {
             do { try fs.makeExecutable(job.directory + "/bin/" + name) } catch { throw TackError("cannot make bin/\(name) executable: \(error)") }
             binaries = ["bin/" + name]
         }
-        var outcome = InstallOutcome(binaries: binaries, lockFields: URLLockRecord(sha256: locked).fields, notes: notes)
+        record.sha256 = locked
+        var outcome = InstallOutcome(binaries: binaries, lockFields: record.fields, notes: notes)
         outcome.learned = learned
         return outcome
     }

@@ -1,11 +1,11 @@
 import CCrypto
 
 /// A cryptographic hash fed in pieces, computed by the system's libcrypto: SHA-256 for
-/// downloads and the team cache, SHA-384 and SHA-512 for signatures, SHA-1 only where OpenPGP
-/// names a key by it.
+/// downloads and the team cache, SHA-384 and SHA-512 for signatures, BLAKE2b-512 for
+/// minisign's prehashed signatures, SHA-1 only where OpenPGP names a key by it.
 public final class Digest {
     public enum Algorithm: Sendable {
-        case sha1, sha256, sha384, sha512
+        case sha1, sha256, sha384, sha512, blake2b512
 
         /// OpenSSL's name for it, as signature checks ask for it.
         var name: String {
@@ -14,6 +14,7 @@ public final class Digest {
             case .sha256: return "SHA256"
             case .sha384: return "SHA384"
             case .sha512: return "SHA512"
+            case .blake2b512: return "BLAKE2B-512"
             }
         }
 
@@ -23,6 +24,7 @@ public final class Digest {
             case .sha256: return EVP_sha256()
             case .sha384: return EVP_sha384()
             case .sha512: return EVP_sha512()
+            case .blake2b512: return EVP_blake2b512()
             }
         }
     }

@@ -1,0 +1,114 @@
+import CCrypto
+import Foundation
+import TackCore
+
+/// A download checked against the publisher's signature with the key tack.yml names
+/// (`SigningKey`), before anything is extracted: minisign's format (Ed25519 over the file, or
+/// over its BLAKE2b-512 hash for prehashed `ED` signatures, and the trusted comment signed
+/// with it) and keyed cosign blobs (a base64 DER ECDSA P-256 signature over the file's
+/// SHA-256). Signatures are kept in the download cache beside the file they sign
+/// (`downloads/<sha256>.minisig`), so an offline install checks them again.
+struct SignatureCheck {
+    let http: any HTTPClient
+    let downloader: Downloader
+    let fs: any FileSystem
+
+    /// Checks `file` (whose SHA-256 is `sum`) with `key`, its signature fetched from
+    /// `signatureURL` (or the cache, unless `fresh`); the key's id as tack.lock records it.
+    func verify(_ file: String, sum: String, key: SigningKey, signatureURL: String, cache: String, fresh: Bool = false, tool: String) async throws(TackError) -> String {
+        let kept = cache + "/downloads/" + sum + key.scheme.suffix
+        func problem(_ signature: [UInt8]) -> String? {
+            switch key.scheme {
+            case .minisign: return Self.minisignProblem(file, signature: signature, key: key)
+            case .cosign: return Self.cosignProblem(sum: sum, signature: signature, key: key)
+            }
+        }
+        // A kept signature that this key made is as good as a fresh one (offline too); one
+        // another key made (the key changed) is fetched again.
+        if !fresh, let cached = try? fs.read(kept), problem(cached) == nil { return key.id }
+        let signature: [UInt8]
+        do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(signatureURL) } } catch {
+            throw TackError("cannot download the \(key.scheme.rawValue) signature of \(tool) (\(Redact.url(signatureURL))): \(error.message) — nothing was installed; tack installs nothing tack.yml says is signed without checking its signature")
+        }
+        if let problem = problem(signature) {
+            throw TackError("\(tool) failed its \(key.scheme.rawValue) signature check (\(Redact.url(signatureURL))): \(problem); tack.yml names the key \(key.id) — nothing was installed")
+        }
+        if !fresh { try? fs.writeAtomically(kept, signature) }
+        return key.id
+    }
+
+    /// What is wrong with a minisign signature of `file`, or nil when it is good.
+    static func minisignProblem(_ file: String, signature: [UInt8], key: SigningKey) -> String? {
+        let lines = String(decoding: signature, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        guard lines.count >= 4, lines[0].hasPrefix("untrusted comment:"), lines[2].hasPrefix("trusted comment: "),
+              let sig = Base64.decode(lines[1]), sig.count == 74,
+              let global = Base64.decode(lines[3]), global.count == 64 else {
+            return "it is not a minisign signature (four lines: an untrusted comment, the signature, a trusted comment, its signature)"
+        }
+        let algorithm = String(decoding: sig[0..<2], as: UTF8.self)
+        guard algorithm == "Ed" || algorithm == "ED" else { return "it uses the signature algorithm \(quoted(algorithm)), which minisign does not define" }
+        guard Array(sig[2..<10]) == key.minisignKeyID else {
+            return "it was made with the key minisign:\(SigningKey.minisignID(sig[2..<10])), not the one tack.yml names"
+        }
+        let signed: [UInt8]
+        if algorithm == "ED" {
+            guard let hash = Self.hash(file, .blake2b512) else { return "the download cannot be read" }
+            signed = hash
+        } else {
+            guard let whole = try? Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped) else { return "the download cannot be read" }
+            signed = [UInt8](whole)
+        }
+        let publicKey = key.ed25519
+        let body = Array(sig[10...])
+        guard ed25519(publicKey, signed, body) else { return "the signature does not match the download" }
+        let trusted = Array(lines[2].dropFirst("trusted comment: ".count).utf8)
+        guard ed25519(publicKey, body + trusted, global) else { return "its trusted comment was changed after it was signed" }
+        return nil
+    }
+
+    static func ed25519(_ key: [UInt8], _ message: [UInt8], _ signature: [UInt8]) -> Bool {
+        guard key.count == 32, signature.count == 64 else { return false }
+        return key.withUnsafeBufferPointer { k in
+            message.withUnsafeBufferPointer { m in
+                signature.withUnsafeBufferPointer { s in
+                    tack_ed25519_verify(k.baseAddress, m.baseAddress, m.count, s.baseAddress) == 1
+                }
+            }
+        }
+    }
+
+    /// What is wrong with a keyed cosign signature of the file whose SHA-256 is `sum`, or nil.
+    static func cosignProblem(sum: String, signature: [UInt8], key: SigningKey) -> String? {
+        guard let der = Base64.decode(signature), der.count > 8, der[0] == 0x30 else {
+            return "it is not a cosign signature (a base64 DER ECDSA signature, as `cosign sign-blob` writes it)"
+        }
+        let digest = Checksum.bytes(sum)
+        guard digest.count == 32 else { return "the download's SHA-256 is not known" }
+        let result = key.material.withUnsafeBufferPointer { k in
+            digest.withUnsafeBufferPointer { d in
+                der.withUnsafeBufferPointer { s in
+                    tack_ecdsa_p256_verify(k.baseAddress, k.count, d.baseAddress, d.count, s.baseAddress, s.count)
+                }
+            }
+        }
+        switch result {
+        case 1: return nil
+        case 0: return "the signature does not match the download"
+        default: return "tack.yml's cosign key is not an ECDSA P-256 public key"
+        }
+    }
+
+    /// A file's hash, read in pieces.
+    static func hash(_ path: String, _ algorithm: Digest.Algorithm) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let digest = Digest(algorithm)
+        while true {
+            let chunk = handle.readData(ofLength: 1 << 20)
+            if chunk.isEmpty { break }
+            chunk.withUnsafeBytes { digest.update($0) }
+        }
+        return digest.finalize()
+    }
+}
