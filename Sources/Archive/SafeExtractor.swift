@@ -78,7 +78,7 @@ public enum SafeExtractor {
         guard realpath(root, &real) != nil else {
             throw ArchiveError("cannot extract into \(root): \(String(cString: strerror(errno)))")
         }
-        return try write(archivePath, into: String(cString: real), limits: limits)
+        return try write(archivePath, into: String(decoding: real.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), limits: limits)
     }
 
     static func tooLarge(_ limits: Limits) -> ArchiveError {

@@ -15,7 +15,7 @@ struct Doctor: AsyncParsableCommand {
             """
     )
 
-    @Flag(help: "Print a JSON object: problems (a count) and checks, each with status and message.")
+    @Flag(help: "Print a JSON object: problems (a count) and checks, each with status (ok, note or problem) and message.")
     var json = false
 
     func run() async throws {
@@ -28,7 +28,10 @@ struct Doctor: AsyncParsableCommand {
             if report.problems > 0 { throw ExitCode(1) }
             return
         }
-        for check in report.checks { Output.out((check.status == .ok ? "ok       " : "problem  ") + check.message + "\n") }
+        for check in report.checks {
+            let label = switch check.status { case .ok: "ok       "; case .note: "note     "; case .problem: "problem  " }
+            Output.out(label + check.message + "\n")
+        }
         if report.problems > 0 {
             Output.out("\(report.problems) problem\(report.problems == 1 ? "" : "s") found\n")
             throw ExitCode(1)

@@ -41,5 +41,38 @@ public indirect enum JSON: Sendable, Equatable {
         }
     }
 
+    /// The same value written for people: two spaces an indent level, one member a line.
+    public func pretty() -> String {
+        var out = ""
+        writePretty(to: &out, indent: "")
+        return out
+    }
+
+    func writePretty(to out: inout String, indent: String) {
+        let inner = indent + "  "
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += inner
+                item.writePretty(to: &out, indent: inner)
+                out += i < items.count - 1 ? ",\n" : "\n"
+            }
+            out += indent + "]"
+        case .object(let pairs) where !pairs.isEmpty:
+            out += "{\n"
+            for (i, (k, v)) in pairs.enumerated() {
+                out += inner
+                JSON.quote(k, into: &out)
+                out += ": "
+                v.writePretty(to: &out, indent: inner)
+                out += i < pairs.count - 1 ? ",\n" : "\n"
+            }
+            out += indent + "}"
+        default:
+            write(to: &out)
+        }
+    }
+
     static func quote(_ s: String, into out: inout String) { out += quoted(s) }
 }

@@ -4,7 +4,8 @@ import YAML
 
 /// What `tack doctor` found: each check, ok or a problem, in order.
 public struct DoctorReport: Sendable, Equatable {
-    public enum Status: String, Sendable { case ok, problem }
+    /// `note`: worth knowing, not wrong (tools that rest on trust on first use).
+    public enum Status: String, Sendable { case ok, note, problem }
     public struct Check: Sendable, Equatable {
         public var status: Status
         public var message: String
@@ -13,6 +14,7 @@ public struct DoctorReport: Sendable, Equatable {
     public var problems: Int { checks.filter { $0.status == .problem }.count }
     mutating func ok(_ s: String) { checks.append(Check(status: .ok, message: s)) }
     mutating func problem(_ s: String) { checks.append(Check(status: .problem, message: s)) }
+    mutating func note(_ s: String) { checks.append(Check(status: .note, message: s)) }
 }
 
 /// `tack doctor`: tack's installation and this directory checked, each check a line that
@@ -54,6 +56,7 @@ public struct DoctorService {
                 for root in store.knownProjects() { locks.insert(Paths.child(root, Lockfile.fileName)) }
             }
             checkSwiftSDKs(resolution, &r)
+            checkTrustOnFirstUse(resolution, &r)
             let mismatched = checkInstallsAgainstLocks(locks.sorted(), &r)
             for t in try resolution.current(settings: settings) where !t.installed {
                 guard let version = t.version, !mismatched.contains("\(t.tool)@\(version)") else { continue }
@@ -118,6 +121,23 @@ public struct DoctorService {
                 }
             }
         }
+    }
+
+    /// The tools pinned here whose lock rests only on trust on first use: what their first
+    /// download (or tag, or index) gave was locked, and nothing the publisher signed or listed
+    /// checked it.
+    func checkTrustOnFirstUse(_ resolution: Resolution, _ r: inout Report) {
+        let fs = settings.fs
+        let registry = try? ToolRegistry.load(store: settings.store)
+        var names: [String] = []
+        for pin in resolution.pins where LockPlanner.isLockable(pin.request) {
+            guard let dir = pin.lockDirectory, let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: fs),
+                  let entry = lock.tools[pin.request.name] else { continue }
+            let request = registry?.apply(pin.request) ?? pin.request
+            if Verification.of(entry, request: request).kind == .trustOnFirstUse { names.append(entry.name) }
+        }
+        guard !names.isEmpty else { return }
+        r.note("\(names.sorted().joined(separator: ", ")) rest\(names.count == 1 ? "s" : "") on trust on first use: tack.lock recorded what was first downloaded, and nothing the publisher signed or listed checked it — where the publisher publishes them, name its checksum file (`checksums:`) or key (`minisign:`, `cosign:`) in tack.yml; `tack sbom` says how each tool is verified")
     }
 
     static func describe(_ entry: LockedTool) -> String {
