@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TackCore
 import TackKit
 
@@ -19,7 +24,10 @@ struct Outdated: AsyncParsableCommand {
 
     func run() async throws {
         let project = try Workspace.current()
-        var rows: [(tool: String, current: String?, wanted: String?, latest: String?, followsRef: Bool)] = []
+        var rows: [(tool: String, current: String?, wanted: String?, latest: String?, followsRef: Bool, heldBack: [String])] = []
+        // `min_release_age`: versions younger than it are never wanted, and shown held back.
+        let now = Int64(time(nil))
+        func young(_ v: AvailableVersion) -> Bool { v.published.map { project.releaseAge?.holdsBack($0, now: now) ?? false } ?? false }
         var problems = 0
         for (lockPath, requests) in project.groups {
             let lock = lockPath.flatMap { try? project.loadLock($0) } ?? Lockfile()
@@ -29,9 +37,9 @@ struct Outdated: AsyncParsableCommand {
                     let locked = lock.tools[r.name].flatMap { LockMatch(r, backend: backend).matches($0) ? $0 : nil }
                     if case .ref(let ref) = r.requirement {
                         // What `tack update` would move to: the commit the ref names now.
-                        let now = try await backend.resolve(ref: ref, of: r)
+                        let named = try await backend.resolve(ref: ref, of: r)
                         let latest = try? await backend.available(of: r).map(\.version)
-                        rows.append((r.name, locked.flatMap { Outdated.commit($0.fields) }, Outdated.commit(now.fields), latest.flatMap { Requirement.latest.best(of: $0)?.text }, true))
+                        rows.append((r.name, locked.flatMap { Outdated.commit($0.fields) }, Outdated.commit(named.fields), latest.flatMap { Requirement.latest.best(of: $0)?.text }, true, []))
                         continue
                     }
                     let available = try await backend.available(of: r)
@@ -41,7 +49,10 @@ struct Outdated: AsyncParsableCommand {
                     if current == nil, let previous = lock.tools[r.name], project.store.installedEntry(r.name, previous.version) != nil {
                         current = previous.version.text
                     }
-                    rows.append((r.name, current, r.requirement.best(of: available)?.version.text, Requirement.latest.best(of: available.map(\.version))?.text, false))
+                    let held = available.filter(young)
+                    let allowed = available.filter { !young($0) }
+                    rows.append((r.name, current, r.requirement.best(of: allowed)?.version.text, Requirement.latest.best(of: available.map(\.version))?.text, false,
+                                 held.map(\.version.text)))
                 } catch {
                     Output.error(error.message)
                     problems += 1
@@ -54,13 +65,18 @@ struct Outdated: AsyncParsableCommand {
         if json {
             let value = JSON.array(outdated.map { r in
                 .object([("tool", .string(r.tool)), ("current", r.current.map(JSON.string) ?? .null),
-                         ("wanted", r.wanted.map(JSON.string) ?? .null), ("latest", r.latest.map(JSON.string) ?? .null)])
+                         ("wanted", r.wanted.map(JSON.string) ?? .null), ("latest", r.latest.map(JSON.string) ?? .null)]
+                         + (r.heldBack.isEmpty ? [] : [("held_back", .array(r.heldBack.map(JSON.string)))]))
             })
             Output.out(value.serialized() + "\n")
         } else if outdated.isEmpty {
             if problems == 0 { Output.out("everything is up to date\n") }
         } else {
-            let table = [["tool", "current", "wanted", "latest"]] + outdated.map { [$0.tool, $0.current ?? "-", $0.wanted ?? "-", $0.latest ?? "-"] }
+            let table = [["tool", "current", "wanted", "latest"]] + outdated.map { row -> [String] in
+                var latest = row.latest ?? "-"
+                if let l = row.latest, row.heldBack.contains(l), let age = project.releaseAge { latest += " (held back: younger than \(age.text))" }
+                return [row.tool, row.current ?? "-", row.wanted ?? "-", latest]
+            }
             Output.out(renderTable(table))
         }
         if problems > 0 { throw ExitCode(1) }

@@ -9,6 +9,9 @@ public struct AvailableVersion: Sendable, Equatable {
     /// The Swift SDKs published with a toolchain release (`static-linux`, `wasm`), for
     /// `ls-remote swift --sdks`. Not recorded in the lock.
     public var sdks: [String] = []
+    /// When it was published (seconds since 1970), where the version index says: what
+    /// `min_release_age` holds back. Not recorded in the lock.
+    public var published: Int64?
     public init(version: Version, fields: [String: LockValue] = [:], lts: String? = nil) {
         self.version = version
         self.fields = fields

@@ -22,6 +22,11 @@ public struct LockPlanner: Sendable {
     }
 
     public let registry: BackendRegistry
+    /// `min_release_age` in force: versions published more recently than this (at `now`) are
+    /// not resolved to, and an exact pin of one is an error.
+    public var releaseAge: ReleaseAge?
+    /// Seconds since 1970 (the clock is the caller's).
+    public var now: Int64 = 0
     public init(registry: BackendRegistry) { self.registry = registry }
 
     /// A fresh entry for `request`: what the backend found, and the options it was found for.
@@ -70,8 +75,15 @@ public struct LockPlanner: Sendable {
             entry.fields["built"] = nil
             return entry
         }
-        let available = try await backend.versions(of: request)
+        var available = try await backend.versions(of: request)
+        var heldBack: [AvailableVersion] = []
+        if let age = releaseAge {
+            (available, heldBack) = try await withoutYoung(available, request: request, backend: backend, age: age)
+        }
         guard let best = request.requirement.best(of: available) else {
+            if let held = request.requirement.best(of: heldBack), let published = held.published, let age = releaseAge {
+                throw TackError("\(request.name) \(held.version) is the only version \(request.requirement) allows (set by \(request.origin.describe(home: nil))), and it was published \(ReleaseAge.describe(published, now: now)) ago; min_release_age is \(age.text) (set by \(age.origin)) — wait, or allow it with TACK_MIN_RELEASE_AGE=0")
+            }
             let newest = available.map(\.version).filter { !$0.isPrerelease }.max()
             var hint = newest.map { "; the newest is \($0)" } ?? (available.isEmpty ? "; it has no versions at all" : "")
             let nearest = LockPlanner.nearest(request.requirement, in: available.map(\.version))
@@ -82,6 +94,22 @@ public struct LockPlanner: Sendable {
             throw TackError("no version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) at \(backend.source(of: request))\(hint)")
         }
         return LockPlanner.entry(request, backend: backend, found: best)
+    }
+
+    /// `available` without the versions `age` holds back (and those, apart). An exact pin is
+    /// looked up in the whole index (its own listing may carry no date), and one too young is
+    /// an error naming its age.
+    func withoutYoung(_ available: [AvailableVersion], request: ToolRequest, backend: any Backend, age: ReleaseAge) async throws(TackError) -> (kept: [AvailableVersion], held: [AvailableVersion]) {
+        if let v = request.requirement.exactVersion {
+            var published = available.first { $0.version.text == v.text }?.published
+            if published == nil { published = (try? await backend.available(of: request))?.first { $0.version.text == v.text }?.published }
+            if let published, age.holdsBack(published, now: now) {
+                throw TackError("\(request.name) \(v) was published \(ReleaseAge.describe(published, now: now)) ago, and min_release_age is \(age.text) (set by \(age.origin)) — pin an older version, wait, or allow it once with TACK_MIN_RELEASE_AGE=0 (set by \(request.origin.describe(home: nil)))")
+            }
+            return (available, [])
+        }
+        let held = available.filter { $0.published.map { age.holdsBack($0, now: now) } ?? false }
+        return (available.filter { a in !held.contains { $0.version == a.version } }, held)
     }
 
     /// Up to three versions around the one `requirement` names, for an error that says what

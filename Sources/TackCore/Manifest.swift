@@ -22,10 +22,18 @@ public struct Manifest: Sendable, Equatable {
     public var bootstrap: Bootstrap?
     /// The team cache this file names (`cache: oci://…` or `cache: {url:, push:, insecure:}`).
     public var cache: TeamCache?
+    /// `min_release_age: 3d`: versions published more recently are not resolved to (`ReleaseAge`).
+    public var minReleaseAge: AgeSetting?
+
+    public struct AgeSetting: Sendable, Equatable {
+        public var seconds: Int64
+        public var text: String
+        public var line: Int
+    }
     /// The platforms the lock covers (`platforms: [linux-x86_64, darwin-arm64]`); empty: this one.
     public var platforms: [Platform] = []
 
-    public static let topLevelKeys = ["tools", "env", "bootstrap", "cache", "platforms"]
+    public static let topLevelKeys = ["tools", "env", "bootstrap", "cache", "platforms", "min_release_age"]
     public static let sourceKeys = ["git", "github", "url", "artifactbundle", "pip", "gem", "asdf", "swift", "path"]
     /// Every key a tool's mapping may have: its source, its version (or ref), the keys every
     /// kind shares, and each kind's own.
@@ -136,6 +144,12 @@ public struct ManifestDecoder {
                 manifest.bootstrap = try decodeBootstrap(value)
             case "cache":
                 manifest.cache = try decodeCache(value, key: key)
+            case "min_release_age":
+                let text = try string(value, "`min_release_age`")
+                guard let seconds = ReleaseAge.seconds(text) else {
+                    throw fail(value.mark, "`min_release_age` is an age like 3d, 12h, 2w or 90m (0 turns it off), found \(quoted(text))")
+                }
+                manifest.minReleaseAge = Manifest.AgeSetting(seconds: seconds, text: text, line: key.mark.line)
             case "platforms":
                 guard case .sequence(let items, _) = value else {
                     throw fail(value.mark, "`platforms` must be a list like [linux-x86_64, darwin-arm64], found \(value.kindName)")

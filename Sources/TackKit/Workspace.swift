@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TackCore
 
 /// What the install-side services share: the context, what the directory pins, the store,
@@ -20,7 +25,11 @@ public struct Workspace: Sendable {
         if !resolution.ignored.isEmpty { context.notify(.ignored(resolution.ignored)) }
         self.resolution = resolution
         self.registry = context.makeBackends(context.settings, BackendFactory.pinnedBinDirectories(resolution, context.settings))
+        self.releaseAge = try ReleaseAge.inForce(resolution, settings: context.settings, home: context.settings.home)
     }
+
+    /// `min_release_age` in force here (or `TACK_MIN_RELEASE_AGE`), if any.
+    public let releaseAge: ReleaseAge?
 
     /// The workspace read again under its project's lock, held until the value goes: what a
     /// command that reads, changes and writes tack.yml or tack.lock works on, so that parallel
@@ -52,7 +61,12 @@ public struct Workspace: Sendable {
         return request
     }
 
-    public var planner: LockPlanner { LockPlanner(registry: registry) }
+    public var planner: LockPlanner {
+        var planner = LockPlanner(registry: registry)
+        planner.releaseAge = releaseAge
+        planner.now = Int64(time(nil))
+        return planner
+    }
 
     /// Pins grouped by the lock file that records them; environment overrides (which no lock
     /// records) under nil.

@@ -71,9 +71,13 @@ final class RegistryServer {
         FileManager.default.createFile(atPath: root + "/registry.log", contents: nil)
         registry.standardError = FileHandle(forWritingAtPath: root + "/registry.log")
         try registry.run()
-        // Up when /v2/ answers at all (200, or 401 behind auth).
-        for _ in 0..<100 {
+        // Up when /v2/ answers at all (200, or 401 behind auth). On a loaded machine (the test
+        // run keeps several end-to-end tests going at once) the registry may take seconds to
+        // start: up to 60 are given, and a registry that exited is said at once.
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while Date() < deadline {
             if (try? RegistryServer.capture("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/v2/"])).map({ $0 == "200" || $0 == "401" }) == true { return }
+            guard registry.isRunning else { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
         throw FixtureServer.FixtureFailed()

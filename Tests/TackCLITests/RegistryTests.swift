@@ -54,6 +54,35 @@ import TackCore
         #expect(t.bin == bins)
     }
 
+    /// The publishers whose checksum files the registry names, rendered for a version: each
+    /// download's first checksum is checked against them, never trusted as it arrives.
+    @Test(arguments: [
+        ("node", "20.11.1", "https://nodejs.org/dist/v20.11.1/SHASUMS256.txt"),
+        ("gh", "2.50.0", "https://github.com/cli/cli/releases/download/v2.50.0/gh_2.50.0_checksums.txt"),
+    ])
+    func checksumFilesRender(_ tool: String, _ version: String, _ url: String) throws {
+        let entry = try #require(try Self.builtIn().entries[tool])
+        let template = try #require(entry.options.url.checksumsURL)
+        #expect(Platform.current.render(template, version: version) == url)
+        #expect(Verification.of(LockedTool(name: tool, version: Version(version)!, requested: version, backend: "url", source: "x",
+                                           fields: ["options": .map(entry.options.lockRecord)]), request: entry).kind == .checksumFile)
+    }
+
+    /// The registry's GitHub release indexes say when each release was published (what
+    /// `min_release_age` holds back), and still list a draft that has no date.
+    @Test func githubIndexesGiveEachReleasesPublicationTime() throws {
+        let registry = try Self.builtIn()
+        let page = #"[{"url": "u", "author": {"login": "a", "id": 1}, "tag_name": "jq-1.7.1", "draft": false, "created_at": "2023-12-13T19:00:00Z", "published_at": "2023-12-13T19:24:36Z", "assets": [{"name": "jq-linux-amd64"}]}, {"author": {"login": "a"}, "tag_name": "jq-1.8.0", "draft": true, "published_at": null, "assets": []}]"#
+        let pattern = try #require(registry.entries["jq"]?.options.url.versionIndex?["regex"])
+        let matches = page.matches(of: try Regex(pattern))
+        #expect(matches.compactMap { $0.output[1].substring.map(String.init) } == ["1.7.1", "1.8.0"])
+        #expect(matches.map { $0.output["published"]?.substring.map(String.init) } == ["2023-12-13T19:24:36Z", nil])
+        let node = try #require(registry.entries["node"]?.options.url.versionIndex?["regex"])
+        let index = #"[{"version":"v20.11.1","date":"2024-02-13","files":["linux-x64"],"npm":"10.2.4","lts":"Iron","security":false}]"#
+        let n = try #require(index.matches(of: try Regex(node)).first)
+        #expect(n.output["published"]?.substring == "2024-02-13" && n.output["lts"]?.substring == "Iron")
+    }
+
     @Test func sourceBuiltEntries() throws {
         let r = try Self.builtIn()
         #expect(r.entries["swift-format"]?.source == .git("https://github.com/swiftlang/swift-format.git"))

@@ -92,6 +92,7 @@ func manifestError(_ text: String) -> String? {
         ("tools:\n  ink: { pip: ink, products: [x] }\n", "/p/tack.yml:2:20: `products` applies to git tools, but ink comes from pip"),
         ("tools:\n  jq: { version: 1.7, sdks: [static-linux] }\n", "/p/tack.yml:2:23: `sdks` applies to swift tools, but jq comes from the registry"),
         ("tools:\n  swift: { version: 6.0.3, sdks: [android] }\n", "/p/tack.yml:2:34: \"android\" is not a Swift SDK tack knows; swift.org publishes static-linux, wasm"),
+        ("min_release_age: soon\ntools:\n  jq: 1.7\n", "/p/tack.yml:1:18: `min_release_age` is an age like 3d, 12h, 2w or 90m (0 turns it off), found \"soon\""),
         ("tools:\n  ink: { github: notarepo }\n", "/p/tack.yml:2:18: expected `owner/repo` after `github:`, found \"notarepo\""),
         ("tools:\n  ink: { git: a.git, version: [1] }\n", "/p/tack.yml:2:31: `version` must be a string, found a list"),
         ("tools: [jq]\n", "/p/tack.yml:1:8: `tools` must be a mapping, found a list"),

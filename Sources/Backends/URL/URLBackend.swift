@@ -106,17 +106,25 @@ public struct URLBackend: Backend {
         do { regex = try Regex(pattern) } catch { throw TackError("`versions.regex` of \(request.name) is not a valid regular expression: \(error)") }
         // The first group is the version; a group named `lts` (node's index) the LTS line; one
         // named `build` the build it comes in (the newest build of a version wins, and goes in
-        // the lock so every machine downloads that one).
+        // the lock so every machine downloads that one); one named `published` when it was
+        // published (an ISO 8601 date or time, what `min_release_age` holds back).
         var found: [Version: AvailableVersion] = [:]
         for match in String(decoding: body, as: UTF8.self).matches(of: regex) {
             guard match.output.count > 1, let text = match.output[1].substring, let v = Version(String(text)) else { continue }
             let lts = match.output["lts"]?.substring.map(String.init)
+            let published = match.output["published"]?.substring.flatMap { ReleaseAge.timestamp(String($0)) }
             if let build = match.output["build"]?.substring.map(String.init), Self.isPlainWord(build) {
                 if case .string(let known)? = found[v]?.fields["build"], !Self.newer(build, than: known) { continue }
-                found[v] = AvailableVersion(version: v, fields: ["build": .string(build)], lts: lts)
+                var available = AvailableVersion(version: v, fields: ["build": .string(build)], lts: lts)
+                available.published = published
+                found[v] = available
                 continue
             }
-            if found[v]?.lts == nil { found[v] = AvailableVersion(version: v, lts: lts) }
+            if found[v]?.lts == nil {
+                var available = AvailableVersion(version: v, lts: lts)
+                available.published = published ?? found[v]?.published
+                found[v] = available
+            }
         }
         return found.values.sorted { $0.version < $1.version }
     }

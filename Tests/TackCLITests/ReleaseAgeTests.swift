@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// `min_release_age` (issue 35, item 3): a release index served on loopback, in GitHub's
+/// releases format, with one release published a day ago and one a month ago.
+@Suite(.ownThreads) struct ReleaseAgeTests {
+    static let regex = #"'"tag_name":\s*"v([0-9][^"]*)"(?:[^{}]*?"published_at":\s*"(?<published>[^"]+)")?'"#
+
+    static func iso(daysAgo days: Double) -> String {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        return f.string(from: Date(timeIntervalSinceNow: -days * 86400))
+    }
+
+    func setUp() throws -> (Sandbox, FixtureServer) {
+        let s = try Sandbox()
+        try s.mkdir("www")
+        for v in ["1.0.0", "1.1.0"] { try FixtureServer.archive("binary", s.root + "/www/hello-\(v)", version: v) }
+        // As GitHub's API lists them: newest first, the author (an object) before tag_name.
+        try s.write("www/releases.json", """
+            [{"id": 2, "author": {"login": "me"}, "tag_name": "v1.1.0", "draft": false, "prerelease": false, "created_at": "\(Self.iso(daysAgo: 1))", "published_at": "\(Self.iso(daysAgo: 1))", "assets": []},
+             {"id": 1, "author": {"login": "me"}, "tag_name": "v1.0.0", "draft": false, "prerelease": false, "created_at": "\(Self.iso(daysAgo: 30))", "published_at": "\(Self.iso(daysAgo: 30))", "assets": []}]
+
+            """)
+        return (s, try FixtureServer(serving: s.root + "/www"))
+    }
+
+    func manifest(_ s: Sandbox, _ server: FixtureServer, version: String, age: String? = "3d") throws {
+        try s.write("app/tack.yml", (age.map { "min_release_age: \($0)\n" } ?? "") + """
+            tools:
+              hello:
+                url: "\(server.url("files/hello-{version}"))"
+                version: "\(version)"
+                bin: hello
+                versions: { url: "\(server.url("files/releases.json"))", regex: \(Self.regex) }
+
+            """)
+    }
+
+    func locked(_ s: Sandbox) -> String? {
+        s.read("app/tack.lock")?.split(separator: "\n").first { $0.contains("version: \"1.") }.map { String($0.split(separator: "\"")[1]) }
+    }
+
+    @Test func aReleaseYoungerThanTheAgeIsHeldBackAndShownSo() throws {
+        let (s, server) = try setUp()
+        try manifest(s, server, version: "~> 1.0")
+        let install = try s.tack(["install"], in: "app")
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(locked(s) == "1.0.0")
+        let outdated = try s.tack(["outdated"], in: "app")
+        #expect(outdated.stdout.contains("1.1.0 (held back: younger than 3d)"), "\(outdated.stdout)\(outdated.stderr)")
+        let json = try s.tack(["outdated", "--json"], in: "app")
+        #expect(json.stdout.contains("\"wanted\":\"1.0.0\"") && json.stdout.contains("\"held_back\":[\"1.1.0\"]"), "\(json.stdout)")
+        // Without the age, the same requirement moves to 1.1.0.
+        let update = try s.tack(["update", "hello"], in: "app", env: ["TACK_MIN_RELEASE_AGE": "0"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(locked(s) == "1.1.0")
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func anExactPinYoungerThanTheAgeIsAnErrorThatSaysHowToAllowIt() throws {
+        let (s, server) = try setUp()
+        try manifest(s, server, version: "1.1.0")
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("hello 1.1.0 was published 1 day ago, and min_release_age is 3d (set by \(s.root)/app/tack.yml:1)"), "\(r.stderr)")
+        #expect(r.stderr.contains("TACK_MIN_RELEASE_AGE=0"), "\(r.stderr)")
+        #expect(s.read("app/tack.lock") == nil)
+        let allowed = try s.tack(["install"], in: "app", env: ["TACK_MIN_RELEASE_AGE": "0"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(locked(s) == "1.1.0")
+        // Older than the age: fine.
+        try manifest(s, server, version: "1.0.0")
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func theGlobalManifestAndTheEnvironmentSetItToo() throws {
+        let (s, server) = try setUp()
+        try manifest(s, server, version: "1.1.0", age: nil)
+        try s.write("home/.config/tack/tack.yml", "min_release_age: 2w\n")
+        let global = try s.tack(["install"], in: "app")
+        #expect(global.stderr.contains("min_release_age is 2w (set by ~/.config/tack/tack.yml:1)"), "\(global.stderr)")
+        try FileManager.default.removeItem(atPath: s.root + "/home/.config/tack/tack.yml")
+        let env = try s.tack(["install"], in: "app", env: ["TACK_MIN_RELEASE_AGE": "36h"])
+        #expect(env.stderr.contains("min_release_age is 36h (set by TACK_MIN_RELEASE_AGE)"), "\(env.stderr)")
+        let bad = try s.tack(["install"], in: "app", env: ["TACK_MIN_RELEASE_AGE": "soon"])
+        #expect(bad.status != 0 && bad.stderr.contains("TACK_MIN_RELEASE_AGE is \"soon\"; write an age like 3d"), "\(bad.stderr)")
+        withExtendedLifetime(server) {}
+    }
+}
