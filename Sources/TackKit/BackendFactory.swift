@@ -16,7 +16,8 @@ public enum BackendFactory {
             URLBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits,
                        mirrors: DownloadMirrors(environment: settings.environment), fs: settings.fs),
             PipBackend(runner: ChildProcessRunner(trace: settings.trace), http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
-            GemBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
+            GemBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs,
+                       http: CurlHTTPClient(environment: settings.environment, trace: settings.trace)),
             AsdfBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings), fs: settings.fs),
             SwiftBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), runner: ChildProcessRunner(trace: settings.trace), environment: settings.environment, limits: limits, fs: settings.fs),
         ])

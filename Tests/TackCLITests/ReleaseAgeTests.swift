@@ -75,6 +75,51 @@ import Testing
         withExtendedLifetime(server) {}
     }
 
+    /// PyPI's JSON API beside its simple index says when each version was uploaded.
+    @Test func aPackageIndexsUploadTimesHoldBackAFreshRelease() throws {
+        let s = try Sandbox()
+        let dists = s.root + "/dists"
+        try s.mkdir("dists")
+        for v in ["1.0.0", "1.1.0"] {
+            let p = try s.run("/usr/bin/env", ["python3", FixtureServer.script, "wheel", "greet", v, dists])
+            #expect(p.status == 0, "\(p.stderr)")
+        }
+        #expect(try s.run("/usr/bin/env", ["python3", FixtureServer.script, "simple", dists]).status == 0)
+        try s.write("dists/pypi/greet/json", #"{"info": {"name": "greet"}, "releases": {"1.0.0": [{"upload_time_iso_8601": ""# + Self.iso(daysAgo: 40)
+            + #""}], "1.1.0": [{"upload_time_iso_8601": ""# + Self.iso(daysAgo: 0.5) + #""}]}}"#)
+        let server = try FixtureServer(serving: dists)
+        s.environment["PATH"] = "/usr/bin:/bin"
+        let index = server.url("static/simple")
+        try s.write("app/tack.yml", "min_release_age: 1d\ntools:\n  greet: { pip: greet, version: \"~> 1.0\", index_url: \"\(index)\" }\n")
+        let r = try s.tack(["lock"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("app/tack.lock")?.contains("version: \"1.0.0\"") == true, "\(s.read("app/tack.lock") ?? "")")
+        try s.write("app/tack.yml", "min_release_age: 1d\ntools:\n  greet: { pip: greet, version: 1.1.0, index_url: \"\(index)\" }\n")
+        let exact = try s.tack(["lock"], in: "app")
+        #expect(exact.status != 0 && exact.stderr.contains("greet 1.1.0 was published 12 hours ago, and min_release_age is 1d"), "\(exact.stderr)")
+        withExtendedLifetime(server) {}
+    }
+
+    /// A gem server's JSON API (rubygems.org's `/api/v1/versions/<gem>.json`) dates each version.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/gem")))
+    func aGemServersPublicationTimesHoldBackAFreshRelease() throws {
+        let s = try Sandbox()
+        s.environment["PATH"] = "/usr/bin:/bin"
+        try GemBackendTests.buildGem(s, "greet", "1.0.0")
+        try GemBackendTests.buildGem(s, "greet", "1.1.0")
+        try GemBackendTests.index(s)
+        try s.write("repo/api/v1/versions/greet.json", #"[{"number": "1.1.0", "platform": "ruby", "created_at": ""# + Self.iso(daysAgo: 2)
+            + #""}, {"number": "1.0.0", "platform": "ruby", "created_at": ""# + Self.iso(daysAgo: 90) + #""}]"#)
+        let server = try FixtureServer(serving: s.root + "/repo")
+        try s.write("app/tack.yml", "min_release_age: 1w\ntools:\n  greet: { gem: greet, version: \"~> 1.0\", source: \"\(server.url("static/"))\" }\n")
+        let r = try s.tack(["lock"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("app/tack.lock")?.contains("version: \"1.0.0\"") == true, "\(s.read("app/tack.lock") ?? "")")
+        let outdated = try s.tack(["outdated"], in: "app")
+        #expect(outdated.stdout.contains("1.1.0 (held back: younger than 1w)"), "\(outdated.stdout)\(outdated.stderr)")
+        withExtendedLifetime(server) {}
+    }
+
     @Test func theGlobalManifestAndTheEnvironmentSetItToo() throws {
         let (s, server) = try setUp()
         try manifest(s, server, version: "1.1.0", age: nil)

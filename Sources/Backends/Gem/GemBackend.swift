@@ -18,11 +18,15 @@ public struct GemBackend: Backend {
     /// Where its files are read and written (the context's file system).
     let fs: any FileSystem
 
-    public init(runner: any ProcessRunner, environment: [String: String], shims: String?, fs: any FileSystem = LocalFileSystem()) {
+    /// For the gem server's JSON API (when each version was published); nil asks nothing.
+    let http: (any HTTPClient)?
+
+    public init(runner: any ProcessRunner, environment: [String: String], shims: String?, fs: any FileSystem = LocalFileSystem(), http: (any HTTPClient)? = nil) {
         self.fs = fs
         self.runner = runner
         self.environment = environment
         self.shims = shims
+        self.http = http
     }
 
 
@@ -53,7 +57,29 @@ public struct GemBackend: Backend {
         if versions.isEmpty {
             throw TackError("no gem named `\(source(of: request))` on \(gemSource(request)) (set by \(request.origin.describe(home: nil)))")
         }
-        return versions.sorted().map { AvailableVersion(version: $0) }
+        let published = await publicationTimes(source(of: request), server: gemSource(request))
+        return versions.sorted().map { v in
+            var available = AvailableVersion(version: v)
+            available.published = published[v.text]
+            return available
+        }
+    }
+
+    /// When each version was published, from the gem server's JSON API where it has one
+    /// (rubygems.org's `/api/v1/versions/<gem>.json`, `created_at`): what `min_release_age`
+    /// holds back. Empty where the server has no such API.
+    func publicationTimes(_ gem: String, server: String) async -> [String: Int64] {
+        guard let http, server.contains("://") else { return [:] }
+        let root = server.hasSuffix("/") ? server : server + "/"
+        guard let body = try? await http.get(root + "api/v1/versions/" + gem + ".json"),
+              let list = try? JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]] else { return [:] }
+        var out: [String: Int64] = [:]
+        for entry in list {
+            guard let number = entry["number"] as? String, let v = Version(number),
+                  let time = (entry["created_at"] as? String).flatMap(ReleaseAge.timestamp) else { continue }
+            out[v.text] = min(out[v.text] ?? time, time)
+        }
+        return out
     }
 
     /// `name (1.2.0, 1.1.0 x86_64-linux, 1.0.0)` → the versions.

@@ -46,7 +46,31 @@ public struct PipBackend: Backend {
         if versions.isEmpty {
             throw TackError("no distributions of `\(source(of: request))` on \(index)\(request.options.pip.findLinks.map { " or in \($0)" } ?? "") (set by \(request.origin.describe(home: nil)))")
         }
-        return versions.compactMap({ Version($0) }).sorted().map { AvailableVersion(version: $0) }
+        let published = await uploadTimes(project, index: index)
+        return versions.compactMap({ Version($0) }).sorted().map { v in
+            var available = AvailableVersion(version: v)
+            available.published = published[v.text]
+            return available
+        }
+    }
+
+    /// When each version was first uploaded, from the index's JSON API where it has one
+    /// (PyPI's `/pypi/<project>/json`, beside `/simple`): what `min_release_age` holds back, as
+    /// uv's `--exclude-newer` reads the same times. Empty where the index has no such API.
+    func uploadTimes(_ project: String, index: String) async -> [String: Int64] {
+        var root = index
+        while root.hasSuffix("/") { root.removeLast() }
+        guard root.hasSuffix("/simple"), root.contains("://") else { return [:] }
+        root.removeLast("/simple".count)
+        guard let body = try? await http.get(root + "/pypi/" + project + "/json"),
+              let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+              let releases = json["releases"] as? [String: Any] else { return [:] }
+        var out: [String: Int64] = [:]
+        for (version, files) in releases {
+            let times = (files as? [[String: Any]] ?? []).compactMap { ($0["upload_time_iso_8601"] as? String).flatMap(ReleaseAge.timestamp) }
+            if let first = times.min(), let v = Version(version) { out[v.text] = first }
+        }
+        return out
     }
 
     /// File names a PEP 503 page (or a local directory) offers; yanked files are left out.
