@@ -83,28 +83,34 @@ public struct BillOfMaterials: Sendable {
         case .pip?:
             c.purl = PackageURL.pypi(entry.source, v)
             let hashes = entry.fieldMap("hashes")
-            for (name, version) in entry.fieldMap("packages").sorted(by: { $0.key < $1.key }) {
-                var part = Component(name: name, version: version, backend: "pip", source: name, purl: PackageURL.pypi(name, version),
-                                     verification: c.verification)
-                part.hashes = (hashes[name] ?? "").split(separator: " ").compactMap { h in
+            c.parts = parts(entry.fieldMap("packages"), of: c, purl: PackageURL.pypi) { name, _ in
+                (hashes[name] ?? "").split(separator: " ").compactMap { h in
                     let hex = h.hasPrefix("sha256:") ? String(h.dropFirst(7)) : String(h)
                     return Checksum.isSHA256(hex) ? Hash(of: name, sha256: hex.lowercased()) : nil
                 }
-                c.parts.append(part)
             }
         case .gem?:
             c.purl = PackageURL.gem(entry.source, v)
             let files = entry.fieldMap("sha256")
-            for (name, version) in entry.fieldMap("gems").sorted(by: { $0.key < $1.key }) {
-                var part = Component(name: name, version: version, backend: "gem", source: name, purl: PackageURL.gem(name, version),
-                                     verification: c.verification)
-                if let sum = files["\(name)-\(version).gem"] { part.hashes = [Hash(of: "\(name)-\(version).gem", sha256: sum)] }
-                c.parts.append(part)
+            c.parts = parts(entry.fieldMap("gems"), of: c, purl: PackageURL.gem) { name, version in
+                files["\(name)-\(version).gem"].map { [Hash(of: "\(name)-\(version).gem", sha256: $0)] } ?? []
             }
         case .asdf?, nil:
             c.location = entry.source
         }
         return c
+    }
+
+    /// What a tool was installed with (versions by name), each a component verified as the
+    /// tool was, with the hashes `hashes` finds for it.
+    static func parts(_ versions: [String: String], of tool: Component, purl: (String, String) -> String,
+                      hashes: (String, String) -> [Hash]) -> [Component] {
+        versions.sorted { $0.key < $1.key }.map { name, version in
+            var part = Component(name: name, version: version, backend: tool.backend, source: name, purl: purl(name, version),
+                                 verification: tool.verification)
+            part.hashes = hashes(name, version)
+            return part
+        }
     }
 
     /// A serial number that is the same for the same content: a UUID made from the SHA-256 of
