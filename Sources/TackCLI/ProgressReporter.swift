@@ -149,13 +149,7 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     /// `7s`, `2m 05s`, `1h 02m`; nothing under a second.
-    static func elapsed(_ d: Duration) -> String {
-        let s = Int(d.components.seconds)
-        if s < 1 { return "" }
-        if s < 60 { return "\(s)s" }
-        if s < 3600 { return "\(s / 60)m \(String(format: "%02d", s % 60))s" }
-        return "\(s / 3600)h \(String(format: "%02d", (s % 3600) / 60))m"
-    }
+    static func elapsed(_ d: Duration) -> String { Elapsed.text(Double(d.components.seconds), tenths: false) }
 
     private func paint(_ s: String, _ code: Int) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
 }

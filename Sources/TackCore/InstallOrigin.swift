@@ -47,10 +47,6 @@ public enum InstallOrigin: Sendable, Equatable {
         return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
     }
 
-    /// `2.3 s`, `2m 56s`.
-    public static func duration(_ seconds: Double) -> String {
-        if seconds < 60 { return format(seconds) + " s" }
-        let whole = Int(seconds.rounded())
-        return "\(whole / 60)m \(whole % 60)s"
-    }
+    /// `2.3s`, `2m 56s` (`Elapsed`, as progress lines say it).
+    public static func duration(_ seconds: Double) -> String { Elapsed.text(seconds, tenths: true) }
 }

@@ -14,7 +14,11 @@ import Testing
         #expect(mixed.line == "4 installed (2 prebuilt, 1 from the team cache, 1 built here in 1m 40s)")
         var quick = InstallSummary(installed: 1)
         quick.add(.builtHere(seconds: 2.34))
-        #expect(quick.line == "1 installed (1 built here in 2.3 s)")
+        #expect(quick.line == "1 installed (1 built here in 2.3s)")
+        // One way of saying a time, in the summary and in progress lines alike.
+        #expect(Elapsed.text(59.96, tenths: true) == "1m 00s" && Elapsed.text(125.4, tenths: true) == "2m 05s")
+        #expect(Elapsed.text(0.4, tenths: false) == "" && Elapsed.text(7.9, tenths: false) == "7s")
+        #expect(Elapsed.text(125.9, tenths: false) == "2m 05s" && Elapsed.text(3725, tenths: false) == "1h 02m")
         #expect(InstallOrigin(record: InstallOrigin.builtHere(seconds: 2.34).recordFields) == .builtHere(seconds: 2.3))
         #expect(InstallOrigin(record: ["swift": "Swift version 6.0"]) == nil, "a record made before tack kept it")
         #expect(LockPlanner.Change(tool: "jq", from: "1.6", to: "1.7.1").description == "updated jq 1.6 → 1.7.1")
