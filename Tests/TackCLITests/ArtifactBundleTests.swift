@@ -162,6 +162,19 @@ import TackCore
         _ = log
     }
 
+    /// A setuid bit in a prebuilt bundle is removed and said, as for any url archive.
+    @Test func aSetuidBitInAPrebuiltBundleIsRemovedAndSaid() throws {
+        let (s, server, repo, _) = try setUp("hello-setuid")
+        try pin(s, server, repo)
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("hello 1.0.0: removed the setuid/setgid bit from hello.artifactbundle/"), "\(r.stderr)")
+        let binary = s.root + "/tack-home/installs/hello/1.0.0/bin/hello"
+        let attrs = try FileManager.default.attributesOfItem(atPath: (binary as NSString).resolvingSymlinksInPath)
+        #expect((attrs[.posixPermissions] as? Int).map { $0 & 0o6000 } == 0)
+        withExtendedLifetime(server) {}
+    }
+
     @Test func prebuiltFalseBuildsAndLocksNoBundle() throws {
         let (s, server, repo, _) = try setUp()
         try pin(s, server, repo, extra: ", prebuilt: false")

@@ -141,7 +141,8 @@ struct PrebuiltBundle {
         job.report(.extracting)
         let files = job.directory + "/files"
         try fs.makeDirectory(files)
-        do { _ = try SafeExtractor.extract(file.path, into: files, limits: limits) } catch {
+        let notes: [String]
+        do { notes = ExtractionNotes.of(try SafeExtractor.extract(file.path, into: files, limits: limits), tool: tool) } catch {
             throw TackError("the artifact bundle of \(tool) is not an archive tack can safely extract: \(error.message) — nothing was installed")
         }
         let found = try ArtifactBundle.find(in: files, fs: fs, tool: tool)
@@ -157,7 +158,7 @@ struct PrebuiltBundle {
             binaries.append(try InstallLinks.link(command, to: path, directory: job.directory, files: files, fs: fs,
                                                   missing: "the artifact bundle of \(tool) has no executable \(path) — nothing was installed"))
         }
-        var outcome = InstallOutcome(binaries: binaries, metadata: ["prebuilt": url],
+        var outcome = InstallOutcome(binaries: binaries, metadata: ["prebuilt": url], notes: notes,
                                      unshareable: "a prebuilt bundle, downloaded again faster than pulled")
         outcome.prebuilt = true
         return outcome

@@ -325,10 +325,7 @@ public struct URLBackend: Backend {
             let files = job.directory + "/files"
             try fs.makeDirectory(files)
             do {
-                let result = try SafeExtractor.extract(file, into: files, limits: limits)
-                for path in result.strippedSpecialBits {
-                    notes.append("\(tool): removed the setuid/setgid bit from \(path) (tack never installs setuid files)")
-                }
+                notes += ExtractionNotes.of(try SafeExtractor.extract(file, into: files, limits: limits), tool: tool)
             } catch {
                 throw TackError("\(url) \(Self.describeBadArchive(file)): \(error.message) — nothing was installed")
             }

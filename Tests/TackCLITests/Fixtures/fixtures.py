@@ -243,10 +243,12 @@ def artifact_bundle(out, version, variant=None):
     """SE-0305's shape: NAME.artifactbundle/ with info.json and an executable per variant.
     VARIANT: none for linux x86_64 and aarch64 and macOS arm64; macos-only; escape (a path
     out of the bundle); universal (no supportedTriples); newer (schemaVersion 2.0); hello
-    (the artifact is `hello`, as GitFixture's tool builds it); hello-macos-only."""
+    (the artifact is `hello`, as GitFixture's tool builds it); hello-macos-only; hello-setuid
+    (its executables carry the setuid bit)."""
     tool = "hello" if variant and variant.startswith("hello") else "shellcheck"
-    if variant == "hello-macos-only":
-        variant = "macos-only"
+    setuid = variant == "hello-setuid"
+    if variant in ("hello-macos-only", "hello-setuid"):
+        variant = "macos-only" if variant == "hello-macos-only" else None
     top = tool + ".artifactbundle"
     variants = [("x86_64-unknown-linux-gnu", "linux-x86_64"), ("aarch64-unknown-linux-gnu", "linux-aarch64"),
                 ("arm64-apple-macosx", "macos-arm64")]
@@ -257,7 +259,7 @@ def artifact_bundle(out, version, variant=None):
         for triple, directory in variants:
             path = "%s-%s-%s/bin/%s" % (tool, version, directory, tool)
             info = zipfile.ZipInfo(top + "/" + path, date_time=(2024, 1, 1, 0, 0, 0))
-            info.external_attr = (stat.S_IFREG | 0o755) << 16
+            info.external_attr = (stat.S_IFREG | (0o4755 if setuid else 0o755)) << 16
             z.writestr(info, ("#!/bin/sh\necho \"%s %s (%s)\"\n" % (tool, version, triple)).encode())
             entries.append({"path": path, "supportedTriples": [triple]})
         if variant == "escape":
