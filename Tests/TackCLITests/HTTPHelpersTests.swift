@@ -46,3 +46,36 @@ import Testing
         #expect(!HTTPFailure(status: 404, message: "").isTransient && !HTTPFailure(status: 401, message: "").isTransient)
     }
 }
+
+/// The watch that ends a crawling transfer, on a clock of the test's own: libcurl calls it
+/// about once a second, never exactly, and a server sending a byte at each call must still be
+/// stopped once `idle` seconds have passed below the rate.
+@Suite struct TransferWatchTests {
+    final class Clock: @unchecked Sendable {
+        var now: TimeInterval = 100
+    }
+
+    @Test(arguments: [0.3, 0.95, 1.05, 1.4])
+    func aCrawlIsStoppedWhateverThePaceOfTheCallbacks(interval: Double) {
+        let clock = Clock()
+        let watch = TransferWatch(limits: TransferLimits(idle: 2, minimumRate: 10), host: "127.0.0.1", clock: { clock.now })
+        var stoppedAt: TimeInterval?
+        for _ in 0..<40 where stoppedAt == nil {
+            clock.now += interval
+            watch.progressed(1)
+            if watch.check() != nil { stoppedAt = clock.now - 100 }
+        }
+        #expect(stoppedAt.map { $0 <= 2 + interval * 2 + 0.001 } == true, "stopped at \(String(describing: stoppedAt))")
+        #expect(watch.failure?.message.contains("sent fewer than 10 bytes a second for 2 s") == true)
+    }
+
+    @Test func aServerAtTheRateIsNotStopped() {
+        let clock = Clock()
+        let watch = TransferWatch(limits: TransferLimits(idle: 2, minimumRate: 10), host: "h", clock: { clock.now })
+        for _ in 0..<50 {
+            clock.now += 1.05
+            watch.progressed(20)
+            #expect(watch.check() == nil)
+        }
+    }
+}

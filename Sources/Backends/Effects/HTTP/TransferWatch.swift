@@ -14,10 +14,14 @@ final class TransferWatch: @unchecked Sendable {
     private var started: TimeInterval
     private var tripped: HTTPFailure?
 
-    init(limits: TransferLimits, host: String) {
+    /// Seconds on a monotonic clock (the system's uptime; a test's own).
+    private let clock: @Sendable () -> TimeInterval
+
+    init(limits: TransferLimits, host: String, clock: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
         self.limits = limits
         self.host = host.isEmpty ? "the server" : host
-        let now = ProcessInfo.processInfo.systemUptime
+        self.clock = clock
+        let now = clock()
         lastMove = now
         started = now
     }
@@ -27,7 +31,7 @@ final class TransferWatch: @unchecked Sendable {
         guard bytes > 0 else { return }
         lock.withLock {
             moved += bytes
-            lastMove = ProcessInfo.processInfo.systemUptime
+            lastMove = clock()
         }
     }
 
@@ -36,19 +40,21 @@ final class TransferWatch: @unchecked Sendable {
 
     /// The failure to end the transfer with now, if any (kept for `failure`).
     func check() -> HTTPFailure? {
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = clock()
         return lock.withLock {
             if let tripped { return tripped }
             samples.append((now, moved))
-            samples.removeAll { now - $0.time > limits.idle + 1 }
+            // Enough history to hold a sample at least `idle` old whatever the callback's pace.
+            samples.removeAll { now - $0.time > limits.idle * 2 + 2 }
             let idleFor = now - lastMove
             if idleFor >= limits.idle {
                 tripped = HTTPFailure(status: nil, message: "\(host) sent nothing for \(Self.seconds(limits.idle)) (\(limits.variable)), so tack gave up on it")
             } else if limits.minimumRate > 0, now - started >= limits.idle,
-                      let old = samples.first(where: { now - $0.time <= limits.idle }) {
-                let span = max(now - old.time, 0.25)
+                      let old = samples.last(where: { now - $0.time >= limits.idle }) {
+                // The rate over the last `idle` seconds at least: from the newest sample that old.
+                let span = now - old.time
                 let rate = Double(moved - old.moved) / span
-                if span >= limits.idle * 0.9, rate < limits.minimumRate {
+                if rate < limits.minimumRate {
                     tripped = HTTPFailure(status: nil, message: "\(host) sent fewer than \(Self.number(limits.minimumRate)) bytes a second for \(Self.seconds(limits.idle)) (TACK_HTTP_MIN_RATE, \(limits.variable)), so tack gave up on it")
                 }
             }
