@@ -32,10 +32,15 @@ final class Sandbox {
         try write(path, Data(text.utf8))
     }
 
+    /// Written as tack writes files (atomically, its descriptor closed on exec), so a child
+    /// another test starts at that moment never holds it open: a script written here and run
+    /// at once never fails with "text file busy".
     func write(_ path: String, _ data: Data) throws {
         let full = root + "/" + path
         try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try data.write(to: URL(fileURLWithPath: full))
+        // A file written again keeps its mode (a script stays executable), as an edit in place would.
+        let mode = (try? FileManager.default.attributesOfItem(atPath: full))?[.posixPermissions] as? Int
+        try LocalFileSystem().writeAtomically(full, [UInt8](data), permissions: mode.map { UInt16($0 & 0o7777) })
     }
 
     /// Writes a project file and trusts its project (`tack trust`), as a user who has read

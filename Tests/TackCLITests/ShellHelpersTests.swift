@@ -13,8 +13,9 @@ import TackCore
 
     func file(_ path: String, _ text: String = "#!/bin/sh\n", mode: Int = 0o755) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try text.write(toFile: path, atomically: false, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        // As tack writes files: its descriptor closed on exec, so no child another test starts
+        // holds it open and running it at once never fails with "text file busy".
+        try LocalFileSystem().writeAtomically(path, Array(text.utf8), permissions: UInt16(mode))
     }
 
     /// What `sh -c SCRIPT sh ARGS...` prints.
