@@ -99,7 +99,8 @@ final class SwiftMirror {
     /// program that runs it under the name it is called by, as swift.org's links to it do),
     /// with `swift sdk …`, `swift build …` sent to it as the driver sends them.
     @discardableResult
-    func toolchain(tag: String, branchDirectory: String, top: String? = nil, sign: Bool = true, banner: String? = nil, for other: SwiftPlatform? = nil, swiftPM: String? = nil) throws -> String {
+    func toolchain(tag: String, branchDirectory: String, top: String? = nil, sign: Bool = true, banner: String? = nil, for other: SwiftPlatform? = nil, swiftPM: String? = nil,
+                   setuid: Bool = false) throws -> String {
         let platform = other ?? self.platform
         let name = "\(tag)-\(platform.archiveSuffix)"
         let build = sandbox.root + "/build-\(tag)-\(platform)"
@@ -129,6 +130,8 @@ final class SwiftMirror {
             }
         }
         try "not a program\n".write(toFile: bin + "/notes.txt", atomically: true, encoding: .utf8)
+        // `setuid`: sourcekit-lsp carries the setuid bit, which tack must remove and say.
+        if setuid { chmod(bin + "/sourcekit-lsp", 0o4755) }
         let dir = "\(branchDirectory)/\(platform.directory)/\(tag)"
         try FileManager.default.createDirectory(atPath: www + "/" + dir, withIntermediateDirectories: true)
         let archive = www + "/" + dir + "/" + name + ".tar.gz"

@@ -133,6 +133,23 @@ import TackCore
         #expect(!installed(s, "6.0.3"))
     }
 
+    /// A setuid bit in a toolchain archive is removed and said, as for any archive tack extracts.
+    @Test func aSetuidBitInAToolchainIsRemovedAndSaid() throws {
+        let s = try Sandbox()
+        let m = try SwiftMirror(s)
+        try m.releases(["6.0.3"])
+        try m.toolchain(tag: "swift-6.0.3-RELEASE", branchDirectory: "swift-6.0.3-release", setuid: true)
+        try m.exportKeyring()
+        try m.start()
+        try s.write("app/tack.yml", "tools:\n  swift: 6.0.3\n")
+        let r = try s.tack(["install"], in: "app", env: m.environment)
+        #expect(r.status == 0, "\(r.stderr)")
+        let top = "swift-6.0.3-RELEASE-\(m.platform.archiveSuffix)"
+        #expect(r.stderr.contains("swift 6.0.3: removed the setuid/setgid bit from \(top)/usr/bin/sourcekit-lsp"), "\(r.stderr)")
+        let attrs = try FileManager.default.attributesOfItem(atPath: s.root + "/tack-home/installs/swift/6.0.3/files/\(top)/usr/bin/sourcekit-lsp")
+        #expect((attrs[.posixPermissions] as? Int).map { $0 & 0o6000 } == 0)
+    }
+
     @Test func snapshotsResolveToTheNewestOfTheirBranch() throws {
         let (s, m) = try setUp()
         try m.snapshots(branch: "main", ["swift-DEVELOPMENT-SNAPSHOT-2024-08-22-a", "swift-DEVELOPMENT-SNAPSHOT-2024-08-30-a"])

@@ -255,11 +255,11 @@ public struct SwiftBackend: Backend {
             throw TackError("\(tool) (\(key)) is signed by \(OpenPGP.spaced(signer)), but tack.lock says \(OpenPGP.spaced(lockedSigner)) signed it — nothing was installed")
         }
         job.report(.extracting)
-        let top = try t.platform.isMacOS ? expandPackage(file.path, job: job, tool: tool) : extract(file.path, target: t, job: job, tool: tool)
+        var notes: [String] = []
+        let top = try t.platform.isMacOS ? expandPackage(file.path, job: job, tool: tool, notes: &notes) : extract(file.path, target: t, job: job, tool: tool, notes: &notes)
         try SwiftPMWrapper(fs: fs).install(usrBin: job.directory + "/" + top + "/usr/bin", top: top, tool: tool)
         let binaries = try linkBinaries(top: top, job: job, tool: tool)
         try await checkIdentity(top: top, target: t, job: job, tool: tool)
-        let notes: [String] = []
         let learned = expected == nil ? [Learned("the checksum and signer of its \(key) archive", file.sum)] : []
         record.record(key, sha256: file.sum, signer: signer, archive: t.archive, path: t.path)
         record.tag = t.tag
@@ -461,10 +461,11 @@ public struct SwiftBackend: Backend {
     }
 
     /// The archive extracted into `files/`; its one top directory must be the toolchain's.
-    func extract(_ file: String, target t: Target, job: InstallJob, tool: String) throws(TackError) -> String {
+    /// What the user should know of it (setuid bits removed) goes into `notes`.
+    func extract(_ file: String, target t: Target, job: InstallJob, tool: String, notes: inout [String]) throws(TackError) -> String {
         let files = job.directory + "/files"
         try fs.makeDirectory(files)
-        do { _ = try SafeExtractor.extract(file, into: files, limits: limits) } catch {
+        do { notes += ExtractionNotes.of(try SafeExtractor.extract(file, into: files, limits: limits), tool: tool) } catch {
             throw TackError("the archive of \(tool) (\(t.archive)) cannot be extracted: \(error.message) — nothing was installed")
         }
         let expected = "\(t.tag)-\(t.platform.archiveSuffix)"
@@ -477,7 +478,7 @@ public struct SwiftBackend: Backend {
 
     /// A macOS `.pkg` (a xar archive) expanded without the installer: its payload (a
     /// compressed cpio archive) extracted into `files/<tag>.xctoolchain`.
-    func expandPackage(_ file: String, job: InstallJob, tool: String) throws(TackError) -> String {
+    func expandPackage(_ file: String, job: InstallJob, tool: String, notes: inout [String]) throws(TackError) -> String {
         let expanded = job.scratch + "/pkg"
         try fs.makeDirectory(expanded)
         do { _ = try SafeExtractor.extract(file, into: expanded, limits: limits) } catch {
@@ -487,7 +488,7 @@ public struct SwiftBackend: Backend {
         guard let payload = payloads.first else { throw TackError("the package of \(tool) has no Payload — nothing was installed") }
         let top = "files/" + job.locked.version.text + ".xctoolchain"
         try fs.makeDirectory(job.directory + "/" + top)
-        do { _ = try SafeExtractor.extract(expanded + "/" + payload, into: job.directory + "/" + top, limits: limits) } catch {
+        do { notes += ExtractionNotes.of(try SafeExtractor.extract(expanded + "/" + payload, into: job.directory + "/" + top, limits: limits), tool: tool) } catch {
             throw TackError("the payload of \(tool)'s package cannot be extracted: \(error.message) — nothing was installed")
         }
         // The payload may hold the toolchain at its top or inside `…xctoolchain/`.

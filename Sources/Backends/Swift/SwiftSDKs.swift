@@ -21,6 +21,7 @@ extension SwiftBackend {
         var record = SDKLockRecord(job.locked)
         var published: [String: String]?
         var learned: [Learned] = []
+        var notes: [String] = []
         for name in missing {
             guard let sdk = SwiftSDK.named(name) else { throw TackError("tack.lock pins a Swift SDK tack does not know: \(quoted(name)) (it knows \(SwiftSDK.names))") }
             let tool = Self.label(sdk, v)
@@ -52,7 +53,7 @@ extension SwiftBackend {
                 throw TackError("\(tool) is signed by \(OpenPGP.spaced(signer)), but tack.lock says \(OpenPGP.spaced(lockedSigner)) signed it — nothing was installed")
             }
             job.report(.extracting)
-            try placeSDK(file.path, sdk: sdk, version: v, job: job, tool: tool)
+            notes += try placeSDK(file.path, sdk: sdk, version: v, job: job, tool: tool)
             do { try fs.writeAtomically(sdk.record(install: job.directory), Array("\(file.sum) \(signer)\n".utf8)) } catch {
                 throw TackError("cannot record the install of \(tool): \(error)")
             }
@@ -61,7 +62,7 @@ extension SwiftBackend {
         }
         // A toolchain installed before tack pinned SDKs reads them from its own directory from now on.
         try SwiftPMWrapper(fs: fs).install(toolchain: job.directory, tool: "swift \(v)")
-        var outcome = InstallOutcome(binaries: [], lockFields: record.fields)
+        var outcome = InstallOutcome(binaries: [], lockFields: record.fields, notes: notes)
         outcome.learned = learned
         return outcome
     }
@@ -94,14 +95,16 @@ extension SwiftBackend {
 
     /// The bundle archive extracted into the scratch directory, checked (one top directory,
     /// the bundle's name; an `info.json` whose every artifact is a Swift SDK of this release),
-    /// and renamed into the toolchain's `swift-sdks/`, replacing the one there.
-    func placeSDK(_ file: String, sdk: SwiftSDK, version v: Version, job: InstallJob, tool: String) throws(TackError) {
+    /// and renamed into the toolchain's `swift-sdks/`, replacing the one there; what the user
+    /// should know of the extraction (setuid bits removed).
+    func placeSDK(_ file: String, sdk: SwiftSDK, version v: Version, job: InstallJob, tool: String) throws(TackError) -> [String] {
         let tag = SwiftToolchain.releaseTag(v)
         let bundle = sdk.bundle(tag: tag)
         let unpacked = job.scratch + "/" + sdk.name
         try? fs.remove(unpacked)
         try fs.makeDirectory(unpacked)
-        do { _ = try SafeExtractor.extract(file, into: unpacked, limits: limits) } catch {
+        let notes: [String]
+        do { notes = ExtractionNotes.of(try SafeExtractor.extract(file, into: unpacked, limits: limits), tool: tool) } catch {
             throw TackError("the bundle of \(tool) cannot be extracted: \(error.message) — nothing was installed")
         }
         let top = (try? fs.list(unpacked)) ?? []
@@ -117,6 +120,7 @@ extension SwiftBackend {
             do { try fs.move(final, to: old) } catch { throw TackError("cannot replace \(final): \(error)") }
         }
         do { try fs.move(unpacked + "/" + bundle, to: final) } catch { throw TackError("cannot move \(tool) into \(sdks): \(error)") }
+        return notes
     }
 
     /// A bundle's `info.json`: schema 1.x, and every artifact a `swiftSDK` whose id begins with
