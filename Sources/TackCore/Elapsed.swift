@@ -5,6 +5,7 @@ public enum Elapsed {
     /// whole seconds (a live progress line, which should not flicker). Empty for a live time
     /// under a second.
     public static func text(_ seconds: Double, tenths: Bool) -> String {
+        guard seconds.isFinite, seconds < 1e15 else { return "" }
         if tenths {
             let t = (seconds * 10).rounded() / 10
             if t < 60 { return (t == t.rounded() ? String(Int(t)) : String(t)) + "s" }

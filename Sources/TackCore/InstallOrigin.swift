@@ -37,12 +37,15 @@ public enum InstallOrigin: Sendable, Equatable {
         switch record["from"] {
         case "prebuilt": self = .prebuilt
         case "team-cache": self = .teamCache
-        case "built": self = .builtHere(seconds: Double(record["seconds"] ?? "") ?? 0)
+        // A time the record cannot mean (not a number, infinite, negative, decades) reads as 0:
+        // the record is a file, and what it says is only shown.
+        case "built": self = .builtHere(seconds: Double(record["seconds"] ?? "").flatMap { $0.isFinite && $0 >= 0 && $0 < 1e9 ? $0 : nil } ?? 0)
         default: return nil
         }
     }
 
     public static func format(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return "0" }
         let tenths = (seconds * 10).rounded() / 10
         return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
     }

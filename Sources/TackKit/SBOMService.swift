@@ -52,10 +52,11 @@ public struct SBOMService: Sendable {
     /// Now, or `SOURCE_DATE_EPOCH` (reproducible builds' variable), as `2026-11-24T13:48:24Z`.
     static func timestamp(_ environment: [String: String]) -> String {
         var seconds = time(nil)
-        if let text = environment["SOURCE_DATE_EPOCH"], let fixed = Int(text), fixed >= 0 { seconds = time_t(fixed) }
+        // Up to the end of year 9999: a larger one is no date a bill of materials can carry.
+        if let text = environment["SOURCE_DATE_EPOCH"], let fixed = Int(text), fixed >= 0, fixed <= 253_402_300_799 { seconds = time_t(fixed) }
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        return "\(Int(parts.tm_year) + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }

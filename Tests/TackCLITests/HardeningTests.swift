@@ -500,4 +500,22 @@ import Testing
             #expect(!r.stderr.contains("no tools are pinned"))
         }
     }
+
+    /// An install's record is a file: a build time in it that is no time (infinite, not a
+    /// number, negative, beyond any clock) is shown as 0, never a crash.
+    @Test(arguments: ["inf", "nan", "1e400", "-5", "99999999999999999999"])
+    func aBuildTimeInAnInstallRecordThatIsNoTimeIsShownAsZero(_ seconds: String) throws {
+        let s = try Sandbox()
+        try s.write("app/tack.yml", "tools:\n  jq: 1.7.1\n")
+        try s.mkdir("tack-home/installs/jq/1.7.1/bin")
+        try s.write("tack-home/installs/jq/1.7.1/.tack-install.lock", """
+            version: 1
+            tools:
+              jq: { backend: "url", requested: "1.7.1", source: "x", version: "1.7.1", built: { from: "built", seconds: "\(seconds)" } }
+
+            """)
+        let r = try s.tack(["ls", "--json"], in: "app")
+        #expect(r.status == 0, "\(seconds): \(r.stderr)")
+        #expect(r.stdout.contains(#""build_seconds":"0""#), "\(seconds): \(r.stdout)")
+    }
 }

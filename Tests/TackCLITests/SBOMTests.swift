@@ -147,6 +147,10 @@ import TackCore
         let sdk = (byName["swift"]?["components"] as? [[String: Any]])?.first
         #expect(sdk?["name"] as? String == "swift-sdk-static-linux" && properties(sdk ?? [:])["tack:sha256:static-linux"] == Self.sum("a"))
 
+        // A SOURCE_DATE_EPOCH past year 9999 is no date: the document carries the time now.
+        let far = try s.tack(["sbom"], in: "app", env: ["SOURCE_DATE_EPOCH": "67768036191676799"])
+        #expect(far.status == 0 && !far.stdout.contains("\"timestamp\": \"1970") && far.stdout.contains("\"timestamp\": \"2"), "\(far.stderr)")
+
         // The same project and SOURCE_DATE_EPOCH give the same document.
         let again = try s.tack(["sbom"], in: "app", env: ["SOURCE_DATE_EPOCH": "0"])
         #expect(again.stdout == r.stdout)
