@@ -168,28 +168,37 @@ public struct CurrentTool: Sendable, Equatable {
 extension Resolution {
     /// The exact version each pin would run: from the lock, an exact pin, or the newest
     /// installed version the requirement allows; nil where nothing is resolved yet.
-    public func current(settings: Settings) throws(TackError) -> [CurrentTool] {
+    /// The entry each pin's tack.lock holds for it, in the order of `pins`: nil for a pin no
+    /// lock records (an environment override, no tack.lock, no entry). Each lock is read once.
+    public func lockedEntries(fs: any FileSystem) throws(TackError) -> [LockedTool?] {
         var locks: [String: Lockfile?] = [:]
+        var out: [LockedTool?] = []
+        for pin in pins {
+            guard let dir = pin.lockDirectory else { out.append(nil); continue }
+            if locks[dir] == nil {
+                let path = Paths.child(dir, Lockfile.fileName)
+                locks[dir] = .some(fs.info(path) == nil ? nil : try Lockfile.load(path, fs: fs))
+            }
+            out.append((locks[dir] ?? nil)?.tools[pin.request.name])
+        }
+        return out
+    }
+
+    public func current(settings: Settings) throws(TackError) -> [CurrentTool] {
         let store = settings.store
         var out: [CurrentTool] = []
-        for pin in pins {
+        for (pin, entry) in zip(pins, try lockedEntries(fs: settings.fs)) {
             let r = pin.request
             var version: Version?
             var backend = r.source.backend
             var locked: LockedTool?
-            if let dir = pin.lockDirectory {
-                if locks[dir] == nil {
-                    let path = Paths.child(dir, Lockfile.fileName)
-                    locks[dir] = .some(settings.fs.info(path) == nil ? nil : try Lockfile.load(path, fs: settings.fs))
-                }
-                // An entry that no longer describes the pin (another requirement, source or
-                // options, a version outside the requirement) is not used; for a tool only
-                // the registry names, the requirement decides (`LockMatch`).
-                if let lock = locks[dir] ?? nil, let entry = lock.tools[r.name], LockMatch(pinOnly: r).matches(entry) {
-                    version = entry.version
-                    backend = entry.backend
-                    locked = entry
-                }
+            // An entry that no longer describes the pin (another requirement, source or
+            // options, a version outside the requirement) is not used; for a tool only the
+            // registry names, the requirement decides (`LockMatch`).
+            if let entry, LockMatch(pinOnly: r).matches(entry) {
+                version = entry.version
+                backend = entry.backend
+                locked = entry
             }
             if version == nil {
                 switch r.requirement {

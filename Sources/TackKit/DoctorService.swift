@@ -93,12 +93,10 @@ public struct DoctorService {
     /// its directory for another release (`swift sdk install` by hand), and SDKs in the user's
     /// SwiftPM directory, which tack's toolchains do not read.
     func checkSwiftSDKs(_ resolution: Resolution, _ r: inout Report) {
-        guard let store = settings.store else { return }
+        guard let store = settings.store, let entries = try? resolution.lockedEntries(fs: settings.fs) else { return }
         let fs = settings.fs
-        for pin in resolution.pins {
-            guard let dir = pin.lockDirectory, let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: fs),
-                  let entry = lock.tools[pin.request.name], entry.kind == .swift,
-                  let install = store.installDirectory(for: entry) else { continue }
+        for case (let pin, let entry?) in zip(resolution.pins, entries) {
+            guard entry.kind == .swift, let install = store.installDirectory(for: entry) else { continue }
             let label = "\(entry.name) \(entry.version)"
             let setBy = pin.request.origin.describe(home: settings.home)
             for name in SwiftSDK.missing(entry, install: install, fs: fs) {
@@ -127,12 +125,10 @@ public struct DoctorService {
     /// download (or tag, or index) gave was locked, and nothing the publisher signed or listed
     /// checked it.
     func checkTrustOnFirstUse(_ resolution: Resolution, _ r: inout Report) {
-        let fs = settings.fs
+        guard let entries = try? resolution.lockedEntries(fs: settings.fs) else { return }
         let registry = try? ToolRegistry.load(store: settings.store)
         var names: [String] = []
-        for pin in resolution.pins where LockPlanner.isLockable(pin.request) {
-            guard let dir = pin.lockDirectory, let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: fs),
-                  let entry = lock.tools[pin.request.name] else { continue }
+        for case (let pin, let entry?) in zip(resolution.pins, entries) where LockPlanner.isLockable(pin.request) {
             let request = registry?.apply(pin.request) ?? pin.request
             if Verification.of(entry, request: request).kind == .trustOnFirstUse { names.append(entry.name) }
         }

@@ -21,13 +21,10 @@ public struct SBOMService: Sendable {
         let settings = context.settings
         var components: [BillOfMaterials.Component] = []
         var unlocked: [String] = []
-        var locks: [String: Lockfile] = [:]
-        for pin in workspace.resolution.pins where LockPlanner.isLockable(pin.request) {
+        let entries = try workspace.resolution.lockedEntries(fs: settings.fs)
+        for (pin, entry) in zip(workspace.resolution.pins, entries) where LockPlanner.isLockable(pin.request) {
             let name = pin.request.name
-            guard let dir = pin.lockDirectory else { unlocked.append(name); continue }
-            let path = Paths.child(dir, Lockfile.fileName)
-            if locks[path] == nil, settings.fs.isFile(path) { locks[path] = try workspace.loadLock(path) }
-            guard let entry = locks[path]?.tools[name] else { unlocked.append(name); continue }
+            guard let entry else { unlocked.append(name); continue }
             // The pin as the registry completes it: a registry entry's key counts.
             let request = workspace.request(named: name, requirement: pin.request.requirement)
             components.append(BillOfMaterials.component(entry, request: request))
