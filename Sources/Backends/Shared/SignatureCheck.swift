@@ -53,7 +53,7 @@ struct SignatureCheck {
         }
         let signed: [UInt8]
         if algorithm == "ED" {
-            guard let hash = Self.hash(file, .blake2b512) else { return "the download cannot be read" }
+            guard let hash = Hashing.digest(.blake2b512, file: file)?.digest else { return "the download cannot be read" }
             signed = hash
         } else {
             guard let whole = try? Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped) else { return "the download cannot be read" }
@@ -97,18 +97,5 @@ struct SignatureCheck {
         case 0: return "the signature does not match the download"
         default: return "tack.yml's cosign key is not an ECDSA P-256 public key"
         }
-    }
-
-    /// A file's hash, read in pieces.
-    static func hash(_ path: String, _ algorithm: Digest.Algorithm) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let digest = Digest(algorithm)
-        while true {
-            let chunk = handle.readData(ofLength: 1 << 20)
-            if chunk.isEmpty { break }
-            chunk.withUnsafeBytes { digest.update($0) }
-        }
-        return digest.finalize()
     }
 }

@@ -59,7 +59,7 @@ public struct SwiftBackend: Backend {
         }
         // The tag is derived from the version, never taken from the list (which `target`
         // checks before anything is downloaded).
-        return try await releases(request).map { release in
+        return try await releases().map { release in
             var available = AvailableVersion(version: release.version, fields: ["tag": .string(SwiftToolchain.releaseTag(release.version))])
             available.sdks = SwiftSDK.all.map(\.name).filter { release.sdks[$0] != nil }
             return available
@@ -80,7 +80,7 @@ public struct SwiftBackend: Backend {
         var sdks: [String: String] = [:]
     }
 
-    func releases(_ request: ToolRequest) async throws(TackError) -> [Release] {
+    func releases() async throws(TackError) -> [Release] {
         let url = siteURL + "/api/v1/install/releases.json"
         let body = try await getJSON(url, what: "the Swift releases")
         guard let list = body as? [[String: Any]] else { throw TackError("\(url) is not swift.org's release list (expected a JSON array of releases)") }
@@ -198,7 +198,7 @@ public struct SwiftBackend: Backend {
             if let recorded = lockedPath(locked, platform: try? swiftPlatform(request, available: nil, version: v)) {
                 return recorded
             }
-            let all = try await releases(request)
+            let all = try await releases()
             guard let release = all.first(where: { $0.version.text == v.text }) ?? all.first(where: { $0.version == v }) else { throw TackError("swift.org lists no Swift \(v) release — run `tack ls-remote swift` for the versions it has") }
             p = try swiftPlatform(request, available: release.platforms, version: v)
             guard SwiftToolchain.tag(release.tag, names: v) else {

@@ -78,8 +78,7 @@ extension SwiftBackend {
 
     /// The SDKs swift.org's release list publishes with `v`, each with its SHA-256.
     func publishedSDKs(_ v: Version) async throws(TackError) -> [String: String] {
-        let request = ToolRequest(name: SwiftToolchain.registryName, requirement: .latest, source: .swift(SwiftToolchain.source), origin: .commandLine)
-        let all = try await releases(request)
+        let all = try await releases()
         guard let release = all.first(where: { $0.version.text == v.text }) ?? all.first(where: { $0.version == v }) else {
             throw TackError("swift.org lists no Swift \(v) release — run `tack ls-remote swift` for the versions it has")
         }

@@ -20,9 +20,14 @@ public enum Hashing {
 
     /// The SHA-256 (hex) and size of a file, read in pieces; nil when it cannot be read.
     public static func sha256(file path: String) -> (hex: String, size: Int)? {
+        digest(.sha256, file: path).map { (hex($0.digest), $0.size) }
+    }
+
+    /// A file's digest and size, read in pieces; nil when it cannot be read.
+    public static func digest(_ algorithm: Digest.Algorithm, file path: String) -> (digest: [UInt8], size: Int)? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        let hasher = Digest(.sha256)
+        let hasher = Digest(algorithm)
         var size = 0
         while true {
             let chunk: Data
@@ -31,6 +36,6 @@ public enum Hashing {
             chunk.withUnsafeBytes { hasher.update($0) }
             size += chunk.count
         }
-        return (hex(hasher.finalize()), size)
+        return (hasher.finalize(), size)
     }
 }
