@@ -31,7 +31,8 @@ public struct CachePrune: Sendable {
             ((try? store.fs.list(store.cache + "/" + dir)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
         }
         var out: [String] = []
-        for f in entries("downloads") where !sums.contains(f) { out.append(store.cache + "/downloads/" + f) }
+        let recorded = Set(sums.map { $0.lowercased() })
+        for f in entries("downloads") where !(DownloadCacheName.sum(ofName: f).map(recorded.contains) ?? false) { out.append(store.cache + "/downloads/" + f) }
         for d in entries("gems") where !sums.contains(d) { out.append(store.cache + "/gems/" + d) }
         for d in entries("asdf-plugins") {
             guard let dash = d.lastIndex(of: "-"), !commits.contains(String(d[d.index(after: dash)...])) else { continue }

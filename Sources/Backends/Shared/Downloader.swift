@@ -11,15 +11,18 @@ struct Downloader: Sendable {
     let retryDelays: [Double]
     var fs: any FileSystem = LocalFileSystem()
 
-    /// The download of `url` in `cache/downloads` (keyed by checksum), fetched and checked
-    /// against `expected` first when it is not there. `from` says where `expected` came from
+    /// The download of `url` in `cache/downloads` (keyed by URL and checksum,
+    /// `DownloadCacheName`), fetched and checked against `expected` first when it is not there:
+    /// a pinned checksum is always checked against the bytes of this URL, never answered by a
+    /// file another URL brought. `from` says where `expected` came from
     /// (`tack.lock says`), `platform` which platform's file it is, for the mismatch message.
     func fetch(_ url: String, expected: String?, from: String, tool: String, platform: String, cache: String, offline: Bool,
                report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> (path: String, sum: String) {
         let downloads = cache + "/downloads"
         do { try fs.createDirectory(downloads) } catch { throw TackError("cannot create \(downloads): \(error)") }
-        if let expected, fs.info(downloads + "/" + expected) != nil {
-            return (downloads + "/" + expected, expected)
+        if let expected, Checksum.isSHA256(expected) {
+            let cached = downloads + "/" + DownloadCacheName.name(url: url, sum: expected)
+            if fs.info(cached) != nil { return (cached, expected.lowercased()) }
         }
         if offline {
             throw TackError("TACK_OFFLINE is set, and \(url) is not in the download cache — unset TACK_OFFLINE to download \(tool)")
@@ -46,7 +49,7 @@ struct Downloader: Sendable {
                 : "the file served is not the one its publisher lists: it was damaged or replaced on the way; try again later, and tell the publisher if it persists"
             throw TackError("checksum mismatch for \(tool) (\(platform)): \(from) \(expected), download is \(sum) — nothing was installed; \(next)")
         }
-        let file = downloads + "/" + sum
+        let file = downloads + "/" + DownloadCacheName.name(url: url, sum: sum)
         if rename(partial, file) != 0 && fs.info(file) == nil {
             throw TackError("cannot move the download of \(tool) into \(downloads): \(String(cString: strerror(errno)))")
         }

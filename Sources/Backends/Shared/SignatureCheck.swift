@@ -7,7 +7,7 @@ import TackCore
 /// over its BLAKE2b-512 hash for prehashed `ED` signatures, and the trusted comment signed
 /// with it) and keyed cosign blobs (a base64 DER ECDSA P-256 signature over the file's
 /// SHA-256). Signatures are kept in the download cache beside the file they sign
-/// (`downloads/<sha256>.minisig`), so an offline install checks them again.
+/// (`downloads/<name>.minisig`, `DownloadCacheName`), so an offline install checks them again.
 struct SignatureCheck {
     let http: any HTTPClient
     let downloader: Downloader
@@ -16,7 +16,7 @@ struct SignatureCheck {
     /// Checks `file` (whose SHA-256 is `sum`) with `key`, its signature fetched from
     /// `signatureURL` (or the cache, unless `fresh`); the key's id as tack.lock records it.
     func verify(_ file: String, sum: String, key: SigningKey, signatureURL: String, cache: String, fresh: Bool = false, tool: String) async throws(TackError) -> String {
-        let kept = cache + "/downloads/" + sum + key.scheme.suffix
+        let kept = file + key.scheme.suffix
         func problem(_ signature: [UInt8]) -> String? {
             switch key.scheme {
             case .minisign: return Self.minisignProblem(file, signature: signature, key: key)
