@@ -99,6 +99,11 @@ struct Exec: AsyncParsableCommand {
             project = try Workspace(.cli(settings))
             current = try project.resolution.current(settings: settings)
         } catch { throw fail(error) }
+        // The frozen rule is install's: every lock exactly as pinned, or nothing runs.
+        if frozen || settings.isFrozen {
+            let problems = InstallService(project).frozenProblems()
+            if !problems.isEmpty { throw fail(TackError(problems.joined(separator: "\n"))) }
+        }
         let allMissing = current.filter { t in
             guard let pin = project.resolution.pin(t.tool), LockPlanner.isLockable(pin.request) else { return false }
             return !t.installed

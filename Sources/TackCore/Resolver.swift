@@ -10,6 +10,9 @@ public struct Resolution: Sendable {
         public var lockDirectory: String?
         /// The pin this one overrides the version of (an environment variable's underlying pin).
         public var overridden: ToolRequest?
+        /// The directory whose tack.lock records the overridden pin: that entry stays as it is
+        /// (an override, like `RBENV_VERSION`, never changes a project file).
+        public var overriddenLockDirectory: String? = nil
     }
 
     /// Pins sorted by tool name.
@@ -65,9 +68,9 @@ public struct Resolver: Sendable {
         // Project pins are locked in the project root's tack.lock.
         if let root {
             for (name, pin) in pinned where !walk.global.contains(name) {
-                if let d = pin.lockDirectory, d == root || d.hasPrefix(root == "/" ? "/" : root + "/") {
-                    pinned[name]?.lockDirectory = root
-                }
+                func inProject(_ d: String) -> Bool { d == root || d.hasPrefix(root == "/" ? "/" : root + "/") }
+                if let d = pin.lockDirectory, inProject(d) { pinned[name]?.lockDirectory = root }
+                if let d = pin.overriddenLockDirectory, inProject(d) { pinned[name]?.overriddenLockDirectory = root }
             }
         }
         var resolution = Resolution(
@@ -119,12 +122,12 @@ public struct Resolver: Sendable {
             guard let requirement = requirements.first else { continue }
             let origin = settings.commandLine[tool].map { Origin(kind: .commandLine, file: "`tack exec \($0)`", line: 0, column: 0) }
                 ?? Origin(kind: .environment, file: key, line: 0, column: 0)
-            if let underlying = pinned[tool]?.request {
-                var r = underlying
+            if let pin = pinned[tool] {
+                var r = pin.request
                 r.requirement = requirement
                 r.alternatives = Array(requirements.dropFirst())
                 r.origin = origin
-                pinned[tool] = .init(request: r, lockDirectory: nil, overridden: underlying)
+                pinned[tool] = .init(request: r, lockDirectory: nil, overridden: pin.request, overriddenLockDirectory: pin.lockDirectory)
             } else {
                 var r = ToolRequest(name: tool, requirement: requirement, origin: origin)
                 r.alternatives = Array(requirements.dropFirst())

@@ -47,7 +47,7 @@ public struct Snapshot: Sendable, Equatable {
     /// The environment variables that steer resolution, as one string.
     public static func environmentKey(_ env: [String: String]) -> String {
         env.filter { k, _ in
-            (k.hasPrefix("TACK_") && k.hasSuffix("_VERSION")) || ["HOME", "TACK_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"].contains(k)
+            (k.hasPrefix("TACK_") && k.hasSuffix("_VERSION")) || ["HOME", "TACK_HOME", "TACK_PLATFORM", "XDG_CONFIG_HOME", "XDG_DATA_HOME"].contains(k)
         }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{1}")
     }
 

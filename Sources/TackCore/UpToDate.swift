@@ -1,6 +1,7 @@
-/// Whether `tack install` has nothing to do: every lockable pin has a lock entry that still
-/// matches it (and has its checksum for this platform), the locks hold nothing else, and every
-/// locked version is installed from that entry.
+/// Whether `tack install` has nothing to do, with or without --frozen: every lockable pin has a
+/// lock entry that still matches it (and has what a frozen install verifies on this platform),
+/// the locks cover this platform and hold nothing else, and every locked version is installed
+/// from that entry. `tack exec --frozen` runs from the snapshot only when this holds.
 /// Cheap enough for the front end, which answers a no-op install without starting tack-cli.
 public enum UpToDate {
     public static func check(_ resolution: Resolution, settings: Settings) -> Bool {
@@ -13,7 +14,8 @@ public enum UpToDate {
             // Environment overrides, and tools no registry knows, need the full resolver.
             guard let dir = pin.lockDirectory, r.source.identity != nil else { return false }
             if locks[dir] == nil {
-                guard let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: settings.fs) else { return false }
+                // A lock that does not cover this platform fails a frozen install: not a no-op.
+                guard let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: settings.fs), lock.uncovered() == nil else { return false }
                 locks[dir] = lock
             }
             // The entry describes the pin, has what --frozen verifies, and the install is the

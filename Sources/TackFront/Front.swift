@@ -15,8 +15,8 @@ public enum Front {
         switch HotCommand.classify(argc: Int(CommandLine.argc), argv: argv) {
         case .shim(let name):
             ShimCommand.run(name, arguments: argv)
-        case .exec(_, let command):
-            ExecCommand.run(argv + command)
+        case .exec(let frozen, let command):
+            ExecCommand.run(argv + command, frozen: frozen || LeanContext.isFrozenByEnvironment)
         case .which(let command):
             exit(withSettings { WhichCommand.run(String(cString: command), settings: $0) })
         case .current(let tool, let json):

@@ -100,14 +100,19 @@ public struct InstallService: Sendable {
     /// match what is pinned), else planned, completed for `tack lock`, and written when
     /// everything resolved (a failure loses nothing).
     func resolve(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String?, _ plan: inout Plan) async -> Lockfile? {
+        let hidden = lockPath.flatMap { workspace.hidden[$0] } ?? []
         if options.frozen, let lockPath {
-            guard let problem = frozenProblem(requests, lock, lockPath) else { return lock }
+            guard let problem = frozenProblem(requests + hidden, lock, lockPath) else { return lock }
             context.notify(.problem(problem))
             plan.problems += 1
             return nil
         }
-        let (lockPlanned, changes, failed) = await planLock(requests, lock, &plan)
-        var planned = lockPlanned
+        var (planned, changes, failed) = await planLock(requests, lock, &plan)
+        // What an override hides stays as the lock has it.
+        for request in hidden {
+            planned.tools[request.name] = lock.tools[request.name]
+            changes.removeAll { $0.tool == request.name }
+        }
         // `tack lock` records what an install would (a url tool's checksum), for this platform
         // and every other one the lock covers, so that `--frozen` can verify it on each; an
         // install learns this platform's as it downloads. An entry locked anew is completed
@@ -136,12 +141,28 @@ public struct InstallService: Sendable {
 
     /// Under --frozen, why `lock` cannot be installed from as it is (nil when it can).
     func frozenProblem(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String) -> String? {
-        if let missing = uncovered(lock) { return missing }
+        if let missing = lock.uncovered() { return missing }
         let diffs = LockPlanner.differences(requests, lock, registry: workspace.registry, lockPath: lockPath, home: workspace.home)
         guard !diffs.isEmpty else { return nil }
         let where_ = Paths.abbreviate(lockPath, home: workspace.home)
         return "\(where_) does not match what is pinned, and --frozen (or TACK_FROZEN) forbids changing it — nothing was installed:\n"
             + diffs.map { "  - \($0)" }.joined(separator: "\n") + "\nrun `tack lock` and commit tack.lock"
+    }
+
+    /// The frozen rule, for every command that honours --frozen (install, exec): why each
+    /// lock here cannot be used as it is; empty when every one can.
+    public func frozenProblems() -> [String] {
+        var out: [String] = []
+        for (lockPath, requests) in workspace.groups {
+            guard let lockPath else { continue }
+            do {
+                let lock = try workspace.loadLock(lockPath)
+                if let problem = frozenProblem(requests + (workspace.hidden[lockPath] ?? []), lock, lockPath) { out.append(problem) }
+            } catch {
+                out.append(error.message)
+            }
+        }
+        return out
     }
 
     /// The lock planned for `requests` (with `only`, just those tools: the others keep what
@@ -194,12 +215,6 @@ public struct InstallService: Sendable {
         return out.filter { seen.insert($0).inserted }
     }
 
-    /// Under --frozen, why this platform cannot install from `lock` (nil when it can).
-    func uncovered(_ lock: Lockfile) -> String? {
-        let here = Platform.current.description
-        guard !lock.platforms.isEmpty, !lock.platforms.contains(here) else { return nil }
-        return "tack.lock covers \(lock.platforms.joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed"
-    }
 
     /// Each entry with what its backend adds without installing; returns the problems said.
     func complete(_ lock: Lockfile, requests: [ToolRequest], platforms: [Platform]) async -> (Lockfile, Int) {

@@ -81,6 +81,18 @@ public struct Workspace: Sendable {
         return out
     }
 
+    /// The file pins an environment override hides (`TACK_<TOOL>_VERSION`), by the lock that
+    /// records them: their entries are kept as that lock has them, and --frozen checks the
+    /// lock against them, as if no override were set.
+    public var hidden: [String: [ToolRequest]] {
+        var out: [String: [ToolRequest]] = [:]
+        for pin in resolution.pins {
+            guard let underlying = pin.overridden, let dir = pin.overriddenLockDirectory, LockPlanner.isLockable(underlying) else { continue }
+            out[Paths.join(dir, Lockfile.fileName), default: []].append(underlying)
+        }
+        return out
+    }
+
     public func loadLock(_ path: String) throws(TackError) -> Lockfile {
         settings.fs.info(path) == nil ? Lockfile() : try Lockfile.load(path, fs: settings.fs)
     }

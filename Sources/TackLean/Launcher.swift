@@ -22,8 +22,8 @@ public enum Launcher {
                let snapshot = LeanSnapshot.load(path: path, context: context), !snapshot.hasUntrusted {
                 LeanRun.runShim(snapshot, shims: LeanRun.shims(context), name: name, arguments: argv) { _ in }
             }
-        case .exec(_, let command):
-            exec(argv, command: command)
+        case .exec(let frozen, let command):
+            exec(argv, command: command, frozen: frozen || LeanContext.isFrozenByEnvironment)
         case .which(let command):
             which(command)
         case .current(let tool, let json):
@@ -39,12 +39,13 @@ public enum Launcher {
     }
 
     /// `tack exec [--frozen] [--] COMMAND ARGS...` when the snapshot holds, everything pinned
-    /// is installed and no manifest is untrusted; returns otherwise (installs and warnings are
-    /// the front end's work).
-    static func exec(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, command: Int) {
+    /// is installed and no manifest is untrusted — and, frozen, when the locks are exactly
+    /// what is pinned (what a frozen install checks: `UpToDate`); returns otherwise (installs,
+    /// warnings and the frozen rule's message are the front end's and tack-cli's work).
+    static func exec(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, command: Int, frozen: Bool) {
         guard let context = LeanContext.current(), let path = context.snapshotPath(),
               let snapshot = LeanSnapshot.load(path: path, context: context),
-              !snapshot.hasMissing, !snapshot.hasUntrusted
+              !snapshot.hasMissing, !snapshot.hasUntrusted, !frozen || snapshot.isUpToDate
         else { return }
         LeanRun.runCommand(snapshot, shims: LeanRun.shims(context), arguments: argv + command) { _ in }
     }

@@ -362,6 +362,13 @@ public struct LeanContext {
         return value.isEmpty ? nil : value
     }
 
+    /// `Settings.isFrozen`: TACK_FROZEN is 1, true or yes, in any case.
+    public static var isFrozenByEnvironment: Bool {
+        guard let v = variable("TACK_FROZEN") else { return false }
+        let lower = v.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        return lower == Array("1".utf8) || lower == Array("true".utf8) || lower == Array("yes".utf8)
+    }
+
     /// An absolute path with no `.`, `..` or empty components and no trailing slash: what
     /// `Paths.normalize` would return unchanged.
     static func isNormal(_ p: [UInt8]) -> Bool {
@@ -402,7 +409,7 @@ public struct LeanContext {
         return nil
     }
 
-    /// `Snapshot.environmentKey`: `K=V` for HOME, TACK_HOME, XDG_CONFIG_HOME, XDG_DATA_HOME and
+    /// `Snapshot.environmentKey`: `K=V` for HOME, TACK_HOME, TACK_PLATFORM, XDG_CONFIG_HOME, XDG_DATA_HOME and
     /// every `TACK_*_VERSION`, sorted by name, joined by U+0001; the first of duplicate names wins.
     public static func environmentKey() -> [UInt8] {
         var out: [UInt8] = []
@@ -440,7 +447,7 @@ public struct LeanContext {
         func keyIs(_ s: StaticString) -> Bool {
             s.withUTF8Buffer { b in b.count == eq && (0..<eq).allSatisfy { UInt8(bitPattern: entry[$0]) == b[$0] } }
         }
-        if keyIs("HOME") || keyIs("TACK_HOME") || keyIs("XDG_CONFIG_HOME") || keyIs("XDG_DATA_HOME") { return true }
+        if keyIs("HOME") || keyIs("TACK_HOME") || keyIs("TACK_PLATFORM") || keyIs("XDG_CONFIG_HOME") || keyIs("XDG_DATA_HOME") { return true }
         // hasPrefix("TACK_") && hasSuffix("_VERSION"), which may overlap.
         guard eq >= 8 else { return false }
         let prefix: StaticString = "TACK_", suffix: StaticString = "_VERSION"

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// Right answers on a real day, second pass (issue 43): nothing runs that the pin did not
+/// name, and every command agrees. Each test is one item, end to end.
+@Suite(.ownThreads) struct RealDayTests {
+    var platformKey: String {
+        #if arch(arm64)
+        "linux-arm64"
+        #else
+        "linux-x86_64"
+        #endif
+    }
+
+    // MARK: 1. a wrong checksum never installs another version's archive
+
+    @Test func aChecksumCopiedFromAnotherVersionIsCheckedAgainstThisVersionsOwnDownload() throws {
+        let s = try Sandbox()
+        try s.mkdir("www")
+        for v in ["1.0.0", "2.0.0"] { try FixtureServer.archive("tar.gz", s.root + "/www/flat-\(v).tar.gz", version: v) }
+        let server = try FixtureServer(serving: s.root + "/www")
+        let one = try sha256(s.root + "/www/flat-1.0.0.tar.gz"), two = try sha256(s.root + "/www/flat-2.0.0.tar.gz")
+        func pin(_ dir: String, _ version: String, _ sum: String) throws {
+            try s.write(dir + "/tack.yml", """
+                tools:
+                  flat: { url: "\(server.url("files/flat-{version}.tar.gz"))", version: \(version), checksum: "\(sum)", bin: "shellcheck-v{version}/shellcheck" }
+
+                """)
+        }
+        try pin("one", "1.0.0", one)
+        #expect(try s.tack(["install"], in: "one").status == 0)
+        // A copy-paste slip when bumping: 2.0.0 pinned with 1.0.0's checksum.
+        try pin("two", "2.0.0", one)
+        let r = try s.tack(["install"], in: "two")
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("checksum mismatch for flat 2.0.0 (\(platformKey)): the manifest's checksum is \(one), download is \(two)"), "\(r.stderr)")
+        #expect(!r.stderr.contains("flat 2.0.0: installed"), "\(r.stderr)")
+        #expect(try server.requests("files/flat-2.0.0.tar.gz") == 1, "2.0.0's own URL was asked")
+        #expect(!s.exists("tack-home/installs/flat/2.0.0"))
+        // The right checksum installs 2.0.0's own archive; 1.0.0's cached download still serves 1.0.0.
+        try pin("two", "2.0.0", two)
+        #expect(try s.tack(["install"], in: "two").status == 0)
+        #expect(try s.tack(["exec", "--", "shellcheck"], in: "two").stdout == "shellcheck 2.0.0\n")
+        #expect(try s.tack(["uninstall", "flat@1.0.0"], in: "one").status == 0)
+        #expect(try s.tack(["install"], in: "one").status == 0)
+        #expect(try s.tack(["exec", "--", "shellcheck"], in: "one").stdout == "shellcheck 1.0.0\n")
+        #expect(try server.requests("files/flat-1.0.0.tar.gz") == 1, "a reinstall is answered by the cache")
+    }
+
+    /// `flat` 1.0.0 and 2.0.0 as url archives on a loopback server (each runs as `shellcheck`
+    /// and prints its version), and `dir/tack.yml` pinning `version`.
+    func flat(_ s: Sandbox, pin version: String, in dir: String = "app", extra: String = "") throws -> FixtureServer {
+        try s.mkdir("www")
+        for v in ["1.0.0", "2.0.0"] { try FixtureServer.archive("tar.gz", s.root + "/www/flat-\(v).tar.gz", version: v) }
+        let server = try FixtureServer(serving: s.root + "/www")
+        try pinFlat(s, server, version, in: dir, extra: extra)
+        return server
+    }
+
+    func pinFlat(_ s: Sandbox, _ server: FixtureServer, _ version: String, in dir: String = "app", extra: String = "") throws {
+        try s.write(dir + "/tack.yml", extra + """
+            tools:
+              flat: { url: "\(server.url("files/flat-{version}.tar.gz"))", version: \(version), bin: "shellcheck-v{version}/shellcheck" }
+
+            """)
+    }
+
+    /// The three binaries: `tack` (twice: the first hands off and leaves a snapshot, the
+    /// second answers from it), `tack-front` and `tack-cli`.
+    func everyBinary() throws -> [String?] {
+        let dir = (try Sandbox.binary() as NSString).deletingLastPathComponent
+        return [nil, nil, dir + "/tack-front", dir + "/tack-cli"]
+    }
+
+    // MARK: 4. an environment override changes no project file
+
+    @Test func anEnvironmentOverrideInstallsAndRunsButWritesNoProjectFile() throws {
+        let s = try Sandbox()
+        let server = try flat(s, pin: "2.0.0")
+        defer { withExtendedLifetime(server) {} }
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        let manifest = s.read("app/tack.yml"), lock = s.read("app/tack.lock")
+        let override = ["TACK_FLAT_VERSION": "1.0.0"]
+        let r = try s.tack(["install"], in: "app", env: override)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("removed") && !r.stderr.contains("locked "), "\(r.stderr)")
+        #expect(s.exists("tack-home/installs/flat/1.0.0"))
+        #expect(s.read("app/tack.yml") == manifest)
+        #expect(s.read("app/tack.lock") == lock, "\(s.read("app/tack.lock") ?? "")")
+        #expect(try s.tack(["exec", "--", "shellcheck"], in: "app", env: override).stdout == "shellcheck 1.0.0\n")
+        // Frozen, the lock is checked against the file's pin, which it still matches.
+        let frozen = try s.tack(["install", "--frozen"], in: "app", env: override)
+        #expect(frozen.status == 0, "\(frozen.stderr)")
+        #expect(s.read("app/tack.lock") == lock)
+        #expect(try s.tack(["exec", "--", "shellcheck"], in: "app").stdout == "shellcheck 2.0.0\n")
+    }
+
+    // MARK: 5. exec --frozen runs only what the lock describes, in every binary
+
+    @Test func frozenExecRefusesALockThatDiffersFromThePinInEveryBinary() throws {
+        let s = try Sandbox()
+        let server = try flat(s, pin: "2.0.0")
+        defer { withExtendedLifetime(server) {} }
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        #expect(try s.tack(["install", "flat@1.0.0"], in: "app").status == 0)
+        // tack.yml now says 1.0.0 (installed); tack.lock still says 2.0.0.
+        try pinFlat(s, server, "1.0.0")
+        let lock = s.read("app/tack.lock")
+        for program in try everyBinary() {
+            for (args, env) in [(["exec", "--frozen", "--", "shellcheck"], [String: String]()), (["exec", "--", "shellcheck"], ["TACK_FROZEN": "1"])] {
+                let r = try s.tack(args, in: "app", env: env, program: program)
+                #expect(r.status == 1, "\(program ?? "tack") \(args) \(env): \(r.stdout) \(r.stderr)")
+                #expect(r.stdout.isEmpty, "\(program ?? "tack"): \(r.stdout)")
+                #expect(r.stderr.contains("tack.lock does not match what is pinned, and --frozen (or TACK_FROZEN) forbids changing it"), "\(program ?? "tack"): \(r.stderr)")
+            }
+        }
+        #expect(s.read("app/tack.lock") == lock)
+        // Unfrozen, exec runs the pin; once locked, frozen does too.
+        #expect(try s.tack(["exec", "--", "shellcheck"], in: "app").stdout == "shellcheck 1.0.0\n")
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        #expect(try s.tack(["exec", "--frozen", "--", "shellcheck"], in: "app").stdout == "shellcheck 1.0.0\n")
+    }
+
+    // MARK: 6. -v never changes the answer: every path checks what a frozen install checks
+
+    @Test func frozenInstallOnAnUncoveredPlatformFailsOnEveryPath() throws {
+        let s = try Sandbox()
+        let other = platformKey == "linux-x86_64" ? "linux-arm64" : "linux-x86_64"
+        try s.mkdir("www")
+        for p in [platformKey, "darwin-arm64", other] { try s.write("www/tool-1.0.0-\(p).sh", "#!/bin/sh\necho tool for \(p)\n") }
+        let server = try FixtureServer(serving: s.root + "/www")
+        try s.write("app/tack.yml", "platforms: [\(platformKey), darwin-arm64]\n"
+                    + "tools:\n  tool: { url: \"\(server.url("files/tool-{version}-{os}-{arch}.sh"))\", version: 1.0.0, bin: [tool] }\n")
+        let installed = try s.tack(["install"], in: "app")
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(try s.tack(["install", "--frozen"], in: "app").status == 0)
+        let message = "tack: tack.lock covers darwin-arm64, \(platformKey), not \(other), and --frozen installs only what it can verify — run `tack lock --platform \(other)` (on any machine) and commit tack.lock; nothing was installed\n"
+        for program in try everyBinary() {
+            for args in [["install", "--frozen"], ["-v", "install", "--frozen"]] {
+                let r = try s.tack(args, in: "app", env: ["TACK_PLATFORM": other], program: program)
+                #expect(r.status == 1, "\(program ?? "tack") \(args): \(r.stderr)")
+                #expect(r.stderr.hasSuffix(message), "\(program ?? "tack") \(args): \(r.stderr)")
+            }
+        }
+    }
+}
