@@ -35,9 +35,11 @@ public struct PlatformSelection: Sendable, Equatable {
     public var lockValue: LockValue { .map(byPlatform.mapValues { $0.joined(separator: " ") }) }
 
     /// The platforms of `wanted` this selection has yet to cover. An entry with no selection
-    /// that is locked for this platform only needs none: the install resolves it as it always has.
-    public func missing(_ wanted: [Platform], current: Platform = .current) -> [Platform] {
-        if !isRecorded && wanted.allSatisfy({ $0 == current }) { return [] }
+    /// that is locked for this platform only and already records what it installs (an install
+    /// recorded it) needs none; one that records nothing yet is resolved for this platform too,
+    /// so a lock `tack lock` wrote is enough for a frozen install.
+    public func missing(_ wanted: [Platform], recordsArtifacts: Bool, current: Platform = .current) -> [Platform] {
+        if !isRecorded && recordsArtifacts && wanted.allSatisfy({ $0 == current }) { return [] }
         return wanted.filter { byPlatform[$0.description] == nil }
     }
 }

@@ -313,18 +313,18 @@ public struct GemBackend: Backend {
     /// and its SHA-256 recorded.
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
         var selection = PlatformSelection(entry)
-        let missing = selection.missing(platforms)
+        let record = GemLockRecord(entry.fields)
+        let missing = selection.missing(platforms, recordsArtifacts: !record.gems.isEmpty)
         guard !missing.isEmpty else { return [:] }
         let tool = "\(entry.name) \(entry.version)"
         let (_, gem) = try tools(request)
         let scratch = try lockScratchDirectory(in: cache)
         defer { try? fs.remove(scratch) }
         // An entry locked for this platform alone keeps what its install chose.
-        let record = GemLockRecord(entry.fields)
         if !selection.isRecorded, !record.gems.isEmpty, missing.contains(Platform.current) {
             selection.set(record.gems.sorted { $0.key < $1.key }.map { "\($0.key)-\($0.value)" }, for: .current)
         }
-        for platform in selection.missing(platforms) {
+        for platform in selection.missing(platforms, recordsArtifacts: !record.gems.isEmpty) {
             selection.set(try await resolve(request, version: entry.version, for: platform, gem: gem, scratch: scratch).map(\.stem), for: platform)
         }
         var sums = record.sha256

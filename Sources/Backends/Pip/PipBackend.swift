@@ -34,7 +34,7 @@ public struct PipBackend: Backend {
     // MARK: Versions
 
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
-        if let v = request.requirement.exactVersion, case .prefix = request.requirement { return [AvailableVersion(version: v)] }
+        // An exact pin is listed too: a version the index does not have is never locked.
         let project = Self.normalize(source(of: request))
         var files: [String] = []
         if let links = request.options.pip.findLinks {
@@ -475,12 +475,14 @@ public struct PipBackend: Backend {
     /// every platform), and recorded with its wheels' hashes and what it installs.
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
         var selection = PlatformSelection(entry)
-        let missing = selection.missing(platforms)
+        var everything = try PipLockRecord(entry.fields).distributions(of: "\(entry.name) \(entry.version)")
+        // Without uv, pip resolves only by installing: this platform's set is recorded by the
+        // install, as before (uv, which bootstrap and most setups have, records it here).
+        let missing = selection.missing(platforms, recordsArtifacts: !everything.isEmpty || locate("uv") == nil)
         guard !missing.isEmpty else { return [:] }
         let tool = "\(entry.name) \(entry.version)"
         let scratch = try lockScratchDirectory(in: cache)
         defer { try? fs.remove(scratch) }
-        var everything = try PipLockRecord(entry.fields).distributions(of: "\(entry.name) \(entry.version)")
         for platform in missing {
             let resolved = try await resolve(request, version: entry.version, for: platform, constraints: everything, scratch: scratch)
             everything = try Self.merge(everything, resolved, tool: tool, platform: platform)

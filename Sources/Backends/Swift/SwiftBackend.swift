@@ -319,7 +319,9 @@ public struct SwiftBackend: Backend {
     /// and its archive, path, SHA-256 and signer recorded.
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
         var record = SwiftLockRecord(entry.fields)
-        // Locked for this platform alone and never installed: the install records it, as always.
+        // Locked for this platform alone and never installed: the install records it (and
+        // learns an SDK another project installed) rather than `tack lock` fetching a whole
+        // toolchain here.
         if record.sha256.isEmpty && platforms.allSatisfy({ $0 == Platform.current }) { return [:] }
         // The SDKs serve every platform: one archive each, locked once.
         let sdks = try await lockSDKs(entry, cache: cache)
