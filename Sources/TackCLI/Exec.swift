@@ -138,8 +138,7 @@ struct Exec: AsyncParsableCommand {
         throw fail(TackError(message), status: 127)
     }
 
-    /// Why a missing tool stays missing under --frozen or TACK_OFFLINE, and what to do: a lock
-    /// that does not lock what is pinned needs `tack lock`, not an install.
+    /// Why a missing tool stays missing under --frozen or TACK_OFFLINE, and what to do.
     static func cannotInstall(_ tool: CurrentTool, project: Workspace, frozen: Bool) -> TackError {
         let home = project.settings.home
         let what = tool.label
@@ -147,19 +146,12 @@ struct Exec: AsyncParsableCommand {
         guard frozen else {
             return TackError("\(what) is not installed (set by \(setBy)), and TACK_OFFLINE forbids fetching it — install it while online with `tack install`")
         }
-        guard let pin = project.resolution.pin(tool.tool), let dir = pin.lockDirectory, pin.overridden == nil,
+        guard let pin = project.resolution.pin(tool.tool), pin.lockDirectory != nil, pin.overridden == nil,
               tool.origin.kind != .environment, tool.origin.kind != .commandLine else {
             // An override is pinned nowhere: installing it is a separate, deliberate step.
             return TackError("\(what) is not installed (set by \(setBy)), and --frozen (or TACK_FROZEN) forbids installing it — install it first with `tack install \(tool.tool)@\(tool.version ?? tool.requested)`")
         }
-        let lockPath = Paths.child(dir, Lockfile.fileName)
-        var agrees = false
-        if let locked = (try? project.loadLock(lockPath))?.tools[tool.tool], let backend = try? project.registry.backend(for: pin.request) {
-            agrees = LockMatch(pin.request, backend: backend).matches(locked)
-        }
-        if !agrees {
-            return TackError("\(tool.tool) \(tool.requested) (set by \(setBy)) is not locked as pinned in \(Paths.abbreviate(lockPath, home: home)), and --frozen (or TACK_FROZEN) forbids changing it — run `tack lock` and commit tack.lock")
-        }
+        // (A lock that does not lock what is pinned was refused before: `frozenProblems`.)
         return TackError("\(what) is not installed (set by \(setBy)), and --frozen (or TACK_FROZEN) forbids installing here — run `tack install --frozen`")
     }
 }

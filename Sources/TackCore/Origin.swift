@@ -1,5 +1,9 @@
 /// Where a pin was written: the file and line a user can open, or the environment variable.
 public struct Origin: Sendable, Hashable {
+    /// Whether the pin comes from a tack manifest (the project's, its local one, the global
+    /// one): what `tack install` locks before anything runs.
+    public var isTackManifest: Bool { [.manifest, .localManifest, .globalManifest].contains(kind) }
+
     public enum Kind: String, Sendable, Hashable {
         case manifest = "tack.yml"
         case localManifest = "tack.local.yml"

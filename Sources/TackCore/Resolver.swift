@@ -169,8 +169,6 @@ public struct CurrentTool: Sendable, Equatable {
 }
 
 extension Resolution {
-    /// The exact version each pin would run: from the lock, an exact pin, or the newest
-    /// installed version the requirement allows; nil where nothing is resolved yet.
     /// The entry each pin's tack.lock holds for it, in the order of `pins`: nil for a pin no
     /// lock records (an environment override, no tack.lock, no entry). Each lock is read once.
     public func lockedEntries(fs: any FileSystem) throws(TackError) -> [LockedTool?] {
@@ -187,6 +185,9 @@ extension Resolution {
         return out
     }
 
+    /// The exact version each pin would run: from the lock, an exact pin, or (for a pin of a
+    /// compatible file or an override) the newest install the requirement allows; nil where
+    /// nothing is resolved yet.
     public func current(settings: Settings) throws(TackError) -> [CurrentTool] {
         let store = settings.store
         var out: [CurrentTool] = []
@@ -207,8 +208,13 @@ extension Resolution {
                 switch r.requirement {
                 case .system, .path, .ref: break
                 default:
+                    // One answer for every command: a tack.yml pin its lock does not record
+                    // yet means what `tack install` will resolve, so nothing runs until it has
+                    // (another project's install is not this pin's answer). A compatible file
+                    // or an override means what its own tool reads it as: the newest install
+                    // it allows (pyenv's and asdf's "latest installed").
                     version = r.requirement.exactVersion
-                        ?? store.flatMap { r.requirement.best(of: $0.installedVersions(r.name)) }
+                        ?? (r.origin.isTackManifest ? nil : store.flatMap { r.requirement.best(of: $0.installedVersions(r.name)) })
                 }
             }
             // An install counts only when it was made from this lock entry (a fork's 1.0.0 is
