@@ -47,7 +47,7 @@ struct Ls: ParsableCommand {
                 // Where it came from, for installs made since tack keeps it.
                 if let origin = origins[row.2] {
                     fields.append(("from", .string(origin.word)))
-                    if case .builtHere(let seconds) = origin { fields.append(("build_seconds", .string(InstallOrigin.format(seconds)))) }
+                    if case .builtHere(let seconds) = origin { fields.append(("build_seconds", .number(seconds))) }
                 }
                 return .object(fields)
             }).serialized() + "\n")

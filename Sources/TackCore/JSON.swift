@@ -4,6 +4,8 @@ public indirect enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
+    /// A number with a fraction, written to a tenth (`12.3`, `0`); null when not finite.
+    case number(Double)
     case string(String)
     case array([JSON])
     case object([(String, JSON)])
@@ -21,6 +23,10 @@ public indirect enum JSON: Sendable, Equatable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
+        case .number(let d):
+            guard d.isFinite, abs(d) < 1e15 else { out += "null"; return }
+            let tenths = (d * 10).rounded() / 10
+            out += tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
         case .string(let s): JSON.quote(s, into: &out)
         case .array(let items):
             out += "["

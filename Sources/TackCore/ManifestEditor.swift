@@ -150,11 +150,43 @@ public enum ManifestEditor {
         }
     }
 
-    /// A plain scalar where YAML reads it back as the same string; quoted otherwise.
+    /// A plain scalar where every YAML reader reads it back as the same string; quoted
+    /// otherwise: a word YAML 1.1 takes for a bool or null, and anything a reader takes for a
+    /// number (`2.10` is the float 2.1 to most, `6` an int, `1e3`, `.inf`, `0x1F`).
     public static func yamlValue(_ s: String) -> String {
         let plain = !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
-            && !["null", "true", "false", "yes", "no", "on", "off", "~"].contains(s.lowercased())
+            && !["null", "true", "false", "yes", "no", "on", "off", "y", "n", "~"].contains(s.lowercased())
+            && !readsAsNumber(s)
         return plain ? s : quoted(s)
+    }
+
+    /// Whether a YAML 1.1 or 1.2 reader resolves the plain scalar `s` to a number.
+    static func readsAsNumber(_ s: String) -> Bool {
+        let lower = s.lowercased()
+        if [".inf", "-.inf", "+.inf", ".nan"].contains(lower) { return true }
+        var b = Array(lower.utf8)[...]
+        if b.first == UInt8(ascii: "-") || b.first == UInt8(ascii: "+") { b = b.dropFirst() }
+        let isDigit: (UInt8) -> Bool = { $0 >= 0x30 && $0 <= 0x39 }
+        if b.count > 2, b.first == UInt8(ascii: "0") {
+            let rest = b.dropFirst(2)
+            switch b[b.startIndex + 1] {
+            case UInt8(ascii: "x"): if !rest.isEmpty && rest.allSatisfy({ isDigit($0) || ($0 >= 0x61 && $0 <= 0x66) }) { return true }
+            case UInt8(ascii: "o"), UInt8(ascii: "b"): if !rest.isEmpty && rest.allSatisfy(isDigit) { return true }
+            default: break
+            }
+        }
+        // [0-9]* ( . [0-9]* )? ( e [-+]? [0-9]+ )?, with at least one digit before the exponent.
+        var mantissa = b, exponent: ArraySlice<UInt8>?
+        if let e = b.firstIndex(of: UInt8(ascii: "e")) {
+            mantissa = b[..<e]
+            var x = b[(e + 1)...]
+            if x.first == UInt8(ascii: "-") || x.first == UInt8(ascii: "+") { x = x.dropFirst() }
+            exponent = x
+        }
+        if let x = exponent, x.isEmpty || !x.allSatisfy(isDigit) { return false }
+        let parts = mantissa.split(separator: UInt8(ascii: "."), maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count <= 2, parts.allSatisfy({ $0.allSatisfy(isDigit) }), parts.contains(where: { !$0.isEmpty }) else { return false }
+        return true
     }
 
     /// The manifest's bytes addressed by YAML marks (line, column in characters).

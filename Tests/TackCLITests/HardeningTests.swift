@@ -516,6 +516,6 @@ import Testing
             """)
         let r = try s.tack(["ls", "--json"], in: "app")
         #expect(r.status == 0, "\(seconds): \(r.stderr)")
-        #expect(r.stdout.contains(#""build_seconds":"0""#), "\(seconds): \(r.stdout)")
+        #expect(r.stdout.contains(#""build_seconds":0}"#), "\(seconds): \(r.stdout)")
     }
 }

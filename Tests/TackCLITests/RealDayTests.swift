@@ -143,4 +143,90 @@ import Testing
             }
         }
     }
+
+    // MARK: 3. a lock `tack lock` wrote is enough for a frozen install, for every backend
+
+    /// `tack lock` alone (no platforms listed), then `install --frozen` in a fresh TACK_HOME;
+    /// an install after the lock changes no byte of it.
+    func lockAloneInstallsFrozen(_ s: Sandbox, _ run: String) throws {
+        let lock = try s.tack(["lock"], in: "app")
+        #expect(lock.status == 0, "\(lock.stderr)")
+        let locked = s.read("app/tack.lock")
+        let frozen = try s.tack(["install", "--frozen"], in: "app", env: ["TACK_HOME": s.root + "/fresh"])
+        #expect(frozen.status == 0, "\(frozen.stderr)")
+        #expect(try s.tack(["exec", "--", run], in: "app", env: ["TACK_HOME": s.root + "/fresh"]).status == 0)
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        #expect(s.read("app/tack.lock") == locked, "an install after `tack lock` rewrote it")
+    }
+
+    @Test(.enabled(if: LockPlatformsTests.onLinuxX86)) func aPipToolLockedAloneInstallsFrozen() throws {
+        let s = try Sandbox()
+        let server = try LockPlatformsTests().wheels(s)
+        defer { withExtendedLifetime(server) {} }
+        try s.write("app/tack.yml", "tools:\n  greet: { pip: greet, version: 1.0.0, index_url: \"\(server.url("static/simple"))\" }\n")
+        try lockAloneInstallsFrozen(s, "greet")
+    }
+
+    @Test(.enabled(if: LockPlatformsTests.onLinuxX86)) func aGemToolLockedAloneInstallsFrozen() throws {
+        let s = try Sandbox()
+        let server = try LockPlatformsTests().gems(s)
+        defer { withExtendedLifetime(server) {} }
+        try s.write("app/tack.yml", "tools:\n  greet: { gem: greet, version: 1.0.0, source: \"\(server.url("static/"))\" }\n")
+        try lockAloneInstallsFrozen(s, "greet")
+    }
+
+    @Test func aURLToolLockedAloneInstallsFrozen() throws {
+        let s = try Sandbox()
+        let server = try flat(s, pin: "1.0.0")
+        defer { withExtendedLifetime(server) {} }
+        try lockAloneInstallsFrozen(s, "shellcheck")
+    }
+
+    // MARK: 7. a version that does not exist is never locked or pinned
+
+    @Test func aPipVersionThatDoesNotExistIsNeitherLockedNorPinned() throws {
+        let (s, server) = try PipBackendTests().setUp(uv: true)
+        defer { withExtendedLifetime(server) {} }
+        let index = server.url("static/simple")
+        try s.write("app/tack.yml", "tools:\n  greet: { pip: greet, version: 9.9.9, index_url: \"\(index)\" }\n")
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("no version of greet matches 9.9.9"), "\(r.stderr)")
+        #expect(r.stderr.contains("the newest is 1.1.0") || r.stderr.contains("the nearest are 1.0.0, 1.1.0"), "\(r.stderr)")
+        #expect(!r.stderr.contains("locked greet"), "\(r.stderr)")
+        #expect(!s.exists("app/tack.lock"))
+        // `tack use` with a misspelt word: tack.yml and tack.lock stay as they were.
+        try s.write("app/tack.yml", "tools:\n  greet: { pip: greet, version: 1.0.0, index_url: \"\(index)\" }\n")
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        let manifest = s.read("app/tack.yml"), lock = s.read("app/tack.lock")
+        let use = try s.tack(["use", "greet@lates"], in: "app")
+        #expect(use.status == 1)
+        #expect(use.stderr.contains("no version of greet matches lates"), "\(use.stderr)")
+        #expect(!use.stderr.contains("locked greet"), "\(use.stderr)")
+        #expect(s.read("app/tack.yml") == manifest && s.read("app/tack.lock") == lock)
+    }
+
+    // MARK: 8. one answer to "which version does this pin mean", for every command
+
+    @Test func aRangeNotLockedYetRunsNothingAnotherProjectInstalled() throws {
+        let s = try Sandbox()
+        let source = "http://127.0.0.1:9/hello-{version}"
+        try s.fakeInstall("hello", "2.10", backend: "url", source: source)
+        try s.write("tack-home/installs/hello/2.10/bin/hello", "#!/bin/sh\necho hello 2.10\n")
+        chmod(s.root + "/tack-home/installs/hello/2.10/bin/hello", 0o755)
+        try s.write("app/tack.yml", "tools:\n  hello: { url: \"\(source)\", version: \"~> 2.9\", bin: [hello] }\n")
+        let install = try s.tack(["install"], in: "app")
+        #expect(install.status == 1)
+        #expect(install.stderr.contains("cannot list its versions"), "\(install.stderr)")
+        for program in try everyBinary() {
+            let current = try s.tack(["current", "hello"], in: "app", program: program)
+            #expect(!current.stdout.contains("2.10"), "\(program ?? "tack"): \(current.stdout)")
+            #expect(current.stdout.contains("not resolved yet") || current.stderr.contains("not resolved yet"), "\(program ?? "tack"): \(current.stdout) \(current.stderr)")
+            let which = try s.tack(["which", "hello"], in: "app", program: program)
+            #expect(which.status != 0 && !which.stdout.contains("2.10"), "\(program ?? "tack"): \(which.stdout)")
+            let exec = try s.tack(["exec", "--", "hello"], in: "app", program: program)
+            #expect(exec.status != 0 && exec.stdout.isEmpty, "\(program ?? "tack"): \(exec.stdout)")
+            #expect(exec.stderr.contains("cannot list its versions"), "\(program ?? "tack"): \(exec.stderr)")
+        }
+    }
 }

@@ -89,7 +89,7 @@ struct SwiftSDKTests {
         let use = try s.tack(["use", "swift@6.2", "--sdk", "wasm", "--sdk", "static-linux"], in: "app", env: m.environment)
         #expect(use.status == 0, "\(use.stderr)")
         let manifest = try String(contentsOfFile: s.root + "/app/tack.yml", encoding: .utf8)
-        #expect(manifest == "tools:\n  swift: { version: 6.2, sdks: [wasm, static-linux] }\n", "\(manifest)")
+        #expect(manifest == "tools:\n  swift: { version: \"6.2\", sdks: [wasm, static-linux] }\n", "\(manifest)")
         #expect(FileManager.default.fileExists(atPath: marker), "the toolchain was installed again")
         let listed = try sdkList(s, m)
         #expect(Set(lines(listed.stdout)) == ["swift-6.2-RELEASE_static-linux-0.0.1", "swift-6.2-RELEASE_wasm"], "\(listed.stdout)\(listed.stderr)")

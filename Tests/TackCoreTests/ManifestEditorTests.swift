@@ -50,4 +50,14 @@ import Testing
         #expect(throws: TackError.self) { _ = try pin("Bad Name", "1.0.0", in: "tools:\n  jq: 1.7.1\n") }
         #expect(throws: TackError.self) { _ = try pin("hello", "1.1.0", in: "tools:\n  hello: { git: \"https://x/h.git\", version: \"1.0\" }\n", entry: "{ url: \"https://x\" }") }
     }
+
+    /// Issue 43 item 17: a version other YAML readers take for a number is written quoted.
+    @Test func versionsOtherReadersTakeForNumbersAreQuoted() {
+        for number in ["2.10", "6", "1.0", "10", ".5", "1e3", "1.5E-3", "0x1F", "0o17", ".inf", "-.Inf", ".nan", "+1", "y", "N"] {
+            #expect(ManifestEditor.yamlValue(number) == "\"\(number)\"", "\(number)")
+        }
+        for word in ["1.2.3", "0.10.0", "latest", "v2.10", "2024-01-01", "e3", "1e", "x1", "main-snapshot"] {
+            #expect(ManifestEditor.yamlValue(word) == word, "\(word)")
+        }
+    }
 }
