@@ -58,6 +58,11 @@ struct Install: AsyncParsableCommand {
             return
         }
         for t in pinned where project.resolution.pin(t) == nil {
+            let names = project.resolution.pins.map(\.request.name)
+            if let close = ToolName.suggestion(for: t, store: project.store, pinned: names) {
+                throw fail(TackError("\(t) is not pinned here — did you mean `\(close)`?"))
+            }
+            guard PinAdvice.registryKnows(t, store: project.store) else { throw fail(TackError("\(t) is not pinned here — \(PinAdvice.pin(t, registryKnows: false))")) }
             throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)`, or install a version without pinning it: `tack install \(t)@VERSION`"))
         }
         var options = InstallOptions(project.context)

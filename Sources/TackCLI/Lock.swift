@@ -69,7 +69,7 @@ struct Update: AsyncParsableCommand {
         let project = try Workspace.current(locking: true)
         if project.settings.isFrozen { throw fail(TackError("TACK_FROZEN is set, which forbids changing tack.lock")) }
         for t in tools where project.resolution.pin(t) == nil {
-            throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)@VERSION`"))
+            throw fail(TackError("\(t) is not pinned here — \(PinAdvice.notPinned(t, pinned: project.resolution.pins.map(\.request.name), store: project.store))"))
         }
         var options = InstallOptions(project.context)
         options.platforms = platform.platforms

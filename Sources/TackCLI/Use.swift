@@ -16,6 +16,9 @@ struct Use: AsyncParsableCommand {
               tack use jq                   the newest jq, exactly
               tack use swiftlint@0.57.0
               tack use ink@0.6.0 --git https://github.com/JohnSundell/Ink.git --product ink-cli
+              tack use cowsay@6.1 --pip cowsay       a Python CLI from PyPI
+              tack use rubocop@1.66.1 --gem rubocop
+              tack use hello@2.12 --url 'https://ftp.gnu.org/gnu/hello/hello-{version}.tar.gz' --bin hello
               tack use jq@1.7.1 --global
               tack use swift@6.0.3 --sdk static-linux   the toolchain and its Static Linux SDK
             """
@@ -33,8 +36,25 @@ struct Use: AsyncParsableCommand {
     @Option(help: "For a new entry: a GitHub repository, owner/repo.")
     var github: String?
 
+    @Option(help: "For a new entry: a PyPI package, installed in a virtual environment of its own.")
+    var pip: String?
+
+    @Option(help: "For a new entry: a RubyGems gem, installed in a GEM_HOME of its own.")
+    var gem: String?
+
+    @Option(help: "For a new entry: a URL template of an archive or binary ({version}, {os}, {arch}).")
+    var url: String?
+
     @Option(name: .customLong("product"), help: "For a new git entry: an executable product to build (repeatable).")
     var products: [String] = []
+
+    @Option(name: .customLong("bin"), help: "For a new url entry: a path in the archive to put on PATH (repeatable).")
+    var bins: [String] = []
+
+    /// The new entry's source, as its manifest key and value (one at most).
+    var sourceOption: (key: String, value: String)? {
+        [("git", git), ("github", github), ("pip", pip), ("gem", gem), ("url", url)].compactMap { k, v in v.map { (k, $0) } }.first
+    }
 
     @Option(name: .customLong("sdk"), help: "For swift: a Swift SDK published with the release to install beside it (static-linux, wasm; repeatable). Added to the entry's `sdks:`.")
     var sdks: [String] = []
@@ -43,8 +63,11 @@ struct Use: AsyncParsableCommand {
 
     func validate() throws {
         try target.check()
-        if git != nil && github != nil { throw ValidationError("give --git or --github, not both") }
+        let sources = [git, github, pip, gem, url].compactMap { $0 }
+        if sources.count > 1 { throw ValidationError("give one source: --git, --github, --pip, --gem or --url") }
+        if sources.contains(where: \.isEmpty) { throw ValidationError("a source option needs a value") }
         if !products.isEmpty && git == nil && github == nil { throw ValidationError("--product goes with --git or --github") }
+        if !bins.isEmpty && url == nil { throw ValidationError("--bin goes with --url") }
         for name in sdks where SwiftSDK.named(name) == nil {
             throw ValidationError("\(quoted(name)) is not a Swift SDK tack knows; swift.org publishes \(SwiftSDK.names)")
         }
@@ -56,9 +79,18 @@ struct Use: AsyncParsableCommand {
         var pin = PinService.Pin(tool: target.name, requirement: target.requirement)
         pin.global = global
         pin.platforms = platform.platforms
-        pin.source = (git ?? github.map(GitHub.url)).map { .git($0) }
-        pin.entrySource = git.map { "git: \(ManifestEditor.yamlValue($0))" } ?? github.map { "github: \(ManifestEditor.yamlValue($0))" }
+        if let (key, value) = sourceOption {
+            switch key {
+            case "git": pin.source = .git(value)
+            case "github": pin.source = .git(GitHub.url(value))
+            case "pip": pin.source = .pip(value)
+            case "gem": pin.source = .gem(value)
+            default: pin.source = .url(value)
+            }
+            pin.entrySource = "\(key): \(ManifestEditor.yamlValue(value))"
+        }
         pin.products = products
+        pin.bins = bins
         pin.sdks = sdks
         let (requirement, outcome): (Requirement, PinService.Outcome)
         do { (requirement, outcome) = try await PinService(context).pin(pin) } catch { throw fail(error) }

@@ -31,7 +31,7 @@ struct Where: ParsableCommand {
         let version: Version
         if let requirement = target.requirement {
             guard let best = requirement.best(of: installed) else {
-                throw fail(TackError("no installed version of \(tool) satisfies \(requirement)\(Self.listing(installed)) — install one with `tack use \(tool)@\(requirement)`"))
+                throw fail(TackError("no installed version of \(tool) satisfies \(requirement)\(Self.listing(installed)) — \(Self.installAdvice(tool, requirement.description, settings: settings))"))
             }
             version = best
         } else if let row = try pinnedRow(tool, settings: settings) {
@@ -47,9 +47,19 @@ struct Where: ParsableCommand {
         } else if let newest = installed.last {
             version = newest
         } else {
-            throw fail(TackError("\(tool) is not installed — install it with `tack use \(tool)@VERSION`"))
+            throw fail(TackError("\(tool) is not installed — \(Self.installAdvice(tool, "VERSION", settings: settings))"))
         }
         Output.out(store.installDirectory(tool, version) + "\n")
+    }
+
+    /// How to install a version without pinning it (`where` changes no pin, and neither does
+    /// what it suggests): `tack install` where the tool's source is known here, else how to pin it.
+    static func installAdvice(_ tool: String, _ requirement: String, settings: Settings) -> String {
+        let pinnedHere = ((try? Resolver(settings).resolve())?.pin(tool)) != nil
+        guard pinnedHere || PinAdvice.registryKnows(tool, store: settings.store) else {
+            return PinAdvice.pin(tool, registryKnows: false)
+        }
+        return "install one without pinning it: `tack install \(ShellQuote.posixIfNeeded("\(tool)@\(requirement)"))`"
     }
 
     /// The tool as pinned here, when it is (and tack installs it: not `system` or `path:`).

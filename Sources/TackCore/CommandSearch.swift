@@ -11,7 +11,18 @@ public enum CommandSearch {
         /// The executable, and the pin it comes from (nil: found on PATH, outside tack).
         case found(String, tool: String?)
         case notInstalled(tool: String, version: String, setBy: String)
-        case notFound(elsewhere: [String])
+        /// Not pinned here: the installed tools that have it (`hello 1.0.0`), each with the
+        /// `tack use` that pins it.
+        case notFound(elsewhere: [(tool: String, pin: String)])
+
+        public static func == (a: Answer, b: Answer) -> Bool {
+            switch (a, b) {
+            case (.found(let p, let t), .found(let q, let u)): return p == q && t == u
+            case (.notInstalled(let t, let v, let s), .notInstalled(let u, let w, let r)): return t == u && v == w && s == r
+            case (.notFound(let x), .notFound(let y)): return x.map(\.tool) == y.map(\.tool) && x.map(\.pin) == y.map(\.pin)
+            default: return false
+            }
+        }
     }
 
     /// `rows` are what `tack current` reports here; `pathRoots` the directories of `path:` pins.
@@ -36,15 +47,26 @@ public enum CommandSearch {
         }
         if let path = searchPath(command, settings: settings) { return .found(path, tool: nil) }
         // Not pinned here and not on PATH: say which installed tools have it.
-        var elsewhere: [String] = []
+        var elsewhere: [(tool: String, pin: String)] = []
         if let store {
             for t in store.installedTools() {
+                let known = PinAdvice.registryKnows(t, store: store)
                 for v in store.installedVersions(t) where executable(store.installDirectory(t, v) + "/bin/" + command) {
-                    elsewhere.append("\(t) \(v)")
+                    elsewhere.append(("\(t) \(v)", PinAdvice.use(t, v.text, installedFrom: store.installedEntry(t, v), registryKnows: known)))
                 }
             }
         }
         return .notFound(elsewhere: elsewhere)
+    }
+
+    /// What a shim and `tack which` say of a command nothing here provides: the installed
+    /// tools that have it, and the command that pins each.
+    public static func notFoundMessage(_ command: String, elsewhere: [(tool: String, pin: String)]) -> String {
+        var message = "\(command): command not found"
+        guard !elsewhere.isEmpty else { return message }
+        message += "; the `\(command)` command exists in these installed tools: \(elsewhere.map(\.tool).joined(separator: ", "))"
+        message += elsewhere.count == 1 ? " — pin it with \(elsewhere[0].pin)" : " — pin one with " + elsewhere.map(\.pin).joined(separator: " or ")
+        return message
     }
 
     /// The first `command` on PATH that is not a shim: tack's shims directory is skipped

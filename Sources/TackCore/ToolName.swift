@@ -11,9 +11,13 @@ public enum ToolName {
         "`\(name)` is not a valid tool name (lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit)"
     }
 
-    /// The tool name tack knows (the registries' entries, what is installed) that `word` is
-    /// closest to: the same letters in lowercase, or a small typo away; nil when none is close.
-    public static func suggestion(for word: String, store: Store?) -> String? {
+    /// The tool name tack knows (the names pinned here first, then the registries' entries and
+    /// what is installed) that `word` is closest to: the same letters in lowercase, or a small
+    /// typo away; nil when none is close.
+    public static func suggestion(for word: String, store: Store?, pinned: [String] = []) -> String? {
+        let lowered = word.lowercased()
+        if lowered != word, pinned.contains(lowered) { return lowered }
+        if let close = UsageError.suggestions(for: lowered, among: pinned.filter { $0 != word }.sorted()).first { return close }
         let registry = try? ToolRegistry.load(store: store)
         var names = Set(registry?.entries.keys.map { $0 } ?? [])
         if let store { names.formUnion(store.installedTools()) }

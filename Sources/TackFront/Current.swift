@@ -15,9 +15,10 @@ public enum CurrentCommand {
             return 1
         }
         if let tool {
+            let pinned = tools.map(\.tool)
             tools = tools.filter { $0.tool == tool }
             if tools.isEmpty {
-                Output.error("\(tool) is not pinned for \(Paths.abbreviate(settings.cwd, home: settings.home)) (no tack.yml, version file, global manifest or \(ToolName.environmentVariable(tool)) pins it) — \(pinAdvice(tool, settings: settings))")
+                Output.error("\(tool) is not pinned for \(Paths.abbreviate(settings.cwd, home: settings.home)) (no tack.yml, version file, global manifest or \(ToolName.environmentVariable(tool)) pins it) — \(PinAdvice.notPinned(tool, pinned: pinned, store: settings.store))")
                 return 1
             }
         }
@@ -93,14 +94,5 @@ public enum CurrentCommand {
             out += v + String(repeating: " ", count: versionWidth - v.count + 2) + rest + "\n"
         }
         return out
-    }
-
-    /// How to pin `tool`: `tack use` when the registry knows where it comes from, else its
-    /// source in tack.yml (`tack use` could not find it).
-    static func pinAdvice(_ tool: String, settings: Settings) -> String {
-        if let registry = try? ToolRegistry.load(store: settings.store), registry.entries[tool] != nil {
-            return "pin it with `tack use \(tool)`"
-        }
-        return "the registry does not know \(tool), so pin it in tack.yml with its source (like `\(tool): { github: OWNER/REPO, version: 1.0.0 }`)"
     }
 }

@@ -44,9 +44,7 @@ public enum ShimCommand {
         case .notFound(let elsewhere):
             // A `path:` pin left out for want of trust may be what would have provided it.
             RunEnvironment.untrustedWarningsToSay(snapshot.run.untrusted, settings: settings).forEach(Output.error)
-            var message = "\(name): command not found"
-            if !elsewhere.isEmpty { message += "; the `\(name)` command exists in these installed tools: \(elsewhere.joined(separator: ", ")) — pin one with `tack use`" }
-            Output.error(message)
+            Output.error(CommandSearch.notFoundMessage(name, elsewhere: elsewhere))
             exit(127)
         }
     }

@@ -20,9 +20,7 @@ public enum WhichCommand {
             Output.error(TackError.notInstalled("\(tool) \(version)", setBy: setBy).message)
             return 1
         case .notFound(let elsewhere):
-            var message = "\(command): command not found"
-            if !elsewhere.isEmpty { message += "; it exists in these installed tools: \(elsewhere.joined(separator: ", ")) — pin one with `tack use`" }
-            Output.error(message)
+            Output.error(CommandSearch.notFoundMessage(command, elsewhere: elsewhere))
             return 127
         }
     }

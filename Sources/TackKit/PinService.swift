@@ -21,6 +21,8 @@ public struct PinService: Sendable {
         /// builds; nil to pin a version of the entry there is, or a registry name.
         public var entrySource: String?
         public var products: [String] = []
+        /// A new url entry's `bin:` paths.
+        public var bins: [String] = []
         /// Platforms the lock covers besides those tack.yml lists and this one.
         public var platforms: [Platform] = []
         /// Swift SDKs to add to the toolchain's `sdks:` (`--sdk static-linux`).
@@ -45,9 +47,23 @@ public struct PinService: Sendable {
     public func pin(_ pin: Pin) async throws(TackError) -> (Requirement, Outcome) {
         let settings = context.settings
         if settings.isFrozen { throw TackError("TACK_FROZEN is set, which forbids changing tack.yml and tack.lock") }
+        try checkSource(pin)
         let requirement: Requirement
         if let r = pin.requirement { requirement = r } else { requirement = try await newest(pin.tool, source: pin.source) }
         return (requirement, try await write(pin, requirement))
+    }
+
+    /// A tool with no source given, pinned nowhere here and named by no registry: refused
+    /// before anything is written, with "did you mean" or the source options to give.
+    func checkSource(_ pin: Pin) throws(TackError) {
+        guard pin.entrySource == nil else { return }
+        let workspace = try Workspace(context)
+        guard case .registry = workspace.request(named: pin.tool, requirement: .latest).source else { return }
+        let pinned = workspace.resolution.pins.map(\.request.name)
+        if let close = ToolName.suggestion(for: pin.tool, store: workspace.store, pinned: pinned) {
+            throw TackError("no registry knows \(pin.tool) — did you mean `\(close)`? (or give its source: \(PinAdvice.sourceOptionsHint))")
+        }
+        throw TackError(PinAdvice.pin(pin.tool, registryKnows: false) + "; nothing was changed")
     }
 
     /// Writes the pin, then locks and installs it; both files put back if that fails.
@@ -96,6 +112,7 @@ public struct PinService: Sendable {
         guard let source = pin.entrySource else { return nil }
         var fields = [source, "version: \(ManifestEditor.yamlValue(requirement.description))"]
         if !pin.products.isEmpty { fields.append("products: [\(pin.products.map(ManifestEditor.yamlValue).joined(separator: ", "))]") }
+        if !pin.bins.isEmpty { fields.append("bin: [\(pin.bins.map(ManifestEditor.yamlValue).joined(separator: ", "))]") }
         return "{ \(fields.joined(separator: ", ")) }"
     }
 

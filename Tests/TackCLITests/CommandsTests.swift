@@ -48,11 +48,12 @@ import Testing
         #expect(try s.tack(["where", "sc@1.1"], in: "app").stdout == s.root + "/tack-home/installs/sc/1.1.0\n")
         let none = try s.tack(["where", "sc@2"], in: "app")
         #expect(none.status == 1)
-        #expect(none.stderr == "tack: no installed version of sc satisfies 2 (installed: 1.0.0, 1.1.0) — install one with `tack use sc@2`\n")
+        // What it suggests installs without changing the pin (issue 43, item 16).
+        #expect(none.stderr == "tack: no installed version of sc satisfies 2 (installed: 1.0.0, 1.1.0) — install one without pinning it: `tack install sc@2`\n")
         // A tool pinned nowhere without a version cannot be installed, and says how.
         let unpinned = try s.tack(["install", "nosuch"], in: "app")
         #expect(unpinned.status == 1)
-        #expect(unpinned.stderr == "tack: nosuch is not pinned here — pin it with `tack use nosuch`, or install a version without pinning it: `tack install nosuch@VERSION`\n")
+        #expect(unpinned.stderr == "tack: nosuch is not pinned here — no registry knows nosuch, so pin it with its source: `tack use nosuch@VERSION` with --github OWNER/REPO, --git URL, --url URL, --pip PACKAGE or --gem GEM\n")
     }
 
     @Test func useWithoutAVersionPinsTheNewest() throws {
@@ -191,11 +192,11 @@ import Testing
         let boot = try s.tack(["bootstrap", "--dry-run"], in: "empty")
         #expect(boot.status == 1)
         #expect(boot.stderr == "tack: no tack.yml or version file in \(s.root)/empty or any directory above it, so there is nothing to set up — run tack bootstrap in a project\n")
-        // `current` of a tool the registry does not know: no `tack use` that cannot work.
+        // `current` of a tool the registry does not know: a `tack use` with a source option,
+        // which works (issue 43, item 9).
         let unknown = try s.tack(["current", "nosuch"], in: "app")
         #expect(unknown.status == 1)
-        #expect(!unknown.stderr.contains("tack use"))
-        #expect(unknown.stderr.contains("pin it in tack.yml with its source"))
+        #expect(unknown.stderr.contains("no registry knows nosuch, so pin it with its source: `tack use nosuch@VERSION` with --github OWNER/REPO, --git URL, --url URL, --pip PACKAGE or --gem GEM"), "\(unknown.stderr)")
         // --frozen, with a lock that does not lock what is pinned: `tack lock`, not `install`.
         #expect(try s.tack(["lock"], in: "app").status == 0)
         let manifest = try #require(s.read("app/tack.yml"))

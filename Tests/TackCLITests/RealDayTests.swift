@@ -1,4 +1,6 @@
 import Foundation
+import TackCore
+import TackKit
 import Testing
 
 /// Right answers on a real day, second pass (issue 43): nothing runs that the pin did not
@@ -228,5 +230,81 @@ import Testing
             #expect(exec.status != 0 && exec.stdout.isEmpty, "\(program ?? "tack"): \(exec.stdout)")
             #expect(exec.stderr.contains("cannot list its versions"), "\(program ?? "tack"): \(exec.stderr)")
         }
+    }
+
+    // MARK: 9. `tack use` takes every backend's source; every hint is a command that works
+
+    @Test func useTakesAPipSourceAndWritesItsEntry() async throws {
+        let t = try serviceSetup("tools: {}\n", versions: ["6.0", "6.1"], backend: "pip")
+        var pin = PinService.Pin(tool: "cowsay", requirement: try Requirement.parse("6.1"))
+        pin.source = .pip("cowsay")
+        pin.entrySource = "pip: cowsay"
+        let (_, outcome) = try await PinService(t.context()).pin(pin)
+        #expect(outcome == .pinned(file: t.sandbox.root + "/app/tack.yml"))
+        #expect(t.sandbox.read("app/tack.yml")?.hasSuffix("\n  cowsay: { pip: cowsay, version: \"6.1\" }\n") == true, "\(t.sandbox.read("app/tack.yml") ?? "")")
+    }
+
+    @Test func useWithoutASourceSaysWhichToGiveAndWritesNothing() throws {
+        let s = try Sandbox()
+        try s.write("app/tack.yml", "tools: {}\n")
+        let r = try s.tack(["use", "cowsay@6.1"], in: "app")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("no registry knows cowsay, so pin it with its source: `tack use cowsay@VERSION` with --github OWNER/REPO, --git URL, --url URL, --pip PACKAGE or --gem GEM"), "\(r.stderr)")
+        #expect(s.read("app/tack.yml") == "tools: {}\n")
+        #expect(!s.exists("app/tack.lock"))
+        #expect(try s.tack(["use", "cowsay@6.1", "--pip", "cowsay", "--gem", "cowsay"], in: "app").status == 2)
+    }
+
+    @Test func useTakesAURLSourceWithItsBinaries() throws {
+        let s = try Sandbox()
+        let server = try flat(s, pin: "1.0.0", in: "elsewhere")
+        defer { withExtendedLifetime(server) {} }
+        try s.write("app/tack.yml", "tools: {}\n")
+        let r = try s.tack(["use", "flat@2.0.0", "--url", server.url("files/flat-{version}.tar.gz"), "--bin", "shellcheck-v{version}/shellcheck"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("app/tack.yml")?.contains("flat: { url: \"\(server.url("files/flat-{version}.tar.gz"))\", version: 2.0.0, bin: [\"shellcheck-v{version}/shellcheck\"] }") == true, "\(s.read("app/tack.yml") ?? "")")
+        #expect(try s.tack(["exec", "--", "shellcheck"], in: "app").stdout == "shellcheck 2.0.0\n")
+        // A shim elsewhere names the `tack use` that pins it, and that command works there.
+        #expect(try s.tack(["reshim"], in: "app").status == 0)
+        try s.mkdir("other")
+        let shim = try s.tack([], in: "other", env: ["PATH": s.root + "/tack-home/shims"], program: s.root + "/tack-home/shims/shellcheck")
+        #expect(shim.status == 127)
+        let hint = try #require(shim.stderr.firstMatch(of: /pin it with `(tack use [^`]+)`/)).output.1
+        try s.write("other/tack.yml", "tools: {}\n")
+        let words = String(hint).split(separator: " ").map { String($0).replacingOccurrences(of: "'", with: "") }
+        let use = try s.tack(Array(words.dropFirst()), in: "other")
+        #expect(use.status == 0, "\(hint): \(use.stderr)")
+    }
+
+    // MARK: 14. "did you mean" for tool names in current, use, update and install
+
+    @Test func misspeltToolNamesGetDidYouMean() throws {
+        let s = try Sandbox()
+        let server = try flat(s, pin: "1.0.0")
+        defer { withExtendedLifetime(server) {} }
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        for args in [["current", "flatt"], ["update", "flatt"], ["install", "flatt"], ["use", "flatt@1.0.0"]] {
+            for program in try everyBinary() where args[0] == "current" || program == nil {
+                let r = try s.tack(args, in: "app", program: program)
+                #expect(r.status == 1, "\(args): \(r.stderr)")
+                #expect(r.stderr.contains("did you mean `flat`?"), "\(program ?? "tack") \(args): \(r.stderr)")
+            }
+        }
+    }
+
+    // MARK: 16. `where` suggests what installs without pinning
+
+    @Test func whereSuggestsAnInstallThatChangesNoPin() throws {
+        let s = try Sandbox()
+        let server = try flat(s, pin: "1.0.0")
+        defer { withExtendedLifetime(server) {} }
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        let r = try s.tack(["where", "flat@2.0"], in: "app")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("install one without pinning it: `tack install flat@2.0`"), "\(r.stderr)")
+        let manifest = s.read("app/tack.yml")
+        #expect(try s.tack(["install", "flat@2.0.0"], in: "app").status == 0)
+        #expect(s.read("app/tack.yml") == manifest)
+        #expect(try s.tack(["where", "flat@2.0"], in: "app").stdout == s.root + "/tack-home/installs/flat/2.0.0\n")
     }
 }

@@ -67,8 +67,8 @@ struct ServiceSetup {
 }
 
 /// A project whose tack.yml is `manifest`, served by a backend with `versions`.
-func serviceSetup(_ manifest: String, versions: [String] = ["1.0.0", "1.1.0", "2.0.0"], failing: Set<String> = []) throws -> ServiceSetup {
+func serviceSetup(_ manifest: String, versions: [String] = ["1.0.0", "1.1.0", "2.0.0"], failing: Set<String> = [], backend: String = "url") throws -> ServiceSetup {
     let s = try Sandbox()
     try s.write("app/tack.yml", manifest)
-    return ServiceSetup(sandbox: s, backend: MemoryBackend(versions: versions, failing: failing))
+    return ServiceSetup(sandbox: s, backend: MemoryBackend(name: backend, versions: versions, failing: failing))
 }

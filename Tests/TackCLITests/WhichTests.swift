@@ -18,7 +18,7 @@ import Testing
         try s.mkdir("elsewhere")
         let none = try s.tack(["which", "hello"], in: "elsewhere")
         #expect(none.status == 127)
-        #expect(none.stderr == "tack: hello: command not found; it exists in these installed tools: hello 1.0.0 — pin one with `tack use`\n")
+        #expect(none.stderr.hasPrefix("tack: hello: command not found; the `hello` command exists in these installed tools: hello 1.0.0 — pin it with `tack use hello@1.0.0 --git "), "\(none.stderr)")
         // The environment override picks another version.
         let env = try s.tack(["which", "hello"], in: "app", env: ["TACK_HELLO_VERSION": "1.1.0"])
         #expect(env.status == 1)

@@ -27,7 +27,8 @@ import Testing
         #expect(try find("hello") == .found("/t/installs/hello/1.0.0/bin/hello", tool: "hello"))
         // A command of an installed tool this project does not pin: named, not run.
         try install("ripgrep", "14.1.0", binary: "rg", fs)
-        #expect(try find("rg") == .notFound(elsewhere: ["ripgrep 14.1.0"]))
+        // With the `tack use` that pins it from where it was installed (no registry knows it).
+        #expect(try find("rg") == .notFound(elsewhere: [("ripgrep 14.1.0", "`tack use ripgrep@14.1.0 --url 'https://example.com/ripgrep-{version}'`")]))
         // A file that is not executable is not a command.
         fs.seed("/t/installs/hello/1.0.0/bin/notes", [])
         #expect(try find("notes") == .notFound(elsewhere: []))
