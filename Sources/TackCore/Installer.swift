@@ -205,7 +205,7 @@ public struct Installer: Sendable {
                     pulled: pulled != nil, origin: origin)
     }
 
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
+    public static func seconds(since start: ContinuousClock.Instant) -> Double {
         let d = ContinuousClock.now - start
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }

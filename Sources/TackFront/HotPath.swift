@@ -20,6 +20,9 @@ public enum HotPath {
     /// A new snapshot of this directory, from a full resolution, and the files it left out
     /// (for the caller to say).
     static func make(settings: Settings) throws(TackError) -> (Snapshot, [IgnoredFile]) {
+        // The environment is checked as every command checks it (a relative TACK_HOME, a HOME
+        // that is no directory): said, never answered with "not installed".
+        _ = try settings.requireStore()
         let resolution = try Resolver(settings).resolve()
         let rows = try resolution.current(settings: settings)
         var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())

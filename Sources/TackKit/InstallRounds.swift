@@ -83,8 +83,9 @@ extension InstallService {
     }
 
     /// Shims for what was installed, each failure's error (once), and the summary.
-    func summarize(_ results: [String: Result<Installer.Done, TackError>], unresolved: [String]) -> InstallSummary {
+    func summarize(_ results: [String: Result<Installer.Done, TackError>], unresolved: [String], wallSeconds: Double? = nil) -> InstallSummary {
         var summary = InstallSummary()
+        summary.wallSeconds = wallSeconds
         summary.installed = results.values.filter { (try? $0.get())?.status == .installed }.count
         if summary.installed > 0 { workspace.reshim() }
         // What could not even be resolved (its error was said): a line each, and counted.
@@ -99,7 +100,7 @@ extension InstallService {
         summary.failed = unresolved.count + installFailures
         summary.already = results.count - summary.installed - installFailures
         summary.pulled = results.values.filter { (try? $0.get())?.pulled == true }.count
-        for result in results.values { summary.add((try? result.get())?.origin) }
+        for (name, result) in results.sorted(by: { $0.key < $1.key }) { summary.add((try? result.get())?.origin, tool: name) }
         context.notify(.summary(summary))
         return summary
     }

@@ -37,9 +37,11 @@ public struct InstallService: Sendable {
         if let root = workspace.resolution.projectRoot { workspace.remember(root) }
         report.problems = plan.problems
         guard options.install, !plan.items.isEmpty || !plan.unresolved.isEmpty else { return report }
+        let started = ContinuousClock.now
         let results = await installItems(plan.items)
+        let took = Installer.seconds(since: started)
         report.problems += recordLearned(results, plan)
-        report.summary = summarize(results, unresolved: plan.unresolved)
+        report.summary = summarize(results, unresolved: plan.unresolved, wallSeconds: took)
         return report
     }
 

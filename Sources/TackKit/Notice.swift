@@ -31,9 +31,18 @@ public struct InstallSummary: Sendable, Equatable {
     public var failed = 0
     /// Of the installed: downloaded as their publishers built them.
     public var prebuilt = 0
-    /// Of the installed: built here, and how long the builds took together.
-    public var built = 0
-    public var buildSeconds = 0.0
+    /// Of the installed: built here, each with how long its build took (builds run in
+    /// parallel, so they are said one by one, never added up).
+    public var builds: [(tool: String, seconds: Double)] = []
+    public var built: Int { builds.count }
+    /// How long the installs took, start to end, where more than one build ran at once.
+    public var wallSeconds: Double?
+
+    public static func == (a: InstallSummary, b: InstallSummary) -> Bool {
+        a.installed == b.installed && a.pulled == b.pulled && a.already == b.already && a.failed == b.failed
+            && a.prebuilt == b.prebuilt && a.builds.map(\.tool) == b.builds.map(\.tool) && a.builds.map(\.seconds) == b.builds.map(\.seconds)
+            && a.wallSeconds == b.wallSeconds
+    }
 
     public init(installed: Int = 0, pulled: Int = 0, already: Int = 0, failed: Int = 0) {
         self.installed = installed
@@ -42,27 +51,33 @@ public struct InstallSummary: Sendable, Equatable {
         self.failed = failed
     }
 
-    /// Counts an install from `origin`.
-    public mutating func add(_ origin: InstallOrigin?) {
+    /// Counts an install of `tool` from `origin`.
+    public mutating func add(_ origin: InstallOrigin?, tool: String = "") {
         switch origin {
         case .prebuilt?: prebuilt += 1
         case .teamCache?: break
-        case .builtHere(let seconds)?:
-            built += 1
-            buildSeconds += seconds
+        case .builtHere(let seconds)?: builds.append((tool, seconds))
         case nil: break
         }
     }
 
     /// `3 installed (1 prebuilt, 1 from the team cache, 1 built here in 2m 56s), 1 already
-    /// installed, 1 failed`, or nil when nothing was installed and nothing failed.
+    /// installed, 1 failed`; with builds that ran together, the time it all took and each
+    /// build's own: `2 installed in 23m 02s (2 built here: ink 20m 10s, swiftlint 18m 45s)`.
+    /// Nil when nothing was installed and nothing failed.
     public var line: String? {
         guard installed > 0 || failed > 0 else { return nil }
         var summary = "\(installed) installed"
+        if builds.count > 1, let wallSeconds { summary += " in \(InstallOrigin.duration(wallSeconds))" }
         var from: [String] = []
         if prebuilt > 0 { from.append("\(prebuilt) prebuilt") }
         if pulled > 0 { from.append("\(pulled) from the team cache") }
-        if built > 0 { from.append("\(built) built here in \(InstallOrigin.duration(buildSeconds))") }
+        if builds.count == 1 { from.append("1 built here in \(InstallOrigin.duration(builds[0].seconds))") }
+        if builds.count > 1 {
+            let longest = builds.sorted { $0.seconds != $1.seconds ? $0.seconds > $1.seconds : $0.tool < $1.tool }
+            let each = longest.prefix(3).map { "\($0.tool) \(InstallOrigin.duration($0.seconds))" }.joined(separator: ", ")
+            from.append("\(builds.count) built here: \(each)\(builds.count > 3 ? ", …" : "")")
+        }
         if !from.isEmpty { summary += " (" + from.joined(separator: ", ") + ")" }
         if already > 0 { summary += ", \(already) already installed" }
         if failed > 0 { summary += ", \(failed) failed" }

@@ -344,12 +344,20 @@ import Testing
         #expect(rel.status == 1)
         #expect(rel.stderr == "tack: TACK_HOME must be an absolute path, not \"store\" — tack keeps its store in one place, never inside the directory it runs in\n")
         #expect(s.snapshot() == before)
-        // A HOME that does not exist grows no tree.
-        for args in [["install"], ["current"], ["exec", "--", "tool"]] {
-            let missing = try s.tack(args, in: "app", env: ["TACK_HOME": "", "HOME": s.root + "/nonexistent/x"])
-            #expect(missing.status == (args == ["current"] ? 0 : 1), "\(args): \(missing.stderr)")
-            #expect(missing.stderr.contains("HOME is \"\(s.root)/nonexistent/x\", which is not a directory") || args == ["current"], "\(args): \(missing.stderr)")
-            #expect(!s.exists("nonexistent"), "\(args)")
+        // A HOME that does not exist grows no tree, and every command says so (issue 43,
+        // item 11: `current` said "not installed"), in every binary; so does a relative TACK_HOME.
+        let dir = (try Sandbox.binary() as NSString).deletingLastPathComponent
+        for program in [nil, dir + "/tack-front", dir + "/tack-cli"] {
+            for args in [["install"], ["current"], ["current", "tool"], ["which", "tool"], ["exec", "--", "tool"]] {
+                let missing = try s.tack(args, in: "app", env: ["TACK_HOME": "", "HOME": s.root + "/nonexistent/x"], program: program)
+                #expect(missing.status == 1, "\(program ?? "tack") \(args): \(missing.stderr)")
+                #expect(missing.stderr.contains("HOME is \"\(s.root)/nonexistent/x\", which is not a directory"), "\(program ?? "tack") \(args): \(missing.stderr)")
+                #expect(!missing.stdout.contains("not installed") && !missing.stderr.contains("not installed"), "\(program ?? "tack") \(args)")
+                #expect(!s.exists("nonexistent"), "\(args)")
+                let relative = try s.tack(args, in: "app", env: ["TACK_HOME": "store"], program: program)
+                #expect(relative.status == 1, "\(program ?? "tack") \(args): \(relative.stderr)")
+                #expect(relative.stderr.contains("TACK_HOME must be an absolute path"), "\(program ?? "tack") \(args): \(relative.stderr)")
+            }
         }
     }
 

@@ -15,6 +15,14 @@ import Testing
         var quick = InstallSummary(installed: 1)
         quick.add(.builtHere(seconds: 2.34))
         #expect(quick.line == "1 installed (1 built here in 2.3s)")
+        // Builds that ran together are not added up (issue 43, item 10): the time it all took,
+        // then each build's own, the longest first.
+        var parallel = InstallSummary(installed: 2)
+        parallel.add(.builtHere(seconds: 18 * 60 + 45), tool: "swiftlint")
+        parallel.add(.builtHere(seconds: 20 * 60 + 10), tool: "ink")
+        parallel.wallSeconds = 23 * 60 + 2
+        #expect(parallel.line == "2 installed in 23m 02s (2 built here: ink 20m 10s, swiftlint 18m 45s)")
+        #expect(!(parallel.line ?? "").contains("38m"))
         // One way of saying a time, in the summary and in progress lines alike.
         #expect(Elapsed.text(59.96, tenths: true) == "1m 00s" && Elapsed.text(125.4, tenths: true) == "2m 05s")
         #expect(Elapsed.text(0.4, tenths: false) == "" && Elapsed.text(7.9, tenths: false) == "7s")

@@ -307,4 +307,19 @@ import Testing
         #expect(s.read("app/tack.yml") == manifest)
         #expect(try s.tack(["where", "flat@2.0"], in: "app").stdout == s.root + "/tack-home/installs/flat/2.0.0\n")
     }
+
+    // MARK: 10. builds that ran together are said one by one, never added up
+
+    @Test func parallelBuildsAreNotAddedUp() throws {
+        let s = try Sandbox()
+        let one = try GitFixture.tool(in: s, name: "one-repo", tags: ["1.0.0"], sleep: 1)
+        let two = try GitFixture.tool(in: s, name: "two-repo", tags: ["1.0.0"], sleep: 1)
+        try s.writeTrusted("app/tack.yml", "tools:\n  one: \(one.entry("1.0.0"))\n  two: \(two.entry("1.0.0"))\n")
+        let r = try s.tack(["install", "--jobs", "2"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        let line = try #require(r.stderr.split(separator: "\n").last.map(String.init))
+        #expect(line.hasPrefix("2 installed in "), "\(line)")
+        #expect(line.contains("(2 built here: "), "\(line)")
+        #expect(line.contains("one ") && line.contains("two "), "each build's own time: \(line)")
+    }
 }
