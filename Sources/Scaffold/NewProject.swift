@@ -123,7 +123,7 @@ public struct NewProject: Sendable {
                 continue
             }
             do { try fs.writeAtomically(path, f.contents, permissions: f.executable ? 0o755 : 0o644) } catch {
-                throw TackError("cannot write \(path): \(error)")
+                throw TackError.cannotWrite(path, error)
             }
         }
     }

@@ -31,7 +31,8 @@ struct Lock: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let project = try Workspace.current(locking: true)
+        // Asked for, a lock is written beside other managers' version files too.
+        let project = try Workspace.current(locking: true, locksVersionFiles: !verify)
         if verify {
             let status: Int32 = await InstallService(project).verifyLocks().problems == 0 ? 0 : 1
             if status != 0 { throw ExitCode(status) }

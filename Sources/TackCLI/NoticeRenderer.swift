@@ -57,8 +57,10 @@ extension Context {
 extension Workspace {
     /// The workspace of the process's working directory, or a printed error. With `locking`,
     /// read under the project's lock (for commands that write its files).
-    static func current(locking: Bool = false) throws -> Workspace {
-        let context = Context.cli(try processSettings())
+    static func current(locking: Bool = false, locksVersionFiles: Bool = false) throws -> Workspace {
+        var settings = try processSettings()
+        settings.locksVersionFiles = locksVersionFiles
+        let context = Context.cli(settings)
         do { return locking ? try Workspace.locked(context) : try Workspace(context) } catch { throw fail(error) }
     }
 }

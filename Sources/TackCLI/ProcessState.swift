@@ -45,7 +45,7 @@ enum Interrupts {
                 if let original { try? fs.writeAtomically(path, original) } else if !existed { try? fs.remove(path) }
             }))
         }
-        do { try fs.writeAtomically(path, bytes) } catch { throw TackError("cannot write \(path): \(error)") }
+        do { try fs.writeAtomically(path, bytes) } catch { throw TackError.cannotWrite(path, error) }
     }
 
     /// Runs `undo` if the process is interrupted before the command ends (or `settled`).

@@ -15,13 +15,25 @@ public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertib
         self.path = path
         self.code = code
     }
-    public var description: String {
+    public var description: String { "\(path): \(reason)" }
+
+    /// What went wrong, without the path.
+    public var reason: String {
         switch code {
-        case .notFound: return "\(path): no such file"
-        case .tooLarge(let n): return "\(path): the file is \(formatSize(n)); tack reads files of at most \(formatSize(LocalFileSystem.maxReadSize))"
-        case .notAFile: return "\(path): not a regular file"
-        case .permission: return "\(path): permission denied"
-        case .other(let why): return "\(path): \(why)"
+        case .notFound: return "no such file"
+        case .tooLarge(let n): return "the file is \(formatSize(n)); tack reads files of at most \(formatSize(LocalFileSystem.maxReadSize))"
+        case .notAFile: return "not a regular file"
+        case .permission: return "permission denied"
+        case .other(let why): return why
         }
+    }
+}
+
+extension TackError {
+    /// `cannot write PATH: why`, the path said once (a file system error that names the
+    /// same path gives only its reason).
+    public static func cannotWrite(_ path: String, _ error: any Error) -> TackError {
+        if let e = error as? FileSystemError { return TackError("cannot write \(path): \(e.path == path ? e.reason : e.description)") }
+        return TackError("cannot write \(path): \(error)")
     }
 }

@@ -158,10 +158,23 @@ public struct Installer: Sendable {
         }
         let temp = toolDir + "/.tmp-\(version.text)-\(getpid())"
         try makeDirectories([temp + "/.scratch", store.cache])
+        // A build is made where it will live (what it compiles in names its final path): the
+        // install it replaces moves aside while it runs, and comes back if it fails.
+        var aside: String?
+        if item.locked.kind?.builds == true, store.fs.isDirectory(final) {
+            let old = toolDir + "/.old-\(version.text)-\(getpid())"
+            guard rename(final, old) == 0 else { throw TackError("cannot move \(final) aside to rebuild it: \(String(cString: strerror(errno)))") }
+            aside = old
+        }
         do throws(TackError) {
             let done = try await build(item, backend: backend, temp: temp, final: final, report: report)
+            if let aside { try? store.fs.remove(aside) }
             return try await addOns(item, to: done, backend: backend, report: report)
         } catch {
+            if let aside, !store.fs.isDirectory(final) || store.fs.info(final + "/" + Installer.metadataFile) == nil {
+                try? store.fs.remove(final)
+                _ = rename(aside, final)
+            }
             try? store.fs.remove(temp)
             // A tool directory this failure left empty goes too (rmdir: only if empty).
             _ = rmdir(toolDir)
@@ -220,7 +233,12 @@ public struct Installer: Sendable {
         switch await cache.pull(key, recorded: item.locked.cachedDigest(key.tag) ?? seen.digest(for: key.tag), into: job.directory, report: job.report) {
         case .hit(let digest, let binaries, let built):
             seen.remember(key.tag, digest)
-            try backend.relocate(job, built: built)
+            do { try backend.relocate(job, built: built) } catch {
+                notes.append("\(item.locked.name) \(item.locked.version): the team cache's build cannot move here: \(error.message); building it here")
+                try? store.fs.remove(job.directory)
+                try makeDirectories([job.scratch])
+                return (try await backend.install(job), nil)
+            }
             var metadata = built
             // A relocated build is now where this install is.
             if metadata["destination"] != nil { metadata["destination"] = job.destination }

@@ -49,7 +49,10 @@ public struct LockPlanner: Sendable {
     }
 
     /// Resolves one request to a lock entry, without a lock to keep.
-    public func resolve(_ request: ToolRequest, installed: [LockedTool] = [], offline: Bool = false) async throws(TackError) -> LockedTool {
+    /// With `preferInstalled` (a pin no lock records: a compatible file with no tack.lock, an
+    /// override), the newest install from its source the requirement allows answers first, as
+    /// `tack current` reads such a pin; resolution only where there is none.
+    public func resolve(_ request: ToolRequest, installed: [LockedTool] = [], offline: Bool = false, preferInstalled: Bool = false) async throws(TackError) -> LockedTool {
         let backend = try registry.backend(for: request)
         switch request.requirement {
         case .ref(let ref):
@@ -61,19 +64,21 @@ public struct LockPlanner: Sendable {
             throw TackError("\(request.name) is pinned to `\(request.requirement)`, which tack runs but does not install")
         default: break
         }
-        if offline {
-            let usable = installed.filter {
+        if offline || preferInstalled {
+            let best = installed.filter {
                 request.requirement.matches($0.version) && $0.isFrom(request, backend: backend.name, source: backend.source(of: request))
-            }
-            guard let best = usable.max(by: { $0.version < $1.version }) else {
+            }.max(by: { $0.version < $1.version })
+            if best == nil && offline {
                 throw TackError("TACK_OFFLINE is set, and no installed version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) — unset TACK_OFFLINE to fetch it")
             }
-            var entry = best
-            entry.requested = request.requirement.description
-            // An install's record holds what only the install needs.
-            entry.fields["binaries"] = nil
-            entry.fields["built"] = nil
-            return entry
+            if let best {
+                var entry = best
+                entry.requested = request.requirement.description
+                // An install's record holds what only the install needs.
+                entry.fields["binaries"] = nil
+                entry.fields["built"] = nil
+                return entry
+            }
         }
         var available = try await backend.versions(of: request)
         var heldBack: [AvailableVersion] = []
@@ -130,7 +135,7 @@ public struct LockPlanner: Sendable {
     /// The lock for `requests`, keeping what `existing` still says where it can.
     public func plan(
         _ requests: [ToolRequest], existing: Lockfile, update: Update,
-        installed: @escaping @Sendable (String) -> [LockedTool] = { _ in [] }, offline: Bool = false
+        installed: @escaping @Sendable (String) -> [LockedTool] = { _ in [] }, offline: Bool = false, preferInstalled: Bool = false
     ) async -> (lock: Lockfile, changes: [Change], failures: [String: TackError]) {
         var lock = Lockfile()
         var failures: [String: TackError] = [:]
@@ -143,7 +148,7 @@ public struct LockPlanner: Sendable {
                            LockMatch(request, backend: backend).matches(entry) {
                             return (request.name, .success(entry))
                         }
-                        let fresh = try await resolve(request, installed: installed(request.name), offline: offline)
+                        let fresh = try await resolve(request, installed: installed(request.name), offline: offline, preferInstalled: preferInstalled)
                         // Re-resolved to what is locked already: the entry stays as it is, with
                         // what installs taught it (checksums, hashes), and is no change.
                         if let old = existing.tools[request.name], old.version == fresh.version, old.version.text == fresh.version.text,

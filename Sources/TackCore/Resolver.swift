@@ -65,6 +65,12 @@ public struct Resolver: Sendable {
             pinned[name]?.request = chooseAlternative(pin.request)
         }
         let root = walk.projectRoot ?? walk.firstPinningDirectory
+        // A project with only other managers' version files changes nothing on day one: no
+        // tack.lock is written there until `tack lock` makes one (then it is used like any).
+        // Its pins are read as their own tools read them (the newest install they allow).
+        if walk.projectRoot == nil, let root, !settings.locksVersionFiles, walk.probe(Paths.child(root, Lockfile.fileName)) == nil {
+            for (name, _) in pinned where !walk.global.contains(name) { pinned[name]?.lockDirectory = nil }
+        }
         // Project pins are locked in the project root's tack.lock.
         if let root {
             for (name, pin) in pinned where !walk.global.contains(name) {

@@ -10,6 +10,9 @@ public struct Settings: Sendable {
     /// Where the effects' real implementations say what they do (`-v`); off unless the
     /// process sets it.
     public var trace: Trace = .off
+    /// `tack lock` in a project that has only version files of other managers: their pins are
+    /// locked in a new tack.lock there (otherwise such a project gets none until it asks).
+    public var locksVersionFiles = false
 
     public init(environment: [String: String], cwd: String, fs: any FileSystem) {
         self.environment = environment

@@ -30,14 +30,14 @@ public struct StateFile: Sendable {
     @discardableResult
     public func update<T>(_ change: ([String]) throws(TackError) -> (lines: [String], result: T)) throws(TackError) -> T {
         let directory = Paths.dirname(path)
-        do { try fs.createDirectory(directory) } catch { throw TackError("cannot write \(path): \(error)") }
+        do { try fs.createDirectory(directory) } catch { throw TackError.cannotWrite(path, error) }
         return try fs.exclusively(path + ".lock") { () throws(TackError) -> T in
             let (new, result) = try change(lines())
             for line in new where !Self.isStorable(line) {
                 throw TackError("cannot record \(Terminal.escapeControls(quoted(line))) in \(path): it holds a control character")
             }
             do { try fs.writeAtomically(path, Array(new.map { $0 + "\n" }.joined().utf8)) } catch {
-                throw TackError("cannot write \(path): \(error)")
+                throw TackError.cannotWrite(path, error)
             }
             return result
         }

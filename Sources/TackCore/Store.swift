@@ -84,14 +84,13 @@ extension Store {
         installs(entry.name, entry.version).first { entry.isSameInstall(as: $0.record) }?.directory
     }
 
-    /// Where a new install of `entry` goes: the version's directory when it is free or holds
-    /// this very build (a rebuild replaces it), else the variant that holds it, else a new one.
+    /// Where a new install of `entry` goes: the install that holds this very build (a rebuild
+    /// replaces it; one build is never kept twice), else the version's directory when it is
+    /// free, else a new variant.
     public func installTarget(for entry: LockedTool) -> String {
+        if let existing = installDirectory(for: entry) { return existing }
         let primary = installDirectory(entry.name, entry.version)
-        guard let record = installedEntry(entry.name, entry.version), !entry.isSameInstall(as: record) else { return primary }
-        if let existing = installs(entry.name, entry.version).dropFirst().first(where: { entry.isSameInstall(as: $0.record) }) {
-            return existing.directory
-        }
+        guard installedEntry(entry.name, entry.version) != nil else { return primary }
         return variantsDirectory(entry.name, entry.version) + "/" + Self.variantID(entry)
     }
 

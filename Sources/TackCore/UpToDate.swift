@@ -12,7 +12,16 @@ public enum UpToDate {
             let r = pin.request
             if case .system = r.requirement { continue }
             // Environment overrides, and tools no registry knows, need the full resolver.
-            guard let dir = pin.lockDirectory, r.source.identity != nil else { return false }
+            guard let identity = r.source.identity, pin.overridden == nil, r.origin.kind != .environment, r.origin.kind != .commandLine else { return false }
+            // A version file with no tack.lock: installed when an install from its source
+            // satisfies it (what `tack install` would pick).
+            guard let dir = pin.lockDirectory else {
+                let versions = store.installedVersions(r.name).filter { v in
+                    store.installs(r.name, v).contains { $0.record.isFrom(r, backend: r.source.backend, source: identity) }
+                }
+                guard r.requirement.best(of: versions) != nil else { return false }
+                continue
+            }
             if locks[dir] == nil {
                 // A lock that does not cover this platform fails a frozen install: not a no-op.
                 guard let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: settings.fs), lock.uncovered() == nil else { return false }

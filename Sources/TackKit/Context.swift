@@ -66,6 +66,6 @@ public struct AtomicProjectFileWriter: ProjectFileWriter {
     public init(fs: any FileSystem) { self.fs = fs }
 
     public func write(_ path: String, _ bytes: [UInt8]) throws(TackError) {
-        do { try fs.writeAtomically(path, bytes) } catch { throw TackError("cannot write \(path): \(error)") }
+        do { try fs.writeAtomically(path, bytes) } catch { throw TackError.cannotWrite(path, error) }
     }
 }

@@ -24,6 +24,8 @@ public struct InstallService: Sendable {
         /// Tools that could not be resolved (said already): each gets its "failed" line and
         /// is counted in the summary with the installs that failed.
         var unresolved: [String] = []
+        /// Locks that could not be written (said already).
+        var unwritable: Set<String> = []
     }
 
     public func run() async -> InstallReport {
@@ -89,7 +91,7 @@ public struct InstallService: Sendable {
             guard let resolved = await resolve(requests, lock, lockPath, &plan) else { continue }
             if let lockPath { plan.locks[lockPath] = resolved }
             for request in requests where options.only?.contains(request.name) ?? true {
-                if let lockPath { plan.lockOf[request.name] = lockPath }
+                if let lockPath, !plan.unwritable.contains(lockPath) { plan.lockOf[request.name] = lockPath }
                 if let entry = resolved.tools[request.name] {
                     plan.items.append(.init(request: request, locked: entry, rebuild: stale.contains("\(entry.name)@\(entry.version.text)")))
                 }
@@ -109,7 +111,7 @@ public struct InstallService: Sendable {
             plan.problems += 1
             return nil
         }
-        var (planned, changes, failed) = await planLock(requests, lock, &plan)
+        var (planned, changes, failed) = await planLock(requests, lock, lockPath: lockPath, &plan)
         // What an override hides stays as the lock has it.
         for request in hidden {
             planned.tools[request.name] = lock.tools[request.name]
@@ -121,6 +123,7 @@ public struct InstallService: Sendable {
         // whatever the platforms: its choices (a git tool's prebuilt bundle) are the lock's.
         let covered = lockPlatforms(lock, lockPath)
         planned.platforms = covered.count > 1 || !lock.platforms.isEmpty ? covered.map(\.description).sorted() : []
+        if !options.install { planned = learnedFromInstalls(planned) }
         let toComplete = options.install ? covered.filter { $0 != Platform.current } : covered
         if !failed, !options.offline, !toComplete.isEmpty || !changes.isEmpty {
             let (completed, incomplete) = await complete(planned, requests: requests, platforms: toComplete)
@@ -134,8 +137,10 @@ public struct InstallService: Sendable {
                     for c in changes { context.notify(.lockChanged(c)) }
                 }
             } catch {
+                // Said once: what the installs learn is not written to it again.
                 context.problem(error)
                 plan.problems += 1
+                plan.unwritable.insert(lockPath)
             }
         }
         return planned
@@ -169,11 +174,13 @@ public struct InstallService: Sendable {
 
     /// The lock planned for `requests` (with `only`, just those tools: the others keep what
     /// the lock says, and nothing lists their versions); failures said and counted.
-    func planLock(_ requests: [ToolRequest], _ lock: Lockfile, _ plan: inout Plan) async -> (Lockfile, [LockPlanner.Change], failed: Bool) {
+    func planLock(_ requests: [ToolRequest], _ lock: Lockfile, lockPath: String?, _ plan: inout Plan) async -> (Lockfile, [LockPlanner.Change], failed: Bool) {
         let only = options.only
         let wanted = only.map { o in requests.filter { o.contains($0.name) } } ?? requests
+        // A pin no lock records means the newest install it allows, as `tack current` reads it.
         var (planned, changes, failures) = await workspace.planner.plan(
-            wanted, existing: lock, update: options.update, installed: workspace.installedProvider(), offline: options.offline)
+            wanted, existing: lock, update: options.update, installed: workspace.installedProvider(), offline: options.offline,
+            preferInstalled: lockPath == nil)
         if only != nil {
             let names = Set(wanted.map(\.name))
             for request in requests where !names.contains(request.name) {
@@ -217,6 +224,20 @@ public struct InstallService: Sendable {
         return out.filter { seen.insert($0).inserted }
     }
 
+
+    /// `tack lock` where a tool is installed already from the very entry: what its install
+    /// learned (a toolchain's checksum and signer, a pip tool's hashes) goes into the entry
+    /// where it lacks it, as that install would have written it.
+    func learnedFromInstalls(_ lock: Lockfile) -> Lockfile {
+        var out = lock
+        for (name, entry) in lock.tools {
+            guard let record = workspace.store.installs(name, entry.version).first(where: { entry.isSameInstall(as: $0.record) })?.record else { continue }
+            for (k, v) in record.fields where entry.fields[k] == nil && !["binaries", "built", CacheKey.lockField].contains(k) {
+                out.tools[name]?.fields[k] = v
+            }
+        }
+        return out
+    }
 
     /// Each entry with what its backend adds without installing; returns the problems said.
     func complete(_ lock: Lockfile, requests: [ToolRequest], platforms: [Platform]) async -> (Lockfile, Int) {

@@ -38,10 +38,10 @@ public struct InstallSummary: Sendable, Equatable {
     /// How long the installs took, start to end, where more than one build ran at once.
     public var wallSeconds: Double?
 
+    /// The same counts and builds (times are measurements: the wall time is not compared).
     public static func == (a: InstallSummary, b: InstallSummary) -> Bool {
         a.installed == b.installed && a.pulled == b.pulled && a.already == b.already && a.failed == b.failed
             && a.prebuilt == b.prebuilt && a.builds.map(\.tool) == b.builds.map(\.tool) && a.builds.map(\.seconds) == b.builds.map(\.seconds)
-            && a.wallSeconds == b.wallSeconds
     }
 
     public init(installed: Int = 0, pulled: Int = 0, already: Int = 0, failed: Int = 0) {

@@ -83,7 +83,7 @@ public struct PinService: Sendable {
         let restore = files.restore(trust: wasTrusted ? trust : nil)
         // Interrupted from here on (a build, a download), both files are put back as they were.
         context.undoOnInterrupt(path, restore)
-        do { try settings.fs.createDirectory(Paths.dirname(path)) } catch { throw TackError("cannot write \(path): \(error)") }
+        do { try settings.fs.createDirectory(Paths.dirname(path)) } catch { throw TackError.cannotWrite(path, error) }
         try context.projectFiles.write(path, edited)
         if wasTrusted { try trust.trust(path, hash: SHA256Digest.hex(edited)) }
         let workspace: Workspace

@@ -96,4 +96,26 @@ import TackCore
             }
         }
     }
+
+    /// Every example runs as written (issue 43, item 16): in a shell block that starts in a new
+    /// directory (`mkdir`), a file an example hands to a command (`tack exec -- ink-cli
+    /// README.md`) or a build (`swift build`, which needs a Package.swift) is made first.
+    @Test func examplesThatStartInANewDirectoryMakeTheFilesTheyUse() throws {
+        for page in try Self.pages() {
+            for block in Self.code(page.text).blocks where block.lang == "sh" && block.body.contains("mkdir ") {
+                let lines = block.body.split(separator: "\n").map { line in
+                    String(line.range(of: " #").map { line[..<$0.lowerBound] } ?? line[...]).trimmingCharacters(in: .whitespaces)
+                }
+                for (i, line) in lines.enumerated() {
+                    let earlier = lines[..<i].joined(separator: "\n")
+                    if line.hasPrefix("tack exec -- ink-cli "), let file = line.split(separator: " ").last {
+                        #expect(earlier.contains("> \(file)"), "\(page.name): \(line) runs before \(file) is written")
+                    }
+                    if line.hasPrefix("tack exec -- swift build") {
+                        #expect(earlier.contains("swift package init") || earlier.contains("tack new"), "\(page.name): \(line) runs with no package made")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -322,4 +322,105 @@ import Testing
         #expect(line.contains("(2 built here: "), "\(line)")
         #expect(line.contains("one ") && line.contains("two "), "each build's own time: \(line)")
     }
+
+    // MARK: 15. a read-only project: a no-op writes nothing; a failure says the path once
+
+    @Test(.enabled(if: getuid() == 0, "bind-mounts a directory read-only"))
+    func aReadOnlyProject() throws {
+        let s = try Sandbox()
+        let server = try flat(s, pin: "1.0.0")
+        defer { withExtendedLifetime(server) {} }
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        try s.mkdir("ro")
+        guard try s.run("/bin/mount", ["--bind", s.root + "/app", s.root + "/ro"]).status == 0 else { return }
+        defer { _ = try? s.run("/bin/umount", ["-l", s.root + "/ro"]) }
+        #expect(try s.run("/bin/mount", ["-o", "remount,bind,ro", s.root + "/ro"]).status == 0)
+        for program in try everyBinary() {
+            for args in [["install"], ["-v", "install"], ["install", "--frozen"]] {
+                let r = try s.tack(args, in: "ro", program: program)
+                #expect(r.status == 0, "\(program ?? "tack") \(args): \(r.stderr)")
+                #expect(!r.stderr.contains("cannot write"), "\(program ?? "tack") \(args): \(r.stderr)")
+            }
+        }
+        // With no tack.lock to read, the lock cannot be written: said once, its path once.
+        _ = try s.run("/bin/umount", ["-l", s.root + "/ro"])
+        try FileManager.default.removeItem(atPath: s.root + "/app/tack.lock")
+        #expect(try s.run("/bin/mount", ["--bind", s.root + "/app", s.root + "/ro"]).status == 0)
+        #expect(try s.run("/bin/mount", ["-o", "remount,bind,ro", s.root + "/ro"]).status == 0)
+        let r = try s.tack(["install"], in: "ro")
+        #expect(r.status == 1)
+        let lock = s.root + "/ro/tack.lock"
+        #expect(r.stderr.components(separatedBy: "cannot write").count == 2, "said once: \(r.stderr)")
+        #expect(r.stderr.components(separatedBy: lock).count == 2, "the path once: \(r.stderr)")
+        #expect(r.stderr.contains("tack: cannot write \(lock): Read-only file system"), "\(r.stderr)")
+    }
+
+    // MARK: 17. a project with only a .tool-versions gets no tack.lock unless it asks
+
+    @Test func aToolVersionsProjectGetsNoLockUntilItAsks() throws {
+        let s = try Sandbox()
+        try s.mkdir("www")
+        for v in ["1.0.0", "2.0.0"] { try FixtureServer.archive("tar.gz", s.root + "/www/flat-\(v).tar.gz", version: v) }
+        let server = try FixtureServer(serving: s.root + "/www")
+        try s.write("tack-home/registries/mine/registry.yml", "flat: { url: \"\(server.url("files/flat-{version}.tar.gz"))\", bin: \"shellcheck-v{version}/shellcheck\" }\n")
+        try s.write("app/.tool-versions", "flat 1.0.0\n")
+        let install = try s.tack(["install"], in: "app")
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(!s.exists("app/tack.lock"), "day one changes nothing in the project")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.root + "/app") == [".tool-versions"])
+        #expect(try s.tack(["exec", "--", "shellcheck"], in: "app").stdout == "shellcheck 1.0.0\n")
+        // Installed: a no-op on every path, and still no lock.
+        for program in try everyBinary() {
+            let again = try s.tack(["install"], in: "app", program: program)
+            #expect(again.status == 0 && !again.stderr.contains("installed"), "\(program ?? "tack"): \(again.stderr)")
+        }
+        #expect(!s.exists("app/tack.lock"))
+        // Asked for, a lock is written, and used from then on.
+        #expect(try s.tack(["lock"], in: "app").status == 0)
+        #expect(s.read("app/tack.lock")?.contains("version: \"1.0.0\"") == true, "\(s.read("app/tack.lock") ?? "")")
+        #expect(try s.tack(["install", "--frozen"], in: "app").status == 0)
+    }
+
+    // MARK: 2. a build refers only to what it keeps: its sources stay where it compiled them in
+
+    @Test func aBuildThatCompiledInItsSourcesKeepsThemAndIsNotPulledWhereTheyAreNot() throws {
+        let registry = try RegistryServer()
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, name: "where-repo", tags: [])
+        // Like protoc and its include directory: a C program that reads a file through the
+        // source path its build compiled in.
+        try s.write("where-repo/where.c", """
+            #include <stdio.h>
+            int main(void) {
+                FILE *f = fopen(SRC "/motto.txt", "r");
+                if (!f) { perror(SRC "/motto.txt"); return 1; }
+                int c;
+                while ((c = fgetc(f)) != EOF) putchar(c);
+                return 0;
+            }
+
+            """)
+        try s.write("where-repo/motto.txt", "found through a compiled-in path\n")
+        try s.write("where-repo/build.sh", "set -e\nmkdir -p out\ncc -O1 -DSRC=\"\\\"$(pwd)\\\"\" -o out/hello where.c\n")
+        try repo.git("add", ".")
+        try repo.commitAndTag("1.0.0")
+        try s.writeTrusted("app/tack.yml", "tools:\n  where: \(repo.entry("1.0.0"))\n")
+        let cache = ["TACK_CACHE": registry.cacheURL()]
+        let ci = try s.tack(["install"], in: "app", env: cache.merging(["TACK_CACHE_PUSH": "1"]) { $1 })
+        #expect(ci.status == 0, "\(ci.stderr)")
+        let install = s.root + "/tack-home/installs/where/1.0.0"
+        #expect(try runProgram(install + "/bin/hello") == "found through a compiled-in path\n")
+        #expect(!FileManager.default.fileExists(atPath: install + "/src/.git"))
+        // Another machine (another TACK_HOME): the pushed build names the first machine's
+        // sources, so it is built here, where its own sources are kept.
+        let laptop = try TeamCacheTests().machine(s, "laptop", cache)
+        #expect(try s.tack(["trust"], in: "app", env: laptop).status == 0)
+        let pull = try s.tack(["install"], in: "app", env: laptop)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(pull.stderr.contains("the team cache's build cannot move here: its hello names the sources where it was built (\(install)/src/motto.txt); building it here"), "\(pull.stderr)")
+        #expect(try runProgram(s.root + "/laptop/tack-home/installs/where/1.0.0/bin/hello") == "found through a compiled-in path\n")
+        // Gone from the first machine, the second still runs its own.
+        try FileManager.default.removeItem(atPath: s.root + "/tack-home/installs/where")
+        #expect(try runProgram(s.root + "/laptop/tack-home/installs/where/1.0.0/bin/hello") == "found through a compiled-in path\n")
+    }
 }

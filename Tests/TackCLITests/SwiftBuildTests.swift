@@ -13,15 +13,22 @@ import Testing
                 name: "greet",
                 products: [.executable(name: "greet", targets: ["greet"])],
                 targets: [
-                    .executableTarget(name: "greet", resources: [.copy("greeting.txt")]),
+                    .executableTarget(name: "greet", exclude: ["motto.txt"], resources: [.copy("greeting.txt")]),
                     .executableTarget(name: "helper"),
                 ]
             )
             """)
         try s.write("greet/Sources/helper/main.swift", "print(\"an internal helper, not a product\")\n")
         try s.write("greet/Sources/greet/greeting.txt", "hello from a resource\n")
+        try s.write("greet/Sources/greet/motto.txt", "read through a path compiled in\n")
+        // Like protoc's include directory: a file found through a path the build compiled in.
         try s.write("greet/Sources/greet/main.swift", """
             import Foundation
+            if CommandLine.arguments.dropFirst().first == "--motto" {
+                let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("motto.txt")
+                print(try! String(contentsOf: here, encoding: .utf8), terminator: "")
+                exit(0)
+            }
             let url = Bundle.module.url(forResource: "greeting", withExtension: "txt")!
             print(try! String(contentsOf: url, encoding: .utf8), terminator: "")
             """)
@@ -34,8 +41,16 @@ import Testing
         let bin = s.root + "/tack-home/installs/greet/1.0.0/bin"
         #expect(FileManager.default.isExecutableFile(atPath: bin + "/greet"))
         #expect(FileManager.default.fileExists(atPath: bin + "/greet_greet.resources") || FileManager.default.fileExists(atPath: bin + "/greet_greet.bundle"))
-        // The build tree is gone: the install holds only what runs.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/installs/greet/1.0.0").sorted() == [".tack-install.lock", "bin"])
+        // The build products are gone; the sources stay where the build compiled them in
+        // (issue 43, item 2: a scratch path tack deleted was compiled into protoc).
+        let install = s.root + "/tack-home/installs/greet/1.0.0"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: install).sorted() == [".tack-install.lock", "bin", "src"])
+        #expect(!FileManager.default.fileExists(atPath: install + "/src/.git"))
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: install + "/src/.build")) ?? []).allSatisfy { $0 == "checkouts" })
+        let binary = try Data(contentsOf: URL(fileURLWithPath: bin + "/greet"))
+        #expect(binary.range(of: Data("\(install)/src/Sources/greet/main.swift".utf8)) != nil)
+        #expect(binary.range(of: Data(".tmp-".utf8)) == nil, "no path of the temporary build directory")
+        #expect(try runProgram(bin + "/greet", ["--motto"], in: "/") == "read through a path compiled in\n")
         // Run from elsewhere: the resource bundle travels with the executable.
         let out = try runProgram(bin + "/greet", in: "/")
         #expect(out == "hello from a resource\n")

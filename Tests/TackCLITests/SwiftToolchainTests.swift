@@ -27,6 +27,11 @@ import TackCore
         let install = try s.tack(["install"], in: "app", env: m.environment)
         #expect(install.status == 0, "\(install.stderr)")
         #expect(installed(s, "6.0.3"))
+        // A .swift-version alone gets no tack.lock until asked (issue 43, item 17); asked, the
+        // lock records what the install verified, without downloading it again.
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/app/tack.lock"))
+        let locked = try s.tack(["lock"], in: "app", env: m.environment)
+        #expect(locked.status == 0, "\(locked.stderr)")
         let lock = try String(contentsOfFile: s.root + "/app/tack.lock", encoding: .utf8)
         let key = m.platform.description
         let archive = "swift-6.0.3-RELEASE-\(m.platform.archiveSuffix).tar.gz"

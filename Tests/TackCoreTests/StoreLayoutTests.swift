@@ -37,6 +37,11 @@ import Testing
         #expect(store.installs("hello", Version("1.0.0")!).map(\.directory) == ["/t/installs/hello/1.0.0", variant])
         #expect(store.installDirectory(for: fork) == variant && store.installTarget(for: fork) == variant)
         #expect(store.installedTools() == ["hello"] && store.installedEntries("hello").count == 2)
+        // The version's own directory emptied (its build uninstalled): the fork's build stays
+        // where it is and is never made a second time there (issue 43, item 17: `ls` listed it twice).
+        try fs.remove("/t/installs/hello/1.0.0/" + Installer.metadataFile)
+        #expect(store.installTarget(for: fork) == variant)
+        #expect(store.installTarget(for: a) == "/t/installs/hello/1.0.0")
     }
 
     @Test func projectsAreRememberedOnceAndBuildsWithAnotherToolchainFound() throws {

@@ -287,7 +287,7 @@ public struct AsdfBackend: Backend {
                 let script = WrapperScript(
                     comment: "\(c.name) from \(job.locked.name) \(job.locked.version), with what its asdf plugin's exec-env exports.",
                     exports: exported.map { (name: $0.0, value: $0.1) }, command: [job.destination + "/install/" + c.path])
-                do { try script.write(to: bin + "/" + c.name, fs: fs) } catch { throw TackError("cannot write \(bin)/\(c.name): \(error)") }
+                do { try script.write(to: bin + "/" + c.name, fs: fs) } catch { throw TackError.cannotWrite(bin + "/" + c.name, error) }
             }
             out.append("bin/" + c.name)
         }

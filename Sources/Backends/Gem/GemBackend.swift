@@ -434,7 +434,7 @@ public struct GemBackend: Backend {
                 exports: [("GEM_HOME", gems), ("GEM_PATH", gems)],
                 unsets: ["RUBYOPT", "RUBYLIB", "BUNDLE_GEMFILE", "BUNDLE_BIN_PATH", "BUNDLER_SETUP"],
                 command: [ruby, job.destination + "/gem-bin/" + exe])
-            do { try script.write(to: bin + "/" + exe, fs: fs) } catch { throw TackError("cannot write \(bin)/\(exe): \(error)") }
+            do { try script.write(to: bin + "/" + exe, fs: fs) } catch { throw TackError.cannotWrite(bin + "/" + exe, error) }
             out.append("bin/" + exe)
         }
         return out

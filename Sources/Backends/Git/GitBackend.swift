@@ -136,22 +136,86 @@ public struct GitBackend: Backend {
         let url = source(of: job.request)
         let tool = "\(job.locked.name) \(job.locked.version)"
         job.report(.fetching)
-        let src = job.scratch + "/src"
+        // Built where it will live: the sources at the install's own `src/`, since what a build
+        // compiles in (a package's #filePath, protoc's include directory) must still be there
+        // when it runs. The installer holds this version's lock and moved any earlier install
+        // aside, so the place is free; the sources then move into the temporary directory,
+        // which the installer renames to that very place.
+        let inPlace = job.destination != job.directory && fs.info(job.destination + "/" + Installer.metadataFile) == nil
+        let src = inPlace ? job.destination + "/src" : job.scratch + "/src"
+        if inPlace { try? fs.remove(job.destination) }  // an interrupted build's leftovers
+        defer { if inPlace { try? fs.remove(job.destination) } }
         try await checkout(job.locked, for: job.request, into: src, checkout: true)
         try fs.makeDirectory(job.directory + "/bin")
+        let outcome: InstallOutcome
         if let build = job.request.options.git.build {
-            return try await runBuildCommand(build, job: job, src: src, tool: tool)
+            outcome = try await runBuildCommand(build, job: job, src: src, tool: tool)
+        } else {
+            guard fs.info(src + "/Package.swift") != nil else {
+                throw TackError("\(url) at \(job.locked.version) is not a Swift package (no Package.swift); give \(job.locked.name) a `build:` command and `bin:` paths")
+            }
+            outcome = try await buildSwiftPackage(job: job, src: src, tool: tool)
         }
-        guard fs.info(src + "/Package.swift") != nil else {
-            throw TackError("\(url) at \(job.locked.version) is not a Swift package (no Package.swift); give \(job.locked.name) a `build:` command and `bin:` paths")
+        if inPlace { try keepSources(src, in: job.directory + "/src") }
+        return outcome
+    }
+
+    /// A build from the team cache made at another path: usable only when none of its
+    /// binaries' data (`LoadedData`: not its debug information) names the sources where it
+    /// was built (`…/installs/TOOL/…/src/…`, a path a build compiled in: a binary's strings
+    /// have their length, so it cannot be rewritten).
+    /// Paths into the build products (a resource bundle's fallback path) do not count: the
+    /// products are not kept anyway. One that does is built here instead.
+    public func relocate(_ job: InstallJob, built: [String: String]) throws(TackError) {
+        let marker = Array("/installs/\(job.locked.name)/".utf8)
+        for entry in (try? fs.list(job.directory + "/bin")) ?? [] {
+            let path = job.directory + "/bin/" + entry
+            guard fs.info(path)?.kind == .file, let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe),
+                  let sections = LoadedData.sections(of: [UInt8](data)) else { continue }
+            for section in sections {
+                if let named = Self.foreignSourcePath(in: Array(section), marker: marker, destination: job.destination) {
+                    throw TackError("its \(entry) names the sources where it was built (\(named))")
+                }
+            }
         }
-        return try await buildSwiftPackage(job: job, src: src, tool: tool)
+    }
+
+    /// The first path in `bytes` into the kept sources of an install other than
+    /// `destination` (`<install>/src/…`, not its `.build/` products but its dependencies'
+    /// checkouts), or nil.
+    static func foreignSourcePath(in bytes: [UInt8], marker: [UInt8], destination: String) -> String? {
+        func isPathByte(_ b: UInt8) -> Bool { b > 0x20 && b < 0x7F }
+        var i = 0
+        while i + marker.count <= bytes.count {
+            guard bytes[i] == marker[0], Array(bytes[i..<(i + marker.count)]) == marker else { i += 1; continue }
+            var start = i, end = i + marker.count
+            while start > 0, isPathByte(bytes[start - 1]) { start -= 1 }
+            while end < bytes.count, isPathByte(bytes[end]) { end += 1 }
+            let path = String(decoding: bytes[start..<end], as: UTF8.self)
+            i = end
+            guard let r = path.range(of: "/src/") else { continue }
+            let rest = path[r.upperBound...]
+            if rest.hasPrefix(".build/") && !rest.hasPrefix(".build/checkouts/") { continue }
+            if String(path[..<r.lowerBound]) != destination { return path }
+        }
+        return nil
+    }
+
+    /// The checkout a build used, kept for what the build compiled in: without its git
+    /// directory and build products (the dependencies' checkouts stay: they are sources too).
+    func keepSources(_ src: String, in kept: String) throws(TackError) {
+        try? fs.remove(src + "/.git")
+        let build = src + "/.build"
+        for entry in (try? fs.list(build)) ?? [] where entry != "checkouts" { try? fs.remove(build + "/" + entry) }
+        guard rename(src, kept) == 0 else {
+            throw TackError("cannot keep the sources of the build in \(kept): \(String(cString: strerror(errno)))")
+        }
     }
 
     func buildSwiftPackage(job: InstallJob, src: String, tool: String) async throws(TackError) -> InstallOutcome {
         job.report(.building)
         var products = job.request.options.git.products
-        let buildDir = job.scratch + "/build"
+        let buildDir = src + "/.build"
         // The executable products the package declares (its manifest, not every executable
         // target SwiftPM would build): what is built when `products:` names none, and what a
         // named product must be, checked before anything is built.

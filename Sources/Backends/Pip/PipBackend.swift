@@ -423,7 +423,7 @@ public struct PipBackend: Backend {
     }
 
     func write(_ path: String, _ text: String) throws(TackError) {
-        do { try fs.writeAtomically(path, Array(text.utf8)) } catch { throw TackError("cannot write \(path): \(error)") }
+        do { try fs.writeAtomically(path, Array(text.utf8)) } catch { throw TackError.cannotWrite(path, error) }
     }
 
     /// The interpreter: `python:` (a path, or a command on PATH, such as a python pinned with
