@@ -5,15 +5,69 @@ import Darwin
 #endif
 
 /// An exclusive `flock` on a file: released by the OS when the process dies, so a killed
-/// install never blocks the next one.
+/// install never blocks the next one. Its holder writes what it does into the file (`pid`,
+/// then a line of what), so one that waits says at once what it waits for.
 public final class FileLock: @unchecked Sendable {
     let fd: Int32
+    public let path: String
+
+    /// Who holds a lock, as its holder wrote it.
+    public struct Holder: Sendable, Equatable, CustomStringConvertible {
+        public var pid: Int32
+        public var doing: String
+        /// `pid 123, which is installing swift-protobuf 1.39.0`
+        public var description: String { doing.isEmpty ? "pid \(pid)" : "pid \(pid), which is \(doing)" }
+    }
+
     public init(path: String) throws(TackError) {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        self.path = path
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw TackError("cannot open \(path): \(String(cString: strerror(errno)))") }
     }
     deinit { close(fd) }
     public func tryLock() -> Bool { flock(fd, LOCK_EX | LOCK_NB) == 0 }
     public func lock() { while flock(fd, LOCK_EX) != 0 && errno == EINTR {} }
-    public func unlock() { _ = flock(fd, LOCK_UN) }
+    public func unlock() {
+        _ = ftruncate(fd, 0)
+        _ = flock(fd, LOCK_UN)
+    }
+
+    /// Takes the lock, saying `doing` to whoever waits for it next; when another process
+    /// holds it, `waiting` is told at once who (nil when its holder has not said yet), then
+    /// this blocks until it is free.
+    public func lock(as doing: String, waiting: (Holder?) -> Void) {
+        if !tryLock() {
+            waiting(holder())
+            lock()
+        }
+        record(doing)
+    }
+
+    /// Writes this process and what it does into the lock file (best effort: a full disk
+    /// only loses the message).
+    public func record(_ doing: String) {
+        let text = Array("\(getpid())\n\(Terminal.escapeControls(doing))\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = text.withUnsafeBufferPointer { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// Who holds the lock now, as it wrote it, or nil.
+    public func holder() -> Holder? { Self.holder(fd: fd) }
+
+    /// Who holds the lock at `path`, as it wrote it (nil when nobody said, or it is free).
+    public static func holder(at path: String) -> Holder? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return holder(fd: fd)
+    }
+
+    static func holder(fd: Int32) -> Holder? {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = buffer.withUnsafeMutableBufferPointer { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { return nil }
+        let lines = String(decoding: buffer[..<n], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 2, let pid = Int32(lines[0]), pid > 0 else { return nil }
+        return Holder(pid: pid, doing: String(lines[1]))
+    }
 }

@@ -8,7 +8,9 @@ public enum InstallPhase: Sendable, Equatable {
         return "[\(inside)]"
     }
 
-    case waiting
+    /// Another process holds this version's lock: who, as it said (`pid 123, which is
+    /// installing swift-protobuf 1.39.0`), or nil when it has not said.
+    case waiting(String?)
     case fetching
     case building
     /// SwiftPM's `[n/m]` while it builds (`Compiling…`, `Linking…`).
@@ -20,7 +22,7 @@ public enum InstallPhase: Sendable, Equatable {
 
     public var label: String {
         switch self {
-        case .waiting: return "waiting for another tack"
+        case .waiting(let who): return "waiting for \(who ?? "another tack")"
         case .fetching: return "fetching"
         case .building: return "building"
         case .buildStep(let step): return "building \(step)"

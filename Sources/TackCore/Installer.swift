@@ -108,10 +108,12 @@ public struct Installer: Sendable {
         try makeDirectories([store.toolDirectory(item.locked.name), store.state + "/locks"])
         let lock = try FileLock(path: store.state + "/locks/\(item.locked.name)@\(item.locked.version.text).lock")
         if !lock.tryLock() {
-            report(.waiting)
+            // Said at once: who holds it, and what it does.
+            report(.waiting(lock.holder()?.description))
             // Another process installs it: wait on a thread of its own, not the pool's.
             await OffPool.run { lock.lock() }
         }
+        lock.record("installing \(item.locked.name) \(item.locked.version)")
         return lock
     }
 

@@ -72,7 +72,7 @@ public struct PinService: Sendable {
         let (path, kind) = try manifest(global: pin.global)
         // Read, edit and write under the project's lock: parallel `tack use` keep every pin.
         let store = try settings.requireStore()
-        let hold = try ProjectLock.acquire(store: store, root: Paths.dirname(path))
+        let hold = try ProjectLock.acquire(store: store, root: Paths.dirname(path)) { context.notify(.line($0)) }
         defer { hold.unlock() }
         let files = try ProjectFiles(path: path, fs: settings.fs)
         var edited = try ManifestEditor.pin(pin.tool, requirement, entry: Self.entry(pin, requirement), in: files.manifest ?? [], path: path, kind: kind)

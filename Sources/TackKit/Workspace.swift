@@ -38,7 +38,7 @@ public struct Workspace: Sendable {
         // Resolved first: a project whose files tack cannot read fails before anything is
         // written, the project's lock file included.
         let root = try Resolver(context.settings).resolve().projectRoot ?? context.settings.cwd
-        let lock = try ProjectLock.acquire(store: try context.settings.requireStore(), root: root)
+        let lock = try ProjectLock.acquire(store: try context.settings.requireStore(), root: root) { context.notify(.line($0)) }
         var workspace = try Workspace(context)
         workspace.hold = lock
         return workspace

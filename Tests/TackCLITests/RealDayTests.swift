@@ -423,4 +423,26 @@ import Testing
         try FileManager.default.removeItem(atPath: s.root + "/tack-home/installs/where")
         #expect(try runProgram(s.root + "/laptop/tack-home/installs/where/1.0.0/bin/hello") == "found through a compiled-in path\n")
     }
+
+    // MARK: 13. a second install says at once what it waits for
+
+    @Test func aWaitingInstallSaysWhatItWaitsFor() throws {
+        let s = try Sandbox()
+        let log = s.root + "/builds.log"
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], sleep: 30, log: log)
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        try s.writeTrusted("other/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        let first = try s.spawn(["install"], in: "app", log: s.root + "/first.log")
+        defer { kill(first.processIdentifier, SIGTERM); first.waitUntilExit() }
+        #expect(poll(20) { (try? String(contentsOfFile: log, encoding: .utf8))?.contains("built") == true }, "the build started")
+        let expected = "waiting for pid \(first.processIdentifier), which is installing hello 1.0.0"
+        // The same project (its lock), and another project (the tool's lock).
+        for (dir, name) in [("app", "same"), ("other", "other")] {
+            let second = try s.spawn(["install"], in: dir, log: s.root + "/\(name).log")
+            let said = poll(10) { (try? String(contentsOfFile: s.root + "/\(name).log", encoding: .utf8))?.contains(expected) == true }
+            kill(second.processIdentifier, SIGTERM)
+            second.waitUntilExit()
+            #expect(said, "\(dir): \((try? String(contentsOfFile: s.root + "/\(name).log", encoding: .utf8)) ?? "")")
+        }
+    }
 }
