@@ -14,6 +14,9 @@ final class NoticeRenderer: @unchecked Sendable {
     init(settings: Settings) { self.settings = settings }
 
     func render(_ notice: Notice) {
+        // Interrupted: the handler says what happened, once; a build the interrupt stopped is
+        // no failure to report, and nothing else is said after it.
+        guard !Interrupts.isStopping else { return }
         switch notice {
         case .problem(let message): Output.error(message)
         case .line(let line): Output.err(line + "\n")

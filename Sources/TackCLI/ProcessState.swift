@@ -68,18 +68,35 @@ enum Interrupts {
                 scratchLock.withLock { stopping = true }
                 // The children first (their whole trees, then SIGKILL for what outlives a
                 // grace period), so nothing writes into what is removed next.
-                RunningChildren.shared.stopAll(sig)
+                let stopped = RunningChildren.shared.stopAll(sig)
                 if let store = store() { removeUnfinished(store) }
                 for path in scratchLock.withLock({ scratch }) { removeWhileInUse(path) }
                 // The project's files as they were before this command, newest change first.
                 scratchLock.withLock { for entry in undos.reversed() { entry.undo() } }
                 Output.err("\n")
-                Output.error("interrupted (\(sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP")); nothing half-installed was kept")
+                var message = "interrupted (\(sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP")); nothing half-installed was kept"
+                if !stopped.isEmpty {
+                    message += "; what was running: " + stopped.map { "\($0.label) (its output: \($0.log))" }.joined(separator: ", ")
+                }
+                Output.error(message)
                 _exit(128 + sig)
             }
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// Removes `paths` (leftovers' names already) by `rm -rf` in a session of its own, which
+    /// outlives this process; what it does not get to, the next install or `tack prune` does.
+    static func removeInTheBackground(_ paths: [String]) {
+        guard !paths.isEmpty else { return }
+        let rm = Process()
+        rm.executableURL = URL(fileURLWithPath: "/bin/rm")
+        rm.arguments = ["-rf", "--"] + paths
+        rm.standardInput = FileHandle.nullDevice
+        rm.standardOutput = FileHandle.nullDevice
+        rm.standardError = FileHandle.nullDevice
+        if (try? rm.run()) == nil { for path in paths { removeWhileInUse(path) } }
     }
 
     /// Removes a directory another thread may still be writing into (libgit2 making a
@@ -96,18 +113,42 @@ enum Interrupts {
         }
     }
 
-    /// This process's temporary install directories and partial downloads.
+    /// This process's temporary install directories, the builds it was making in place, and
+    /// partial downloads: each renamed at once to a leftover's name (`.tmp-…-PID`, which the
+    /// next install and `tack prune` remove, and nothing reads as installed), an install a
+    /// rebuild moved aside put back, and the leftovers removed by a process of their own, so
+    /// the prompt is back without waiting for a build tree to be deleted.
     static func removeUnfinished(_ store: Store) {
         let fs = store.fs
         let pid = getpid()
+        var doomed: [String] = []
         for tool in (try? fs.list(store.installs)) ?? [] {
             let dir = store.installs + "/" + tool
-            for entry in (try? fs.list(dir)) ?? [] where entry.hasPrefix(".tmp-") && entry.hasSuffix("-\(pid)") {
-                // The installer's own clean-up may be removing it at this moment: renamed away
-                // first, so the two removals never race each other into leaving half of it.
-                removeWhileInUse(dir + "/" + entry)
+            for entry in (try? fs.list(dir)) ?? [] {
+                if entry.hasPrefix(".tmp-") && entry.hasSuffix("-\(pid)") {
+                    // The installer's own clean-up may be removing it at this moment: renamed
+                    // away first, so the two removals never race each other into leaving half of it.
+                    let away = dir + "/" + entry + ".interrupted"
+                    doomed.append(rename(dir + "/" + entry, away) == 0 ? away : dir + "/" + entry)
+                    continue
+                }
+                // A version this process was building in place (it holds the version's lock,
+                // and the directory has no record yet): a leftover now.
+                if !entry.hasPrefix("."), fs.info(dir + "/" + entry + "/" + Installer.metadataFile) == nil,
+                   FileLock.holder(at: store.state + "/locks/\(tool)@\(entry).lock")?.pid == pid {
+                    let away = dir + "/.tmp-\(entry)-inplace-\(pid)"
+                    if rename(dir + "/" + entry, away) == 0 { doomed.append(away) }
+                }
+            }
+            // An install a rebuild moved aside comes back where its rebuild did not finish.
+            for entry in (try? fs.list(dir)) ?? [] where entry.hasPrefix(".old-") && entry.hasSuffix("-\(pid)") {
+                let version = String(entry.dropFirst(5).dropLast("-\(pid)".count))
+                if fs.info(dir + "/" + version + "/" + Installer.metadataFile) == nil, fs.info(dir + "/" + version) == nil {
+                    _ = rename(dir + "/" + entry, dir + "/" + version)
+                }
             }
         }
+        removeInTheBackground(doomed)
         let downloads = store.cache + "/downloads"
         for entry in (try? fs.list(downloads)) ?? [] where entry.hasPrefix(".partial-\(pid)-") {
             try? fs.remove(downloads + "/" + entry)

@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// What an interrupted or killed tack left in the store: temporary install directories
-/// (`installs/TOOL/.tmp-VERSION-PID`, `.old-VERSION-PID`), partial downloads
+/// (`installs/TOOL/.tmp-VERSION-PID`, `.old-VERSION-PID`), a version built in place that has no
+/// record yet, partial downloads
 /// (`cache/downloads/.partial-PID-…`), half-made Python environments
 /// (`cache/pip-envs/.tmp-PID-…`), asdf plugin checkouts (`cache/asdf-plugins/.tmp-KEY-PID-…`)
 /// and lock scratch directories (`cache/.lock-PID-…`), whose process is gone. `tack doctor`
@@ -24,9 +25,17 @@ public enum Leftovers {
             }
         }
         for tool in (try? fs.list(store.installs)) ?? [] where ToolName.isValid(tool) {
-            scan(store.installs + "/" + tool) { entry in
+            let dir = store.installs + "/" + tool
+            scan(dir) { entry in
                 guard entry.hasPrefix(".tmp-") || entry.hasPrefix(".old-") else { return nil }
                 return entry.split(separator: "-").last.flatMap { Int32($0) }
+            }
+            // A build made in place (`installs/TOOL/VERSION` before its record is written) by
+            // a process that is gone: the version's lock names it.
+            for entry in (try? fs.list(dir)) ?? [] where !entry.hasPrefix(".") && fs.isDirectory(dir + "/" + entry)
+                && fs.info(dir + "/" + entry + "/" + Installer.metadataFile) == nil {
+                guard let holder = FileLock.holder(at: store.state + "/locks/\(tool)@\(entry).lock"), !isRunning(holder.pid) else { continue }
+                out.append(dir + "/" + entry)
             }
         }
         scan(store.cache + "/downloads") { field(after: ".partial-", in: $0, index: 0) }

@@ -445,4 +445,40 @@ import Testing
             #expect(said, "\(dir): \((try? String(contentsOfFile: s.root + "/\(name).log", encoding: .utf8)) ?? "")")
         }
     }
+
+    // MARK: 12. an interrupt says so and where the build's output is, and dumps none of it
+
+    @Test func anInterruptedBuildSaysWhereItsOutputIsAndDumpsNone() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: [])
+        try s.write("hello-repo/build.sh", """
+            i=1; while [ $i -le 50 ]; do echo "build-line-$i"; i=$((i+1)); done
+            mkdir -p tree; i=1; while [ $i -le 300 ]; do echo x > tree/f$i; i=$((i+1)); done
+            setsid sh -c "trap '' INT TERM; echo \\$\\$ > \(s.root)/stubborn.pid; sleep 30" &
+            touch \(s.root)/ready
+            sleep 30
+
+            """)
+        try repo.git("add", "build.sh")
+        try repo.commitAndTag("1.0.0")
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
+        let p = try s.spawn(["install"], in: "app", log: s.root + "/install.log")
+        #expect(poll(20) { s.exists("ready") && s.exists("stubborn.pid") })
+        usleep(200_000)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        let log = s.read("install.log") ?? ""
+        #expect(p.terminationStatus == 130, "\(log)")
+        #expect(!log.contains("build-line-"), "the build's output is not dumped: \(log)")
+        let said = try #require(log.firstMatch(of: /tack: interrupted \(SIGINT\); nothing half-installed was kept; what was running: sh -c \(its output: ([^)]+)\)/), "\(log)")
+        let output = String(said.output.1)
+        #expect((try? String(contentsOfFile: output, encoding: .utf8))?.contains("build-line-50") == true, "\(output)")
+        try? FileManager.default.removeItem(atPath: output)
+        // The child that ignored SIGINT and SIGTERM did not outlive tack.
+        let stubborn = Int32((s.read("stubborn.pid") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(stubborn > 0 && kill(stubborn, 0) != 0 || (try? String(contentsOfFile: "/proc/\(stubborn)/stat", encoding: .utf8))?.contains(") Z") == true)
+        // Nothing looks installed; what the build left goes (removed in the background).
+        #expect(poll(10) { ((try? FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/installs/hello")) ?? []).isEmpty },
+                "\((try? FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/installs/hello")) ?? [])")
+    }
 }

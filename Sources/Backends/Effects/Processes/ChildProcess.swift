@@ -31,7 +31,13 @@ public enum ChildProcess {
         var pid: pid_t = 0
         let status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0)
         guard status == 0 else { throw TackError("cannot run \(path): \(String(cString: strerror(status)))") }
-        RunningChildren.shared.add(pid)
+        do { try RunningChildren.shared.add(pid) } catch {
+            // Started as an interrupt stops everything: stopped at once too.
+            kill(ownGroup ? -pid : pid, SIGKILL)
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            throw error
+        }
         return pid
     }
 
@@ -44,6 +50,7 @@ public enum ChildProcess {
             return raw
         }
         RunningChildren.shared.remove(pid)
+        RunningChildren.shared.forget(pid)
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }

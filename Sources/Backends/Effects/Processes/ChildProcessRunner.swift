@@ -19,13 +19,15 @@ public struct ChildProcessRunner: ProcessRunner {
         let log = Paths.child(CurrentProcess.temporaryDirectory, "tack-\(UUID().uuidString).log")
         let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw TackError("cannot run \(path): cannot write \(log): \(String(cString: strerror(errno)))") }
-        defer { try? LocalFileSystem().remove(log) }
+        // Kept when an interrupt stopped the program: the message says where it is.
+        defer { if !RunningChildren.shared.isStopping { try? LocalFileSystem().remove(log) } }
         let pid: pid_t
         do { pid = try ChildProcess.start(path, arguments, directory: directory, environment: environment, output: fd, error: fd) } catch {
             close(fd)
             throw error
         }
         close(fd)
+        RunningChildren.shared.describe(pid, label: ([Paths.basename(path)] + arguments.prefix(1)).joined(separator: " "), log: log)
         // The log is followed while the program runs, for progress lines; with -v each line
         // of it is also said as it comes.
         let name = Paths.basename(path)
@@ -43,6 +45,8 @@ public struct ChildProcessRunner: ProcessRunner {
         let follower = sink.map { sink in Task.detached { await Self.follow(log, sink) } }
         let status = await ChildProcess.wait(pid)
         follower?.cancel()
+        // Stopped by an interrupt: no failure to report (the interrupt says what happened).
+        if RunningChildren.shared.isStopping { throw TackError("interrupted") }
         if verbose, let sink { await Self.drain(log, sink, after: follower) }
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return ProcessOutput(status: status, output: output)

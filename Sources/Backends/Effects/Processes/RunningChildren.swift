@@ -7,34 +7,57 @@ public final class RunningChildren: @unchecked Sendable {
     public static let shared = RunningChildren()
     private let lock = NSLock()
     private var pids: Set<Int32> = []
+    /// What each child is (`swift build`) and the file its output goes to, where its runner said.
+    private var logs: [Int32: (label: String, log: String)] = [:]
+    private var stopping = false
 
-    func add(_ pid: Int32) { lock.withLock { _ = pids.insert(pid) } }
+    func add(_ pid: Int32) throws(TackError) {
+        // Nothing new starts once an interrupt is stopping what runs.
+        let added = lock.withLock { () -> Bool in
+            guard !stopping else { return false }
+            pids.insert(pid)
+            return true
+        }
+        if !added { throw TackError("interrupted") }
+    }
     func remove(_ pid: Int32) { lock.withLock { _ = pids.remove(pid) } }
+    func describe(_ pid: Int32, label: String, log: String) { lock.withLock { logs[pid] = (label, log) } }
+    func forget(_ pid: Int32) { lock.withLock { _ = logs.removeValue(forKey: pid) } }
+
+    /// An interrupt is stopping every child: what they wrote is kept for the message.
+    public var isStopping: Bool { lock.withLock { stopping } }
 
     /// Stops every running child and its descendants: `signal` (the one tack received, as a
     /// terminal would send it to a foreground job) to each one's process group and to each
     /// process; what is still alive `grace` seconds later gets SIGTERM (a shell's background
-    /// jobs ignore SIGINT), and what outlives that, SIGKILL. A build tool that puts its
+    /// jobs ignore SIGINT), and what outlives that, SIGKILL: the prompt is back within about
+    /// a second and a half, whatever the children do. A build tool that puts its
     /// compilers in process groups of their own (SwiftPM does) cannot leave them running: the
     /// tree is read again before each round.
-    public func stopAll(_ signal: Int32, grace: Double = 1) {
-        let roots = lock.withLock { pids }
-        guard !roots.isEmpty else { return }
+    /// Returns what each stopped child was, with the file its output went to.
+    @discardableResult
+    public func stopAll(_ signal: Int32, grace: Double = 0.5) -> [(label: String, log: String)] {
+        let (roots, stopped) = lock.withLock { () -> (Set<Int32>, [(label: String, log: String)]) in
+            stopping = true
+            return (pids, pids.sorted().compactMap { logs[$0] })
+        }
+        guard !roots.isEmpty else { return stopped }
         var tree = roots
         let own = getpgrp()
         let rounds = signal == SIGTERM || signal == SIGKILL ? [SIGTERM, SIGKILL] : [signal, SIGTERM, SIGKILL]
         for sig in rounds {
             tree.formUnion(Self.descendants(of: tree))
             let living = tree.filter(Self.isAlive)
-            if living.isEmpty { return }
+            if living.isEmpty { return stopped }
             for pid in living where pid > 1 {
                 let group = getpgid(pid)
                 if group > 1 && group != own { kill(-group, sig) }
                 kill(pid, sig)
             }
-            let deadline = Date().addingTimeInterval(grace)
+            let deadline = Date().addingTimeInterval(sig == SIGKILL ? min(grace, 0.2) : grace)
             while Date() < deadline, tree.contains(where: Self.isAlive) { usleep(10_000) }
         }
+        return stopped
     }
 
     /// Whether `pid` is a process that still runs (a zombie waiting to be reaped does not).
