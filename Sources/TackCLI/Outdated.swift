@@ -42,7 +42,8 @@ struct Outdated: AsyncParsableCommand {
                         rows.append((r.name, locked.flatMap { Outdated.commit($0.fields) }, Outdated.commit(named.fields), latest.flatMap { Requirement.latest.best(of: $0)?.text }, true, []))
                         continue
                     }
-                    let available = try await backend.available(of: r)
+                    var available = try await backend.available(of: r)
+                    if project.releaseAge != nil { available = await backend.published(available, of: r) }
                     // What runs now: the locked version, or (after the requirement changed) the
                     // one the lock still names, while it is installed.
                     var current = locked?.version.text

@@ -45,6 +45,10 @@ public protocol Backend: Sendable {
     /// installer calls it under the install's lock, after a build and when the install was
     /// already there.
     func installAddOns(_ job: InstallJob) async throws(TackError) -> InstallOutcome
+    /// `versions` with when each was published, where the source says it apart from its
+    /// listing (PyPI's JSON API, rubygems.org's): asked only where `min_release_age` is in
+    /// force, so a plain resolution never fetches it. By default, `versions` as they are.
+    func published(_ versions: [AvailableVersion], of request: ToolRequest) async -> [AvailableVersion]
 }
 
 extension Backend {
@@ -53,6 +57,7 @@ extension Backend {
     public func relocate(_ job: InstallJob, built: [String: String]) throws(TackError) {}
     public func lacksAddOns(_ locked: LockedTool, install: String) -> Bool { false }
     public func installAddOns(_ job: InstallJob) async throws(TackError) -> InstallOutcome { InstallOutcome(binaries: []) }
+    public func published(_ versions: [AvailableVersion], of request: ToolRequest) async -> [AvailableVersion] { versions }
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? { nil }
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] { [:] }
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) { (0, []) }

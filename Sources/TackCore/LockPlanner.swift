@@ -83,6 +83,7 @@ public struct LockPlanner: Sendable {
         var available = try await backend.versions(of: request)
         var heldBack: [AvailableVersion] = []
         if let age = releaseAge {
+            available = await backend.published(available, of: request)
             (available, heldBack) = try await withoutYoung(available, request: request, backend: backend, age: age)
         }
         guard let best = request.requirement.best(of: available) else {
@@ -107,7 +108,9 @@ public struct LockPlanner: Sendable {
     func withoutYoung(_ available: [AvailableVersion], request: ToolRequest, backend: any Backend, age: ReleaseAge) async throws(TackError) -> (kept: [AvailableVersion], held: [AvailableVersion]) {
         if let v = request.requirement.exactVersion {
             var published = available.first { $0.version.text == v.text }?.published
-            if published == nil { published = (try? await backend.available(of: request))?.first { $0.version.text == v.text }?.published }
+            if published == nil, let all = try? await backend.available(of: request) {
+                published = await backend.published(all, of: request).first { $0.version.text == v.text }?.published
+            }
             if let published, age.holdsBack(published, now: now) {
                 throw TackError("\(request.name) \(v) was published \(ReleaseAge.describe(published, now: now)) ago, and min_release_age is \(age.text) (set by \(age.origin)) — pin an older version, wait, or allow it once with TACK_MIN_RELEASE_AGE=0 (set by \(request.origin.describe(home: nil)))")
             }

@@ -26,6 +26,9 @@ public struct InstallService: Sendable {
         var unresolved: [String] = []
         /// Locks that could not be written (said already).
         var unwritable: Set<String> = []
+        /// Locks an install changes, written once the installs have shown what exists: each
+        /// with the lock as it was and the changes to say.
+        var pending: [String: (old: Lockfile, changes: [LockPlanner.Change])] = [:]
     }
 
     public func run() async -> InstallReport {
@@ -38,10 +41,14 @@ public struct InstallService: Sendable {
         await planExtra(&plan)
         if let root = workspace.resolution.projectRoot { workspace.remember(root) }
         report.problems = plan.problems
-        guard options.install, !plan.items.isEmpty || !plan.unresolved.isEmpty else { return report }
+        guard options.install, !plan.items.isEmpty || !plan.unresolved.isEmpty else {
+            report.problems += writePending([:], &plan)
+            return report
+        }
         let started = ContinuousClock.now
         let results = await installItems(plan.items)
         let took = Installer.seconds(since: started)
+        report.problems += writePending(results, &plan)
         report.problems += recordLearned(results, plan)
         report.summary = summarize(results, unresolved: plan.unresolved, wallSeconds: took)
         return report
@@ -131,6 +138,12 @@ public struct InstallService: Sendable {
             if incomplete > 0 { return nil }
             planned = completed
         }
+        // An install writes what it changed only after installing it (`writePending`): a
+        // version that does not exist, or a download that is not there, is never locked.
+        if let lockPath, !failed, options.install, !changes.isEmpty {
+            plan.pending[lockPath] = (lock, changes)
+            return planned
+        }
         if let lockPath, !failed {
             do {
                 if try workspace.writeLock(planned, to: lockPath) {
@@ -144,6 +157,35 @@ public struct InstallService: Sendable {
             }
         }
         return planned
+    }
+
+    /// The locks an install changed, written now that the installs are done: an entry whose
+    /// install failed goes back to what the lock said (nothing that did not install is
+    /// locked anew); returns the problems said.
+    func writePending(_ results: [String: Result<Installer.Done, TackError>], _ plan: inout Plan) -> Int {
+        var problems = 0
+        for (path, pending) in plan.pending.sorted(by: { $0.key < $1.key }) {
+            guard var lock = plan.locks[path] else { continue }
+            var said = pending.changes
+            for change in pending.changes {
+                guard case .failure? = results[change.tool] else { continue }
+                lock.tools[change.tool] = pending.old.tools[change.tool]
+                said.removeAll { $0.tool == change.tool }
+            }
+            plan.locks[path] = lock
+            // Nothing installed that changes it: the lock stays as it was (or absent).
+            if said.isEmpty && lock.tools == pending.old.tools { continue }
+            do {
+                if try workspace.writeLock(lock, to: path) { for c in said { context.notify(.lockChanged(c)) } }
+            } catch {
+                context.problem(error)
+                problems += 1
+                plan.unwritable.insert(path)
+                for name in plan.lockOf.keys where plan.lockOf[name] == path { plan.lockOf[name] = nil }
+            }
+        }
+        plan.pending = [:]
+        return problems
     }
 
     /// Under --frozen, why `lock` cannot be installed from as it is (nil when it can).

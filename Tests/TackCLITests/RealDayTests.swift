@@ -208,6 +208,24 @@ import Testing
         #expect(s.read("app/tack.yml") == manifest && s.read("app/tack.lock") == lock)
     }
 
+    @Test func aURLVersionThatIsNotPublishedIsNotLocked() throws {
+        let s = try Sandbox()
+        let server = try flat(s, pin: "3.0.0")
+        defer { withExtendedLifetime(server) {} }
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("cannot download flat 3.0.0"), "\(r.stderr)")
+        #expect(!r.stderr.contains("locked flat"), "\(r.stderr)")
+        #expect(!s.exists("app/tack.lock"))
+        // With another tool that installs, the lock records that one alone.
+        try s.write("app/tack.yml", (s.read("app/tack.yml") ?? "") + "  ok: { url: \"\(server.url("files/flat-{version}.tar.gz"))\", version: 1.0.0, bin: \"shellcheck-v{version}/shellcheck\" }\n")
+        let both = try s.tack(["install"], in: "app")
+        #expect(both.status == 1)
+        #expect(both.stderr.contains("locked ok 1.0.0") && !both.stderr.contains("locked flat"), "\(both.stderr)")
+        let lock = s.read("app/tack.lock") ?? ""
+        #expect(lock.contains("ok:") && !lock.contains("flat:"), "\(lock)")
+    }
+
     // MARK: 8. one answer to "which version does this pin mean", for every command
 
     @Test func aRangeNotLockedYetRunsNothingAnotherProjectInstalled() throws {

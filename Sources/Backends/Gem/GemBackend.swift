@@ -57,10 +57,14 @@ public struct GemBackend: Backend {
         if versions.isEmpty {
             throw TackError("no gem named `\(source(of: request))` on \(gemSource(request)) (set by \(request.origin.describe(home: nil)))")
         }
+        return versions.sorted().map { AvailableVersion(version: $0) }
+    }
+
+    public func published(_ versions: [AvailableVersion], of request: ToolRequest) async -> [AvailableVersion] {
         let published = await publicationTimes(source(of: request), server: gemSource(request))
-        return versions.sorted().map { v in
-            var available = AvailableVersion(version: v)
-            available.published = published[v.text]
+        return versions.map { v in
+            var available = v
+            available.published = available.published ?? published[v.version.text]
             return available
         }
     }

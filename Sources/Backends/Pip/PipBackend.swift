@@ -46,10 +46,14 @@ public struct PipBackend: Backend {
         if versions.isEmpty {
             throw TackError("no distributions of `\(source(of: request))` on \(index)\(request.options.pip.findLinks.map { " or in \($0)" } ?? "") (set by \(request.origin.describe(home: nil)))")
         }
-        let published = await uploadTimes(project, index: index)
-        return versions.compactMap({ Version($0) }).sorted().map { v in
-            var available = AvailableVersion(version: v)
-            available.published = published[v.text]
+        return versions.compactMap({ Version($0) }).sorted().map { AvailableVersion(version: $0) }
+    }
+
+    public func published(_ versions: [AvailableVersion], of request: ToolRequest) async -> [AvailableVersion] {
+        let published = await uploadTimes(Self.normalize(source(of: request)), index: request.options.pip.indexURL ?? Self.defaultIndex)
+        return versions.map { v in
+            var available = v
+            available.published = available.published ?? published[v.version.text]
             return available
         }
     }
@@ -243,14 +247,25 @@ public struct PipBackend: Backend {
             return try finish(job, venv: venv, prefix: cachedPrefix, python: python, lockFields: locked.lockFields(locked.pinned), cacheKey: nil)
         }
         job.report(.custom("creating a virtual environment"))
-        if let uv {
-            try await run(uv, ["venv", "--quiet", "--python", python.path, venv], job, toolEnvironment, "create a virtual environment for \(tool)")
-        } else {
-            try await run(python.path, ["-m", "venv", "--without-pip", venv], job, toolEnvironment, "create a virtual environment for \(tool) (is python3-venv installed?)")
-        }
         var installSources = sources(request)
-        if locked.pinned.isEmpty {
-            (locked.pinned, installSources) = try await resolveUnlocked(job, python: python.path, uv: uv, venv: venv)
+        if let uv, locked.pinned.isEmpty {
+            // A first install: uv resolves for the interpreter the environment is made from
+            // (the same markers) while the environment is made, so neither waits for the other.
+            async let made = Self.outcome { () async throws(TackError) in
+                try await run(uv, ["venv", "--quiet", "--python", python.path, venv], job, toolEnvironment, "create a virtual environment for \(tool)")
+            }
+            let resolved = await Self.outcome { () async throws(TackError) in try await resolveUnlocked(job, python: python.path, uv: uv, venv: venv) }
+            try await made.get()
+            (locked.pinned, installSources) = try resolved.get()
+        } else {
+            if let uv {
+                try await run(uv, ["venv", "--quiet", "--python", python.path, venv], job, toolEnvironment, "create a virtual environment for \(tool)")
+            } else {
+                try await run(python.path, ["-m", "venv", "--without-pip", venv], job, toolEnvironment, "create a virtual environment for \(tool) (is python3-venv installed?)")
+            }
+            if locked.pinned.isEmpty {
+                (locked.pinned, installSources) = try await resolveUnlocked(job, python: python.path, uv: uv, venv: venv)
+            }
         }
         try await installPinned(locked.pinned, job: job, python: python.path, uv: uv, venv: venv, sources: installSources)
         let key = cacheKey ?? environmentKey(interpreter: python.path, installer: installer, pinned: locked.pinned)
@@ -326,7 +341,9 @@ public struct PipBackend: Backend {
         if let uv {
             let input = job.scratch + "/requirements.in", output = job.scratch + "/requirements.txt"
             try write(input, wanted + "\n")
-            try await run(uv, ["pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--no-annotate"] + target
+            // For the interpreter the environment is made from: the same markers, and one uv
+            // already knows (a new environment's would be asked again).
+            try await run(uv, ["pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--no-annotate", "--python", python]
                 + (job.offline ? ["--offline"] : []) + sources + [input, "-o", output], job, toolEnvironment, "resolve \(tool)")
             pinned = Self.parseRequirements(text(output))
         } else {
@@ -410,6 +427,11 @@ public struct PipBackend: Backend {
             binaries: binaries,
             metadata: ["python": "\(cfg["executable"] ?? cfg["home"] ?? python.path) (\(version))", "installer": cfg["uv"].map { "uv " + $0 } ?? "pip"],
             lockFields: lockFields)
+    }
+
+    /// `body`'s value or its error, as a value (what `async let` of typed-throwing work holds).
+    static func outcome<T: Sendable>(_ body: () async throws(TackError) -> T) async -> Result<T, TackError> {
+        do { return .success(try await body()) } catch { return .failure(error) }
     }
 
     func run(_ program: String, _ args: [String], _ job: InstallJob, _ env: [String: String], _ what: String) async throws(TackError) {
