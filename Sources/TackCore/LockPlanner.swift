@@ -90,14 +90,7 @@ public struct LockPlanner: Sendable {
             if let held = request.requirement.best(of: heldBack), let published = held.published, let age = releaseAge {
                 throw TackError("\(request.name) \(held.version) is the only version \(request.requirement) allows (set by \(request.origin.describe(home: nil))), and it was published \(ReleaseAge.describe(published, now: now)) ago; min_release_age is \(age.text) (set by \(age.origin)) — wait, or allow it with TACK_MIN_RELEASE_AGE=0")
             }
-            let newest = available.map(\.version).filter { !$0.isPrerelease }.max()
-            var hint = newest.map { "; the newest is \($0)" } ?? (available.isEmpty ? "; it has no versions at all" : "")
-            let nearest = LockPlanner.nearest(request.requirement, in: available.map(\.version))
-            if nearest.count > 1 { hint = "; the nearest are \(nearest.map(\.text).joined(separator: ", "))" + (nearest.last == newest ? "" : hint) }
-            if case .lts = request.requirement, !available.contains(where: { $0.lts != nil }) {
-                hint = "; its version index says nothing of LTS lines (a url tool's `versions.regex` names them with a `(?<lts>…)` group)"
-            }
-            throw TackError("no version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) at \(backend.source(of: request))\(hint)")
+            throw LockPlanner.noVersion(request, among: available, at: backend.source(of: request))
         }
         return LockPlanner.entry(request, backend: backend, found: best)
     }
@@ -118,6 +111,20 @@ public struct LockPlanner: Sendable {
         }
         let held = available.filter { $0.published.map { age.holdsBack($0, now: now) } ?? false }
         return (available.filter { a in !held.contains { $0.version == a.version } }, held)
+    }
+
+    /// "No version of X matches R", with the newest or nearest versions there are: what any
+    /// resolution says of a requirement nothing satisfies (a backend that finds out late, as
+    /// pip resolving an exact pin, says the same).
+    public static func noVersion(_ request: ToolRequest, among available: [AvailableVersion], at source: String) -> TackError {
+        let newest = available.map(\.version).filter { !$0.isPrerelease }.max()
+        var hint = newest.map { "; the newest is \($0)" } ?? (available.isEmpty ? "; it has no versions at all" : "")
+        let nearest = LockPlanner.nearest(request.requirement, in: available.map(\.version))
+        if nearest.count > 1 { hint = "; the nearest are \(nearest.map(\.text).joined(separator: ", "))" + (nearest.last == newest ? "" : hint) }
+        if case .lts = request.requirement, !available.contains(where: { $0.lts != nil }) {
+            hint = "; its version index says nothing of LTS lines (a url tool's `versions.regex` names them with a `(?<lts>…)` group)"
+        }
+        return TackError("no version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) at \(source)\(hint) — nothing was locked")
     }
 
     /// Up to three versions around the one `requirement` names, for an error that says what

@@ -34,7 +34,10 @@ public struct PipBackend: Backend {
     // MARK: Versions
 
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
-        // An exact pin is listed too: a version the index does not have is never locked.
+        // An exact pin needs no listing: resolving it finds out whether it exists (and an
+        // install locks nothing that did not install), and a failure then lists the versions
+        // there are (`existence`).
+        if let v = request.requirement.exactVersion, case .prefix = request.requirement { return [AvailableVersion(version: v)] }
         let project = Self.normalize(source(of: request))
         var files: [String] = []
         if let links = request.options.pip.findLinks {
@@ -343,14 +346,22 @@ public struct PipBackend: Backend {
             try write(input, wanted + "\n")
             // For the interpreter the environment is made from: the same markers, and one uv
             // already knows (a new environment's would be asked again).
-            try await run(uv, ["pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--no-annotate", "--python", python]
-                + (job.offline ? ["--offline"] : []) + sources + [input, "-o", output], job, toolEnvironment, "resolve \(tool)")
+            do {
+                try await run(uv, ["pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--no-annotate", "--python", python]
+                    + (job.offline ? ["--offline"] : []) + sources + [input, "-o", output], job, toolEnvironment, "resolve \(tool)")
+            } catch {
+                throw await existence(request, job.locked.version) ?? error
+            }
             pinned = Self.parseRequirements(text(output))
         } else {
             if job.offline { throw TackError("TACK_OFFLINE is set, and without uv pip cannot install \(tool) from its cache — put uv on PATH, or unset TACK_OFFLINE") }
             let dists = job.scratch + "/dists"
             // pip runs from the base interpreter into the venv (`pip --python`, pip 22.3 and later).
-            try await run(python, ["-m", "pip"] + target + ["download", "--quiet", "--dest", dists] + sources + [wanted], job, toolEnvironment, "download \(tool)")
+            do {
+                try await run(python, ["-m", "pip"] + target + ["download", "--quiet", "--dest", dists] + sources + [wanted], job, toolEnvironment, "download \(tool)")
+            } catch {
+                throw await existence(request, job.locked.version) ?? error
+            }
             pinned = try hashDownloads(dists)
             installSources = ["--no-index", "--find-links", dists]
         }
@@ -369,8 +380,15 @@ public struct PipBackend: Backend {
         try write(requirements, pinned.map(\.line).joined(separator: "\n") + "\n")
         let target = ["--python", venv + "/bin/python"]
         if let uv {
-            try await run(uv, ["pip", "install", "--quiet", "--require-hashes", "--no-deps"] + target + sources
-                + (job.offline ? ["--offline"] : []) + ["-r", requirements], job, toolEnvironment, "install \(tool)")
+            // Every file is named with its hash, so uv's cache answers as well as the index:
+            // from the cache alone first (no round trip to the index for each distribution),
+            // then, for what it lacks, from the index.
+            let install = ["pip", "install", "--quiet", "--require-hashes", "--no-deps"] + target + sources
+            if job.offline {
+                try await run(uv, install + ["--offline", "-r", requirements], job, toolEnvironment, "install \(tool)")
+            } else if (try? await run(uv, install + ["--offline", "-r", requirements], job, toolEnvironment, "install \(tool)")) == nil {
+                try await run(uv, install + ["-r", requirements], job, toolEnvironment, "install \(tool)")
+            }
         } else {
             try await run(python, ["-m", "pip"] + target + ["install", "--quiet", "--require-hashes", "--no-deps", "--no-compile"] + sources + ["-r", requirements], job, toolEnvironment, "install \(tool)")
         }
@@ -427,6 +445,18 @@ public struct PipBackend: Backend {
             binaries: binaries,
             metadata: ["python": "\(cfg["executable"] ?? cfg["home"] ?? python.path) (\(version))", "installer": cfg["uv"].map { "uv " + $0 } ?? "pip"],
             lockFields: lockFields)
+    }
+
+    /// Why resolving `version` failed when the reason is that the index has no such version:
+    /// the error any resolution gives, naming the nearest versions; nil when it has it (or
+    /// cannot be listed), and the resolver's own error stands.
+    func existence(_ request: ToolRequest, _ version: Version) async -> TackError? {
+        var listed = request
+        listed.requirement = .latest
+        guard let available = try? await versions(of: listed), !available.contains(where: { $0.version.text == version.text }) else { return nil }
+        var wanted = request
+        wanted.requirement = .prefix(version)
+        return LockPlanner.noVersion(wanted, among: available, at: source(of: request))
     }
 
     /// `body`'s value or its error, as a value (what `async let` of typed-throwing work holds).
@@ -639,7 +669,7 @@ public struct PipBackend: Backend {
         do { out = try await runner.run(uv, args, directory: scratch, environment: toolEnvironment) } catch {
             throw TackError("cannot run uv to resolve \(tool) for \(platform): \(error.message)")
         }
-        guard out.status == 0 else { throw Self.resolutionFailure(out, tool: tool, platform: platform, python: pythonVersion) }
+        guard out.status == 0 else { throw await existence(request, version) ?? Self.resolutionFailure(out, tool: tool, platform: platform, python: pythonVersion) }
         let pinned = Self.parseRequirements(text(output))
         guard pinned.contains(where: { $0.name == Self.normalize(source(of: request)) }) else {
             throw TackError("resolving \(tool) for \(platform) did not select \(source(of: request)) itself — is `\(source(of: request))` the package's name?")
