@@ -177,6 +177,18 @@ import Testing
         try lockAloneInstallsFrozen(s, "greet")
     }
 
+    @Test func aSwiftToolchainLockedAloneInstallsFrozen() throws {
+        let (s, m) = try SwiftToolchainTests().setUp()
+        try s.write("app/tack.yml", "tools:\n  swift: 6.0.3\n")
+        let lock = try s.tack(["lock"], in: "app", env: m.environment)
+        #expect(lock.status == 0, "\(lock.stderr)")
+        #expect(s.read("app/tack.lock")?.contains("sha256:") == true, "\(s.read("app/tack.lock") ?? "")")
+        let fresh = m.environment.merging(["TACK_HOME": s.root + "/fresh"]) { $1 }
+        let frozen = try s.tack(["install", "--frozen"], in: "app", env: fresh)
+        #expect(frozen.status == 0, "\(frozen.stderr)")
+        #expect(try s.tack(["exec", "--", "swift", "--version"], in: "app", env: fresh).stdout.contains("swift-6.0.3-RELEASE"))
+    }
+
     @Test func aURLToolLockedAloneInstallsFrozen() throws {
         let s = try Sandbox()
         let server = try flat(s, pin: "1.0.0")

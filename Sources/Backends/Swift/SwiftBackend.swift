@@ -319,10 +319,11 @@ public struct SwiftBackend: Backend {
     /// and its archive, path, SHA-256 and signer recorded.
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
         var record = SwiftLockRecord(entry.fields)
-        // Locked for this platform alone and never installed: the install records it (and
-        // learns an SDK another project installed) rather than `tack lock` fetching a whole
-        // toolchain here.
-        if record.sha256.isEmpty && platforms.allSatisfy({ $0 == Platform.current }) { return [:] }
+        // An install's new entry (no platform to complete): the install records the archive
+        // it downloads and verifies (and learns an SDK another project installed). `tack lock`
+        // (this platform among `platforms`) records it here, so the lock alone is enough for
+        // a frozen install.
+        if record.sha256.isEmpty && platforms.isEmpty { return [:] }
         // The SDKs serve every platform: one archive each, locked once.
         let sdks = try await lockSDKs(entry, cache: cache)
         let tool = "swift \(entry.version)"
