@@ -36,7 +36,7 @@ struct Sbom: AsyncParsableCommand {
         do { text = try SBOMService(Context.cli(settings)).document(format) } catch { throw fail(error) }
         guard let output else { return Output.out(text) }
         let path = Paths.join(settings.cwd, output)
-        do { try settings.fs.writeAtomically(path, Array(text.utf8)) } catch { throw fail(TackError.cannotWrite(path, error)) }
+        do { try settings.fs.writeUserFile(path, Array(text.utf8)) } catch { throw fail(TackError.cannotWrite(path, error)) }
     }
 }
 

@@ -15,6 +15,10 @@ public protocol FileSystem: Sendable {
     /// Writes a file atomically: a temporary file beside it, flushed, then renamed over it;
     /// with `permissions` exactly those (whatever the umask), else the usual 0644 less the umask.
     func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?) throws(FileSystemError)
+    /// Writes a file at a path the user named (`tack sbom --output PATH`): replaced atomically
+    /// where nothing is there or a regular file is; anything else — a device, a FIFO, a link
+    /// the user chose, `/dev/stdout` — is opened and written through, never replaced.
+    func writeUserFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError)
     /// Renames `from` to `to` in one step, replacing a file there.
     func move(_ from: String, to: String) throws(FileSystemError)
     /// A hard link at `to` to the file at `from`, or a copy where no link can be made (another

@@ -148,6 +148,10 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         try copy(from, to: to)
     }
 
+    public func writeUserFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+        try writeAtomically(path, bytes, permissions: nil)
+    }
+
     public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?) throws(FileSystemError) {
         let p = Paths.normalize(path)
         try lock.locked { () throws(FileSystemError) in

@@ -66,6 +66,27 @@ public struct LocalFileSystem: FileSystem {
         return out
     }
 
+    public func writeUserFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+        var st = stat()
+        if lstat(path, &st) != 0 || (st.st_mode & S_IFMT) == S_IFREG {
+            return try writeAtomically(path, bytes, permissions: nil)
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw FileSystemError(path, .other("a directory")) }
+        do {
+            let fd = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                             permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            do {
+                _ = try fd.writeAll(bytes)
+                try fd.close()
+            } catch {
+                try? fd.close()
+                throw error
+            }
+        } catch {
+            throw FileSystemError(path, Self.code(error))
+        }
+    }
+
     public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?) throws(FileSystemError) {
         let tmp = "\(path).tmp-\(getpid())"
         do {
