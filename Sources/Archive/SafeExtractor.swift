@@ -1,4 +1,5 @@
 import CArchive
+import TackCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,7 +34,7 @@ public enum SafeExtractor {
         public static func from(environment: [String: String]) -> Limits {
             var limits = Limits.standard
             if let text = environment["TACK_UNPACK_MAX_BYTES"], let n = parseSize(text) { limits.maxBytes = n }
-            if let text = environment["TACK_UNPACK_MAX_ENTRIES"], let n = Int(text), n > 0 { limits.maxEntries = n }
+            if let n = NumericSetting.integer(environment, "TACK_UNPACK_MAX_ENTRIES", minimum: 1, maximum: 1_000_000_000) { limits.maxEntries = n }
             return limits
         }
 

@@ -33,8 +33,7 @@ final class ProgressReporter: @unchecked Sendable {
     init(settings: Settings) {
         live = CurrentProcess.isTerminal(2) && settings.environment["TERM"] != "dumb" && !Output.isQuiet
         color = live && settings.environment["NO_COLOR"] == nil
-        let interval = settings.environment["TACK_PROGRESS_INTERVAL"].flatMap(Double.init) ?? 30
-        pipedInterval = interval.isFinite && interval >= 0.1 ? interval : 30
+        pipedInterval = NumericSetting.read(settings.environment, "TACK_PROGRESS_INTERVAL", minimum: 0.1, maximum: NumericSetting.day) ?? 30
     }
 
     deinit { ticker?.cancel() }

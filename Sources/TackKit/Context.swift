@@ -47,7 +47,7 @@ public struct Context: Sendable {
 
     /// TACK_JOBS, else the number of cores online.
     static func jobs(_ environment: [String: String]) -> Int {
-        if let s = environment["TACK_JOBS"], let n = Int(s), n > 0 { return n }
+        if let n = NumericSetting.integer(environment, "TACK_JOBS", minimum: 1, maximum: 256) { return n }
         return max(1, CurrentProcess.processorCount)
     }
 

@@ -47,4 +47,36 @@ import Testing
         #expect(try s.tack(["sbom", "--output", "plain.json"], in: "app").status == 0)
         #expect(s.read("app/plain.json")?.hasPrefix("{") == true)
     }
+
+    // MARK: 3. every numeric setting is read through one bounded parser
+
+    @Test func hostileNumericSettingsNeverCrash() throws {
+        let s = try Sandbox()
+        try s.mkdir("www")
+        try FixtureServer.archive("tar.gz", s.root + "/www/flat-1.0.0.tar.gz", version: "1.0.0")
+        let server = try FixtureServer(serving: s.root + "/www")
+        try s.write("app/tack.yml", """
+            tools:
+              flat: { url: "\(server.url("files/flat-{version}.tar.gz"))", version: 1.0.0, bin: "shellcheck-v{version}/shellcheck" }
+
+            """)
+        let variables = ["TACK_HTTP_TIMEOUT", "TACK_CACHE_TIMEOUT", "TACK_HTTP_MIN_RATE", "TACK_PROGRESS_INTERVAL",
+                         "TACK_UNPACK_MAX_BYTES", "TACK_UNPACK_MAX_ENTRIES", "TACK_JOBS", "TACK_MIN_RELEASE_AGE"]
+        let values = ["9.3e15", "1e400", "-5", "0.25", "nan", "inf", "abc", "0x10", "99999999999999999999", " 3", ""]
+        var n = 0
+        for variable in variables {
+            for value in values {
+                n += 1
+                // A store of its own each time, so the download (and its limits) really runs.
+                let r = try s.tack(["install"], in: "app", env: [variable: value, "TACK_HOME": s.root + "/home-\(n)"])
+                #expect(r.status == 0 || r.status == 1, "\(variable)=\(value): status \(r.status): \(r.stderr)")
+                #expect(!r.stderr.contains("Fatal error"), "\(variable)=\(value): \(r.stderr)")
+                if r.status == 1 {
+                    // Only what cannot be read as a setting fails, saying which.
+                    #expect(r.stderr.contains(variable), "\(variable)=\(value): \(r.stderr)")
+                }
+            }
+        }
+        withExtendedLifetime(server) {}
+    }
 }

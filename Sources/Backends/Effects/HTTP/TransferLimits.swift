@@ -13,20 +13,21 @@ public struct TransferLimits: Sendable, Equatable {
     public var variable = "TACK_HTTP_TIMEOUT"
 
     public init(idle: TimeInterval = 30, minimumRate: Double = 10) {
-        self.idle = max(0.5, idle)
-        self.minimumRate = max(0, minimumRate)
+        self.idle = idle.isFinite ? min(max(0.5, idle), NumericSetting.day) : 30
+        self.minimumRate = minimumRate.isFinite ? min(max(0, minimumRate), 1e12) : 10
     }
 
     /// The limits the environment sets; `timeoutVariable` names the one for the idle time.
     public static func from(environment: [String: String], timeoutVariable: String = "TACK_HTTP_TIMEOUT") -> TransferLimits {
         var limits = TransferLimits()
-        if let s = environment[timeoutVariable], let t = Double(s), t.isFinite, t > 0 {
-            limits.idle = max(0.5, t)
+        // Bounded (`NumericSetting`): at most a day, so milliseconds fit in any integer.
+        if let t = NumericSetting.read(environment, timeoutVariable, minimum: 0.5, maximum: NumericSetting.day) {
+            limits.idle = t
             limits.variable = timeoutVariable
-        } else if let s = environment["TACK_HTTP_TIMEOUT"], let t = Double(s), t.isFinite, t > 0 {
-            limits.idle = max(0.5, t)
+        } else if let t = NumericSetting.read(environment, "TACK_HTTP_TIMEOUT", minimum: 0.5, maximum: NumericSetting.day) {
+            limits.idle = t
         }
-        if let s = environment["TACK_HTTP_MIN_RATE"], let r = Double(s), r.isFinite, r >= 0 { limits.minimumRate = r }
+        if let r = NumericSetting.read(environment, "TACK_HTTP_MIN_RATE", minimum: 0, maximum: 1e12) { limits.minimumRate = r }
         return limits
     }
 }
