@@ -1,3 +1,4 @@
+#include <sys/stat.h>
 #include "CLean.h"
 #include <fcntl.h>
 #if defined(__APPLE__)
@@ -7,7 +8,15 @@
 
 int lean_errno(void) { return errno; }
 
-int lean_open_read(const char *path) { return open(path, O_RDONLY | O_CLOEXEC); }
+int lean_open_read(const char *path) {
+    /* Without blocking (a FIFO where the snapshot should be is not waited on), and only a
+       regular file: anything else is closed and refused. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return fd;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); errno = EINVAL; return -1; }
+    return fd;
+}
 
 char **lean_environ(void) {
 #if defined(__APPLE__)

@@ -39,7 +39,9 @@ public struct LocalFileSystem: FileSystem {
     public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
         let fd: FileDescriptor
         do {
-            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+            // Without blocking: a FIFO (or a device) where a file should be is refused below,
+            // not waited on forever (a regular file's reads never block anyway).
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
         } catch {
             throw FileSystemError(path, Self.code(error))
         }

@@ -79,4 +79,21 @@ import Testing
         }
         withExtendedLifetime(server) {}
     }
+
+    // MARK: 6. a FIFO where a file should be is refused, never waited on
+
+    @Test func aFIFOWhereTackReadsAFileIsRefusedNotWaitedOn() throws {
+        let s = try Sandbox()
+        try s.write("app/tack.yml", "tools:\n  jq: { url: \"https://example.com/jq-{version}\", version: 1.7.1 }\n")
+        #expect(mkfifo(s.root + "/app/tack.lock", 0o644) == 0)
+        let tack = try Sandbox.binary()
+        let dir = (tack as NSString).deletingLastPathComponent
+        for (program, args) in [(tack, ["sbom"]), (tack, ["current"]), (dir + "/tack-front", ["current"]), (tack, ["install"]),
+                                (tack, ["lock", "--verify"]), (tack, ["exec", "--", "true"])] {
+            // A hang shows as timeout's 124.
+            let r = try s.run("/usr/bin/timeout", ["20", program] + args, in: "app")
+            #expect(r.status == 1, "\(args): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("tack.lock") && r.stderr.contains("not a regular file"), "\(args): \(r.stderr)")
+        }
+    }
 }

@@ -15,7 +15,8 @@
 
 /// `errno` (a macro, which Swift cannot call).
 int lean_errno(void);
-/// `open(path, O_RDONLY | O_CLOEXEC)` (open is variadic, which Swift cannot call).
+/// `open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)` of a regular file only, else -1 (open is
+/// variadic, which Swift cannot call).
 int lean_open_read(const char *path);
 /// The process environment (`environ`, or `_NSGetEnviron()` on Darwin).
 char **lean_environ(void);
