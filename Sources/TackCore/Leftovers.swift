@@ -19,12 +19,14 @@ public enum Leftovers {
         let fs = store.fs
         var out: [String] = []
         func scan(_ dir: String, _ pid: (String) -> Int32?) {
+            // Never through a link out of the store.
+            guard fs.linkTarget(dir) == nil, fs.linkTarget(Paths.dirname(dir)) == nil else { return }
             for entry in (try? fs.list(dir)) ?? [] {
                 guard let p = pid(entry), !isRunning(p) else { continue }
                 out.append(dir + "/" + entry)
             }
         }
-        for tool in (try? fs.list(store.installs)) ?? [] where ToolName.isValid(tool) {
+        for tool in store.installedTools() {
             let dir = store.installs + "/" + tool
             scan(dir) { entry in
                 guard entry.hasPrefix(".tmp-") || entry.hasPrefix(".old-") else { return nil }

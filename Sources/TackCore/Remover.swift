@@ -4,6 +4,10 @@ public struct Remover: Sendable {
     public init(store: Store) { self.store = store }
 
     public func remove(_ tool: String, _ version: Version) throws(TackError) {
+        // Nothing is removed through a link out of the store.
+        for link in [store.installs, store.toolDirectory(tool), store.installDirectory(tool, version)] where store.fs.linkTarget(link) != nil {
+            throw TackError("\(link) is a symbolic link; tack removes nothing through one — remove it yourself if it is yours")
+        }
         let dir = store.installDirectory(tool, version)
         guard store.fs.isDirectory(dir) else {
             let others = store.installedVersions(tool).map(\.text)

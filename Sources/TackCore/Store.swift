@@ -120,8 +120,10 @@ extension Store {
     }
 
     /// Every tool with at least one version directory.
+    /// The tools installed here: directories of `installs/`, never a link out of the store
+    /// (nothing tack lists, runs or removes is reached through one).
     public func installedTools() -> [String] {
-        ((try? fs.list(installs)) ?? []).filter(ToolName.isValid)
+        ((try? fs.list(installs)) ?? []).filter { ToolName.isValid($0) && fs.linkTarget(installs + "/" + $0) == nil }
     }
 }
 

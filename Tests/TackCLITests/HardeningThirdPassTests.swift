@@ -96,4 +96,28 @@ import Testing
             #expect(r.stderr.contains("tack.lock") && r.stderr.contains("not a regular file"), "\(args): \(r.stderr)")
         }
     }
+
+    // MARK: 10. nothing tack removes or creates in TACK_HOME follows a link out of it
+
+    @Test func pruneAndUninstallNeverFollowALinkOutOfTheStore() throws {
+        let s = try Sandbox()
+        // Someone else's directory, linked in where a tool's installs would be.
+        try s.write("precious/1.0.0/keep.txt", "mine\n")
+        try s.write("precious/.tmp-1.0.0-999999/also.txt", "mine too\n")
+        try s.mkdir("tack-home/installs")
+        try FileManager.default.createSymbolicLink(atPath: s.root + "/tack-home/installs/precious", withDestinationPath: s.root + "/precious")
+        try s.mkdir("app")
+        let prune = try s.tack(["prune"], in: "app")
+        #expect(prune.status == 0, "\(prune.stderr)")
+        let uninstall = try s.tack(["uninstall", "precious@1.0.0"], in: "app")
+        #expect(uninstall.status != 0)
+        #expect(s.read("precious/1.0.0/keep.txt") == "mine\n")
+        #expect(s.read("precious/.tmp-1.0.0-999999/also.txt") == "mine too\n")
+        // A dangling link where a state lock goes: tack creates nothing at its target.
+        try s.mkdir("tack-home/state/locks")
+        try FileManager.default.createSymbolicLink(atPath: s.root + "/tack-home/state/trust.lock", withDestinationPath: s.root + "/outside-trust")
+        try s.write("app/tack.yml", "tools: {}\nenv:\n  X: y\n")
+        _ = try s.tack(["trust"], in: "app")
+        #expect(!s.exists("outside-trust"), "a lock file was created through a link")
+    }
 }
