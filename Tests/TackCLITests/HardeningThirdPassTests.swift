@@ -120,4 +120,15 @@ import Testing
         _ = try s.tack(["trust"], in: "app")
         #expect(!s.exists("outside-trust"), "a lock file was created through a link")
     }
+
+    // MARK: 11. an info.json over the read limit is said as such
+
+    @Test func anArtifactBundleWhoseInfoIsTooLargeNamesTheLimit() throws {
+        let (s, server) = try ArtifactBundleTests().setUp("huge-info")
+        try ArtifactBundleTests().manifest(s, server)
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("has an info.json tack will not read: the file is 2.0 MiB; tack reads files of at most 1.0 MiB"), "\(r.stderr)")
+        #expect(!r.stderr.contains("no info.json"), "\(r.stderr)")
+    }
 }

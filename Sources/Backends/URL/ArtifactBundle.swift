@@ -33,7 +33,13 @@ struct ArtifactBundle: Decodable {
         let top = ((try? fs.list(files)) ?? []).filter { $0.hasSuffix(".artifactbundle") }.sorted()
         candidates += top.map { $0 + "/" }
         for root in candidates {
-            guard let bytes = try? fs.read(files + "/" + root + "info.json") else { continue }
+            let bytes: [UInt8]
+            do { bytes = try fs.read(files + "/" + root + "info.json") } catch {
+                // There, but not to be read as it is: said (a limit named with its size), not
+                // taken for a bundle without one.
+                if case .notFound = error.code { continue }
+                throw TackError("the artifact bundle of \(tool) has an info.json tack will not read: \(error.reason) — nothing was installed")
+            }
             let bundle: ArtifactBundle
             do { bundle = try JSONDecoder().decode(ArtifactBundle.self, from: Data(bytes)) } catch {
                 throw TackError("the artifact bundle of \(tool) has an info.json tack cannot read (\(Self.describe(error))) — nothing was installed")

@@ -244,7 +244,7 @@ def artifact_bundle(out, version, variant=None):
     VARIANT: none for linux x86_64 and aarch64 and macOS arm64; macos-only; escape (a path
     out of the bundle); universal (no supportedTriples); newer (schemaVersion 2.0); hello
     (the artifact is `hello`, as GitFixture's tool builds it); hello-macos-only; hello-setuid
-    (its executables carry the setuid bit)."""
+    (its executables carry the setuid bit); huge-info (an info.json of 2 MiB, valid JSON)."""
     tool = "hello" if variant and variant.startswith("hello") else "shellcheck"
     setuid = variant == "hello-setuid"
     if variant in ("hello-macos-only", "hello-setuid"):
@@ -269,7 +269,10 @@ def artifact_bundle(out, version, variant=None):
         doc = {"schemaVersion": "2.0" if variant == "newer" else "1.0",
                "artifacts": {tool: {"version": version, "type": "executable", "variants": entries},
                              "docs": {"version": version, "type": "staticLibrary", "variants": []}}}
-        z.writestr(zipfile.ZipInfo(top + "/info.json", date_time=(2024, 1, 1, 0, 0, 0)), json.dumps(doc, indent=2).encode())
+        text = json.dumps(doc, indent=2)
+        if variant == "huge-info":
+            text += " " * (2 << 20)
+        z.writestr(zipfile.ZipInfo(top + "/info.json", date_time=(2024, 1, 1, 0, 0, 0)), text.encode())
 
 def archive(kind, out, version, hostile=None):
     top = "shellcheck-v%s" % version
