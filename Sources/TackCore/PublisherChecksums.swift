@@ -6,6 +6,14 @@ public struct PublisherChecksums: Sendable, Equatable {
     public var sums: [String: String] = [:]
     /// A file that is one hash with no name: the checksum of whatever it sits beside.
     public var single: String?
+    /// Every named line: the name as listed (a path, maybe), its hash, the line itself.
+    public var entries: [Entry] = []
+
+    public struct Entry: Sendable, Equatable {
+        public var listed: String
+        public var hash: String
+        public var line: String
+    }
 
     public init(_ text: String) {
         var unnamed: [String] = []
@@ -15,7 +23,7 @@ public struct PublisherChecksums: Sendable, Equatable {
             if line.hasPrefix("SHA256 ("), let close = line.range(of: ") = ") {
                 let name = String(line[line.index(line.startIndex, offsetBy: 8)..<close.lowerBound])
                 let hash = String(line[close.upperBound...]).trimmingSpaces
-                if Checksum.isSHA256(hash) { sums[Paths.basename(name)] = hash.lowercased() }
+                if Checksum.isSHA256(hash) { add(name, hash, line) }
                 continue
             }
             let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
@@ -26,11 +34,31 @@ public struct PublisherChecksums: Sendable, Equatable {
             }
             var name = fields[1].trimmingSpaces
             if name.hasPrefix("*") { name.removeFirst() }
-            sums[Paths.basename(name)] = hash.lowercased()
+            add(name, hash, line)
         }
         if unnamed.count == 1 && sums.isEmpty { single = unnamed[0] }
     }
 
-    /// The checksum the file gives for `name` (a download's file name).
-    public func sum(for name: String) -> String? { sums[name] ?? single }
+    mutating func add(_ name: String, _ hash: String, _ line: String) {
+        sums[Paths.basename(name)] = hash.lowercased()
+        entries.append(Entry(listed: name, hash: hash.lowercased(), line: String(line)))
+    }
+
+    /// The checksum the file gives for `name` (a download's file name). Two lines that give
+    /// one name different hashes are ambiguous (a mirror could serve either file) unless
+    /// their paths tell them apart: the one whose listed path ends `path` (the download URL's
+    /// path) is the one; otherwise an error naming both lines.
+    public func sum(for name: String, path: String? = nil) throws(TackError) -> String? {
+        let named = entries.filter { Paths.basename($0.listed) == name }
+        guard Set(named.map(\.hash)).count > 1 else { return named.first?.hash ?? single }
+        if let path {
+            let matching = named.filter { entry in
+                let listed = entry.listed.hasPrefix("./") ? String(entry.listed.dropFirst(2)) : entry.listed
+                return listed.contains("/") && (path == listed || path.hasSuffix("/" + listed))
+            }
+            if Set(matching.map(\.hash)).count == 1, let only = matching.first { return only.hash }
+        }
+        let lines = named.map { "`\(Terminal.escapeControls($0.line))`" }.joined(separator: " and ")
+        throw TackError("the checksum file lists \(name) more than once with different hashes (\(lines)), and nothing in their paths says which is this download — nothing was installed; tell the publisher")
+    }
 }

@@ -131,4 +131,35 @@ import Testing
         #expect(r.stderr.contains("has an info.json tack will not read: the file is 2.0 MiB; tack reads files of at most 1.0 MiB"), "\(r.stderr)")
         #expect(!r.stderr.contains("no info.json"), "\(r.stderr)")
     }
+
+    // MARK: 8. a checksum file that lists one name twice is ambiguous unless paths tell
+
+    @Test func aChecksumFileWithTwoHashesForOneNameIsRefusedNamingBothLines() throws {
+        let s = try Sandbox()
+        try s.mkdir("www/linux")
+        try s.mkdir("www/darwin")
+        try FixtureServer.archive("tar.gz", s.root + "/www/linux/flat-1.0.0.tar.gz", version: "1.0.0")
+        try FixtureServer.archive("tar.gz", s.root + "/www/darwin/flat-1.0.0.tar.gz", version: "2.0.0")
+        let linux = try sha256(s.root + "/www/linux/flat-1.0.0.tar.gz"), darwin = try sha256(s.root + "/www/darwin/flat-1.0.0.tar.gz")
+        let server = try FixtureServer(serving: s.root + "/www")
+        func project(_ sums: String) throws {
+            try s.write("www/SHA256SUMS", sums)
+            try s.write("app/tack.yml", """
+                tools:
+                  flat: { url: "\(server.url("static/linux/flat-{version}.tar.gz"))", version: 1.0.0, bin: "shellcheck-v{version}/shellcheck", checksums: { url: "\(server.url("static/SHA256SUMS"))" } }
+
+                """)
+        }
+        // Both lines name the bare file: which one this download is, nothing says.
+        try project("\(darwin)  flat-1.0.0.tar.gz\n\(linux)  flat-1.0.0.tar.gz\n")
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("lists flat-1.0.0.tar.gz more than once with different hashes (`\(darwin)  flat-1.0.0.tar.gz` and `\(linux)  flat-1.0.0.tar.gz`)"), "\(r.stderr)")
+        #expect(!s.exists("tack-home/installs/flat/1.0.0"))
+        // Paths that tell them apart: the download's own line is used.
+        try project("\(darwin)  darwin/flat-1.0.0.tar.gz\n\(linux)  ./linux/flat-1.0.0.tar.gz\n")
+        let ok = try s.tack(["install"], in: "app")
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(try s.tack(["exec", "--", "shellcheck"], in: "app").stdout == "shellcheck 1.0.0\n")
+    }
 }

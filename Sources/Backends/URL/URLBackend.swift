@@ -160,7 +160,7 @@ public struct URLBackend: Backend {
             throw TackError("cannot fetch the checksums of \(request.name) \(version) from \(Redact.url(file)): \(error.message) — nothing was installed")
         }
         let name = Self.fileName(url)
-        guard let sum = PublisherChecksums(String(decoding: body, as: UTF8.self)).sum(for: name) else {
+        guard let sum = try PublisherChecksums(String(decoding: body, as: UTF8.self)).sum(for: name, path: URL(string: url)?.path) else {
             throw TackError("the checksums of \(request.name) \(version) at \(Redact.url(file)) list nothing for \(name) — nothing was installed")
         }
         return (sum, "the publisher's checksums (\(Redact.url(file))) say")
