@@ -52,7 +52,7 @@ public struct BillOfMaterials: Sendable {
                 let tag: String = if case .string(let t)? = entry.fields["tag"] { t } else { v }
                 c.purl = PackageURL.github(repo, tag)
             } else {
-                c.purl = PackageURL.generic(entry.name, v, qualifiers: [("vcs_url", "git+" + entry.source + (commit.map { "@" + $0 } ?? ""))])
+                c.purl = PackageURL.generic(entry.name, v, qualifiers: [("vcs_url", "git+" + URLRedaction.text(entry.source) + (commit.map { "@" + $0 } ?? ""))])
             }
             c.location = entry.source
             c.isRepository = true
@@ -69,7 +69,7 @@ public struct BillOfMaterials: Sendable {
             if case .string(let build)? = entry.fields["build"] { extra["build"] = build }
             let url = platform.flatMap(Platform.init(key:)).map { $0.render(entry.source, version: v, extra: extra) } ?? entry.source
             c.location = url
-            c.purl = PackageURL.generic(entry.name, v, qualifiers: [("download_url", url)])
+            c.purl = PackageURL.generic(entry.name, v, qualifiers: [("download_url", URLRedaction.text(url))])
         case .swift?:
             c.hashes = sums.map { Hash(of: $0.key, sha256: $0.value) }
             c.location = entry.source

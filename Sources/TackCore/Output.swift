@@ -12,12 +12,12 @@ import Darwin
 public enum Output {
     public static func out(_ s: String) { write(1, s) }
     /// Progress and notes on stderr, unless quiet.
-    public static func err(_ s: String) { if !isQuiet { write(2, s) } }
+    public static func err(_ s: String) { if !isQuiet { write(2, URLRedaction.text(s)) } }
     /// A question for the user: said even when quiet.
     public static func prompt(_ s: String) { write(2, s) }
     /// A detail for `-v`: `tack: <message>` on stderr.
     public static func verbose(_ message: @autoclosure () -> String) {
-        if isVerbose { write(2, "tack: \(Terminal.escapeControls(message()))\n") }
+        if isVerbose { write(2, "tack: \(Terminal.escapeControls(URLRedaction.text(message())))\n") }
     }
 
     public static var isQuiet: Bool { flag("TACK_QUIET") }
@@ -56,5 +56,5 @@ public enum Output {
     /// `tack: <message>` on stderr, with every control character but the line break escaped:
     /// a tool name, key, path or server's answer cannot move the cursor, recolour or retitle
     /// the user's terminal.
-    public static func error(_ message: String) { write(2, "tack: \(Terminal.escapeControls(message))\n") }
+    public static func error(_ message: String) { write(2, "tack: \(Terminal.escapeControls(URLRedaction.text(message)))\n") }
 }

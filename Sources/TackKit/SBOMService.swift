@@ -41,8 +41,9 @@ public struct SBOMService: Sendable {
     public func document(_ format: Format) throws(TackError) -> String {
         let bom = try billOfMaterials()
         switch format {
-        case .cyclonedx: return CycloneDX.document(bom).pretty() + "\n"
-        case .spdx: return SPDX.document(bom).pretty() + "\n"
+        // A credential in a source URL stays out of the document, which is meant to be shared.
+        case .cyclonedx: return URLRedaction.text(CycloneDX.document(bom).pretty()) + "\n"
+        case .spdx: return URLRedaction.text(SPDX.document(bom).pretty()) + "\n"
         }
     }
 

@@ -162,4 +162,37 @@ import Testing
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(try s.tack(["exec", "--", "shellcheck"], in: "app").stdout == "shellcheck 1.0.0\n")
     }
+
+    // MARK: 2. a password in a URL reaches no message, trace or bill of materials
+
+    @Test func aPasswordInAURLIsNeverPrinted() throws {
+        let s = try Sandbox()
+        try s.mkdir("www")
+        try FixtureServer.archive("tar.gz", s.root + "/www/flat-1.0.0.tar.gz", version: "1.0.0")
+        let server = try FixtureServer(serving: s.root + "/www")
+        let secret = "s3cr3t-Pa55"
+        let base = server.url("files/").replacingOccurrences(of: "http://", with: "http://user:\(secret)@")
+        func pin(_ file: String) throws {
+            try s.write("app/tack.yml", "tools:\n  flat: { url: \"\(base)\(file)\", version: 1.0.0, bin: \"shellcheck-v{version}/shellcheck\" }\n")
+        }
+        var outputs: [String] = []
+        // Failing: a file that is not there (plainly and with -v).
+        try pin("nothing-{version}.tar.gz")
+        for args in [["install"], ["-v", "install"]] {
+            let r = try s.tack(args, in: "app")
+            #expect(r.status == 1)
+            #expect(r.stderr.contains("***@127.0.0.1"), "\(args): the host is still said: \(r.stderr)")
+            outputs += [r.stdout, r.stderr]
+        }
+        // Succeeding, then every command that shows what is pinned.
+        try pin("flat-{version}.tar.gz")
+        for args in [["-v", "install"], ["lock", "--verify"], ["current", "--json"], ["ls", "--json"], ["sbom"], ["sbom", "--format", "spdx"], ["doctor"], ["outdated"]] {
+            let r = try s.tack(args, in: "app")
+            outputs += [r.stdout, r.stderr]
+        }
+        for (i, text) in outputs.enumerated() {
+            #expect(!text.contains(secret), "output \(i) says the password: \(text)")
+        }
+        withExtendedLifetime(server) {}
+    }
 }
