@@ -1,14 +1,14 @@
 /// A number a variable of the environment sets (`TACK_HTTP_TIMEOUT`, `TACK_JOBS` …), read one
 /// way for every such setting: a plain decimal (digits, one point, an exponent; no NaN, no
-/// infinity, no hex), at least `minimum`, and never more than `maximum` (a larger value is
-/// taken as the maximum, so no later arithmetic overflows). Anything else reads as unset:
-/// the setting's default applies.
+/// infinity, no hex), not negative (and not zero where `minimum` is above zero), taken within
+/// `minimum…maximum` (a larger value is the maximum, so no later arithmetic overflows; a
+/// smaller positive one the minimum). Anything else reads as unset: the default applies.
 public enum NumericSetting {
     public static func read(_ environment: [String: String], _ name: String, minimum: Double, maximum: Double) -> Double? {
         guard let text = environment[name], !text.isEmpty, text.utf8.count <= 64,
               text.allSatisfy({ $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }),
-              let value = Double(text), value.isFinite, value >= minimum else { return nil }
-        return min(value, maximum)
+              let value = Double(text), value.isFinite, value >= 0, minimum <= 0 || value > 0 else { return nil }
+        return min(max(value, minimum), maximum)
     }
 
     /// A whole number: as `read`, and with no fraction.

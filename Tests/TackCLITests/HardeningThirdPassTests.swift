@@ -195,4 +195,29 @@ import Testing
         }
         withExtendedLifetime(server) {}
     }
+
+    // MARK: 5. a minisign signature binds the file it was made for
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/minisign"), "needs minisign: ./bootstrap.sh --dev"))
+    func anOlderReleaseAndItsSignatureServedAsANewerOneAreRefused() throws {
+        let f = try SignatureTests().setUp()
+        let s = f.s
+        let (key, _) = try f.minisignKey("publisher")
+        // The publisher signs 1.0.0 (minisign's trusted comment names the file).
+        try FixtureServer.archive("tar.gz", s.root + "/www/flat-1.0.0.tar.gz", version: "1.0.0")
+        try f.run(["minisign", "-S", "-s", s.root + "/publisher.key", "-m", s.root + "/www/flat-1.0.0.tar.gz", "-x", s.root + "/www/flat-1.0.0.tar.gz.minisig"])
+        // A hostile mirror serves that file and its signature at 2.0.0's URLs.
+        try FileManager.default.copyItem(atPath: s.root + "/www/flat-1.0.0.tar.gz", toPath: s.root + "/www/flat-2.0.0.tar.gz")
+        try FileManager.default.copyItem(atPath: s.root + "/www/flat-1.0.0.tar.gz.minisig", toPath: s.root + "/www/flat-2.0.0.tar.gz.minisig")
+        try s.write("app/tack.yml", "tools:\n  flat:\n    url: \"\(f.server.url("files/flat-{version}.tar.gz"))\"\n    version: 2.0.0\n    bin: shellcheck-v{version}/shellcheck\n    minisign: \"\(key)\"\n")
+        let r = try s.tack(["install"], in: "app")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("it was made for \"flat-1.0.0.tar.gz\", not \"flat-2.0.0.tar.gz\""), "\(r.stderr)")
+        #expect(!s.exists("tack-home/installs/flat/2.0.0"))
+        #expect(!s.exists("app/tack.lock") || !(s.read("app/tack.lock") ?? "").contains("sha256"))
+        // 1.0.0 itself, as signed, installs.
+        try s.write("app/tack.yml", "tools:\n  flat:\n    url: \"\(f.server.url("files/flat-{version}.tar.gz"))\"\n    version: 1.0.0\n    bin: shellcheck-v{version}/shellcheck\n    minisign: \"\(key)\"\n")
+        let ok = try s.tack(["install"], in: "app")
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
 }

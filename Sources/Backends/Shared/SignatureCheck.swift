@@ -15,11 +15,11 @@ struct SignatureCheck {
 
     /// Checks `file` (whose SHA-256 is `sum`) with `key`, its signature fetched from
     /// `signatureURL` (or the cache, unless `fresh`); the key's id as tack.lock records it.
-    func verify(_ file: String, sum: String, key: SigningKey, signatureURL: String, cache: String, fresh: Bool = false, tool: String) async throws(TackError) -> String {
+    func verify(_ file: String, sum: String, key: SigningKey, signatureURL: String, cache: String, fresh: Bool = false, tool: String, downloadName: String) async throws(TackError) -> String {
         let kept = file + key.scheme.suffix
         func problem(_ signature: [UInt8]) -> String? {
             switch key.scheme {
-            case .minisign: return Self.minisignProblem(file, signature: signature, key: key)
+            case .minisign: return Self.minisignProblem(file, signature: signature, key: key, name: downloadName)
             case .cosign: return Self.cosignProblem(sum: sum, signature: signature, key: key)
             }
         }
@@ -38,7 +38,10 @@ struct SignatureCheck {
     }
 
     /// What is wrong with a minisign signature of `file`, or nil when it is good.
-    static func minisignProblem(_ file: String, signature: [UInt8], key: SigningKey) -> String? {
+    /// `name` is the download's file name, which the trusted comment must name (minisign's
+    /// `file:`): a signature binds the file it was made for, so another release's file and
+    /// signature served at this one's URLs are refused.
+    static func minisignProblem(_ file: String, signature: [UInt8], key: SigningKey, name: String) -> String? {
         let lines = String(decoding: signature, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
         guard lines.count >= 4, lines[0].hasPrefix("untrusted comment:"), lines[2].hasPrefix("trusted comment: "),
@@ -64,6 +67,14 @@ struct SignatureCheck {
         guard ed25519(publicKey, signed, body) else { return "the signature does not match the download" }
         let trusted = Array(lines[2].dropFirst("trusted comment: ".count).utf8)
         guard ed25519(publicKey, body + trusted, global) else { return "its trusted comment was changed after it was signed" }
+        // minisign writes `timestamp:…<TAB>file:NAME<TAB>hashed`: the file it signed.
+        let fields = String(decoding: trusted, as: UTF8.self).split(whereSeparator: { $0 == "\t" || $0 == " " })
+        guard let signedName = fields.first(where: { $0.hasPrefix("file:") }).map({ String($0.dropFirst(5)) }) else {
+            return "its trusted comment names no file (minisign's `file:`), so it could be the signature of another release's file"
+        }
+        guard signedName == name else {
+            return "it was made for \(quoted(signedName)), not \(quoted(name)): another file's signature (an older release served as this one?)"
+        }
         return nil
     }
 

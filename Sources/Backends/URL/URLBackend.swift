@@ -184,7 +184,8 @@ public struct URLBackend: Backend {
                 try backend.checkFormat(file.path, url: d.url)
                 var signer: String?
                 if let (key, url) = d.signature {
-                    signer = try await signatures.verify(file.path, sum: file.sum, key: key, signatureURL: url, cache: cache, fresh: true, tool: "\(tool) (\(d.platform))")
+                    signer = try await signatures.verify(file.path, sum: file.sum, key: key, signatureURL: url, cache: cache, fresh: true, tool: "\(tool) (\(d.platform))",
+                                                         downloadName: Self.fileName(d.url))
                 }
                 return (d, .success((file.sum, signer)))
             } catch {
@@ -312,7 +313,8 @@ public struct URLBackend: Backend {
         if let signingKey {
             job.report(.custom("verifying"))
             let where_ = signatureURL(signingKey, download: url, version: job.locked.version, fields: job.locked.fields, platform: platform)
-            record.signedBy[platformKey] = try await signatures.verify(file, sum: fetched.sum, key: signingKey, signatureURL: where_, cache: job.cache, tool: tool)
+            record.signedBy[platformKey] = try await signatures.verify(file, sum: fetched.sum, key: signingKey, signatureURL: where_, cache: job.cache, tool: tool,
+                                                                       downloadName: Self.fileName(url))
         }
         var notes: [String] = []
         let learned = expected == nil ? [Learned(expectedSum == nil ? "the checksum of its \(platformKey) download"
