@@ -62,7 +62,9 @@ import Testing
             """)
         let variables = ["TACK_HTTP_TIMEOUT", "TACK_CACHE_TIMEOUT", "TACK_HTTP_MIN_RATE", "TACK_PROGRESS_INTERVAL",
                          "TACK_UNPACK_MAX_BYTES", "TACK_UNPACK_MAX_ENTRIES", "TACK_JOBS", "TACK_MIN_RELEASE_AGE"]
-        let values = ["9.3e15", "1e400", "-5", "0.25", "nan", "inf", "abc", "0x10", "99999999999999999999", " 3", ""]
+        // Huge (the trap was 9.2e15 and up), negative, fractional, NaN and non-numeric; the
+        // parser's own unit cases cover the rest (NumericSettingTests).
+        let values = ["9.3e15", "-5", "0.25", "nan", "abc"]
         var n = 0
         for variable in variables {
             for value in values {
