@@ -185,9 +185,10 @@ import Testing
         try append("Sources/DemoFeature/ItemsFeature.swift", blocks[2], after: "try handlers.registerUndo(on: store)")
         try append("Sources/Demo/main.swift", "func renameTheFirst(_ feature: ItemsFeature) async throws {\n" + blocks[3] + "}\n")
 
-        let build = try s.run("/usr/bin/env", ["swift", "build"], in: "work/Demo")
+        // One build of everything (the executable and the tests), then the tests run from it.
+        let build = try s.run("/usr/bin/env", ["swift", "build", "--build-tests"], in: "work/Demo")
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
-        let test = try s.run("/usr/bin/env", ["swift", "test"], in: "work/Demo")
+        let test = try s.run("/usr/bin/env", ["swift", "test", "--skip-build"], in: "work/Demo")
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
         #expect((test.stdout + test.stderr).contains("69 tests in 7 suites passed"), "\(test.stdout)")
 
