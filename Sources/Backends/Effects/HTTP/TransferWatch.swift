@@ -48,14 +48,14 @@ final class TransferWatch: @unchecked Sendable {
             samples.removeAll { now - $0.time > limits.idle * 2 + 2 }
             let idleFor = now - lastMove
             if idleFor >= limits.idle {
-                tripped = HTTPFailure(status: nil, message: "\(host) sent nothing for \(Self.seconds(limits.idle)) (\(limits.variable)), so tack gave up on it")
+                tripped = HTTPFailure(status: nil, message: "\(host) sent nothing for \(Self.seconds(limits.idle)) (\(limits.variable)), so tack gave up on it", stalled: true)
             } else if limits.minimumRate > 0, now - started >= limits.idle,
                       let old = samples.last(where: { now - $0.time >= limits.idle }) {
                 // The rate over the last `idle` seconds at least: from the newest sample that old.
                 let span = now - old.time
                 let rate = Double(moved - old.moved) / span
                 if rate < limits.minimumRate {
-                    tripped = HTTPFailure(status: nil, message: "\(host) sent fewer than \(Self.number(limits.minimumRate)) bytes a second for \(Self.seconds(limits.idle)) (TACK_HTTP_MIN_RATE, \(limits.variable)), so tack gave up on it")
+                    tripped = HTTPFailure(status: nil, message: "\(host) sent fewer than \(Self.number(limits.minimumRate)) bytes a second for \(Self.seconds(limits.idle)) (TACK_HTTP_MIN_RATE, \(limits.variable)), so tack gave up on it", stalled: true)
                 }
             }
             return tripped
