@@ -12,6 +12,9 @@ public struct AvailableVersion: Sendable, Equatable {
     /// When it was published (seconds since 1970), where the version index says: what
     /// `min_release_age` holds back. Not recorded in the lock.
     public var published: Int64?
+    /// A publication date the index gives that tack cannot read (`2026-13-01`, `yesterday`,
+    /// empty): `min_release_age` takes such a version as just published, with a warning.
+    public var unreadableDate: String?
     public init(version: Version, fields: [String: LockValue] = [:], lts: String? = nil) {
         self.version = version
         self.fields = fields

@@ -27,6 +27,8 @@ public struct LockPlanner: Sendable {
     public var releaseAge: ReleaseAge?
     /// Seconds since 1970 (the clock is the caller's).
     public var now: Int64 = 0
+    /// Where a warning goes (a version index date tack cannot read).
+    public var warn: @Sendable (String) -> Void = { _ in }
     public init(registry: BackendRegistry) { self.registry = registry }
 
     /// A fresh entry for `request`: what the backend found, and the options it was found for.
@@ -98,17 +100,32 @@ public struct LockPlanner: Sendable {
     /// `available` without the versions `age` holds back (and those, apart). An exact pin is
     /// looked up in the whole index (its own listing may carry no date), and one too young is
     /// an error naming its age.
-    func withoutYoung(_ available: [AvailableVersion], request: ToolRequest, backend: any Backend, age: ReleaseAge) async throws(TackError) -> (kept: [AvailableVersion], held: [AvailableVersion]) {
+    func withoutYoung(_ listed: [AvailableVersion], request: ToolRequest, backend: any Backend, age: ReleaseAge) async throws(TackError) -> (kept: [AvailableVersion], held: [AvailableVersion]) {
+        // A date the index gives but tack cannot read holds the version back, as if it were
+        // published now, and is said once: never let through for want of reading it.
+        func dated(_ versions: [AvailableVersion], saying: (AvailableVersion) -> Bool) -> [AvailableVersion] {
+            versions.map { a in
+                guard a.published == nil, let raw = a.unreadableDate else { return a }
+                if saying(a) {
+                    warn("warning: \(request.name) \(a.version)'s publication date in its version index is \(quoted(raw)), which tack cannot read: it counts as just published, so min_release_age (\(age.text)) holds it back")
+                }
+                var a = a
+                a.published = now
+                return a
+            }
+        }
         if let v = request.requirement.exactVersion {
+            let available = dated(listed) { $0.version.text == v.text }
             var published = available.first { $0.version.text == v.text }?.published
             if published == nil, let all = try? await backend.available(of: request) {
-                published = await backend.published(all, of: request).first { $0.version.text == v.text }?.published
+                published = dated(await backend.published(all, of: request)) { $0.version.text == v.text }.first { $0.version.text == v.text }?.published
             }
             if let published, age.holdsBack(published, now: now) {
                 throw TackError("\(request.name) \(v) was published \(ReleaseAge.describe(published, now: now)) ago, and min_release_age is \(age.text) (set by \(age.origin)) — pin an older version, wait, or allow it once with TACK_MIN_RELEASE_AGE=0 (set by \(request.origin.describe(home: nil)))")
             }
             return (available, [])
         }
+        let available = dated(listed) { request.requirement.matches($0.version) }
         let held = available.filter { $0.published.map { age.holdsBack($0, now: now) } ?? false }
         return (available.filter { a in !held.contains { $0.version == a.version } }, held)
     }

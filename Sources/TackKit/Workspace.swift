@@ -65,6 +65,8 @@ public struct Workspace: Sendable {
         var planner = LockPlanner(registry: registry)
         planner.releaseAge = releaseAge
         planner.now = Int64(time(nil))
+        let context = self.context
+        planner.warn = { context.notify(.line($0)) }
         return planner
     }
 

@@ -235,4 +235,24 @@ import Testing
         #expect(r.stderr.contains("127.0.0.1 sent fewer than 10 bytes a second for 2 s"), "\(r.stderr)")
         #expect(try server.requests("crawl/60/slow-1.0.0.sh") == 1, "a stall is not retried")
     }
+
+    // MARK: 9. a publication date tack cannot read holds the version back, said once
+
+    // (An empty date is captured only by a `published` group that allows one; this index's
+    // regex, as the registry's, does not, and the version is then undated.)
+    @Test(arguments: ["2026-13-01", "yesterday", "1700000000"])
+    func anUnreadablePublicationDateCountsAsJustPublished(_ date: String) throws {
+        let (s, server) = try ReleaseAgeTests().setUp()
+        try s.write("www/releases.json", """
+            [{"id": 2, "tag_name": "v1.1.0", "published_at": "\(date)", "assets": []},
+             {"id": 1, "tag_name": "v1.0.0", "published_at": "\(ReleaseAgeTests.iso(daysAgo: 30))", "assets": []}]
+
+            """)
+        try ReleaseAgeTests().manifest(s, server, version: "~> 1.0")
+        let r = try s.tack(["lock"], in: "app")
+        #expect(r.status == 0, "\(date): \(r.stderr)")
+        #expect(ReleaseAgeTests().locked(s) == "1.0.0", "\(date): \(s.read("app/tack.lock") ?? "")")
+        #expect(r.stderr.contains("warning: hello 1.1.0's publication date in its version index is \"\(date)\", which tack cannot read"), "\(date): \(r.stderr)")
+        #expect(r.stderr.components(separatedBy: "warning:").count == 2, "said once: \(r.stderr)")
+    }
 }

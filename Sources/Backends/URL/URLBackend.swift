@@ -112,17 +112,21 @@ public struct URLBackend: Backend {
         for match in String(decoding: body, as: UTF8.self).matches(of: regex) {
             guard match.output.count > 1, let text = match.output[1].substring, let v = Version(String(text)) else { continue }
             let lts = match.output["lts"]?.substring.map(String.init)
-            let published = match.output["published"]?.substring.flatMap { ReleaseAge.timestamp(String($0)) }
+            let rawDate = match.output["published"]?.substring.map(String.init)
+            let published = rawDate.flatMap(ReleaseAge.timestamp)
+            let unreadable = rawDate != nil && published == nil ? rawDate : nil
             if let build = match.output["build"]?.substring.map(String.init), Self.isPlainWord(build) {
                 if case .string(let known)? = found[v]?.fields["build"], !Self.newer(build, than: known) { continue }
                 var available = AvailableVersion(version: v, fields: ["build": .string(build)], lts: lts)
                 available.published = published
+                available.unreadableDate = unreadable
                 found[v] = available
                 continue
             }
             if found[v]?.lts == nil {
                 var available = AvailableVersion(version: v, lts: lts)
                 available.published = published ?? found[v]?.published
+                available.unreadableDate = published == nil ? (unreadable ?? found[v]?.unreadableDate) : nil
                 found[v] = available
             }
         }
