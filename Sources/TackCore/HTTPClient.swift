@@ -22,8 +22,46 @@ public struct HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
 public protocol HTTPClient: Sendable {
     /// Writes the body of `url` to `destination` and returns its SHA-256 (lowercase hex).
     func download(_ url: String, to destination: String, progress: @escaping @Sendable (_ received: Int64, _ total: Int64?) -> Void) async throws(HTTPFailure) -> String
-    /// A small body (a version index), in memory.
-    func get(_ url: String) async throws(HTTPFailure) -> [UInt8]
+    /// A small body (a version index), in memory: streamed, and stopped at `limit`'s cap.
+    func get(_ url: String, limit: DocumentLimit) async throws(HTTPFailure) -> [UInt8]
+}
+
+extension HTTPClient {
+    /// A version index, a release list or an API's answer.
+    public func get(_ url: String) async throws(HTTPFailure) -> [UInt8] { try await get(url, limit: .index) }
+}
+
+/// How large each kind of small document tack fetches into memory may be: a transfer is
+/// stopped at the cap, with one message naming it (a hostile server's 600 MB `.minisig` is
+/// refused at 1 MiB, never held in memory). `TACK_MAX_INDEX_BYTES` raises the index cap.
+public enum DocumentLimit: Sendable, Equatable {
+    /// A signature (`.minisig`, `.sig`): 1 MiB.
+    case signature
+    /// A publisher's checksum file: 16 MiB.
+    case checksums
+    /// A version index, a release list, an API's answer: 64 MiB, or TACK_MAX_INDEX_BYTES.
+    case index
+
+    public func bytes(_ environment: [String: String]) -> Int {
+        switch self {
+        case .signature: return 1 << 20
+        case .checksums: return 16 << 20
+        case .index:
+            return NumericSetting.integer(environment, "TACK_MAX_INDEX_BYTES", minimum: 1 << 16, maximum: 1 << 34) ?? (64 << 20)
+        }
+    }
+
+    /// The message for a document over the cap.
+    public func tooLarge(_ environment: [String: String]) -> String {
+        let what: String
+        switch self {
+        case .signature: what = "a signature"
+        case .checksums: what = "a checksum file"
+        case .index: what = "a version index or an API's answer"
+        }
+        let raise = self == .index ? " (TACK_MAX_INDEX_BYTES raises it)" : ""
+        return "the answer is larger than \(formatSize(bytes(environment))), the most tack reads of \(what)\(raise)"
+    }
 }
 
 /// One HTTP request with its method, headers and body: what a registry client needs beyond

@@ -14,7 +14,7 @@ final class FakeHTTPClient: HTTPClient, @unchecked Sendable {
 
     var requests: [String] { lock.withLock { asked } }
 
-    func get(_ url: String) async throws(HTTPFailure) -> [UInt8] {
+    func get(_ url: String, limit: DocumentLimit) async throws(HTTPFailure) -> [UInt8] {
         lock.withLock { asked.append(url) }
         guard let body = bodies[url] else { throw HTTPFailure(status: 404, message: "the server answered 404 Not Found") }
         return body

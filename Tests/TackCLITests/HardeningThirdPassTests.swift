@@ -255,4 +255,31 @@ import Testing
         #expect(r.stderr.contains("warning: hello 1.1.0's publication date in its version index is \"\(date)\", which tack cannot read"), "\(date): \(r.stderr)")
         #expect(r.stderr.components(separatedBy: "warning:").count == 2, "said once: \(r.stderr)")
     }
+
+    // MARK: 4. each kind of small document has a cap, streamed and stopped there
+
+    @Test func oversizedSignaturesChecksumFilesAndIndexesAreStoppedAtTheirCaps() throws {
+        let f = try SignatureTests().setUp()
+        let s = f.s
+        // A signature of 2 MiB (a hostile server's would be 600 MB): stopped at 1 MiB.
+        try s.write("www/" + SignatureTests.archive + ".minisig", String(repeating: "x", count: 2 << 20))
+        let (key, _) = (try? f.minisignKey("publisher")) ?? ("RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3", "")
+        try f.manifest("    minisign: \"\(key)\"\n")
+        let sig = try s.tack(["install"], in: "app")
+        #expect(sig.status == 1)
+        #expect(sig.stderr.contains("the answer is larger than 1.0 MiB, the most tack reads of a signature"), "\(sig.stderr)")
+        // A checksum file of 17 MiB: stopped at 16 MiB.
+        try s.write("www/SHA256SUMS", String(repeating: "0", count: 17 << 20))
+        try f.manifest("    checksums: { url: \"\(f.server.url("files/SHA256SUMS"))\" }\n")
+        let sums = try s.tack(["install"], in: "app")
+        #expect(sums.status == 1)
+        #expect(sums.stderr.contains("the most tack reads of a checksum file"), "\(sums.stderr)")
+        // A version index over TACK_MAX_INDEX_BYTES: named with its variable.
+        try s.write("www/versions.txt", String(repeating: "v1.0.0\n", count: 20_000))
+        try s.write("app/tack.yml", "tools:\n  shellcheck:\n    url: \"\(f.url)\"\n    version: \"~> 0.10\"\n    bin: shellcheck-v{version}/shellcheck\n    versions: { url: \"\(f.server.url("files/versions.txt"))\", regex: 'v([0-9.]+)' }\n")
+        let index = try s.tack(["install"], in: "app", env: ["TACK_MAX_INDEX_BYTES": "65536"])
+        #expect(index.status == 1)
+        #expect(index.stderr.contains("the most tack reads of a version index or an API's answer (TACK_MAX_INDEX_BYTES raises it)"), "\(index.stderr)")
+        #expect(!s.exists("tack-home/installs/shellcheck"))
+    }
 }

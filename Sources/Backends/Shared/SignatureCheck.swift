@@ -27,7 +27,7 @@ struct SignatureCheck {
         // another key made (the key changed) is fetched again.
         if !fresh, let cached = try? fs.read(kept), problem(cached) == nil { return key.id }
         let signature: [UInt8]
-        do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(signatureURL) } } catch {
+        do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(signatureURL, limit: .signature) } } catch {
             throw TackError("cannot download the \(key.scheme.rawValue) signature of \(tool) (\(Redact.url(signatureURL))): \(error.message) — nothing was installed; tack installs nothing tack.yml says is signed without checking its signature")
         }
         if let problem = problem(signature) {

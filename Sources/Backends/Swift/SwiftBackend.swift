@@ -405,7 +405,7 @@ public struct SwiftBackend: Backend {
     func checkSignature(_ file: String, url: String, tool: String) async throws(TackError) -> String {
         let keyring = try keys()
         let signature: [UInt8]
-        do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url + ".sig") } } catch {
+        do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url + ".sig", limit: .signature) } } catch {
             throw TackError("cannot download the signature of \(tool) (\(url).sig): \(error.message) — nothing was installed; tack installs no toolchain it cannot verify")
         }
         let expected = keyring.filter { $0.fingerprint == $0.primary }.map(\.label).joined(separator: ", ")

@@ -160,7 +160,7 @@ public struct URLBackend: Backend {
         guard let template = request.options.url.checksumsURL else { return nil }
         let file = mirrors.apply(platform.render(template, version: version.text, extra: Self.templateValues(fields)))
         let body: [UInt8]
-        do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(file) } } catch {
+        do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(file, limit: .checksums) } } catch {
             throw TackError("cannot fetch the checksums of \(request.name) \(version) from \(Redact.url(file)): \(error.message) — nothing was installed")
         }
         let name = Self.fileName(url)

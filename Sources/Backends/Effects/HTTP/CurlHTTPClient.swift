@@ -21,22 +21,30 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
     }
 
     public func download(_ url: String, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
+        try await download(url, to: destination, cap: nil, progress: progress)
+    }
+
+    /// `cap`: the most bytes to take, and what to say past it (a small document's limit).
+    func download(_ url: String, to destination: String, cap: (bytes: Int64, message: String)?,
+                  progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased() else {
             throw HTTPFailure(status: 400, message: "`\(url)` is not a URL")
         }
         trace("fetching \(Redact.url(url))")
-        if scheme == "file" { return try LocalCopy.copy(u.path, to: destination) }
+        if scheme == "file" { return try LocalCopy.copy(u.path, to: destination, cap: cap) }
         guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not `\(url)`") }
         var headers: [String: String] = [:]
         if let token = GitHub.authorization(for: url, environment: environment) { headers["Authorization"] = token }
-        return try await download(HTTPRequest("GET", url, headers: headers), to: destination, progress: progress)
+        return try await download(HTTPRequest("GET", url, headers: headers), to: destination, cap: cap, progress: progress)
     }
 
-    public func get(_ url: String) async throws(HTTPFailure) -> [UInt8] {
+    public func get(_ url: String, limit: DocumentLimit) async throws(HTTPFailure) -> [UInt8] {
         let path = Paths.child(CurrentProcess.temporaryDirectory, "tack-get-\(UUID().uuidString)")
         defer { try? LocalFileSystem().remove(path) }
-        _ = try await download(url, to: path) { _, _ in }
-        return (try? LocalFileSystem().read(path, limit: Int.max)) ?? []
+        // Streamed to a file and stopped at the cap: never more than the cap in memory.
+        let cap = limit.bytes(environment)
+        _ = try await download(url, to: path, cap: (Int64(cap), limit.tooLarge(environment))) { _, _ in }
+        return (try? LocalFileSystem().read(path, limit: cap)) ?? []
     }
 
     public func send(_ request: HTTPRequest, limit: Int) async throws(HTTPFailure) -> HTTPResponse {
@@ -45,6 +53,11 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
     }
 
     public func download(_ request: HTTPRequest, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
+        try await download(request, to: destination, cap: nil, progress: progress)
+    }
+
+    func download(_ request: HTTPRequest, to destination: String, cap: (bytes: Int64, message: String)?,
+                  progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         let request = try checked(request)
         guard let out = NewFile.open(destination) else {
             throw HTTPFailure(status: 0, message: "cannot write \(destination)")
@@ -53,7 +66,7 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
         let answer = try await exchange(request, sink: {
             // Each hop starts the file afresh: only the final answer's body is kept.
             try? out.truncate(atOffset: 0)
-            return .file(out, path: destination)
+            return .file(out, path: destination, cap: cap)
         }, progress: progress)
         if let sha256 = answer.sha256 { return sha256 }
         if let limit = GitHub.rateLimitProblem(status: answer.status, remaining: answer.headers["x-ratelimit-remaining"], withToken: request.headers["Authorization"] != nil) {

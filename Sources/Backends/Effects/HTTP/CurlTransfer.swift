@@ -14,7 +14,7 @@ final class CurlTransfer {
         case memory(limit: Int)
         /// Written to an open file and hashed, when the status is 2xx; any other status ends
         /// the exchange as soon as its headers are in, keeping a little of its body.
-        case file(FileHandle, path: String)
+        case file(FileHandle, path: String, cap: (bytes: Int64, message: String)? = nil)
     }
 
     struct Answer {
@@ -167,7 +167,12 @@ final class CurlTransfer {
                 return 0
             }
             body.append(contentsOf: bytes)
-        case .file(let handle, let path):
+        case .file(let handle, let path, let cap):
+            if let cap, (200..<300).contains(status), received + Int64(bytes.count) > cap.bytes {
+                // A small document over its cap: stopped here, and not tried again.
+                stopped = HTTPFailure(status: nil, message: cap.message, stalled: true)
+                return 0
+            }
             guard (200..<300).contains(status) else {
                 // Not for the file: a little is kept for the message, and a long answer is
                 // cut there (the status is all the caller needs).

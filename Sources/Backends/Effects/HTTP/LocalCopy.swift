@@ -3,7 +3,8 @@ import TackCore
 
 /// A `file://` download: the file copied and hashed as it is read.
 enum LocalCopy {
-    static func copy(_ path: String, to destination: String) throws(HTTPFailure) -> String {
+    static func copy(_ path: String, to destination: String, cap: (bytes: Int64, message: String)? = nil) throws(HTTPFailure) -> String {
+        var copied: Int64 = 0
         guard let input = FileHandle(forReadingAtPath: path) else { throw HTTPFailure(status: 404, message: "\(path) does not exist") }
         defer { try? input.close() }
         guard let out = NewFile.open(destination) else { throw HTTPFailure(status: 0, message: "cannot write \(destination)") }
@@ -15,6 +16,8 @@ enum LocalCopy {
                 throw HTTPFailure(status: 0, message: "cannot read \(path): \(describe(error))")
             }
             if chunk.isEmpty { break }
+            copied += Int64(chunk.count)
+            if let cap, copied > cap.bytes { throw HTTPFailure(status: nil, message: cap.message, stalled: true) }
             chunk.withUnsafeBytes { hasher.update($0) }
             do { try out.write(contentsOf: chunk) } catch {
                 throw HTTPFailure(status: 0, message: "cannot write \(destination): \(describe(error))")
