@@ -282,4 +282,24 @@ import Testing
         #expect(index.stderr.contains("the most tack reads of a version index or an API's answer (TACK_MAX_INDEX_BYTES raises it)"), "\(index.stderr)")
         #expect(!s.exists("tack-home/installs/shellcheck"))
     }
+
+    @Test func anUnreadableUploadTimeOnPyPIsAPICountsAsJustPublished() throws {
+        let s = try Sandbox()
+        let dists = s.root + "/dists"
+        try s.mkdir("dists")
+        for v in ["1.0.0", "1.1.0"] {
+            #expect(try s.run("/usr/bin/env", ["python3", FixtureServer.script, "wheel", "greet", v, dists]).status == 0)
+        }
+        #expect(try s.run("/usr/bin/env", ["python3", FixtureServer.script, "simple", dists]).status == 0)
+        try s.write("dists/pypi/greet/json", #"{"info": {"name": "greet"}, "releases": {"1.0.0": [{"upload_time_iso_8601": ""# + ReleaseAgeTests.iso(daysAgo: 40)
+            + #""}], "1.1.0": [{"upload_time_iso_8601": "yesterday"}]}}"#)
+        let server = try FixtureServer(serving: dists)
+        s.environment["PATH"] = "/usr/bin:/bin"
+        try s.write("app/tack.yml", "min_release_age: 1d\ntools:\n  greet: { pip: greet, version: \"~> 1.0\", index_url: \"\(server.url("static/simple"))\" }\n")
+        let r = try s.tack(["lock"], in: "app")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("app/tack.lock")?.contains("version: \"1.0.0\"") == true, "\(s.read("app/tack.lock") ?? "")")
+        #expect(r.stderr.contains("warning: greet 1.1.0's publication date in its version index is \"yesterday\", which tack cannot read"), "\(r.stderr)")
+        withExtendedLifetime(server) {}
+    }
 }

@@ -61,10 +61,11 @@ public struct GemBackend: Backend {
     }
 
     public func published(_ versions: [AvailableVersion], of request: ToolRequest) async -> [AvailableVersion] {
-        let published = await publicationTimes(source(of: request), server: gemSource(request))
+        let (published, unreadable) = await publicationTimes(source(of: request), server: gemSource(request))
         return versions.map { v in
             var available = v
             available.published = available.published ?? published[v.version.text]
+            if available.published == nil { available.unreadableDate = unreadable[v.version.text] }
             return available
         }
     }
@@ -72,18 +73,24 @@ public struct GemBackend: Backend {
     /// When each version was published, from the gem server's JSON API where it has one
     /// (rubygems.org's `/api/v1/versions/<gem>.json`, `created_at`): what `min_release_age`
     /// holds back. Empty where the server has no such API.
-    func publicationTimes(_ gem: String, server: String) async -> [String: Int64] {
-        guard let http, server.contains("://") else { return [:] }
+    /// Each version's publication time, and the versions whose `created_at` is there but
+    /// unreadable (with its value, for the warning).
+    func publicationTimes(_ gem: String, server: String) async -> (times: [String: Int64], unreadable: [String: String]) {
+        guard let http, server.contains("://") else { return ([:], [:]) }
         let root = server.hasSuffix("/") ? server : server + "/"
         guard let body = try? await http.get(root + "api/v1/versions/" + gem + ".json"),
-              let list = try? JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]] else { return [:] }
-        var out: [String: Int64] = [:]
+              let list = try? JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]] else { return ([:], [:]) }
+        var out: [String: Int64] = [:], unreadable: [String: String] = [:]
         for entry in list {
-            guard let number = entry["number"] as? String, let v = Version(number),
-                  let time = (entry["created_at"] as? String).flatMap(ReleaseAge.timestamp) else { continue }
+            guard let number = entry["number"] as? String, let v = Version(number), let raw = entry["created_at"].map({ "\($0)" }) else { continue }
+            guard let time = ReleaseAge.timestamp(raw) else {
+                if out[v.text] == nil { unreadable[v.text] = raw }
+                continue
+            }
             out[v.text] = min(out[v.text] ?? time, time)
+            unreadable[v.text] = nil
         }
-        return out
+        return (out, unreadable)
     }
 
     /// `name (1.2.0, 1.1.0 x86_64-linux, 1.0.0)` → the versions.

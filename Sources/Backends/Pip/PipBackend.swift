@@ -53,10 +53,11 @@ public struct PipBackend: Backend {
     }
 
     public func published(_ versions: [AvailableVersion], of request: ToolRequest) async -> [AvailableVersion] {
-        let published = await uploadTimes(Self.normalize(source(of: request)), index: request.options.pip.indexURL ?? Self.defaultIndex)
+        let (published, unreadable) = await uploadTimes(Self.normalize(source(of: request)), index: request.options.pip.indexURL ?? Self.defaultIndex)
         return versions.map { v in
             var available = v
             available.published = available.published ?? published[v.version.text]
+            if available.published == nil { available.unreadableDate = unreadable[v.version.text] }
             return available
         }
     }
@@ -64,20 +65,24 @@ public struct PipBackend: Backend {
     /// When each version was first uploaded, from the index's JSON API where it has one
     /// (PyPI's `/pypi/<project>/json`, beside `/simple`): what `min_release_age` holds back, as
     /// uv's `--exclude-newer` reads the same times. Empty where the index has no such API.
-    func uploadTimes(_ project: String, index: String) async -> [String: Int64] {
+    /// Each version's first upload, and the versions whose upload times are there but
+    /// unreadable (each with one of them, for the warning).
+    func uploadTimes(_ project: String, index: String) async -> (times: [String: Int64], unreadable: [String: String]) {
         var root = index
         while root.hasSuffix("/") { root.removeLast() }
-        guard root.hasSuffix("/simple"), root.contains("://") else { return [:] }
+        guard root.hasSuffix("/simple"), root.contains("://") else { return ([:], [:]) }
         root.removeLast("/simple".count)
         guard let body = try? await http.get(root + "/pypi/" + project + "/json"),
               let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let releases = json["releases"] as? [String: Any] else { return [:] }
-        var out: [String: Int64] = [:]
+              let releases = json["releases"] as? [String: Any] else { return ([:], [:]) }
+        var out: [String: Int64] = [:], unreadable: [String: String] = [:]
         for (version, files) in releases {
-            let times = (files as? [[String: Any]] ?? []).compactMap { ($0["upload_time_iso_8601"] as? String).flatMap(ReleaseAge.timestamp) }
-            if let first = times.min(), let v = Version(version) { out[v.text] = first }
+            guard let v = Version(version) else { continue }
+            let raw = (files as? [[String: Any]] ?? []).compactMap { $0["upload_time_iso_8601"].map { "\($0)" } }
+            let times = raw.compactMap(ReleaseAge.timestamp)
+            if let first = times.min() { out[v.text] = first } else if let shown = raw.first { unreadable[v.text] = shown }
         }
-        return out
+        return (out, unreadable)
     }
 
     /// File names a PEP 503 page (or a local directory) offers; yanked files are left out.
