@@ -113,7 +113,7 @@ public struct InstallService: Sendable {
     func resolve(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String?, _ plan: inout Plan) async -> Lockfile? {
         let hidden = lockPath.flatMap { workspace.hidden[$0] } ?? []
         if options.frozen, let lockPath {
-            guard let problem = frozenProblem(requests + hidden, lock, lockPath) else { return lock }
+            guard let problem = frozenProblem(requests, lock, lockPath) else { return lock }
             context.notify(.problem(problem))
             plan.problems += 1
             return nil
@@ -180,7 +180,6 @@ public struct InstallService: Sendable {
             } catch {
                 context.problem(error)
                 problems += 1
-                plan.unwritable.insert(path)
                 for name in plan.lockOf.keys where plan.lockOf[name] == path { plan.lockOf[name] = nil }
             }
         }
@@ -189,9 +188,10 @@ public struct InstallService: Sendable {
     }
 
     /// Under --frozen, why `lock` cannot be installed from as it is (nil when it can).
+    /// The lock is checked against its file pins, those an override hides included.
     func frozenProblem(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String) -> String? {
         if let missing = lock.uncovered() { return missing }
-        let diffs = LockPlanner.differences(requests, lock, registry: workspace.registry, lockPath: lockPath, home: workspace.home)
+        let diffs = LockPlanner.differences(requests + (workspace.hidden[lockPath] ?? []), lock, registry: workspace.registry, lockPath: lockPath, home: workspace.home)
         guard !diffs.isEmpty else { return nil }
         let where_ = Paths.abbreviate(lockPath, home: workspace.home)
         return "\(where_) does not match what is pinned, and --frozen (or TACK_FROZEN) forbids changing it — nothing was installed:\n"
@@ -206,7 +206,7 @@ public struct InstallService: Sendable {
             guard let lockPath else { continue }
             do {
                 let lock = try workspace.loadLock(lockPath)
-                if let problem = frozenProblem(requests + (workspace.hidden[lockPath] ?? []), lock, lockPath) { out.append(problem) }
+                if let problem = frozenProblem(requests, lock, lockPath) { out.append(problem) }
             } catch {
                 out.append(error.message)
             }
