@@ -43,14 +43,6 @@ import Testing
         #expect((s.read("app/tack.yml") ?? "").contains("hello: 1.0.0"), "\(s.read("app/tack.yml") ?? "")")
     }
 
-    var platformKey: String {
-        #if arch(arm64)
-        "linux-arm64"
-        #else
-        "linux-x86_64"
-        #endif
-    }
-
     // MARK: 9. trust covers a .tool-versions path: pin
 
     @Test func trustCoversAToolVersionsPathPin() throws {

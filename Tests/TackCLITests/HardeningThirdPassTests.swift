@@ -223,19 +223,6 @@ import Testing
         #expect(ok.status == 0, "\(ok.stderr)")
     }
 
-    // MARK: 7. a stalled transfer is not retried as a failed one is
-
-    @Test func aCrawlingDownloadIsGivenUpOnOnceNotRetried() throws {
-        let s = try Sandbox()
-        try s.write("www/slow-1.0.0.sh", "#!/bin/sh\necho slow\n" + String(repeating: "#", count: 200) + "\n")
-        let server = try FixtureServer(serving: s.root + "/www")
-        try s.write("app/tack.yml", "tools:\n  slow: { url: \"\(server.url("crawl/60/slow-{version}.sh"))\", version: \"1.0.0\", bin: [slow] }\n")
-        let r = try s.tack(["install"], in: "app", env: ["TACK_HTTP_TIMEOUT": "2"])
-        #expect(r.status == 1)
-        #expect(r.stderr.contains("127.0.0.1 sent fewer than 10 bytes a second for 2 s"), "\(r.stderr)")
-        #expect(try server.requests("crawl/60/slow-1.0.0.sh") == 1, "a stall is not retried")
-    }
-
     // MARK: 9. a publication date tack cannot read holds the version back, said once
 
     // (An empty date is captured only by a `published` group that allows one; this index's

@@ -270,3 +270,12 @@ func poll(_ seconds: Double, _ condition: () -> Bool) -> Bool {
     }
     return condition()
 }
+
+/// This machine's platform key in a lock (`linux-x86_64`), as the tests' messages name it.
+var platformKey: String {
+    #if arch(arm64)
+    "linux-arm64"
+    #else
+    "linux-x86_64"
+    #endif
+}

@@ -348,6 +348,8 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr.contains("127.0.0.1 sent fewer than 10 bytes a second for 2 s (TACK_HTTP_MIN_RATE, TACK_HTTP_TIMEOUT)"), "\(r.stderr)")
         #expect(!s.exists("tack-home/installs/slow"))
+        // A stall is not retried as a failed transfer is (issue 44, item 7).
+        #expect(try server.requests("crawl/60/slow-1.0.0.sh") == 1, "a stall is not retried")
     }
 
     @Test func aRegistryThatCrawlsIsGivenUpOnAndTheToolBuilt() throws {

@@ -6,14 +6,6 @@ import Testing
 /// Right answers on a real day, second pass (issue 43): nothing runs that the pin did not
 /// name, and every command agrees. Each test is one item, end to end.
 @Suite(.ownThreads) struct RealDayTests {
-    var platformKey: String {
-        #if arch(arm64)
-        "linux-arm64"
-        #else
-        "linux-x86_64"
-        #endif
-    }
-
     // MARK: 1. a wrong checksum never installs another version's archive
 
     @Test func aChecksumCopiedFromAnotherVersionIsCheckedAgainstThisVersionsOwnDownload() throws {
