@@ -12,9 +12,12 @@ public protocol FileSystem: Sendable {
     func info(_ path: String) -> FileInfo?
     /// Reads a whole regular file of at most `limit` bytes.
     func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8]
-    /// Writes a file atomically: a temporary file beside it, flushed, then renamed over it;
-    /// with `permissions` exactly those (whatever the umask), else the usual 0644 less the umask.
-    func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?) throws(FileSystemError)
+    /// Writes a file atomically: a temporary file beside it, flushed (with `flush`) then renamed
+    /// over it; with `permissions` exactly those (whatever the umask), else the usual 0644 less
+    /// the umask. Without `flush` a reader still sees the old file or the new one, never a part,
+    /// but a crash may leave it empty: for what can be made again (a cache, a snapshot) or
+    /// what is made durable another way (a staged install, renamed into place when whole).
+    func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?, flush: Bool) throws(FileSystemError)
     /// Writes a file at a path the user named (`tack sbom --output PATH`): replaced atomically
     /// where nothing is there or a regular file is; anything else — a device, a FIFO, a link
     /// the user chose, `/dev/stdout` — is opened and written through, never replaced.
@@ -57,7 +60,12 @@ extension FileSystem {
 extension FileSystem {
     /// Writes a file atomically (see the requirement), with the usual permissions.
     public func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
-        try writeAtomically(path, bytes, permissions: nil)
+        try writeAtomically(path, bytes, permissions: nil, flush: true)
+    }
+
+    /// Writes a file atomically and flushed (see the requirement), with these permissions.
+    public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?) throws(FileSystemError) {
+        try writeAtomically(path, bytes, permissions: permissions, flush: true)
     }
 
     public func read(_ path: String) throws(FileSystemError) -> [UInt8] {

@@ -152,7 +152,7 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         try writeAtomically(path, bytes, permissions: nil)
     }
 
-    public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?) throws(FileSystemError) {
+    public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?, flush: Bool) throws(FileSystemError) {
         let p = Paths.normalize(path)
         try lock.locked { () throws(FileSystemError) in
             // As on disk: the directory must be there already.

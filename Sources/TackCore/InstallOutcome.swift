@@ -18,6 +18,9 @@ public struct InstallOutcome: Sendable, Equatable {
     public var unshareable: String?
     /// Downloaded as its publisher built it, though its backend builds (a git tool's bundle).
     public var prebuilt = false
+    /// A part moved into the cache when the install is removed (a pip tool's environment),
+    /// recorded in this machine's install record only.
+    public var kept: KeptPart?
     public init(binaries: [String], metadata: [String: String] = [:], lockFields: [String: LockValue] = [:], notes: [String] = [], unshareable: String? = nil) {
         self.binaries = binaries
         self.metadata = metadata

@@ -209,7 +209,9 @@ public struct Installer: Sendable {
         // Where it came from is this machine's to know, kept in its record but never pushed:
         // two machines' builds of one key stay the same content, with the same digest.
         var stored = record
-        stored.fields["built"] = .map(record.fieldMap("built").merging(origin.recordFields) { _, new in new })
+        var built = record.fieldMap("built").merging(origin.recordFields) { _, new in new }
+        if let kept = outcome.kept { built[KeptPart.builtField] = kept.recorded }
+        stored.fields["built"] = .map(built)
         do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [item.locked.name: stored]).serialized()) }
         catch { throw TackError("cannot write to \(temp): \(error)") }
         try moveIntoPlace(temp, final, version: item.locked.version)

@@ -89,7 +89,7 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
-    public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?) throws(FileSystemError) {
+    public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?, flush: Bool) throws(FileSystemError) {
         let tmp = "\(path).tmp-\(getpid())"
         do {
             let fd = try FileDescriptor.open(
@@ -98,7 +98,7 @@ public struct LocalFileSystem: FileSystem {
             do {
                 if let permissions, fchmod(fd.rawValue, mode_t(permissions)) != 0 { throw Errno(rawValue: errno) }
                 _ = try fd.writeAll(bytes)
-                _ = fsync(fd.rawValue)
+                if flush { _ = fsync(fd.rawValue) }
                 try fd.close()
             } catch {
                 try? fd.close()

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Removes installs atomically: renamed out of sight first (under the install lock), then deleted.
 public struct Remover: Sendable {
     public let store: Store
@@ -17,6 +25,7 @@ public struct Remover: Sendable {
         let lock = try FileLock(path: store.state + "/locks/\(tool)@\(version.text).lock")
         lock.lock()
         defer { lock.unlock() }
+        keepPart(of: dir, tool: tool, version: version)
         let trash = store.toolDirectory(tool) + "/.old-\(version.text)-removing"
         try? store.fs.remove(trash)
         guard PosixRename.rename(dir, trash) else { throw TackError("cannot remove \(dir): permission denied or busy") }
@@ -26,6 +35,25 @@ public struct Remover: Sendable {
         if ((try? store.fs.list(store.toolDirectory(tool) + "/.variants")) ?? []).isEmpty { try? store.fs.remove(store.toolDirectory(tool) + "/.variants") }
         if store.installedVersions(tool).isEmpty, ((try? store.fs.list(store.toolDirectory(tool))) ?? []).isEmpty {
             try? store.fs.remove(store.toolDirectory(tool))
+        }
+    }
+
+    /// The part the install's record keeps (`KeptPart`), moved into the cache unless an entry
+    /// is there already: into a temporary directory beside the entry with its `prefix`, then
+    /// renamed into place. Best effort: anything that fails leaves it to be removed.
+    func keepPart(of dir: String, tool: String, version: Version) {
+        guard let text = store.installedEntry(tool, version)?.fieldMap("built")[KeptPart.builtField],
+              let kept = KeptPart(recorded: text) else { return }
+        let entry = store.cache + "/" + kept.cacheEntry, part = dir + "/" + kept.part
+        guard store.fs.info(entry) == nil, store.fs.linkTarget(part) == nil, store.fs.isDirectory(part) else { return }
+        let temp = Paths.dirname(entry) + "/.tmp-\(getpid())-\(UInt64.random(in: 1...UInt64.max))"
+        do {
+            try store.fs.createDirectory(temp)
+            try store.fs.move(part, to: temp + "/" + Paths.basename(kept.part))
+            try store.fs.writeAtomically(temp + "/prefix", Array(dir.utf8), permissions: nil, flush: false)
+            try store.fs.move(temp, to: entry)
+        } catch {
+            try? store.fs.remove(temp)
         }
     }
 }

@@ -37,6 +37,9 @@ public struct Snapshot: Sendable, Equatable {
     /// A probed file changed within the file system clock's current tick, so a later change in
     /// the same tick could leave its times as recorded: such a snapshot is not saved.
     public var racy = false
+    /// When `racy` only because a file changed in the current tick: that change's time (ns
+    /// since the epoch). Once the file system clock has moved past it, a new snapshot holds.
+    public var racyUntil: Int64?
 
     public static func == (a: Snapshot, b: Snapshot) -> Bool {
         a.cwd == b.cwd && a.environment == b.environment && a.rows == b.rows && a.pathRoots == b.pathRoots && a.run == b.run
@@ -98,6 +101,12 @@ public struct Snapshot: Sendable, Equatable {
         return key + "=" + content.hex
     }
 
+    /// The clock file systems stamp times with, in ns since the epoch.
+    public static func fileSystemNanoseconds() -> Int64 {
+        let now = fileSystemNow()
+        return now.0 &* 1_000_000_000 &+ now.1
+    }
+
     /// The clock file systems stamp times with (coarse: one tick is a few milliseconds).
     static func fileSystemNow() -> (Int64, Int64) {
         var ts = timespec()
@@ -144,7 +153,8 @@ public struct Snapshot: Sendable, Equatable {
         // would leave its times as recorded), or changed between being read and being
         // stat'ed here (the recorded key would describe content the resolution never saw).
         let now = fileSystemNow()
-        var racy = false
+        var racy = false, otherwiseRacy = false
+        var newest: Int64?
         var seenByResolution: [String: FileInfo?] = [:]
         for p in resolution.probes { seenByResolution[p.path] = p.info }
         let probes: [(key: String, path: String)] = unique.map { path in
@@ -153,20 +163,25 @@ public struct Snapshot: Sendable, Equatable {
                 switch (seen, info) {
                 case (nil, nil): break
                 case (let a?, let b?) where a.size == b.size && a.mtime == b.mtime: break
-                default: racy = true
+                default: otherwiseRacy = true
                 }
             }
             guard let info else { return ("-", path) }
-            if info.ctime >= now { racy = true }
+            if info.ctime >= now {
+                racy = true
+                let changed = info.ctime.0 &* 1_000_000_000 &+ info.ctime.1
+                newest = max(newest ?? changed, changed)
+            }
             guard info.size <= contentLimit, let key = fingerprintedKey(path, key: info.key) else {
-                if info.size <= contentLimit { racy = true }
+                if info.size <= contentLimit { otherwiseRacy = true }
                 return (info.key, path)
             }
             return (key, path)
         }
         var s = Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment), probes: probes, rows: rows, pathRoots: roots)
         s.run = run
-        s.racy = racy
+        s.racy = racy || otherwiseRacy
+        s.racyUntil = otherwiseRacy ? nil : newest
         return s
     }
 
@@ -186,12 +201,13 @@ public struct Snapshot: Sendable, Equatable {
         return s
     }
 
-    /// Writes the snapshot (atomically); failing to is not an error, only slower next time.
+    /// Writes the snapshot (atomically, not flushed: it is a cache, and one a crash empties is
+    /// made again); failing to is not an error, only slower next time.
     public func save(settings: Settings) {
         // Only where the store may be made (never under a HOME that does not exist).
         guard !racy, (try? settings.requireStore()) != nil, let path = Snapshot.location(settings: settings), let bytes = encode() else { return }
         try? settings.fs.createDirectory(Paths.dirname(path))
-        try? settings.fs.writeAtomically(path, bytes)
+        try? settings.fs.writeAtomically(path, bytes, permissions: nil, flush: false)
     }
 
     // MARK: Format: one record a line, fields separated by tabs.

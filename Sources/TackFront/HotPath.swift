@@ -38,7 +38,8 @@ public enum HotPath {
     /// Leaves a snapshot that holds for this directory after a command changed what is pinned,
     /// locked, trusted or installed, so the next shim, `current` or prompt takes the hot path.
     /// A snapshot whose files changed in the file system clock's current tick cannot be saved
-    /// yet (`Snapshot.racy`): it waits for the next tick, a few milliseconds, up to three times.
+    /// yet (`Snapshot.racy`): it waits for the next tick (until the clock passes the change,
+    /// half a tick on average, or 5 ms when the cause is another), up to three times.
     /// Never fails and never prints: without it the next run resolves, which is only slower.
     public static func refresh(settings: Settings) {
         for _ in 0..<3 {
@@ -48,8 +49,21 @@ public enum HotPath {
                 snapshot.save(settings: settings)
                 return
             }
+            waitForTick(after: snapshot.racyUntil)
+        }
+    }
+
+    /// Sleeps until the file system clock is past `changed` (polled every quarter of a
+    /// millisecond, for at most 10 ms), or 5 ms when there is no such time.
+    static func waitForTick(after changed: Int64?) {
+        guard let changed else {
             var tick = timespec(tv_sec: 0, tv_nsec: 5_000_000)
             nanosleep(&tick, nil)
+            return
+        }
+        for _ in 0..<40 where Snapshot.fileSystemNanoseconds() <= changed {
+            var pause = timespec(tv_sec: 0, tv_nsec: 250_000)
+            nanosleep(&pause, nil)
         }
     }
 

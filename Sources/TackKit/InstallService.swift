@@ -172,6 +172,13 @@ public struct InstallService: Sendable {
                 lock.tools[change.tool] = pending.old.tools[change.tool]
                 said.removeAll { $0.tool == change.tool }
             }
+            // What the installs learned goes in with it, so the lock is written once
+            // (`recordLearned` then finds nothing more to write here).
+            for (name, result) in results where plan.lockOf[name] == path && !options.frozen {
+                guard case .success(let done) = result, var entry = lock.tools[name] else { continue }
+                for (k, v) in done.lockFields { entry.fields[k] = v }
+                lock.tools[name] = entry
+            }
             plan.locks[path] = lock
             // Nothing installed that changes it: the lock stays as it was (or absent).
             if said.isEmpty && lock.tools == pending.old.tools { continue }

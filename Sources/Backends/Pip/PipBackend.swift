@@ -237,6 +237,17 @@ public struct PipBackend: Backend {
         let venv = job.directory + "/venv"
         // What the lock pins for every platform, and what this one installs of it.
         var locked = try await lockedForThisPlatform(job)
+        // A virtualenv made before for exactly this pin, from exactly these distributions and
+        // this interpreter (kept in the cache when its install was removed), is cloned (hard
+        // links) instead of being made again: `tack install` of a locked tool is then about as
+        // fast as `uv tool install` from its warm cache. Its set was resolved or checked here
+        // when it was made, so it is not checked again.
+        let installer = uv == nil ? "pip" : "uv"
+        let cacheKey = locked.pinned.isEmpty ? nil : environmentKey(interpreter: python.path, installer: installer, request: request, version: job.locked.version, pinned: locked.pinned)
+        if let cacheKey, let cachedPrefix = reuseEnvironment(cacheKey, cache: job.cache, into: venv) {
+            job.report(.custom("from the environment cache"))
+            return try finish(job, venv: venv, prefix: cachedPrefix, python: python, lockFields: locked.lockFields(locked.pinned), cacheKey: cacheKey)
+        }
         // The lock's set for this platform must be what resolving the pin gives, held to the
         // locked versions: an extra distribution (a `.pth` that runs at every start) or a
         // missing one is a lock written for something else.
@@ -245,15 +256,6 @@ public struct PipBackend: Backend {
             let resolved = try await resolvedSet(request, version: job.locked.version, python: python.path, uv: uv, constraints: locked.everything, job: job)
             try Self.check(locked.pinned, against: resolved, tool: tool, name: job.locked.name)
         }
-        // A virtualenv made before from exactly these distributions and this interpreter is
-        // cloned (hard links) instead of being made again: `tack install` of a locked tool is
-        // then about as fast as `uv tool install` from its warm cache.
-        let installer = uv == nil ? "pip" : "uv"
-        let cacheKey = locked.pinned.isEmpty ? nil : environmentKey(interpreter: python.path, installer: installer, pinned: locked.pinned)
-        if let cacheKey, let cachedPrefix = reuseEnvironment(cacheKey, cache: job.cache, into: venv) {
-            job.report(.custom("from the environment cache"))
-            return try finish(job, venv: venv, prefix: cachedPrefix, python: python, lockFields: locked.lockFields(locked.pinned), cacheKey: nil)
-        }
         job.report(.custom("creating a virtual environment"))
         var installSources = sources(request)
         if let uv, locked.pinned.isEmpty {
@@ -261,6 +263,10 @@ public struct PipBackend: Backend {
             // (the same markers) while the environment is made, so neither waits for the other.
             async let made = Self.outcome { () async throws(TackError) in
                 try await run(uv, ["venv", "--quiet", "--python", python.path, venv], job, toolEnvironment, "create a virtual environment for \(tool)")
+                // uv asks a new environment's python what it is (a python start) and keeps the
+                // answer in its cache: asked now, while the resolution waits on the index, the
+                // install after it starts no python. Only a speed-up, so a failure is ignored.
+                _ = try? await run(uv, ["pip", "freeze", "--quiet", "--python", venv + "/bin/python"], job, toolEnvironment, "inspect the environment of \(tool)")
             }
             let resolved = await Self.outcome { () async throws(TackError) in try await resolveUnlocked(job, python: python.path, uv: uv, venv: venv) }
             try await made.get()
@@ -276,7 +282,7 @@ public struct PipBackend: Backend {
             }
         }
         try await installPinned(locked.pinned, job: job, python: python.path, uv: uv, venv: venv, sources: installSources)
-        let key = cacheKey ?? environmentKey(interpreter: python.path, installer: installer, pinned: locked.pinned)
+        let key = cacheKey ?? environmentKey(interpreter: python.path, installer: installer, request: request, version: job.locked.version, pinned: locked.pinned)
         return try finish(job, venv: venv, prefix: job.directory, python: python, lockFields: locked.lockFields(locked.pinned), cacheKey: key)
     }
 
@@ -428,12 +434,12 @@ public struct PipBackend: Backend {
         return out
     }
 
-    /// The scripts pointed at the final place, the package's commands linked into bin/, the
-    /// environment kept in the cache (`cacheKey`), and what the install records.
+    /// The scripts pointed at the final place, the package's commands linked into bin/, and
+    /// what the install records: with the environment's key (`cacheKey`), the environment is
+    /// moved into the cache when the install is removed (`KeptPart`).
     func finish(_ job: InstallJob, venv: String, prefix: String, python: (path: String, version: String), lockFields: [String: LockValue], cacheKey: String?) throws(TackError) -> InstallOutcome {
         let package = source(of: job.request)
         try Relocation(fs: fs).rewriteScripts(in: venv + "/bin", from: prefix, to: job.destination)
-        if let cacheKey { keepEnvironment(cacheKey, cache: job.cache, from: venv, prefix: job.destination) }
         let scripts = try consoleScripts(venv: venv, package: package)
         guard !scripts.isEmpty else {
             throw TackError("\(package) \(job.locked.version) has no console scripts, so there is nothing to run — is it a library rather than a tool?")
@@ -446,10 +452,13 @@ public struct PipBackend: Backend {
             cfg[line[..<eq].trimmingCharacters(in: .whitespaces)] = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
         }
         let version = cfg["version_info"] ?? cfg["version"] ?? python.version
-        return InstallOutcome(
+        var outcome = InstallOutcome(
             binaries: binaries,
             metadata: ["python": "\(cfg["executable"] ?? cfg["home"] ?? python.path) (\(version))", "installer": cfg["uv"].map { "uv " + $0 } ?? "pip"],
             lockFields: lockFields)
+        // Kept when the install is removed, not copied now: a first install pays nothing for it.
+        outcome.kept = cacheKey.flatMap { KeptPart(part: "venv", cacheEntry: "pip-envs/" + $0) }
+        return outcome
     }
 
     /// Why resolving `version` failed when the reason is that the index has no such version:
@@ -479,8 +488,10 @@ public struct PipBackend: Backend {
         (try? fs.read(path, limit: Int.max)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
+    /// A scratch file for uv or pip (requirements, constraints): read at once and thrown away
+    /// with the scratch directory, so not flushed.
     func write(_ path: String, _ text: String) throws(TackError) {
-        do { try fs.writeAtomically(path, Array(text.utf8)) } catch { throw TackError.cannotWrite(path, error) }
+        do { try fs.writeAtomically(path, Array(text.utf8), permissions: nil, flush: false) } catch { throw TackError.cannotWrite(path, error) }
     }
 
     /// The interpreter: `python:` (a path, or a command on PATH, such as a python pinned with
@@ -717,13 +728,15 @@ public struct PipBackend: Backend {
     // MARK: The environment cache
 
     /// The cache key: the interpreter (its path and what it resolves to, with its size and
-    /// modification time, so an upgraded python is another key), the installer, and every
-    /// distribution with its hashes.
-    func environmentKey(interpreter: String, installer: String, pinned: [Pinned]) -> String {
+    /// modification time, so an upgraded python is another key), the installer, the pin (the
+    /// package, its extras and version, and where it comes from: the set was checked against
+    /// resolving exactly that) and every distribution with its hashes.
+    func environmentKey(interpreter: String, installer: String, request: ToolRequest, version: Version, pinned: [Pinned]) -> String {
         let real = fs.linkTarget(interpreter).map { $0.hasPrefix("/") ? $0 : Paths.dirname(interpreter) + "/" + $0 } ?? interpreter
         let info = fs.info(real)
         let stamp = "\(info?.mtime ?? 0) \(info?.size ?? 0)"
-        let text = (["interpreter \(interpreter) \(real) \(stamp)", "installer \(installer)"] + pinned.map(\.line).sorted()).joined(separator: "\n")
+        let pin = "pin " + ([wanted(request, version)] + sources(request)).joined(separator: " ")
+        let text = (["interpreter \(interpreter) \(real) \(stamp)", "installer \(installer)", pin] + pinned.map(\.line).sorted()).joined(separator: "\n")
         return Hashing.sha256(Array(text.utf8))
     }
 
@@ -737,19 +750,6 @@ public struct PipBackend: Backend {
             return nil
         }
         return prefix
-    }
-
-    /// Keeps `venv` (hard links) in the cache, with the path its scripts name. Best effort.
-    func keepEnvironment(_ key: String, cache: String, from venv: String, prefix: String) {
-        let dir = cache + "/pip-envs/" + key
-        guard fs.info(dir + "/prefix") == nil else { return }
-        let temp = cache + "/pip-envs/.tmp-\(getpid())-\(UUID().uuidString)"
-        defer { try? fs.remove(temp) }
-        do {
-            try Relocation(fs: fs).cloneTree(venv, to: temp + "/venv")
-            try fs.writeAtomically(temp + "/prefix", Array(prefix.utf8))
-            try fs.move(temp, to: dir)
-        } catch { return }
     }
 
     // MARK: The lock

@@ -17,7 +17,8 @@ struct Relocation {
             guard isShebang || name.hasPrefix("activate") else { continue }
             guard let text = String(bytes: bytes, encoding: .utf8), text.contains(from) else { continue }
             let rewritten = text.replacingOccurrences(of: from, with: to)
-            do { try fs.writeAtomically(path, Array(rewritten.utf8), permissions: info.permissions) } catch {
+            // Not flushed: the install is staged, and made durable when it is renamed into place.
+            do { try fs.writeAtomically(path, Array(rewritten.utf8), permissions: info.permissions, flush: false) } catch {
                 throw TackError("cannot rewrite \(path): \(error)")
             }
         }
@@ -29,14 +30,25 @@ struct Relocation {
     func cloneTree(_ source: String, to destination: String) throws(FileSystemError) {
         guard fs.isDirectory(source) else { throw FileSystemError(source, .notFound) }
         try fs.createDirectory(destination)
-        for relative in fs.walk(source) {
-            let from = source + "/" + relative, to = destination + "/" + relative
+        try cloneEntries(source, to: destination)
+    }
+
+    /// One directory's entries, each looked at once (a link, else what it is).
+    private func cloneEntries(_ source: String, to destination: String) throws(FileSystemError) {
+        for name in try fs.list(source) {
+            let from = source + "/" + name, to = destination + "/" + name
             if let target = fs.linkTarget(from) {
                 try fs.makeLink(to, to: target)
-            } else if fs.isDirectory(from) {
+                continue
+            }
+            switch fs.info(from)?.kind {
+            case .directory?:
                 try fs.createDirectory(to)
-            } else if fs.isFile(from) {
+                try cloneEntries(from, to: to)
+            case .file?:
                 try fs.linkOrCopy(from, to: to)
+            default:
+                continue
             }
         }
     }
