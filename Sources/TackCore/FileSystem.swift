@@ -47,6 +47,10 @@ public protocol FileSystem: Sendable {
     func versionKey(_ path: String) -> String
     /// Whether `path` is a symbolic link that leads nowhere (a loop, or a missing target).
     func isBrokenLink(_ path: String) -> Bool
+    /// What is at `path` (links followed), told apart from nothing and from a link that leads
+    /// nowhere: one system call where nothing or no link is there, the common case of the
+    /// files a resolution looks for in every directory.
+    func probe(_ path: String) -> FileProbe
     /// Runs `body` holding an exclusive lock named by `lockPath` (for a real file system, an
     /// `flock` on that file, released if the process dies): what every read-modify-write of a
     /// shared file holds.
@@ -55,6 +59,24 @@ public protocol FileSystem: Sendable {
 
 extension FileSystem {
     public func isBrokenLink(_ path: String) -> Bool { false }
+
+    public func probe(_ path: String) -> FileProbe {
+        if let info = info(path) { return .present(info) }
+        return isBrokenLink(path) ? .brokenLink : .missing
+    }
+}
+
+/// What `FileSystem.probe` found.
+public enum FileProbe: Sendable, Equatable {
+    case missing
+    case brokenLink
+    case present(FileInfo)
+
+    /// What is there, links followed (nil for nothing or a broken link).
+    public var info: FileInfo? {
+        if case .present(let info) = self { return info }
+        return nil
+    }
 }
 
 extension FileSystem {

@@ -19,9 +19,22 @@ public struct LocalFileSystem: FileSystem {
         return stat(path, &st) != 0 && lstat(path, &st) == 0
     }
 
+    public func probe(_ path: String) -> FileProbe {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return .missing }
+        if st.st_mode & S_IFMT == S_IFLNK {
+            guard stat(path, &st) == 0 else { return .brokenLink }
+        }
+        return .present(Self.info(st))
+    }
+
     public func info(_ path: String) -> FileInfo? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
+        return Self.info(st)
+    }
+
+    static func info(_ st: stat) -> FileInfo {
         let kind: FileInfo.Kind
         switch st.st_mode & S_IFMT {
         case S_IFREG: kind = .file

@@ -90,9 +90,10 @@ struct ResolutionWalk {
         }
     }
 
-    /// What is at `path` (recorded), when it is a regular file.
+    /// What is at `path` (recorded), when it is a regular file. One system call where nothing
+    /// is there (`FileSystem.probe`): a walk looks for nine names in every directory.
     mutating func probe(_ path: String) -> FileInfo? {
-        let info = fs.info(path)
+        let info = fs.probe(path).info
         probes.append((path, info))
         return info?.kind == .file ? info : nil
     }
@@ -101,16 +102,17 @@ struct ResolutionWalk {
     /// leads nowhere in their place is an error, never "nothing pinned" (and a pipe is
     /// never opened, so it cannot hang tack).
     mutating func probeManifest(_ path: String) throws(TackError) -> FileInfo? {
-        let info = probe(path)
-        if info != nil { return info }
-        switch fs.info(path)?.kind {
-        case .directory?: throw TackError("\(path) is a directory; tack reads its manifest from a file of that name — remove or rename the directory")
-        case .other?: throw TackError("\(path) is not a regular file (a pipe, socket or device); tack reads its manifest only from a file")
-        default:
-            if fs.isBrokenLink(path) {
-                throw TackError("\(path) is a symbolic link that leads nowhere (a loop, or a missing target) — fix or remove it")
+        let found = fs.probe(path)
+        probes.append((path, found.info))
+        switch found {
+        case .missing: return nil
+        case .brokenLink: throw TackError("\(path) is a symbolic link that leads nowhere (a loop, or a missing target) — fix or remove it")
+        case .present(let info):
+            switch info.kind {
+            case .file: return info
+            case .directory: throw TackError("\(path) is a directory; tack reads its manifest from a file of that name — remove or rename the directory")
+            case .other: throw TackError("\(path) is not a regular file (a pipe, socket or device); tack reads its manifest only from a file")
             }
-            return nil
         }
     }
 }

@@ -178,26 +178,37 @@ extension Resolution {
     /// The entry each pin's tack.lock holds for it, in the order of `pins`: nil for a pin no
     /// lock records (an environment override, no tack.lock, no entry). Each lock is read once.
     public func lockedEntries(fs: any FileSystem) throws(TackError) -> [LockedTool?] {
+        lockedEntries(locks: try readLocks(fs: fs))
+    }
+
+    /// The entries of locks read already (`readLocks`).
+    public func lockedEntries(locks: [String: Lockfile?]) -> [LockedTool?] {
+        pins.map { pin in pin.lockDirectory.flatMap { (locks[$0] ?? nil)?.tools[pin.request.name] } }
+    }
+
+    /// Every lock the pins are locked in, by directory, each read once: nil where there is no
+    /// tack.lock. What a command reads once and passes on (`current`, `UpToDate`).
+    public func readLocks(fs: any FileSystem) throws(TackError) -> [String: Lockfile?] {
         var locks: [String: Lockfile?] = [:]
-        var out: [LockedTool?] = []
-        for pin in pins {
-            guard let dir = pin.lockDirectory else { out.append(nil); continue }
-            if locks[dir] == nil {
-                let path = Paths.child(dir, Lockfile.fileName)
-                locks[dir] = .some(fs.info(path) == nil ? nil : try Lockfile.load(path, fs: fs))
-            }
-            out.append((locks[dir] ?? nil)?.tools[pin.request.name])
+        for dir in pins.compactMap(\.lockDirectory) where locks[dir] == nil {
+            let path = Paths.child(dir, Lockfile.fileName)
+            locks[dir] = .some(fs.info(path) == nil ? nil : try Lockfile.load(path, fs: fs))
         }
-        return out
+        return locks
     }
 
     /// The exact version each pin would run: from the lock, an exact pin, or (for a pin of a
     /// compatible file or an override) the newest install the requirement allows; nil where
     /// nothing is resolved yet.
     public func current(settings: Settings) throws(TackError) -> [CurrentTool] {
+        current(settings: settings, locks: try readLocks(fs: settings.fs))
+    }
+
+    /// The same, from locks read already (`readLocks`).
+    public func current(settings: Settings, locks: [String: Lockfile?]) -> [CurrentTool] {
         let store = settings.store
         var out: [CurrentTool] = []
-        for (pin, entry) in zip(pins, try lockedEntries(fs: settings.fs)) {
+        for (pin, entry) in zip(pins, lockedEntries(locks: locks)) {
             let r = pin.request
             var version: Version?
             var backend = r.source.backend

@@ -158,6 +158,9 @@ public struct Snapshot: Sendable, Equatable {
         var seenByResolution: [String: FileInfo?] = [:]
         for p in resolution.probes { seenByResolution[p.path] = p.info }
         let probes: [(key: String, path: String)] = unique.map { path in
+            // What the walk found missing is recorded so without another look: a file that
+            // appears since fails the probe, so the snapshot can only be stale, never wrong.
+            if case .some(nil) = seenByResolution[path] { return ("-", path) }
             let info = statInfo(path)
             if let seen = seenByResolution[path] {
                 switch (seen, info) {
@@ -178,7 +181,10 @@ public struct Snapshot: Sendable, Equatable {
             }
             return (key, path)
         }
-        var s = Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment), probes: probes, rows: rows, pathRoots: roots)
+        // Files that are there first: an edit is then found by the first few probes, not after
+        // every name looked for and missing in every directory up to `/`.
+        let ordered = probes.filter { $0.key != "-" } + probes.filter { $0.key == "-" }
+        var s = Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment), probes: ordered, rows: rows, pathRoots: roots)
         s.run = run
         s.racy = racy || otherwiseRacy
         s.racyUntil = otherwiseRacy ? nil : newest

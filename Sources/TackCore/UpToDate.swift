@@ -4,11 +4,14 @@
 /// from that entry. `tack exec --frozen` runs from the snapshot only when this holds.
 /// Cheap enough for the front end, which answers a no-op install without starting tack-cli.
 public enum UpToDate {
-    public static func check(_ resolution: Resolution, settings: Settings) -> Bool {
+    ///
+    /// `locks` and `rows`, where the caller has them (`Resolution.readLocks`, `current`): the
+    /// locks as read and each pin's install, so that nothing is read or parsed twice.
+    public static func check(_ resolution: Resolution, settings: Settings, locks read: [String: Lockfile?]? = nil, rows: [CurrentTool]? = nil) -> Bool {
         guard let store = settings.store else { return false }
         var locks: [String: Lockfile] = [:]
         var pinnedPerLock: [String: Set<String>] = [:]
-        for pin in resolution.pins {
+        for (index, pin) in resolution.pins.enumerated() {
             let r = pin.request
             if case .system = r.requirement { continue }
             // Environment overrides, and tools no registry knows, need the full resolver.
@@ -24,15 +27,26 @@ public enum UpToDate {
             }
             if locks[dir] == nil {
                 // A lock that does not cover this platform fails a frozen install: not a no-op.
-                guard let lock = try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: settings.fs), lock.uncovered() == nil else { return false }
+                let lock = read.map { $0[dir] ?? nil } ?? (try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: settings.fs))
+                guard let lock, lock.uncovered() == nil else { return false }
                 locks[dir] = lock
             }
             // The entry describes the pin, has what --frozen verifies, and the install is the
-            // one it describes, with the add-ons it pins (a toolchain's SDKs).
+            // one it describes (in the version's own directory), with the add-ons it pins (a
+            // toolchain's SDKs). A row from `current` made from this entry says where its
+            // install is, found by the same rule.
+            let versionDirectory = { (entry: LockedTool) in store.installDirectory(r.name, entry.version) }
+            func installed(_ entry: LockedTool) -> Bool {
+                if let rows, index < rows.count, rows[index].tool == r.name, rows[index].version == entry.version.text {
+                    return rows[index].installDirectory == versionDirectory(entry)
+                }
+                guard let record = store.installedEntry(r.name, entry.version) else { return false }
+                return entry.isSameInstall(as: record)
+            }
             guard let entry = locks[dir]?.tools[r.name],
                   LockMatch(pinOnly: r).isReadyToInstall(entry),
-                  let record = store.installedEntry(r.name, entry.version), entry.isSameInstall(as: record),
-                  SwiftSDK.missing(entry, install: store.installDirectory(r.name, entry.version), fs: settings.fs).isEmpty
+                  installed(entry),
+                  SwiftSDK.missing(entry, install: versionDirectory(entry), fs: settings.fs).isEmpty
             else { return false }
             pinnedPerLock[dir, default: []].insert(r.name)
         }

@@ -19,7 +19,7 @@ enum ExecCommand {
         var shims = context.map(LeanRun.shims) ?? []
         if snapshot == nil {
             guard let settings = CurrentProcess.settings(relevantOnly: true),
-                  let s = try? HotPath.snapshot(settings: settings) else { return }
+                  let s = try? HotPath.snapshot(settings: settings, stale: context?.snapshotPath() != nil) else { return }
             snapshot = HotPath.lean(s)
             shims = Array((settings.store?.shims ?? "/nonexistent").utf8) + [0]
         }

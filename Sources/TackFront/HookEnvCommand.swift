@@ -11,10 +11,15 @@ import TackLean
 /// that bring PATH and env to what this directory asks for.
 public enum HookEnvCommand {
     public static func run(_ shell: ShellHook.Shell) -> Int32 {
-        if let context = LeanContext.current(), let path = context.snapshotPath(),
-           let snapshot = LeanSnapshot.load(path: path, context: context), let digest = snapshot.digest {
-            let ours = digest.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
-            if ours == CurrentProcess.variable(ShellHook.digestVariable) ?? ShellHook.emptyDigest { return 0 }
+        // Found not to hold here, the snapshot is not read and checked a second time.
+        var stale = false
+        if let context = LeanContext.current(), let path = context.snapshotPath() {
+            let snapshot = LeanSnapshot.load(path: path, context: context)
+            stale = snapshot == nil
+            if let digest = snapshot?.digest {
+                let ours = digest.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
+                if ours == CurrentProcess.variable(ShellHook.digestVariable) ?? ShellHook.emptyDigest { return 0 }
+            }
         }
         guard let settings = CurrentProcess.settings() else {
             Output.error(TackError.noWorkingDirectory.message)
@@ -22,7 +27,7 @@ public enum HookEnvCommand {
         }
         var run: RunEnvironment?
         var failure: String?
-        do { run = try HotPath.snapshot(settings: settings).run } catch { failure = error.message }
+        do { run = try HotPath.snapshot(settings: settings, stale: stale).run } catch { failure = error.message }
         // A resolution error is said once: the shell keeps its fingerprint until it changes or
         // resolution works again.
         let shownError = settings.environment[ShellHook.errorVariable]

@@ -9,8 +9,10 @@ import TackLean
 /// What the hot commands need about this directory: from the snapshot when nothing it
 /// depends on has changed, else from a full resolution (which then writes a new snapshot).
 public enum HotPath {
-    public static func snapshot(settings: Settings) throws(TackError) -> Snapshot {
-        if let s = Snapshot.load(settings: settings) { return s }
+    /// `stale`: the caller has just found the snapshot does not hold (with the lean reader),
+    /// so it is not read and checked a second time.
+    public static func snapshot(settings: Settings, stale: Bool = false) throws(TackError) -> Snapshot {
+        if !stale, let s = Snapshot.load(settings: settings) { return s }
         let (snapshot, ignored) = try make(settings: settings)
         IgnoredFiles.report(ignored, settings: settings)
         snapshot.save(settings: settings)
@@ -24,10 +26,13 @@ public enum HotPath {
         // that is no directory): said, never answered with "not installed".
         _ = try settings.requireStore()
         let resolution = try Resolver(settings).resolve()
-        let rows = try resolution.current(settings: settings)
+        // The locks are read once, and each install's record once, for the rows and for
+        // whether an install has anything to do.
+        let locks = try resolution.readLocks(fs: settings.fs)
+        let rows = resolution.current(settings: settings, locks: locks)
         var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())
         snapshot.answers = CurrentCommand.answers(rows, home: settings.home)
-        snapshot.upToDate = !resolution.pins.isEmpty && UpToDate.check(resolution, settings: settings)
+        snapshot.upToDate = !resolution.pins.isEmpty && UpToDate.check(resolution, settings: settings, locks: locks, rows: rows)
         // A project found up to date is a known one (prune keeps its tools), though it may
         // never install anything itself: a snapshot that says so lets `tack install` end in
         // `tack` alone, so the project is remembered here.

@@ -12,21 +12,26 @@ import TackLean
 public enum ShimCommand {
     public static func run(_ command: UnsafePointer<CChar>, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
         // The hot path: a snapshot that still holds.
-        if let context = LeanContext.current(), let path = context.snapshotPath(),
-           let snapshot = LeanSnapshot.load(path: path, context: context) {
-            LeanRun.runShim(snapshot, shims: LeanRun.shims(context), name: command, arguments: arguments, warn: HotPath.warnUntrusted)
+        var stale = false
+        if let context = LeanContext.current(), let path = context.snapshotPath() {
+            if let snapshot = LeanSnapshot.load(path: path, context: context) {
+                LeanRun.runShim(snapshot, shims: LeanRun.shims(context), name: command, arguments: arguments, warn: HotPath.warnUntrusted)
+            } else {
+                stale = true
+            }
         }
-        slowPath(command, arguments: arguments)
+        slowPath(command, arguments: arguments, stale: stale)
     }
 
     /// Resolves (writing a new snapshot), then runs the command or explains why it cannot.
-    static func slowPath(_ command: UnsafePointer<CChar>, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
+    /// `stale`: the snapshot was just found not to hold, so it is not checked again.
+    static func slowPath(_ command: UnsafePointer<CChar>, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, stale: Bool) -> Never {
         guard let settings = CurrentProcess.settings(relevantOnly: true) else {
             Output.error(TackError.noWorkingDirectory.message)
             exit(1)
         }
         let snapshot: Snapshot
-        do { snapshot = try HotPath.snapshot(settings: settings) } catch {
+        do { snapshot = try HotPath.snapshot(settings: settings, stale: stale) } catch {
             Output.error(error.message)
             exit(1)
         }

@@ -130,9 +130,23 @@ public enum YAMLParser {
 /// Turns the event stream into nodes with an explicit stack (no recursion, so depth is bounded
 /// by `maxDepth`, not by the thread's stack).
 private struct Builder {
-    enum Frame {
-        case sequence([Node], Mark)
-        case mapping([(key: Scalar, value: Node)], Mark, pendingKey: Scalar?, seen: Set<String>)
+    /// An open sequence or mapping. A class, so that adding to it changes its arrays in place:
+    /// an enum's payload taken out to append to is a second reference, and every append then
+    /// copied the whole array (a tack.lock of 1,000 tools took a quarter of a cold resolution).
+    final class Frame {
+        let isMapping: Bool
+        let mark: Mark
+        var items: [Node] = []
+        var pairs: [(key: Scalar, value: Node)] = []
+        var pendingKey: Scalar?
+        var seen: Set<String> = []
+
+        init(isMapping: Bool, mark: Mark) {
+            self.isMapping = isMapping
+            self.mark = mark
+        }
+
+        var node: Node { isMapping ? .mapping(pairs, mark) : .sequence(items, mark) }
     }
     var stack: [Frame] = []
     var root: Node?
@@ -167,20 +181,16 @@ private struct Builder {
                 throw YAMLError(mark, "YAML anchors (`&name`) are not supported in tack files")
             }
             if let tag = e.data.sequence_start.tag { throw tagError(mark, tag) }
-            try push(.sequence([], mark), mark)
+            try push(Frame(isMapping: false, mark: mark), mark)
         case YAML_MAPPING_START_EVENT:
             if e.data.mapping_start.anchor != nil {
                 throw YAMLError(mark, "YAML anchors (`&name`) are not supported in tack files")
             }
             if let tag = e.data.mapping_start.tag { throw tagError(mark, tag) }
-            try push(.mapping([], mark, pendingKey: nil, seen: []), mark)
+            try push(Frame(isMapping: true, mark: mark), mark)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            let node: Node
-            switch stack.removeLast() {
-            case .sequence(let items, let m): node = .sequence(items, m)
-            case .mapping(let pairs, let m, _, _): node = .mapping(pairs, m)
-            }
-            try add(node)
+            guard let frame = stack.popLast() else { break }
+            try add(frame.node)
         default:
             break
         }
@@ -204,29 +214,27 @@ private struct Builder {
     }
 
     mutating func add(_ node: Node) throws(YAMLError) {
-        guard let top = stack.popLast() else {
+        guard let top = stack.last else {
             root = node
             return
         }
-        switch top {
-        case .sequence(var items, let m):
-            items.append(node)
-            stack.append(.sequence(items, m))
-        case .mapping(var pairs, let m, let pendingKey, var seen):
-            if let key = pendingKey {
-                pairs.append((key, node))
-                stack.append(.mapping(pairs, m, pendingKey: nil, seen: seen))
-            } else {
-                guard case .scalar(let key) = node else {
-                    throw YAMLError(node.mark, "a mapping key must be a plain string, not \(node.kindName)")
-                }
-                if !seen.insert(key.value).inserted {
-                    let first = pairs.first { $0.key.value == key.value }!.key.mark
-                    throw YAMLError(key.mark, "duplicate key `\(key.value)` (first set at line \(first.line))")
-                }
-                stack.append(.mapping(pairs, m, pendingKey: key, seen: seen))
-            }
+        guard top.isMapping else {
+            top.items.append(node)
+            return
         }
+        if let key = top.pendingKey {
+            top.pairs.append((key, node))
+            top.pendingKey = nil
+            return
+        }
+        guard case .scalar(let key) = node else {
+            throw YAMLError(node.mark, "a mapping key must be a plain string, not \(node.kindName)")
+        }
+        if !top.seen.insert(key.value).inserted {
+            let first = top.pairs.first { $0.key.value == key.value }?.key.mark ?? key.mark
+            throw YAMLError(key.mark, "duplicate key `\(key.value)` (first set at line \(first.line))")
+        }
+        top.pendingKey = key
     }
 }
 

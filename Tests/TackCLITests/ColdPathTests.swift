@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import TackCore
+@testable import TackLean
+import YAML
+
+/// The cold path (issue 45): a resolution looks at each name once, a snapshot lists the files
+/// that are there first (an edit is found by the first probes) and records what the walk saw
+/// missing without looking again, the locks and install records are read once for both the
+/// rows and the up-to-date answer, and a large YAML file parses in linear time.
+@Suite(.ownThreads) struct ColdPathTests {
+    @Test func aProbeTellsNothingFromABrokenLinkFromAFile() throws {
+        let dir = try Sandbox()
+        let fs = LocalFileSystem()
+        try dir.write("file", "x")
+        try dir.mkdir("dir")
+        try FileManager.default.createSymbolicLink(atPath: dir.root + "/to-file", withDestinationPath: dir.root + "/file")
+        try FileManager.default.createSymbolicLink(atPath: dir.root + "/nowhere", withDestinationPath: dir.root + "/missing")
+        #expect(fs.probe(dir.root + "/missing") == .missing)
+        #expect(fs.probe(dir.root + "/nowhere") == .brokenLink)
+        #expect(fs.probe(dir.root + "/file").info?.kind == .file)
+        #expect(fs.probe(dir.root + "/to-file").info?.kind == .file, "a link is followed")
+        #expect(fs.probe(dir.root + "/dir").info?.kind == .directory)
+        // The in-memory file system answers the same way through the default.
+        let memory = InMemoryFileSystem(files: ["/a/file": "x"])
+        #expect(memory.probe("/a/file").info?.kind == .file && memory.probe("/a/none") == .missing)
+    }
+
+    @Test func tackFilesThatAreNotFilesAreErrorsNotNothingPinned() throws {
+        let dir = try Sandbox()
+        try dir.mkdir("app/tack.yml")
+        let settings = Settings(environment: ["HOME": dir.root + "/home", "TACK_HOME": dir.root + "/t"], cwd: dir.root + "/app", fs: LocalFileSystem())
+        #expect { try Resolver(settings).resolve() } throws: { ($0 as? TackError)?.message.contains("is a directory") == true }
+        try FileManager.default.removeItem(atPath: dir.root + "/app/tack.yml")
+        try FileManager.default.createSymbolicLink(atPath: dir.root + "/app/tack.yml", withDestinationPath: dir.root + "/gone.yml")
+        #expect { try Resolver(settings).resolve() } throws: { ($0 as? TackError)?.message.contains("leads nowhere") == true }
+        try FileManager.default.removeItem(atPath: dir.root + "/app/tack.yml")
+        #expect(mkfifo(dir.root + "/app/tack.yml", 0o644) == 0)
+        #expect { try Resolver(settings).resolve() } throws: { ($0 as? TackError)?.message.contains("not a regular file") == true }
+    }
+
+    /// A project two directories up: the snapshot's probes start with the files that exist,
+    /// and a name the walk found missing is recorded missing, so creating it makes the
+    /// snapshot stale for both readers.
+    @Test func presentFilesComeFirstAndMissingOnesAreTrustedFromTheWalk() throws {
+        let dir = try Sandbox()
+        try dir.write("app/tack.yml", "tools:\n  jq: 1.7.1\n")
+        try dir.mkdir("app/a/b")
+        let settings = Settings(environment: ["HOME": dir.root + "/home", "TACK_HOME": dir.root + "/t"], cwd: dir.root + "/app/a/b", fs: LocalFileSystem())
+        let resolution = try Resolver(settings).resolve()
+        let rows = try resolution.current(settings: settings)
+        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: nil)
+        let keys = snapshot.probes.map(\.key)
+        let firstMissing = try #require(keys.firstIndex(of: "-"))
+        #expect(keys[..<firstMissing].allSatisfy { $0 != "-" } && keys[firstMissing...].allSatisfy { $0 == "-" }, "\(snapshot.probes)")
+        #expect(snapshot.probes.first?.path == dir.root + "/app/tack.yml", "\(snapshot.probes)")
+        let missing = dir.root + "/app/a/.tool-versions"
+        #expect(snapshot.probes.contains { $0.path == missing && $0.key == "-" })
+        try dir.write("app/a/.tool-versions", "jq 1.6\n")
+        #expect(!Snapshot.probeHolds(key: "-", path: missing))
+        var key = Array("-".utf8) + [0], path = Array(missing.utf8) + [0]
+        let lean = key.withUnsafeMutableBufferPointer { k in path.withUnsafeMutableBufferPointer { LeanSnapshot.probeHolds(key: k.baseAddress!, path: $0.baseAddress!) } }
+        #expect(!lean)
+    }
+
+    /// The up-to-date answer from the locks and rows read once is the answer read afresh: for
+    /// an install of the locked entry, a variant of another build only, and none.
+    @Test func upToDateFromRowsAgreesWithUpToDateReadAfresh() throws {
+        let sum = String(repeating: "a", count: 64)
+        let entry = "hello: { backend: \"url\", requested: \"1.0.0\", sha256: { \(Platform.current.description): \"\(sum)\" }, source: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
+        let other = entry.replacingOccurrences(of: sum, with: String(repeating: "b", count: 64))
+        let fs = InMemoryFileSystem(files: [
+            "/work/app/tack.yml": "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }\n",
+            "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
+        ])
+        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs)
+        func answers() throws -> (fresh: Bool, once: Bool) {
+            let resolution = try Resolver(settings).resolve()
+            let locks = try resolution.readLocks(fs: fs)
+            let rows = resolution.current(settings: settings, locks: locks)
+            return (UpToDate.check(resolution, settings: settings), UpToDate.check(resolution, settings: settings, locks: locks, rows: rows))
+        }
+        #expect(try answers() == (false, false), "not installed")
+        fs.seed("/t/installs/hello/.variants/1.0.0/x/.tack-install.lock", Array("version: 1\ntools:\n  \(other)\n".utf8))
+        #expect(try answers() == (false, false), "only another build, as a variant")
+        fs.seed("/t/installs/hello/1.0.0/.tack-install.lock", Array("version: 1\ntools:\n  \(other)\n".utf8))
+        #expect(try answers() == (false, false), "another build in the version's directory")
+        fs.seed("/t/installs/hello/1.0.0/.tack-install.lock", Array("version: 1\ntools:\n  \(entry)\n".utf8))
+        #expect(try answers() == (true, true), "the locked build")
+    }
+
+    @Test func aLargeMappingKeepsEveryKeyInOrderAndDuplicatesNameTheFirst() throws {
+        let count = 5000
+        let text = (0..<count).map { "k\($0): v\($0)\n" }.joined()
+        guard case .mapping(let pairs, _)? = try YAMLParser.parse(Array(text.utf8)) else {
+            Issue.record("not a mapping")
+            return
+        }
+        #expect(pairs.count == count)
+        #expect(pairs.enumerated().allSatisfy { i, p in p.key.value == "k\(i)" })
+        let dup = "a: 1\nb:\n  - x\n  - y\na: 2\n"
+        #expect { try YAMLParser.parse(Array(dup.utf8)) } throws: { ($0 as? YAMLError).map { "\($0)" }?.contains("first set at line 1") == true }
+    }
+}
