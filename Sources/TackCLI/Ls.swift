@@ -37,7 +37,7 @@ struct Ls: ParsableCommand {
             for v in store.installedVersions(t) {
                 for build in store.installs(t, v) {
                     rows.append((t, v.text, build.directory))
-                    origins[build.directory] = InstallOrigin(record: build.record.fieldMap("built"))
+                    origins[build.directory] = InstallOrigin(record: build.record.built)
                 }
             }
         }

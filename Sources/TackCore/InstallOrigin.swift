@@ -24,11 +24,9 @@ public enum InstallOrigin: Sendable, Equatable {
 
     /// `record` without where it came from: what a push sends, the same from every machine.
     public static func withoutOrigin(_ record: LockedTool) -> LockedTool {
-        guard case .map(var built)? = record.fields["built"] else { return record }
-        built["from"] = nil
-        built["seconds"] = nil
         var out = record
-        out.fields["built"] = built.isEmpty ? nil : .map(built)
+        out.built["from"] = nil
+        out.built["seconds"] = nil
         return out
     }
 

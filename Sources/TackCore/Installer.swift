@@ -209,9 +209,8 @@ public struct Installer: Sendable {
         // Where it came from is this machine's to know, kept in its record but never pushed:
         // two machines' builds of one key stay the same content, with the same digest.
         var stored = record
-        var built = record.fieldMap("built").merging(origin.recordFields) { _, new in new }
-        if let kept = outcome.kept { built[KeptPart.builtField] = kept.recorded }
-        stored.fields["built"] = .map(built)
+        stored.built = record.built.merging(origin.recordFields) { _, new in new }
+        if let kept = outcome.kept { stored.built[KeptPart.builtField] = kept.recorded }
         do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [item.locked.name: stored]).serialized()) }
         catch { throw TackError("cannot write to \(temp): \(error)") }
         try moveIntoPlace(temp, final, version: item.locked.version)
@@ -262,10 +261,10 @@ public struct Installer: Sendable {
     static func record(_ item: Item, outcome: InstallOutcome, key: CacheKey?, pulled: String?) -> LockedTool {
         var record = item.locked
         for (k, v) in outcome.lockFields { record.fields[k] = v }
-        record.fields["binaries"] = .list(outcome.binaries.sorted())
+        record.binaries = outcome.binaries.sorted()
         var built = outcome.metadata
         if let why = outcome.unshareable { built[Installer.unshareableField] = why }
-        if !built.isEmpty { record.fields["built"] = .map(built) }
+        record.built = built
         if let key, let pulled { record.fields[CacheKey.lockField] = item.locked.addingCachedDigest(key.tag, pulled) }
         return record
     }

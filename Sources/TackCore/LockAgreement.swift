@@ -87,9 +87,9 @@ extension LockedTool {
     static func sameProducts(wanted: String?, installed: LockedTool) -> Bool {
         let recorded = installed.options["products"]
         if wanted == recorded { return true }
-        guard case .map(let built)? = installed.fields["built"], let effective = built["products"] else { return false }
+        guard let effective = installed.built["products"] else { return false }
         if let wanted { return Set(Self.words(wanted)) == Set(Self.words(effective)) }
-        guard let declared = built["declared"] else { return false }
+        guard let declared = installed.built["declared"] else { return false }
         return Set(Self.words(effective)) == Set(Self.words(declared))
     }
 

@@ -74,11 +74,9 @@ public struct LockPlanner: Sendable {
                 throw TackError("TACK_OFFLINE is set, and no installed version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) — unset TACK_OFFLINE to fetch it")
             }
             if let best {
-                var entry = best
-                entry.requested = request.requirement.description
                 // An install's record holds what only the install needs.
-                entry.fields["binaries"] = nil
-                entry.fields["built"] = nil
+                var entry = best.withoutInstallFacts
+                entry.requested = request.requirement.description
                 return entry
             }
         }

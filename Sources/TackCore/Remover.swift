@@ -42,7 +42,7 @@ public struct Remover: Sendable {
     /// is there already: into a temporary directory beside the entry with its `prefix`, then
     /// renamed into place. Best effort: anything that fails leaves it to be removed.
     func keepPart(of dir: String, tool: String, version: Version) {
-        guard let text = store.installedEntry(tool, version)?.fieldMap("built")[KeptPart.builtField],
+        guard let text = store.installedEntry(tool, version)?.built[KeptPart.builtField],
               let kept = KeptPart(recorded: text) else { return }
         let entry = store.cache + "/" + kept.cacheEntry, part = dir + "/" + kept.part
         guard store.fs.info(entry) == nil, store.fs.linkTarget(part) == nil, store.fs.isDirectory(part) else { return }

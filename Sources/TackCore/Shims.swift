@@ -13,7 +13,8 @@ public enum Shims {
         var names: Set<String> = []
         for tool in store.installedTools() {
             for entry in store.installedEntries(tool) {
-                guard case .list(let bins)? = entry.fields["binaries"] else { continue }
+                guard entry.recordsBinaries else { continue }
+                let bins = entry.binaries
                 for b in bins { names.insert(Paths.basename(b)) }
             }
         }

@@ -114,7 +114,7 @@ extension Store {
     /// Installs built with a Swift toolchain other than `toolchain` (`Swift version 6.3.1 (…)`).
     public func staleBuilds(toolchain: String) -> [LockedTool] {
         installedTools().flatMap { installedEntries($0) }.filter { entry in
-            if case .map(let built)? = entry.fields["built"], let swift = built["swift"] { return swift != toolchain }
+            if let swift = entry.builtWithSwift { return swift != toolchain }
             return false
         }
     }

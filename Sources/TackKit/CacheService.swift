@@ -104,8 +104,7 @@ public struct CacheService {
             untrusted.insert((pin.overridden ?? pin.request).origin.file)
             return skip("\(label) is pinned by a file that is not trusted, so its build is not shared")
         }
-        var built: [String: String] = [:]
-        if case .map(let m)? = installed.record.fields["built"] { built = m }
+        let built = installed.record.built
         if let why = built[Installer.unshareableField] { return skip("\(label) is not shared: \(why)") }
         let inputs: [String: String]
         do {

@@ -154,7 +154,7 @@ public struct DoctorService {
         }
         for entry in store.staleBuilds(toolchain: toolchain) {
             var built = "another toolchain"
-            if case .map(let m)? = entry.fields["built"], let s = m["swift"] { built = s }
+            if let s = entry.builtWithSwift { built = s }
             r.problem("\(entry.name) \(entry.version) was built with \(built), but the toolchain is now \(toolchain) — run `tack install --rebuild` in a project that pins it")
         }
     }
@@ -231,7 +231,8 @@ public struct DoctorService {
         guard let store = settings.store else { return }
         for tool in store.installedTools() {
             for (dir, entry) in store.installedVersions(tool).flatMap({ store.installs(tool, $0) }) {
-                guard case .list(let bins)? = entry.fields["binaries"] else { continue }
+                guard entry.recordsBinaries else { continue }
+                let bins = entry.binaries
                 let missing = bins.filter { !settings.fs.isExecutable(dir + "/" + $0) }
                 if !missing.isEmpty {
                     r.problem("\(tool) \(entry.version) lacks \(missing.joined(separator: ", ")), which its install made — run `tack uninstall \(tool)@\(entry.version.text)` and `tack install`")

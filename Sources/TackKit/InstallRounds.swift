@@ -43,7 +43,7 @@ extension InstallService {
             var item = item
             guard item.request.source.kind?.buildsWithSwift == true, item.request.options.git.build == nil,
                   let record = workspace.store.installedEntry(item.locked.name, item.locked.version),
-                  case .map(let built)? = record.fields["built"], let swift = built["swift"], swift != toolchain else { return item }
+                  let swift = record.builtWithSwift, swift != toolchain else { return item }
             item.rebuild = true
             return item
         }

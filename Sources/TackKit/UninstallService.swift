@@ -13,8 +13,8 @@ public struct UninstallService: Sendable {
         let store = try settings.requireStore()
         var keep: Set<String> = []
         if let pin = try? Resolver(settings).resolve().pin(tool), LockPlanner.isLockable(pin.request),
-           case .list(let bins)? = store.installedEntry(tool, version)?.fields["binaries"] {
-            keep = Set(bins.map(Paths.basename))
+           let record = store.installedEntry(tool, version), record.recordsBinaries {
+            keep = Set(record.binaries.map(Paths.basename))
         }
         try Remover(store: store).remove(tool, version)
         if let launcher = context.launcher() { _ = try? Shims.rebuild(store: store, front: launcher, keeping: keep) }

@@ -119,11 +119,7 @@ public struct OCIBuildCache: BuildCache {
         guard let (layerSum, layerSize) = Hashing.sha256(file: layerFile) else { throw TackError("cannot read \(layerFile)") }
         let layerDigest = "sha256:" + layerSum
 
-        var binaries: [String] = []
-        if case .list(let b)? = record.fields["binaries"] { binaries = b }
-        var built: [String: String] = [:]
-        if case .map(let m)? = record.fields["built"] { built = m }
-        let config = OCIBuildCache.json(["binaries": binaries, "built": built, "tool": record.name, "version": record.version.text])
+        let config = OCIBuildCache.json(["binaries": record.binaries, "built": record.built, "tool": record.name, "version": record.version.text])
         do { try Data(config).write(to: URL(fileURLWithPath: configFile)) } catch { throw TackError("cannot write \(configFile): \(describe(error))") }
         let configDigest = "sha256:" + Hashing.sha256(config)
 
