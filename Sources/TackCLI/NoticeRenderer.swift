@@ -43,39 +43,3 @@ final class NoticeRenderer: @unchecked Sendable {
         }
     }
 }
-
-extension Context {
-    /// The context tack-cli runs services in: notices rendered on stderr, project files
-    /// written so that an interrupt puts them back, shims pointing at the `tack` beside it.
-    static func cli(_ settings: Settings) -> Context {
-        let renderer = NoticeRenderer(settings: settings)
-        return Context(
-            settings: settings, notify: { renderer.render($0) },
-            projectFiles: InterruptSafeWriter(fs: settings.fs),
-            undoOnInterrupt: { Interrupts.undoOnInterrupt($0, $1) },
-            launcher: { Front.launcherPath() })
-    }
-}
-
-extension Workspace {
-    /// The workspace of the process's working directory, or a printed error. With `locking`,
-    /// read under the project's lock (for commands that write its files).
-    static func current(locking: Bool = false, locksVersionFiles: Bool = false) throws -> Workspace {
-        var settings = try processSettings()
-        settings.locksVersionFiles = locksVersionFiles
-        let context = Context.cli(settings)
-        do { return locking ? try Workspace.locked(context) : try Workspace(context) } catch { throw fail(error) }
-    }
-}
-
-/// Fails a command with the error's message on stderr.
-func fail(_ error: TackError, status: Int32 = 1) -> ExitCode {
-    Output.error(error.message)
-    return ExitCode(status)
-}
-
-/// Project files written so that an interrupt puts back what was there (`Interrupts.write`).
-struct InterruptSafeWriter: ProjectFileWriter {
-    let fs: any FileSystem
-    func write(_ path: String, _ bytes: [UInt8]) throws(TackError) { try Interrupts.write(path, bytes, fs: fs) }
-}
