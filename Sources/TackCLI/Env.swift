@@ -39,9 +39,8 @@ struct Env: ParsableCommand {
             Output.error("not installed here, so left out: \(run.missing.joined(separator: ", ")) — run `tack install`")
         }
         var variables: [(String, String)] = []
-        let path = (run.binDirectories + [settings.environment["PATH"] ?? ""]).filter { !$0.isEmpty }.joined(separator: ":")
-        variables.append(("PATH", path))
-        for v in run.variables where v.name != "PATH" { variables.append((v.name, v.value)) }
+        variables.append(("PATH", run.path(after: settings.environment["PATH"]) ?? ""))
+        for v in run.variables { variables.append((v.name, v.value)) }
         if json {
             Output.out(JSON.object(variables.map { ($0.0, .string($0.1)) }).serialized() + "\n")
             return

@@ -74,11 +74,9 @@ struct Exec: AsyncParsableCommand {
             }
         }
         let (project, current, notProviding) = try await installProviders(of: command[0], settings: settings, frozen: invocation.frozen)
-        var env = settings.environment
         let run = RunEnvironment.make(resolution: project.resolution, rows: current, settings: settings)
-        for v in run.variables { env[v.name] = v.value }
+        let env = run.applied(to: settings.environment)
         RunEnvironment.untrustedWarningsToSay(run.untrusted, settings: settings).forEach(Output.error)
-        if !run.binDirectories.isEmpty { env["PATH"] = (run.binDirectories + [env["PATH"] ?? ""]).filter { !$0.isEmpty }.joined(separator: ":") }
         var lookup = settings
         lookup.environment = env
         let executable = try Self.executable(command[0], lookup: lookup, notProviding: notProviding)

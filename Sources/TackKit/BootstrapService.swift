@@ -202,9 +202,7 @@ public struct BootstrapService {
         do { fresh = try Workspace(context) } catch { throw steps.failed("running the commands", error.message) }
         let rows = (try? fresh.resolution.current(settings: fresh.settings)) ?? []
         let runEnv = RunEnvironment.make(resolution: fresh.resolution, rows: rows, settings: fresh.settings)
-        var env = settings.environment
-        env["PATH"] = (runEnv.binDirectories + [env["PATH"] ?? "/usr/bin:/bin"]).joined(separator: ":")
-        for v in runEnv.variables { env[v.name] = v.value }
+        let env = runEnv.applied(to: settings.environment)
         let ran = BootstrapRecord(store: fresh.store)
         for c in plan.commands {
             context.notify(.line("==> \(c.command)"))

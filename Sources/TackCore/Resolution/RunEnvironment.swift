@@ -29,6 +29,25 @@ public struct RunEnvironment: Sendable, Equatable {
 
     public var isEmpty: Bool { binDirectories.isEmpty && variables.isEmpty && untrusted.isEmpty && missing.isEmpty }
 
+    /// PATH as a command here runs with it: the bin directories first, then `existing` (the
+    /// caller's PATH) when it is set and not empty; nil when there is nothing to put on it. The
+    /// one rule: `tack exec`, `tack env`, bootstrap's commands, and — on C strings, in the
+    /// Embedded `tack` — shims and `exec` from the snapshot (`LeanRun.apply`).
+    public func path(after existing: String?) -> String? {
+        var parts = binDirectories
+        if let existing, !existing.isEmpty { parts.append(existing) }
+        return parts.isEmpty ? nil : parts.joined(separator: ":")
+    }
+
+    /// `environment` as a command here runs with it: PATH as `path(after:)` makes it, and the
+    /// trusted env set (a manifest cannot set PATH or `__TACK_*`: `Manifest` refuses them).
+    public func applied(to environment: [String: String]) -> [String: String] {
+        var env = environment
+        if let path = path(after: environment["PATH"]) { env["PATH"] = path }
+        for v in variables { env[v.name] = v.value }
+        return env
+    }
+
     /// The environment for a resolution. `rows` are `resolution.current(settings:)`.
     public static func make(resolution: Resolution, rows: [CurrentTool], settings: Settings) -> RunEnvironment {
         var out = RunEnvironment()
