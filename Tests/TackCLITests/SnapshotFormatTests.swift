@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import TackCore
+@testable import TackLean
+
+/// The snapshot's format, specified once (docs/formats.md) and pinned by a golden file that
+/// both readers read: TackCore's `Snapshot` (tack-front, tack-cli) and the Embedded `tack`'s
+/// `LeanSnapshot`. The writer writes it back byte for byte, and both readers see the same bin
+/// directories, env, untrusted files, missing tools, digest, up-to-date mark and answers. A
+/// change to the format changes this file and the format line's number, in both readers.
+@Suite struct SnapshotFormatTests {
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/snapshots/project.snapshot").path
+
+    /// The golden text with its digest line filled in (the digest of what it runs).
+    func golden() throws -> (text: String, snapshot: Snapshot) {
+        var text = try String(contentsOfFile: Self.golden, encoding: .utf8)
+        let undigested = try #require(Snapshot.decode(Array(text.utf8)), "TackCore's reader refuses the golden file")
+        text = text.replacingOccurrences(of: "digest\tDIGEST\n", with: "digest\t\(undigested.run.digest)\n")
+        return (text, try #require(Snapshot.decode(Array(text.utf8))))
+    }
+
+    @Test func theWriterWritesTheGoldenFileBack() throws {
+        let (text, snapshot) = try golden()
+        let written = try #require(snapshot.encode())
+        #expect(String(decoding: written, as: UTF8.self) == text)
+        #expect(text.hasPrefix(Snapshot.formatVersion + "\n") && text.hasPrefix("\(LeanSnapshot.formatVersion)\n"))
+    }
+
+    @Test func bothReadersSeeTheSameThings() throws {
+        let (text, core) = try golden()
+        var bytes = Array(text.utf8) + [0]
+        try bytes.withUnsafeMutableBufferPointer { buffer in
+            let lean = try #require(LeanSnapshot.parse(base: buffer.baseAddress!, count: buffer.count - 1, context: nil), "the lean reader refuses the golden file")
+            func all(_ tag: LeanSnapshot.Tag) -> [[String]] {
+                var out: [[String]] = []
+                lean.forEach(tag) { a, b in
+                    out.append([String(cString: UnsafeRawPointer(a).assumingMemoryBound(to: CChar.self)),
+                                String(cString: UnsafeRawPointer(b).assumingMemoryBound(to: CChar.self))])
+                    return true
+                }
+                return out
+            }
+            #expect(all(.bin).map { $0[0] } == core.run.binDirectories)
+            #expect(all(.setenv) == core.run.variables.map { [$0.name, $0.value] })
+            #expect(all(.untrusted).map { $0[0] } == core.run.untrusted)
+            #expect(all(.missing).map { $0[0] } == core.run.missing)
+            #expect(lean.hasMissing && lean.isMissing("ruby") && !lean.isMissing("jq"))
+            #expect(lean.digest.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } == core.run.digest)
+            #expect(lean.isUpToDate == core.upToDate && core.upToDate)
+            #expect(!lean.hasUntrusted == core.run.untrusted.isEmpty)
+            for (key, output) in core.answers {
+                #expect(lean.answer(Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) } == output, "\(key)")
+            }
+            #expect(core.answers.map(\.output) == ["1.7.1\n", "{\"jq\": \"1.7.1\"}\t100%\r\n"])
+            #expect(core.probes.map(\.path) == ["/work/app/tack.yml", "/work/app/tack.lock", "/work/app/a/b/.tool-versions"] && core.probes.map(\.key).last == "-")
+        }
+        #expect(core.rows.map(\.tool) == ["jq", "mytool", "ruby"])
+        #expect(core.rows[0].installDirectory == "/home/u/.local/share/tack/installs/jq/1.7.1" && core.rows[2].installed == false)
+        #expect(core.pathRoots == ["mytool": "/work/tools/mytool"])
+    }
+
+    @Test func eitherReaderRefusesAnotherFormatLine() throws {
+        let (text, _) = try golden()
+        let other = text.replacingOccurrences(of: Snapshot.formatVersion, with: "tack-snapshot 999")
+        #expect(Snapshot.decode(Array(other.utf8)) == nil)
+        var bytes = Array(other.utf8) + [0]
+        bytes.withUnsafeMutableBufferPointer { b in
+            #expect(LeanSnapshot.parse(base: b.baseAddress!, count: b.count - 1, context: nil) == nil)
+        }
+    }
+}
