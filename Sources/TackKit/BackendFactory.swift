@@ -9,8 +9,10 @@ public enum BackendFactory {
     public static func standard(_ settings: Settings, pathPrefix: [String]) -> BackendRegistry {
         let interpreters = environment(settings, pathPrefix: pathPrefix)
         let limits = SafeExtractor.Limits.from(environment: settings.environment)
+        // One remote per registry, its listings asked once (`MemoizedRemotes`).
+        let git = MemoizedRemotes(LibGit2Remotes(trace: settings.trace))
         return BackendRegistry([
-            GitBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, fs: settings.fs, trace: settings.trace,
+            GitBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, git: git, fs: settings.fs, trace: settings.trace,
                        http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits,
                        mirrors: DownloadMirrors(environment: settings.environment)),
             URLBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits,
@@ -18,7 +20,7 @@ public enum BackendFactory {
             PipBackend(runner: ChildProcessRunner(trace: settings.trace), http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
             GemBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs,
                        http: CurlHTTPClient(environment: settings.environment, trace: settings.trace)),
-            AsdfBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, cache: settings.store?.cache, mayRun: pluginTrust(settings), fs: settings.fs),
+            AsdfBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, cache: settings.store?.cache, git: git, mayRun: pluginTrust(settings), fs: settings.fs),
             SwiftBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), runner: ChildProcessRunner(trace: settings.trace), environment: settings.environment, limits: limits, fs: settings.fs),
         ])
     }

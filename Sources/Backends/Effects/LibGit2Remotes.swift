@@ -4,25 +4,33 @@ import TackCore
 /// Remote repositories through libgit2, each call on a thread of its own (`OffPool`): a
 /// fetch that waits on a slow server never holds a thread of the cooperative pool.
 public struct LibGit2Remotes: GitRemotes {
-    public init() {}
+    /// Where each call to a remote is said, for `-v`.
+    let trace: Trace
+
+    public init(trace: Trace = .off) { self.trace = trace }
 
     public func listTags(_ url: String) async throws(GitError) -> [RemoteTag] {
-        try await OffPool.run { () throws(GitError) in try Git.listTags(url) }
+        trace("listing the tags of \(URLRedaction.text(url))")
+        return try await OffPool.run { () throws(GitError) in try Git.listTags(url) }
     }
 
     public func listRefs(_ url: String) async throws(GitError) -> [RemoteTag] {
-        try await OffPool.run { () throws(GitError) in try Git.listRefs(url) }
+        trace("listing the branches and tags of \(URLRedaction.text(url))")
+        return try await OffPool.run { () throws(GitError) in try Git.listRefs(url) }
     }
 
     public func checkout(_ url: String, ref: String, into directory: String) async throws(GitError) -> String {
-        try await OffPool.run { () throws(GitError) in try Git.checkout(url, ref: ref, into: directory) }
+        trace("fetching \(ref) of \(URLRedaction.text(url))")
+        return try await OffPool.run { () throws(GitError) in try Git.checkout(url, ref: ref, into: directory) }
     }
 
     public func clone(_ url: String, into directory: String) async throws(GitError) {
+        trace("cloning \(URLRedaction.text(url))")
         try await OffPool.run { () throws(GitError) in try Git.clone(url, into: directory) }
     }
 
     public func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, into directory: String, checkout: Bool) async throws(GitError) {
+        trace("fetching commit \(commit) of \(URLRedaction.text(url))")
         try await OffPool.run { () throws(GitError) in
             try Git.fetch(url, commit: commit, reachableFrom: origin, into: directory, checkout: checkout)
         }
