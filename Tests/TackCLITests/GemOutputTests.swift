@@ -22,6 +22,6 @@ import Testing
         #expect(GemBackend.gemPlatform(Platform(os: "darwin", arch: "x86_64")) == "x86_64-darwin")
         #expect(GemBackend.gemPlatform(Platform(os: "linux", arch: "arm64")) == "aarch64-linux")
         #expect(GemBackend.gemPlatform(Platform(os: "linux", arch: "x86_64")) == "x86_64-linux")
-        #expect(PipBackend.uvTarget(Platform(os: "linux", arch: "arm64")) == "aarch64-unknown-linux-gnu")
+        #expect(PipPlatforms.uvTarget(Platform(os: "linux", arch: "arm64")) == "aarch64-unknown-linux-gnu")
     }
 }

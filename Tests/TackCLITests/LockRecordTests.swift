@@ -21,7 +21,7 @@ import Testing
         var swift = SwiftLockRecord(["tag": .string("swift-6.0.3-RELEASE")])
         swift.record("ubuntu2204-x86_64", sha256: Self.sum, signer: "ABCD", archive: "swift.tar.gz", path: "swift-6.0.3-release/ubuntu2204/swift-6.0.3-RELEASE/swift.tar.gz")
         #expect(SwiftLockRecord(swift.fields) == swift)
-        let pip = PipLockRecord([PipBackend.Pinned(name: "black", version: "24.1.0", hashes: [Self.sum])])
+        let pip = PipLockRecord([PipPin(name: "black", version: "24.1.0", hashes: [Self.sum])])
         #expect(PipLockRecord(pip.fields) == pip)
     }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite(.ownThreads) struct PipLockTests {
     static let sum = String(repeating: "a", count: 64)
 
-    func distributions(_ entry: LockedTool) throws(TackError) -> [PipBackend.Pinned] {
+    func distributions(_ entry: LockedTool) throws(TackError) -> [PipPin] {
         try PipLockRecord(entry.fields).distributions(of: "\(entry.name) \(entry.version)")
     }
 
@@ -60,14 +60,14 @@ import Testing
             Click==8.1.7 --hash=sha256:\(Self.sum)
             -e ./local
             """
-        let pinned = PipBackend.parseRequirements(text)
+        let pinned = PipPin.parseRequirements(text)
         #expect(pinned.map(\.name) == ["black", "click"])
         #expect(pinned.map(\.version) == ["24.1.0", "8.1.7"])
         #expect(pinned.allSatisfy { $0.hashes == [Self.sum] })
-        #expect(PipBackend.normalize("Foo.Bar__baz") == "foo-bar-baz")
-        #expect(PipBackend.distribution("black-24.1.0-py3-none-any.whl")! == ("black", "24.1.0"))
-        #expect(PipBackend.distribution("zope.interface-6.1.tar.gz")! == ("zope-interface", "6.1"))
-        #expect(PipBackend.distribution("README.md") == nil)
+        #expect(PipName.normalize("Foo.Bar__baz") == "foo-bar-baz")
+        #expect(PipName.distribution("black-24.1.0-py3-none-any.whl")! == ("black", "24.1.0"))
+        #expect(PipName.distribution("zope.interface-6.1.tar.gz")! == ("zope-interface", "6.1"))
+        #expect(PipName.distribution("README.md") == nil)
     }
 
     @Test func anIndexPageGivesItsFilesWithoutYankedOnes() {
@@ -76,10 +76,10 @@ import Testing
             <a data-yanked="" href="black-23.0.0.tar.gz">black-23.0.0.tar.gz</a>
             <A HREF='black%2B-1.0.zip'>x</A>
             """
-        let files = PipBackend.files(html, base: "https://pypi.example/simple/black/")
+        let files = PipIndexPage.files(html, base: "https://pypi.example/simple/black/")
         #expect(files.map(\.name) == ["black-24.1.0-py3-none-any.whl", "black-23.0.0.tar.gz", "black+-1.0.zip"])
         #expect(files[0].location == "https://pypi.example/files/black-24.1.0-py3-none-any.whl")
         #expect(files[0].declared == Self.sum)
-        #expect(PipBackend.links(html) == ["black-24.1.0-py3-none-any.whl", "black+-1.0.zip"])
+        #expect(PipIndexPage.links(html) == ["black-24.1.0-py3-none-any.whl", "black+-1.0.zip"])
     }
 }

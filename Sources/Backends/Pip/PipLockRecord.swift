@@ -13,7 +13,7 @@ struct PipLockRecord: Equatable {
         if case .map(let m)? = fields["hashes"] { hashes = m }
     }
 
-    init(_ pinned: [PipBackend.Pinned]) {
+    init(_ pinned: [PipPin]) {
         for p in pinned {
             packages[p.name] = p.version
             hashes[p.name] = p.hashes.map { "sha256:" + $0 }.joined(separator: " ")
@@ -25,22 +25,22 @@ struct PipLockRecord: Equatable {
     /// The distributions, each name, version and hash checked before any of them reaches a
     /// requirements file: a newline or an option (`--extra-index-url`) in a locked value would
     /// otherwise become pip's input. `tool` names the entry in messages.
-    func distributions(of tool: String) throws(TackError) -> [PipBackend.Pinned] {
+    func distributions(of tool: String) throws(TackError) -> [PipPin] {
         for name in hashes.keys where packages[name] == nil {
             throw TackError("tack.lock's entry for \(tool) has hashes for \(quoted(name)), which it does not list in `packages` — nothing was installed; run `tack lock` again")
         }
-        var out: [PipBackend.Pinned] = []
+        var out: [PipPin] = []
         for name in packages.keys.sorted() {
             guard let v = packages[name], let h = hashes[name] else {
                 throw TackError("tack.lock's entry for \(tool) has no hashes for \(quoted(name)) — nothing was installed; run `tack lock` again")
             }
-            guard PipBackend.isDistributionName(name) else { throw TackError("tack.lock's entry for \(tool) names the distribution \(quoted(name)), which is not a package name — nothing was installed") }
-            guard PipBackend.isDistributionVersion(v) else { throw TackError("tack.lock's entry for \(tool) gives \(name) the version \(quoted(v)), which is not a version — nothing was installed") }
+            guard PipName.isDistributionName(name) else { throw TackError("tack.lock's entry for \(tool) names the distribution \(quoted(name)), which is not a package name — nothing was installed") }
+            guard PipName.isDistributionVersion(v) else { throw TackError("tack.lock's entry for \(tool) gives \(name) the version \(quoted(v)), which is not a version — nothing was installed") }
             let list = h.split(separator: " ").map { String($0.hasPrefix("sha256:") ? $0.dropFirst(7) : $0) }
             guard !list.isEmpty, list.allSatisfy(Checksum.isSHA256) else {
                 throw TackError("tack.lock's entry for \(tool) gives \(name) the hashes \(quoted(h)), which are not SHA-256 digests — nothing was installed")
             }
-            out.append(PipBackend.Pinned(name: name, version: v, hashes: list))
+            out.append(PipPin(name: name, version: v, hashes: list))
         }
         return out
     }
