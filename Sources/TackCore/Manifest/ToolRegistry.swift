@@ -24,7 +24,7 @@ public struct ToolRegistry: Sendable {
             if let v = fields.first(where: { ["version", "ref", "path"].contains($0.key.value) }) {
                 throw TackError.at(path, v.key.mark.line, v.key.mark.column, "a registry entry names a source, not a version; remove `\(v.key.value)`")
             }
-            let entry = try decoder.decodeTool(key, value)
+            let entry = try ToolEntryDecoder(reader: decoder).decode(key, value)
             if case .registry = entry.source {
                 throw TackError.at(path, key.mark.line, key.mark.column, "the registry entry for `\(key.value)` needs a source (git, github, url, pip, gem, asdf or swift)")
             }
