@@ -1,0 +1,1 @@
+../TackLean/LeanContext.swift
