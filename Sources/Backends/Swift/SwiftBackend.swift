@@ -71,65 +71,16 @@ public struct SwiftBackend: Backend {
         try await versions(of: request)
     }
 
-    struct Release {
-        var version: Version
-        var tag: String
-        /// Platform identifiers with the architectures each is built for.
-        var platforms: [String: [String]]
-        /// The Swift SDKs published with it (`static-linux`), each with the SHA-256 the list gives.
-        var sdks: [String: String] = [:]
+    /// swift.org's lists of releases and snapshots (`SwiftReleaseList`).
+    var releaseList: SwiftReleaseList {
+        SwiftReleaseList(downloader: downloader, http: http, siteURL: siteURL, source: mirror == nil ? "swift.org" : "TACK_SWIFT_MIRROR")
     }
 
-    func releases() async throws(TackError) -> [Release] {
-        let url = siteURL + "/api/v1/install/releases.json"
-        let body = try await getJSON(url, what: "the Swift releases")
-        guard let list = body as? [[String: Any]] else { throw TackError("\(url) is not swift.org's release list (expected a JSON array of releases)") }
-        var out: [Release] = []
-        for entry in list {
-            guard let name = entry["name"] as? String, let v = Version(name), case .release? = SwiftToolchain.name(v) else { continue }
-            let tag = (entry["tag"] as? String).flatMap { $0.hasPrefix("swift-") && Version(word: $0) != nil ? $0 : nil } ?? SwiftToolchain.releaseTag(v)
-            var platforms: [String: [String]] = [:]
-            var sdks: [String: String] = [:]
-            for p in entry["platforms"] as? [[String: Any]] ?? [] {
-                // `{"name": "Static SDK", "platform": "static-sdk", "checksum": "…"}`: an SDK, not a platform.
-                if let listing = p["platform"] as? String, let sdk = SwiftSDK.listed(as: listing) {
-                    if let sum = p["checksum"] as? String, Checksum.isSHA256(sum) { sdks[sdk.name] = sum.lowercased() }
-                    continue
-                }
-                guard let pname = p["name"] as? String else { continue }
-                let id = (p["dir"] as? String).map { SwiftPlatform.identifier(String($0.prefix { $0 != "-" })) } ?? SwiftPlatform.identifier(releaseName: pname)
-                guard SwiftPlatform.isValidIdentifier(id) else { continue }
-                platforms[id] = (p["archs"] as? [String]) ?? ["x86_64"]
-            }
-            // Every release has a macOS package (the list names Xcode, not a platform).
-            platforms["macos"] = ["universal"]
-            out.append(Release(version: v, tag: tag, platforms: platforms, sdks: sdks))
-        }
-        return out.sorted { $0.version < $1.version }
-    }
+    func releases() async throws(TackError) -> [SwiftReleaseList.Release] { try await releaseList.releases() }
 
     func snapshots(branch: String, request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         let target = try swiftPlatform(request, available: nil)
-        let url = siteURL + "/api/v1/install/dev/\(branch)/\(target.identifier).json"
-        let body = try await getJSON(url, what: "the \(branch) snapshots for \(target.identifier)")
-        guard let byArch = body as? [String: Any] else { throw TackError("\(url) is not a swift.org snapshot list (expected a JSON object of architectures)") }
-        var found: [Version: AvailableVersion] = [:]
-        for entry in byArch[target.arch] as? [[String: Any]] ?? [] {
-            guard let dir = entry["dir"] as? String, let v = SwiftToolchain.snapshotVersion(dir: dir) else { continue }
-            found[v] = AvailableVersion(version: v, fields: ["tag": .string(dir)])
-        }
-        return found.values.sorted { $0.version < $1.version }
-    }
-
-    func getJSON(_ url: String, what: String) async throws(TackError) -> Any {
-        let bytes: [UInt8]
-        do { bytes = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url) } } catch {
-            throw TackError("cannot list \(what) from \(url): \(error.message)")
-        }
-        guard let json = try? JSONSerialization.jsonObject(with: Data(bytes)) else {
-            throw TackError("\(url) did not answer with JSON; is \(mirror == nil ? "swift.org" : "TACK_SWIFT_MIRROR") right?")
-        }
-        return json
+        return try await releaseList.snapshots(branch: branch, identifier: target.identifier, arch: target.arch)
     }
 
     // MARK: Platform
@@ -401,66 +352,15 @@ public struct SwiftBackend: Backend {
         return SwiftPlatform(identifier: SwiftPlatform.identifier(name), arch: aarch64 ? "aarch64" : "x86_64")
     }
 
-    /// The primary fingerprint of the key that signed `file`, from its `.sig`.
+    /// Who signed a download (`SwiftSignatures`).
+    var signatures: SwiftSignatures { SwiftSignatures(downloader: downloader, http: http, runner: runner, environment: environment, fs: fs) }
+
     func checkSignature(_ file: String, url: String, tool: String) async throws(TackError) -> String {
-        let keyring = try keys()
-        let signature: [UInt8]
-        do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url + ".sig", limit: .signature) } } catch {
-            throw TackError("cannot download the signature of \(tool) (\(url).sig): \(error.message) — nothing was installed; tack installs no toolchain it cannot verify")
-        }
-        let expected = keyring.filter { $0.fingerprint == $0.primary }.map(\.label).joined(separator: ", ")
-        do {
-            let key = try OpenPGP.verify(signature: signature, keys: keyring, data: { feed in
-                guard let handle = FileHandle(forReadingAtPath: file) else { throw OpenPGP.Failure.malformed("the download cannot be read") }
-                defer { try? handle.close() }
-                while true {
-                    let chunk = handle.readData(ofLength: 1 << 20)
-                    if chunk.isEmpty { break }
-                    feed([UInt8](chunk))
-                }
-            })
-            return key.primary
-        } catch let failure as OpenPGP.Failure {
-            try? fs.remove(file)
-            throw TackError("\(tool) failed its signature check: \(failure.message); expected a signature by \(expected)\(keyringSource) — nothing was installed")
-        } catch {
-            throw TackError("\(tool) failed its signature check: \(error) — nothing was installed")
-        }
+        try await signatures.checkSignature(file, url: url, tool: tool)
     }
 
-    var keyringSource: String {
-        environment["TACK_SWIFT_KEYRING"].map { " (from TACK_SWIFT_KEYRING=\($0))" } ?? " (swift.org's keys, shipped with tack)"
-    }
-
-    /// The keys a toolchain may be signed by: TACK_SWIFT_KEYRING's, else swift.org's.
-    func keys() throws(TackError) -> [OpenPGP.Key] {
-        var bytes = SwiftKeys.builtIn
-        if let path = environment["TACK_SWIFT_KEYRING"], !path.isEmpty {
-            guard let data = try? fs.read(path) else { throw TackError("TACK_SWIFT_KEYRING names \(path), which cannot be read") }
-            bytes = data
-        }
-        let keys: [OpenPGP.Key]
-        do { keys = try OpenPGP.keys(bytes) } catch let failure as OpenPGP.Failure {
-            throw TackError("the keyring \(environment["TACK_SWIFT_KEYRING"] ?? "shipped with tack") cannot be read: \(failure.message)")
-        } catch { throw TackError("the keyring cannot be read: \(error)") }
-        guard !keys.isEmpty else { throw TackError("the keyring \(environment["TACK_SWIFT_KEYRING"] ?? "shipped with tack") holds no key tack can read") }
-        return keys
-    }
-
-    /// `pkgutil --check-signature`: the package must carry a trusted Developer ID signature.
-    /// The signer recorded is the SHA-256 of its leaf certificate.
     func checkPackageSignature(_ file: String, tool: String) async throws(TackError) -> String {
-        let out = try await runner.run("/usr/sbin/pkgutil", ["--check-signature", file], directory: "/", environment: environment)
-        guard out.status == 0, out.output.contains("signed by a developer certificate issued by Apple") || out.output.contains("Status: signed") else {
-            throw TackError("\(tool) failed its signature check (pkgutil --check-signature exited \(out.status)):\n\(out.tail()) — nothing was installed")
-        }
-        // `1. Developer ID Installer: …\n   Expires: …\n   SHA256 Fingerprint:\n       AB CD …`
-        let lines = out.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        if let i = lines.firstIndex(where: { $0.hasPrefix("SHA256 Fingerprint") }) {
-            let hex = lines[(i + 1)...].prefix { !$0.isEmpty && $0.allSatisfy { $0.isHexDigit || $0 == " " } }.joined().filter(\.isHexDigit)
-            if hex.count == 64 { return hex.uppercased() }
-        }
-        throw TackError("\(tool): pkgutil did not say which certificate signed it — nothing was installed")
+        try await signatures.checkPackageSignature(file, tool: tool)
     }
 
     /// The archive extracted into `files/`; its one top directory must be the toolchain's.
