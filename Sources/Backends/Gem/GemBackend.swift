@@ -53,7 +53,7 @@ public struct GemBackend: Backend {
         let out = try await runner.run(gem, ["search", "--remote", "--exact", "--all", source(of: request), "--clear-sources", "--source", gemSource(request)],
                                        directory: scratch, environment: gemEnvironment(home: scratch + "/gems"))
         guard out.status == 0 else { throw TackError("cannot list the versions of the gem \(source(of: request)) on \(gemSource(request)):\n\(out.tail(10))") }
-        let versions = Self.parseSearch(out.output, gem: source(of: request))
+        let versions = GemServer.parseSearch(out.output, gem: source(of: request))
         if versions.isEmpty {
             throw TackError("no gem named `\(source(of: request))` on \(gemSource(request)) (set by \(request.origin.describe(home: nil)))")
         }
@@ -61,7 +61,7 @@ public struct GemBackend: Backend {
     }
 
     public func published(_ versions: [AvailableVersion], of request: ToolRequest) async -> [AvailableVersion] {
-        let (published, unreadable) = await publicationTimes(source(of: request), server: gemSource(request))
+        let (published, unreadable) = await GemServer(http: http).publicationTimes(source(of: request), server: gemSource(request))
         return versions.map { v in
             var available = v
             available.published = available.published ?? published[v.version.text]
@@ -70,40 +70,9 @@ public struct GemBackend: Backend {
         }
     }
 
-    /// When each version was published, from the gem server's JSON API where it has one
-    /// (rubygems.org's `/api/v1/versions/<gem>.json`, `created_at`): what `min_release_age`
-    /// holds back. Empty where the server has no such API.
-    /// Each version's publication time, and the versions whose `created_at` is there but
-    /// unreadable (with its value, for the warning).
-    func publicationTimes(_ gem: String, server: String) async -> (times: [String: Int64], unreadable: [String: String]) {
-        guard let http, server.contains("://") else { return ([:], [:]) }
-        let root = server.hasSuffix("/") ? server : server + "/"
-        guard let body = try? await http.get(root + "api/v1/versions/" + gem + ".json"),
-              let list = try? JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]] else { return ([:], [:]) }
-        var out: [String: Int64] = [:], unreadable: [String: String] = [:]
-        for entry in list {
-            guard let number = entry["number"] as? String, let v = Version(number), let raw = entry["created_at"].map({ "\($0)" }) else { continue }
-            guard let time = ReleaseAge.timestamp(raw) else {
-                if out[v.text] == nil { unreadable[v.text] = raw }
-                continue
-            }
-            out[v.text] = min(out[v.text] ?? time, time)
-            unreadable[v.text] = nil
-        }
-        return (out, unreadable)
-    }
-
-    /// `name (1.2.0, 1.1.0 x86_64-linux, 1.0.0)` → the versions.
-    static func parseSearch(_ output: String, gem: String) -> [Version] {
-        var out: Set<Version> = []
-        for line in output.split(separator: "\n") where line.hasPrefix(gem + " (") && line.hasSuffix(")") {
-            let inner = line.dropFirst(gem.count + 2).dropLast()
-            for entry in inner.split(separator: ",") {
-                guard let first = entry.split(separator: " ").first, let v = Version(String(first)) else { continue }
-                out.insert(v)
-            }
-        }
-        return Array(out)
+    /// `tack lock --verify` (`GemLockVerification`).
+    public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
+        await GemLockVerification(backend: self).verify(entry, for: request, scratch: scratch, jobs: jobs)
     }
 
     // MARK: Install
@@ -122,18 +91,6 @@ public struct GemBackend: Backend {
     func locate(_ name: String) -> String? {
         ExecutableSearch(environment: environment, skipping: shims.map { [$0] } ?? []).find(name)
     }
-
-    /// A gem to install: name, version (with a platform suffix for platform gems), file.
-    struct Pinned: Equatable {
-        var name: String
-        var version: String
-        /// `nokogiri-1.16.0-x86_64-linux`: what a platform's selection lists.
-        var stem: String { "\(name)-\(version)" }
-        var file: String { stem + ".gem" }
-    }
-
-    /// The gem a file stem names (`nokogiri-1.16.0-x86_64-linux`), or nil.
-    static func pinned(stem: String) -> Pinned? { parseExplain("Gems to install:\n" + stem).first }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let tool = "\(job.locked.name) \(job.locked.version)"
@@ -159,7 +116,7 @@ public struct GemBackend: Backend {
         }
         let binaries = try writeWrappers(executables, job: job, ruby: ruby)
         let rubyVersion = (try? await runner.run(ruby, ["-e", "print RUBY_VERSION"], directory: fetched, environment: env))?.output ?? ""
-        let gems = selection.isRecorded ? try Self.versions(of: selection, tool: tool)
+        let gems = selection.isRecorded ? try GemPlatforms.versions(of: selection, tool: tool)
             : Dictionary(pinned.map { ($0.name, $0.version) }, uniquingKeysWith: { a, _ in a })
         var fields = GemLockRecord(gems: gems, sha256: checked.recorded).fields
         if selection.isRecorded { fields[PlatformSelection.field] = selection.lockValue }
@@ -170,14 +127,14 @@ public struct GemBackend: Backend {
 
     /// The gems tack.lock pins for this platform (a lock for several platforms: its platform
     /// gems, resolved here and recorded when the lock has none for it yet), and the selection.
-    func lockedForThisPlatform(_ job: InstallJob, gem: String, scratch: String) async throws(TackError) -> ([Pinned], PlatformSelection) {
+    func lockedForThisPlatform(_ job: InstallJob, gem: String, scratch: String) async throws(TackError) -> ([GemPin], PlatformSelection) {
         let tool = "\(job.locked.name) \(job.locked.version)"
-        var pinned = GemLockRecord(job.locked.fields).gems.sorted { $0.key < $1.key }.map { Pinned(name: $0.key, version: $0.value) }
+        var pinned = GemLockRecord(job.locked.fields).gems.sorted { $0.key < $1.key }.map { GemPin(name: $0.key, version: $0.value) }
         var selection = PlatformSelection(job.locked)
         let here = Platform.current
         guard selection.isRecorded else { return (pinned, selection) }
         if let stems = selection.names(for: here) {
-            pinned = stems.compactMap(Self.pinned(stem:))
+            pinned = stems.compactMap(GemPin.pinned(stem:))
         } else if job.frozen {
             throw TackError("tack.lock locks the gems of \(tool) for \(selection.covered.sorted().joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed")
         } else {
@@ -189,7 +146,7 @@ public struct GemBackend: Backend {
     }
 
     /// A tool whose lock records no gems yet: resolved with `gem install --explain`.
-    func resolveUnlocked(_ job: InstallJob, gem: String, home: String, scratch: String) async throws(TackError) -> [Pinned] {
+    func resolveUnlocked(_ job: InstallJob, gem: String, home: String, scratch: String) async throws(TackError) -> [GemPin] {
         let tool = "\(job.locked.name) \(job.locked.version)"
         let gemName = source(of: job.request)
         if job.frozen { throw TackError("tack.lock records no gems for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once") }
@@ -199,7 +156,7 @@ public struct GemBackend: Backend {
         let out = try await runner.run(gem, ["install", gemName, "--version", job.locked.version.text, "--install-dir", home, "--explain", "--no-document"] + sourceArgs,
                                        directory: scratch, environment: gemEnvironment(home: home))
         guard out.status == 0 else { throw TackError("cannot resolve \(tool) on \(gemSource(job.request)):\n\(out.tail(15))") }
-        let pinned = Self.parseExplain(out.output)
+        let pinned = GemPin.parseExplain(out.output)
         guard pinned.contains(where: { $0.name == gemName }) else {
             throw TackError("resolving \(tool) did not select the gem \(gemName) itself:\n\(out.tail(10))")
         }
@@ -208,7 +165,7 @@ public struct GemBackend: Backend {
 
     /// Every gem file, from the cache (keyed by SHA-256) or fetched and checked against the
     /// lock: the files to install, the checksums to record, and what the lock learns.
-    func fetchAndCheck(_ pinned: [Pinned], job: InstallJob, gem: String, into fetched: String) async throws(TackError) -> (files: [String], recorded: [String: String], learned: [Learned]) {
+    func fetchAndCheck(_ pinned: [GemPin], job: InstallJob, gem: String, into fetched: String) async throws(TackError) -> (files: [String], recorded: [String: String], learned: [Learned]) {
         let tool = "\(job.locked.name) \(job.locked.version)"
         job.report(.fetching)
         let lockedFiles = GemLockRecord(job.locked.fields).sha256
@@ -242,8 +199,8 @@ public struct GemBackend: Backend {
     /// `gem fetch` of exactly one gem file into `dir` — the platform gem its version names, or
     /// the plain (`ruby`) one, never the one `gem` would pick for this machine: its file's
     /// name and SHA-256.
-    func fetch(_ p: Pinned, request: ToolRequest, gem: String, into dir: String, tool: String) async throws(TackError) -> (file: String, sum: String) {
-        let (plainVersion, platform) = Self.splitPlatform(p.version)
+    func fetch(_ p: GemPin, request: ToolRequest, gem: String, into dir: String, tool: String) async throws(TackError) -> (file: String, sum: String) {
+        let (plainVersion, platform) = GemPin.splitPlatform(p.version)
         let out = try await runner.run(gem, ["fetch", p.name, "--version", plainVersion, "--platform", platform ?? "ruby",
                                              "--clear-sources", "--source", gemSource(request)],
                                        directory: dir, environment: gemEnvironment(home: dir + "/.gems"))
@@ -267,56 +224,27 @@ public struct GemBackend: Backend {
 
     // MARK: Every platform
 
-    /// RubyGems' name for a platform (`x86_64-linux`, `arm64-darwin`): what its platform gems
-    /// are built for.
-    static func gemPlatform(_ platform: Platform) -> String {
-        switch (platform.os, platform.arch) {
-        case ("darwin", "arm64"): return "arm64-darwin"
-        case ("darwin", _): return "x86_64-darwin"
-        case (_, "arm64"): return "aarch64-linux"
-        default: return "x86_64-linux"
-        }
-    }
-
     /// The gems `request` at `version` installs on `platform`, platform gems where the source
     /// has them (`gem install --explain --platform`), nothing installed.
-    func resolve(_ request: ToolRequest, version: Version, for platform: Platform, gem: String, scratch: String) async throws(TackError) -> [Pinned] {
+    func resolve(_ request: ToolRequest, version: Version, for platform: Platform, gem: String, scratch: String) async throws(TackError) -> [GemPin] {
         let tool = "\(request.name) \(version)"
         let name = source(of: request)
         let home = scratch + "/.explain-\(platform)"
         let out = try await runner.run(gem, ["install", name, "--version", version.text, "--install-dir", home, "--explain", "--no-document",
-                                             "--platform", Self.gemPlatform(platform), "--clear-sources", "--source", gemSource(request)],
+                                             "--platform", GemPlatforms.gemPlatform(platform), "--clear-sources", "--source", gemSource(request)],
                                        directory: scratch, environment: gemEnvironment(home: home))
         guard out.status == 0 else {
             if let missing = out.output.firstMatch(of: #/Could not find a valid gem '([^']+)' \(([^)]*)\)(?: \(required by '([^']+)' \(([^)]*)\)\))?/#) {
                 let need = missing.output.3.map { " (\($0) needs it)" } ?? ""
-                throw TackError("\(tool) needs the gem \(missing.output.1) \(missing.output.2)\(need), and \(gemSource(request)) has none for \(platform) (\(Self.gemPlatform(platform))) nor a plain one — drop \(platform) from `platforms:`, or lock another version; nothing was changed")
+                throw TackError("\(tool) needs the gem \(missing.output.1) \(missing.output.2)\(need), and \(gemSource(request)) has none for \(platform) (\(GemPlatforms.gemPlatform(platform))) nor a plain one — drop \(platform) from `platforms:`, or lock another version; nothing was changed")
             }
             throw TackError("cannot resolve \(tool) for \(platform) on \(gemSource(request)):\n\(out.tail(15))")
         }
-        let pinned = Self.parseExplain(out.output)
+        let pinned = GemPin.parseExplain(out.output)
         guard pinned.contains(where: { $0.name == name }) else {
             throw TackError("resolving \(tool) for \(platform) did not select the gem \(name) itself:\n\(out.tail(10))")
         }
         return pinned
-    }
-
-    /// Each gem's version, without its platform: one version on every platform.
-    static func versions(of selection: PlatformSelection, tool: String) throws(TackError) -> [String: String] {
-        var out: [String: String] = [:]
-        var seenOn: [String: String] = [:]
-        for platform in selection.byPlatform.keys.sorted() {
-            for stem in selection.byPlatform[platform] ?? [] {
-                guard let p = pinned(stem: stem) else { continue }
-                let plain = splitPlatform(p.version).0
-                if let other = out[p.name], other != plain {
-                    throw TackError("\(tool) needs \(p.name) \(plain) on \(platform) but \(other) on \(seenOn[p.name] ?? "another platform"), and a lock keeps one version of each gem on every platform — drop one from `platforms:`, or lock another version; nothing was changed")
-                }
-                out[p.name] = plain
-                seenOn[p.name] = platform
-            }
-        }
-        return out
     }
 
     /// `tack lock` for platforms the entry does not cover yet: each resolved for its platform,
@@ -339,7 +267,7 @@ public struct GemBackend: Backend {
             selection.set(try await resolve(request, version: entry.version, for: platform, gem: gem, scratch: scratch).map(\.stem), for: platform)
         }
         var sums = record.sha256
-        let unrecorded = selection.allNames.sorted().compactMap(Self.pinned(stem:)).filter { sums[$0.file] == nil }
+        let unrecorded = selection.allNames.sorted().compactMap(GemPin.pinned(stem:)).filter { sums[$0.file] == nil }
         let fetched = await fetchAll(unrecorded, request: request, gem: gem, scratch: scratch, jobs: jobs, tool: tool)
         var problems: [String] = []
         for (p, result) in zip(unrecorded, fetched) {
@@ -351,11 +279,11 @@ public struct GemBackend: Backend {
             }
         }
         guard problems.isEmpty else { throw TackError("cannot lock \(tool) for every platform:\n  " + problems.joined(separator: "\n  ")) }
-        return GemLockRecord(gems: try Self.versions(of: selection, tool: tool), sha256: sums).fields.merging([PlatformSelection.field: selection.lockValue]) { $1 }
+        return GemLockRecord(gems: try GemPlatforms.versions(of: selection, tool: tool), sha256: sums).fields.merging([PlatformSelection.field: selection.lockValue]) { $1 }
     }
 
     /// Each gem fetched into its own directory below `scratch`, at most `jobs` at once.
-    func fetchAll(_ gems: [Pinned], request: ToolRequest, gem: String, scratch: String, jobs: Int, tool: String) async -> [Result<(String, String, String), TackError>] {
+    func fetchAll(_ gems: [GemPin], request: ToolRequest, gem: String, scratch: String, jobs: Int, tool: String) async -> [Result<(String, String, String), TackError>] {
         let backend = self
         return await Concurrently.map(gems, jobs: jobs) { p -> Result<(String, String, String), TackError> in
             let dir = scratch + "/" + p.stem
@@ -367,55 +295,6 @@ public struct GemBackend: Backend {
                 return .failure(error)
             }
         }
-    }
-
-    /// `tack lock --verify`: every gem file the entry has a checksum for, fetched again from
-    /// the source (never from the cache) and compared.
-    public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
-        let sums = GemLockRecord(entry.fields).sha256
-        guard !sums.isEmpty else { return (0, []) }
-        let tool = "\(entry.name) \(entry.version)"
-        let gem: String
-        do { gem = try tools(request).gem } catch { return (0, ["cannot verify \(tool): \(error.message)"]) }
-        let files = sums.keys.sorted()
-        let gems = files.compactMap { Self.pinned(stem: String($0.dropLast(".gem".count))) }
-        let dir = scratch + "/gem-\(entry.name)"
-        let fetched = await fetchAll(gems, request: request, gem: gem, scratch: dir, jobs: jobs, tool: tool)
-        var checked = 0
-        var problems: [String] = []
-        for (p, result) in zip(gems, fetched) {
-            switch result {
-            case .success(let (file, sum, _)):
-                checked += 1
-                if let expected = sums[file], !Checksum.same(expected, sum) {
-                    problems.append("\(tool): \(file) from \(gemSource(request)) is \(sum), but tack.lock says \(expected) — was the gem replaced? tack.lock is unchanged")
-                }
-            case .failure(let error): problems.append("cannot verify \(p.file) of \(tool): \(error.message)")
-            }
-        }
-        return (checked, problems)
-    }
-
-    /// `Gems to install:` lines (`helper-1.2.0`, `nokogiri-1.16.0-x86_64-linux`).
-    static func parseExplain(_ output: String) -> [Pinned] {
-        var out: [Pinned] = []
-        var listing = false
-        for raw in output.split(separator: "\n") {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("Gems to install") { listing = true; continue }
-            guard listing, !line.isEmpty else { continue }
-            let parts = line.split(separator: "-").map(String.init)
-            // The version is the first part that starts with a digit, after at least one name part.
-            guard let i = parts.indices.dropFirst().first(where: { parts[$0].first?.isNumber == true }) else { continue }
-            out.append(Pinned(name: parts[..<i].joined(separator: "-"), version: parts[i...].joined(separator: "-")))
-        }
-        return out
-    }
-
-    /// `1.16.0-x86_64-linux` → ("1.16.0", "x86_64-linux").
-    static func splitPlatform(_ version: String) -> (String, String?) {
-        guard let dash = version.firstIndex(of: "-") else { return (version, nil) }
-        return (String(version[..<dash]), String(version[version.index(after: dash)...]))
     }
 
     /// The executables the gem's installed specification names.
