@@ -185,7 +185,7 @@ public struct URLBackend: Backend {
             do throws(TackError) {
                 let file = try await downloader.fetch(d.url, expected: d.expected, from: d.from, tool: tool,
                                                       platform: d.platform.description, cache: cache, offline: false) { _ in }
-                try backend.checkFormat(file.path, url: d.url)
+                try DownloadFormat.checkFormat(file.path, url: d.url)
                 var signer: String?
                 if let (key, url) = d.signature {
                     signer = try await signatures.verify(file.path, sum: file.sum, key: key, signatureURL: url, cache: cache, fresh: true, tool: "\(tool) (\(d.platform))",
@@ -237,46 +237,9 @@ public struct URLBackend: Backend {
         return record.fields
     }
 
+    /// `tack lock --verify` (`URLLockVerification`).
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
-        let record = URLLockRecord(entry.fields)
-        let sums = record.sha256
-        guard !sums.isEmpty else { return (0, []) }
-        let tool = "\(entry.name) \(entry.version)"
-        let signingKey = request.options.url.signingKey
-        let downloads: [PlatformDownload] = sums.keys.sorted().compactMap { key in
-            guard let p = Platform(key: key) else { return nil }
-            let (url, _, _) = target(request, entry.version, fields: entry.fields, for: p)
-            guard url != "unsupported" else { return nil }
-            var d = PlatformDownload(platform: p, url: url, expected: nil)
-            // The publisher's signature is checked again, fetched now.
-            if let signingKey { d.signature = (signingKey, signatureURL(signingKey, download: url, version: entry.version, fields: entry.fields, platform: p)) }
-            return d
-        }
-        var problems: [String] = []
-        // The publisher's checksum file, where the entry names one, must still agree too.
-        for d in downloads {
-            let locked = sums[d.platform.description]?.lowercased() ?? ""
-            do throws(TackError) {
-                if let published = try await publisherChecksum(request, entry.version, fields: entry.fields, platform: d.platform, url: d.url),
-                   published.sum != locked {
-                    problems.append("\(tool) (\(d.platform)): tack.lock says \(locked), but \(published.from) \(published.sum)")
-                }
-            } catch {
-                problems.append("\(tool) (\(d.platform)): \(error.message)")
-            }
-        }
-        for (d, result) in await hash(downloads, tool: tool, cache: scratch, jobs: jobs) {
-            let locked = sums[d.platform.description]?.lowercased() ?? ""
-            switch result {
-            case .success(let (sum, _)) where sum != locked:
-                problems.append("\(tool) (\(d.platform)): tack.lock says \(locked), but \(Redact.url(d.url)) now serves \(sum)")
-            case .success(let (_, signer?)) where record.signedBy[d.platform.description].map({ $0 != signer }) ?? false:
-                problems.append("\(tool) (\(d.platform)): tack.lock says \(record.signedBy[d.platform.description] ?? "") signed it, but tack.yml's key is \(signer)")
-            case .success: continue
-            case .failure(let error): problems.append("\(tool) (\(d.platform)): cannot download \(Redact.url(d.url)): \(error.message)")
-            }
-        }
-        return (downloads.count, problems)
+        await URLLockVerification(backend: self).verify(entry, for: request, scratch: scratch, jobs: jobs)
     }
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
@@ -312,7 +275,7 @@ public struct URLBackend: Backend {
         }
         let fetched = try await downloader.fetch(url, expected: expectedSum, from: from, tool: tool, platform: platform.description, cache: job.cache, offline: job.offline, report: job.report)
         let file = fetched.path
-        try checkFormat(file, url: url)
+        try DownloadFormat.checkFormat(file, url: url)
         // The publisher's signature, before anything is extracted.
         if let signingKey {
             job.report(.custom("verifying"))
@@ -327,15 +290,15 @@ public struct URLBackend: Backend {
 
         job.report(.extracting)
         let binaries: [String]
-        if Self.isArchive(url) {
+        if DownloadFormat.isArchive(url) {
             let files = job.directory + "/files"
             try fs.makeDirectory(files)
             do {
                 notes += ExtractionNotes.of(try SafeExtractor.extract(file, into: files, limits: limits), tool: tool)
             } catch {
-                throw TackError("\(url) \(Self.describeBadArchive(file)): \(error.message) — nothing was installed")
+                throw TackError("\(url) \(DownloadFormat.describeBadArchive(file)): \(error.message) — nothing was installed")
             }
-            binaries = Self.isArtifactBundle(url)
+            binaries = DownloadFormat.isArtifactBundle(url)
                 ? try linkBundle(bins, job: job, files: files, tool: tool)
                 : try linkBinaries(bins, job: job, files: files, tool: tool)
         } else {
@@ -350,28 +313,6 @@ public struct URLBackend: Backend {
         var outcome = InstallOutcome(binaries: binaries, lockFields: record.fields, notes: notes)
         outcome.learned = learned
         return outcome
-    }
-
-    /// A bare binary must be an executable (ELF, Mach-O, or a `#!` script): a server that
-    /// answers 200 with a web page or an error text must not become the command, nor its hash
-    /// the lock's. Archives are checked by extracting them.
-    func checkFormat(_ file: String, url: String) throws(TackError) {
-        guard !Self.isArchive(url) else { return }
-        let head = [UInt8]((FileHandle(forReadingAtPath: file)?.readData(ofLength: 4)) ?? Data())
-        if Self.isExecutableFormat(head) { return }
-        let what = Self.describeBadArchive(file) == "sent a web page, not an archive" ? "sent a web page" : "sent a file that is not a program"
-        throw TackError("\(url) \(what), not an executable (ELF, Mach-O or a `#!` script) — nothing was installed")
-    }
-
-    static func isExecutableFormat(_ head: [UInt8]) -> Bool {
-        if head.starts(with: [0x23, 0x21]) { return true }  // #!
-        guard head.count >= 4 else { return false }
-        let magics: [[UInt8]] = [
-            [0x7F, 0x45, 0x4C, 0x46],  // ELF
-            [0xFE, 0xED, 0xFA, 0xCE], [0xFE, 0xED, 0xFA, 0xCF], [0xCE, 0xFA, 0xED, 0xFE], [0xCF, 0xFA, 0xED, 0xFE],  // Mach-O
-            [0xCA, 0xFE, 0xBA, 0xBE],  // universal Mach-O
-        ]
-        return magics.contains { head.starts(with: $0) }
     }
 
     /// `bin/<name>` links to the archive's executables named by `bin:`, or to the one
@@ -423,27 +364,5 @@ public struct URLBackend: Backend {
                                 missing: "the artifact bundle of \(tool) names \(path) for \(command), but it is not an executable in the bundle — nothing was installed"))
         }
         return out
-    }
-
-    /// An SE-0305 artifact bundle, as publishers name them.
-    static func isArtifactBundle(_ url: String) -> Bool {
-        (URL(string: url)?.path ?? url).lowercased().hasSuffix(".artifactbundle.zip")
-    }
-
-    static let archiveSuffixes = [".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz", ".tar.zst", ".tar", ".zip"]
-
-    static func isArchive(_ url: String) -> Bool {
-        let path = (URL(string: url)?.path ?? url).lowercased()
-        return archiveSuffixes.contains { path.hasSuffix($0) }
-    }
-
-    /// "is not a valid archive" with a hint when the server sent a web page instead.
-    static func describeBadArchive(_ file: String) -> String {
-        let head = (FileHandle(forReadingAtPath: file)?.readData(ofLength: 512)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let trimmed = head.drop { $0.isWhitespace }.lowercased()
-        if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") || trimmed.hasPrefix("<") {
-            return "sent a web page, not an archive"
-        }
-        return "is not an archive tack can safely extract"
     }
 }
