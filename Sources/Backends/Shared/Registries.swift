@@ -42,10 +42,10 @@ public enum Registries {
             throw error
         }
         let old = final + ".old-\(getpid())"
-        if store.fs.info(final) != nil { _ = PosixRename.rename(final, old) }
-        guard PosixRename.rename(temp, final) else {
-            _ = PosixRename.rename(old, final)
-            throw TackError("cannot move the registry into \(final)")
+        if store.fs.info(final) != nil { try? store.fs.move(final, to: old) }
+        do { try store.fs.move(temp, to: final) } catch {
+            try? store.fs.move(old, to: final)
+            throw TackError("cannot move the registry into \(final): \(error.reason)")
         }
         try? store.fs.remove(old)
     }

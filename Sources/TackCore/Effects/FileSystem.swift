@@ -51,6 +51,11 @@ public protocol FileSystem: Sendable {
     /// nowhere: one system call where nothing or no link is there, the common case of the
     /// files a resolution looks for in every directory.
     func probe(_ path: String) -> FileProbe
+    /// Removes the directory at `path` only if it is empty (`rmdir`); whether it went. What a
+    /// tool directory left empty needs: a version another process adds meanwhile stays.
+    func removeEmptyDirectory(_ path: String) -> Bool
+    /// Makes a directory's entries durable (its renames and new names survive a crash).
+    func syncDirectory(_ path: String) -> Bool
     /// Runs `body` holding an exclusive lock named by `lockPath` (for a real file system, an
     /// `flock` on that file, released if the process dies): what every read-modify-write of a
     /// shared file holds.

@@ -199,6 +199,18 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     public func isWritableDirectory(_ path: String) -> Bool {
         isDirectory(path)
     }
+
+    public func removeEmptyDirectory(_ path: String) -> Bool {
+        let p = Paths.normalize(path)
+        return lock.locked {
+            guard case .directory? = entries[p], !entries.keys.contains(where: { $0.hasPrefix(p + "/") }),
+                  !links.keys.contains(where: { $0.hasPrefix(p + "/") }) else { return false }
+            entries[p] = nil
+            return true
+        }
+    }
+
+    public func syncDirectory(_ path: String) -> Bool { isDirectory(path) }
 }
 
 /// A mutex that works without Foundation and on every platform tack supports.

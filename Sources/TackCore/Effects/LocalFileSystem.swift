@@ -19,6 +19,15 @@ public struct LocalFileSystem: FileSystem {
         return stat(path, &st) != 0 && lstat(path, &st) == 0
     }
 
+    public func removeEmptyDirectory(_ path: String) -> Bool { rmdir(path) == 0 }
+
+    public func syncDirectory(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0
+    }
+
     public func probe(_ path: String) -> FileProbe {
         var st = stat()
         guard lstat(path, &st) == 0 else { return .missing }

@@ -165,7 +165,7 @@ public struct Installer: Sendable {
         var aside: String?
         if item.locked.kind?.builds == true, store.fs.isDirectory(final) {
             let old = toolDir + "/.old-\(version.text)-\(getpid())"
-            guard rename(final, old) == 0 else { throw TackError("cannot move \(final) aside to rebuild it: \(String(cString: strerror(errno)))") }
+            do { try store.fs.move(final, to: old) } catch { throw TackError("cannot move \(final) aside to rebuild it: \(error.reason)") }
             aside = old
         }
         do throws(TackError) {
@@ -175,11 +175,11 @@ public struct Installer: Sendable {
         } catch {
             if let aside, !store.fs.isDirectory(final) || store.fs.info(final + "/" + Installer.metadataFile) == nil {
                 try? store.fs.remove(final)
-                _ = rename(aside, final)
+                try? store.fs.move(aside, to: final)
             }
             try? store.fs.remove(temp)
-            // A tool directory this failure left empty goes too (rmdir: only if empty).
-            _ = rmdir(toolDir)
+            // A tool directory this failure left empty goes too (only if empty).
+            _ = store.fs.removeEmptyDirectory(toolDir)
             throw error
         }
     }
@@ -275,16 +275,16 @@ public struct Installer: Sendable {
         let toolDir = Paths.dirname(temp)
         if store.fs.isDirectory(final) {
             let old = toolDir + "/.old-\(version.text)-\(getpid())"
-            guard rename(final, old) == 0 else { throw TackError("cannot replace \(final): \(String(cString: strerror(errno)))") }
-            guard rename(temp, final) == 0 else {
-                _ = rename(old, final)
-                throw TackError("cannot move the new build into \(final): \(String(cString: strerror(errno)))")
+            do { try store.fs.move(final, to: old) } catch { throw TackError("cannot replace \(final): \(error.reason)") }
+            do { try store.fs.move(temp, to: final) } catch {
+                try? store.fs.move(old, to: final)
+                throw TackError("cannot move the new build into \(final): \(error.reason)")
             }
             try? store.fs.remove(old)
         } else {
-            guard rename(temp, final) == 0 else { throw TackError("cannot move the install into \(final): \(String(cString: strerror(errno)))") }
+            do { try store.fs.move(temp, to: final) } catch { throw TackError("cannot move the install into \(final): \(error.reason)") }
         }
-        _ = fsyncDirectory(toolDir)
+        _ = store.fs.syncDirectory(toolDir)
     }
 
     /// A build made here, pushed to the team cache when it pushes and the build may be shared
@@ -348,10 +348,4 @@ public struct Installer: Sendable {
         return out
     }
 
-    func fsyncDirectory(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return fsync(fd) == 0
-    }
 }

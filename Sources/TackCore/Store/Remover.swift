@@ -28,7 +28,7 @@ public struct Remover: Sendable {
         keepPart(of: dir, tool: tool, version: version)
         let trash = store.toolDirectory(tool) + "/.old-\(version.text)-removing"
         try? store.fs.remove(trash)
-        guard PosixRename.rename(dir, trash) else { throw TackError("cannot remove \(dir): permission denied or busy") }
+        do { try store.fs.move(dir, to: trash) } catch { throw TackError("cannot remove \(dir): \(error.reason)") }
         try? store.fs.remove(trash)
         // Every other build of that version goes with it.
         try? store.fs.remove(store.variantsDirectory(tool, version))

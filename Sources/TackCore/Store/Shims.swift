@@ -38,19 +38,20 @@ public enum Shims {
         var added: [String] = []
         for name in wanted.sorted() {
             let path = dir + "/" + name
-            var buf = [CChar](repeating: 0, count: 4096)
-            let n = readlink(path, &buf, buf.count - 1)
-            if n > 0, String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) == front { continue }
+            if store.fs.linkTarget(path) == front { continue }
             let temp = dir + "/.\(name).tmp-\(getpid())"
-            unlink(temp)
-            guard symlink(front, temp) == 0, rename(temp, path) == 0 else {
-                unlink(temp)
-                throw TackError("cannot write the shim \(path): \(String(cString: strerror(errno)))")
+            try? store.fs.remove(temp)
+            do {
+                try store.fs.makeLink(temp, to: front)
+                try store.fs.move(temp, to: path)
+            } catch {
+                try? store.fs.remove(temp)
+                throw TackError("cannot write the shim \(path): \(error.reason)")
             }
             if !present.contains(name) { added.append(name) }
         }
         let removed = present.subtracting(wanted).sorted()
-        for name in removed { unlink(dir + "/" + name) }
+        for name in removed { try? store.fs.remove(dir + "/" + name) }
         return (added, removed)
     }
 }
