@@ -43,8 +43,10 @@ public enum CurrentCommand {
     static func answers(_ rows: [CurrentTool], home: String?) -> [(key: String, output: String)] {
         var out: [(key: String, output: String)] = [("current --json", renderJSON(rows) + "\n")]
         if !rows.isEmpty { out.append(("current", renderText(rows, single: false, home: home))) }
-        for tool in Set(rows.map(\.tool)).sorted() {
-            let matching = rows.filter { $0.tool == tool }
+        // Grouped once: filtering the rows for each tool was quadratic in the tools pinned.
+        let byTool = Dictionary(grouping: rows, by: \.tool)
+        for tool in byTool.keys.sorted() {
+            let matching = byTool[tool] ?? []
             // Those exit 1: answered by the slow path, which says so.
             guard matching.allSatisfy(\.isReady) else { continue }
             out.append(("current \(tool)", renderText(matching, single: true, home: home)))
