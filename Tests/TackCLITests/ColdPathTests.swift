@@ -101,4 +101,13 @@ import YAML
         let dup = "a: 1\nb:\n  - x\n  - y\na: 2\n"
         #expect { try YAMLParser.parse(Array(dup.utf8)) } throws: { ($0 as? YAMLError).map { "\($0)" }?.contains("first set at line 1") == true }
     }
+
+    /// `quoted` writes printable ASCII as it is (the common case, on the cold path for every
+    /// JSON string) and escapes everything else as before.
+    @Test func quotingIsTheSameFastOrNot() {
+        #expect(quoted("jq 1.7.1 (set by ~/app/tack.yml:2)") == "\"jq 1.7.1 (set by ~/app/tack.yml:2)\"")
+        #expect(quoted("a\"b\\c") == "\"a\\\"b\\\\c\"")
+        #expect(quoted("é\u{7}\t\r\n") == "\"é\\u0007\\t\\r\\n\"")
+        #expect(quoted("") == "\"\"")
+    }
 }

@@ -238,7 +238,7 @@ public struct Snapshot: Sendable, Equatable {
         // A value with a tab or newline cannot be stored; such a directory just resolves every time.
         var fields = [cwd, environment] + probes.map(\.path) + rows.flatMap { [$0.tool, $0.requested, $0.source, $0.origin.file, $0.installDirectory ?? ""] }
         fields += run.binDirectories + run.untrusted + run.variables.flatMap { [$0.name, $0.value] } + answers.map(\.key)
-        if fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) { return nil }
+        if fields.contains(where: { $0.utf8.contains(0x09) || $0.utf8.contains(0x0A) }) { return nil }
         return Array(text.utf8)
     }
 
