@@ -1,5 +1,5 @@
 import Foundation
-import TackCore
+@testable import TackCore
 import Testing
 
 /// A part of an install kept on its removal (a pip tool's environment): moved into the cache
@@ -66,5 +66,17 @@ import Testing
         try Remover(store: store).remove("jq", Version("1.0.0")!)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/outside").isEmpty)
         #expect(!FileManager.default.fileExists(atPath: store.cache + "/pip-envs"))
+    }
+
+    /// A build's facts from elsewhere (the team cache's `built`) cannot name a part to keep:
+    /// only this machine's install says so.
+    @Test func onlyThisMachinesOutcomeNamesAPartToKeep() throws {
+        let locked = LockedTool(name: "jq", version: Version("1.0.0")!, requested: "1.0.0", backend: "pip", source: "jq", fields: [:])
+        let item = Installer.Item(request: ToolRequest(name: "jq", requirement: .latest, origin: .commandLine), locked: locked)
+        let pulled = InstallOutcome(binaries: ["bin/jq"], metadata: ["python": "/usr/bin (3.11.2)", KeptPart.builtField: "venv:pip-envs/other"])
+        #expect(Installer.record(item, outcome: pulled, key: nil, pulled: nil).built == ["python": "/usr/bin (3.11.2)"])
+        var own = pulled
+        own.kept = KeptPart(part: "venv", cacheEntry: "pip-envs/mine")
+        #expect(Installer.record(item, outcome: own, key: nil, pulled: nil).built[KeptPart.builtField] == nil, "the record pushed never holds it")
     }
 }

@@ -263,6 +263,9 @@ public struct Installer: Sendable {
         for (k, v) in outcome.lockFields { record.fields[k] = v }
         record.binaries = outcome.binaries.sorted()
         var built = outcome.metadata
+        // What is kept on removal is this machine's own outcome's to say (`kept`), never the
+        // facts of a build pulled from the team cache.
+        built[KeptPart.builtField] = nil
         if let why = outcome.unshareable { built[Installer.unshareableField] = why }
         record.built = built
         if let key, let pulled { record.fields[CacheKey.lockField] = item.locked.addingCachedDigest(key.tag, pulled) }
