@@ -68,4 +68,16 @@ import Testing
             #expect(LeanSnapshot.parse(base: b.baseAddress!, count: b.count - 1, context: nil) == nil)
         }
     }
+
+    /// A value holding a line break cannot be stored, CRLF included (a Swift `Character`
+    /// search for "\n" does not see the one inside "\r\n", and the line format would break).
+    @Test func aValueWithALineBreakIsNotStored() throws {
+        let (_, snapshot) = try golden()
+        for value in ["/work/a\r\nb", "/work/a\nb", "/work/a\tb"] {
+            var s = snapshot
+            s.cwd = value
+            #expect(s.encode() == nil, "\(value.debugDescription)")
+        }
+        #expect(snapshot.encode() != nil)
+    }
 }
