@@ -102,9 +102,9 @@ public struct PipBackend: Backend {
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let request = job.request
         let tool = "\(job.locked.name) \(job.locked.version)"
-        let uv = locate("uv")
+        let uv = programs.locate("uv")
         // uv queries (and caches) the interpreter itself; pip needs its real path first.
-        let python = uv == nil ? try await interpreter(request) : (path: try interpreterPath(request), version: "")
+        let python = uv == nil ? try await programs.interpreter(request) : (path: try programs.interpreterPath(request), version: "")
         let venv = job.directory + "/venv"
         // What the lock pins for every platform, and what this one installs of it.
         var locked = try await lockedForThisPlatform(job)
@@ -367,10 +367,6 @@ public struct PipBackend: Backend {
 
     /// Where python and uv are, and what the interpreter is (`PipPrograms`).
     var programs: PipPrograms { PipPrograms(runner: runner, environment: environment, shims: shims, fs: fs) }
-
-    func interpreter(_ request: ToolRequest) async throws(TackError) -> (path: String, version: String) { try await programs.interpreter(request) }
-    func interpreterPath(_ request: ToolRequest) throws(TackError) -> String { try programs.interpreterPath(request) }
-    func locate(_ name: String) -> String? { programs.locate(name) }
 
     // MARK: Every platform
 

@@ -14,7 +14,7 @@ struct PipPlatformLocking {
         var everything = try PipLockRecord(entry.fields).distributions(of: "\(entry.name) \(entry.version)")
         // Without uv, pip resolves only by installing: this platform's set is recorded by the
         // install, as before (uv, which bootstrap and most setups have, records it here).
-        let missing = selection.missing(platforms, recordsArtifacts: !everything.isEmpty || backend.locate("uv") == nil)
+        let missing = selection.missing(platforms, recordsArtifacts: !everything.isEmpty || backend.programs.locate("uv") == nil)
         guard !missing.isEmpty else { return [:] }
         let tool = "\(entry.name) \(entry.version)"
         let scratch = try lockScratchDirectory(in: cache)
@@ -32,10 +32,10 @@ struct PipPlatformLocking {
     /// version), every distribution in `constraints` held to its locked version.
     func resolve(_ request: ToolRequest, version: Version, for platform: Platform, constraints: [PipPin], scratch: String) async throws(TackError) -> [PipPin] {
         let tool = "\(request.name) \(version)"
-        guard let uv = backend.locate("uv") else {
+        guard let uv = backend.programs.locate("uv") else {
             throw TackError("locking \(tool) for \(platform) needs uv on PATH: pip resolves only for the machine it runs on, uv for any (`uv pip compile --python-platform`) — install uv (https://docs.astral.sh/uv/); nothing was changed")
         }
-        let python = try await backend.interpreter(request)
+        let python = try await backend.programs.interpreter(request)
         let pythonVersion = python.version.split(separator: ".").prefix(2).joined(separator: ".")
         // Files of their own: uv takes an existing output file's pins (and hashes) as given.
         let input = scratch + "/\(platform).in", held = scratch + "/\(platform)-constraints.txt", output = scratch + "/\(platform).txt"

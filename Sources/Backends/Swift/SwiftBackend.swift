@@ -59,7 +59,7 @@ public struct SwiftBackend: Backend {
         }
         // The tag is derived from the version, never taken from the list (which `target`
         // checks before anything is downloaded).
-        return try await releases().map { release in
+        return try await releaseList.releases().map { release in
             var available = AvailableVersion(version: release.version, fields: ["tag": .string(SwiftToolchain.releaseTag(release.version))])
             available.sdks = SwiftSDK.all.map(\.name).filter { release.sdks[$0] != nil }
             return available
@@ -75,8 +75,6 @@ public struct SwiftBackend: Backend {
     var releaseList: SwiftReleaseList {
         SwiftReleaseList(downloader: downloader, http: http, siteURL: siteURL, source: mirror == nil ? "swift.org" : "TACK_SWIFT_MIRROR")
     }
-
-    func releases() async throws(TackError) -> [SwiftReleaseList.Release] { try await releaseList.releases() }
 
     func snapshots(branch: String, request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         let target = try swiftPlatform(request, available: nil)
@@ -149,7 +147,7 @@ public struct SwiftBackend: Backend {
             if let recorded = lockedPath(locked, platform: try? swiftPlatform(request, available: nil, version: v)) {
                 return recorded
             }
-            let all = try await releases()
+            let all = try await releaseList.releases()
             guard let release = all.first(where: { $0.version.text == v.text }) ?? all.first(where: { $0.version == v }) else { throw TackError("swift.org lists no Swift \(v) release — run `tack ls-remote swift` for the versions it has") }
             p = try swiftPlatform(request, available: release.platforms, version: v)
             guard SwiftToolchain.tag(release.tag, names: v) else {
@@ -198,9 +196,9 @@ public struct SwiftBackend: Backend {
         job.report(.custom("verifying"))
         let signer: String
         if t.platform.isMacOS {
-            signer = try await checkPackageSignature(file.path, tool: tool)
+            signer = try await signatures.checkPackageSignature(file.path, tool: tool)
         } else {
-            signer = try await checkSignature(file.path, url: url, tool: tool)
+            signer = try await signatures.checkSignature(file.path, url: url, tool: tool)
         }
         if let lockedSigner = record.signedBy[key], lockedSigner.uppercased() != signer.uppercased() {
             throw TackError("\(tool) (\(key)) is signed by \(OpenPGP.spaced(signer)), but tack.lock says \(OpenPGP.spaced(lockedSigner)) signed it — nothing was installed")
@@ -242,8 +240,8 @@ public struct SwiftBackend: Backend {
     /// here, on any machine), or a macOS package's certificate (checked by pkgutil on a Mac;
     /// elsewhere read from the package, for a Mac to check when it installs).
     func signer(of file: String, target t: Target, url: String, tool: String) async throws(TackError) -> String {
-        guard t.platform.isMacOS else { return try await checkSignature(file, url: url, tool: tool) }
-        if Platform.machine.os == "darwin" { return try await checkPackageSignature(file, tool: tool) }
+        guard t.platform.isMacOS else { return try await signatures.checkSignature(file, url: url, tool: tool) }
+        if Platform.machine.os == "darwin" { return try await signatures.checkPackageSignature(file, tool: tool) }
         do { return Hashing.sha256(try XarPackage.signingCertificate(file)).uppercased() } catch {
             throw TackError("\(tool): \(error.message) — tack locks no toolchain whose signer it cannot name")
         }
@@ -354,14 +352,6 @@ public struct SwiftBackend: Backend {
 
     /// Who signed a download (`SwiftSignatures`).
     var signatures: SwiftSignatures { SwiftSignatures(downloader: downloader, http: http, runner: runner, environment: environment, fs: fs) }
-
-    func checkSignature(_ file: String, url: String, tool: String) async throws(TackError) -> String {
-        try await signatures.checkSignature(file, url: url, tool: tool)
-    }
-
-    func checkPackageSignature(_ file: String, tool: String) async throws(TackError) -> String {
-        try await signatures.checkPackageSignature(file, tool: tool)
-    }
 
     /// The archive extracted into `files/`; its one top directory must be the toolchain's.
     /// What the user should know of it (setuid bits removed) goes into `notes`.

@@ -48,7 +48,7 @@ extension SwiftBackend {
             let url = downloadURL + "/" + path
             let file = try await downloader.fetch(url, expected: expected, from: from, tool: tool, platform: "every platform", cache: job.cache, offline: job.offline, report: job.report)
             job.report(.custom("verifying"))
-            let signer = try await checkSignature(file.path, url: url, tool: tool)
+            let signer = try await signatures.checkSignature(file.path, url: url, tool: tool)
             if let lockedSigner = record.signedBy[name], lockedSigner.uppercased() != signer.uppercased() {
                 throw TackError("\(tool) is signed by \(OpenPGP.spaced(signer)), but tack.lock says \(OpenPGP.spaced(lockedSigner)) signed it — nothing was installed")
             }
@@ -78,7 +78,7 @@ extension SwiftBackend {
 
     /// The SDKs swift.org's release list publishes with `v`, each with its SHA-256.
     func publishedSDKs(_ v: Version) async throws(TackError) -> [String: String] {
-        let all = try await releases()
+        let all = try await releaseList.releases()
         guard let release = all.first(where: { $0.version.text == v.text }) ?? all.first(where: { $0.version == v }) else {
             throw TackError("swift.org lists no Swift \(v) release — run `tack ls-remote swift` for the versions it has")
         }
@@ -162,7 +162,7 @@ extension SwiftBackend {
             let expected = try Self.publishedSum(sdk, v, in: published)
             let url = downloadURL + "/" + path
             let file = try await downloader.fetch(url, expected: expected, from: "swift.org's release list says", tool: tool, platform: "every platform", cache: cache, offline: false) { _ in }
-            let signer = try await checkSignature(file.path, url: url, tool: tool)
+            let signer = try await signatures.checkSignature(file.path, url: url, tool: tool)
             record.record(name, path: path, sha256: file.sum, signer: signer)
         }
         return record.fields
@@ -186,7 +186,7 @@ extension SwiftBackend {
             do throws(TackError) {
                 let file = try await downloader.fetch(url, expected: nil, from: "", tool: tool, platform: "every platform", cache: scratch + "/swift-sdks", offline: false) { _ in }
                 defer { try? fs.remove(file.path) }
-                let signer = try await checkSignature(file.path, url: url, tool: tool)
+                let signer = try await signatures.checkSignature(file.path, url: url, tool: tool)
                 checked += 1
                 if let locked = record.sha256[name], !Checksum.same(locked, file.sum) {
                     problems.append("\(tool): tack.lock says \(locked), but \(url) now serves \(file.sum)")
