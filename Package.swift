@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 // Three binaries (README, "Why three binaries"). `tack` is what users, shims and the prompt
@@ -11,6 +12,17 @@ let embeddedStatic: [LinkerSetting] = [
     .unsafeFlags(["-enable-experimental-feature", "Embedded"]),
     .unsafeFlags(["-Xlinker", "-static", "-Xclang-linker", "-static"], .when(platforms: [.linux])),
 ]
+
+/// Sources/Backends holds two targets: each backend folder's kind and options
+/// (`Git/GitKind.swift`, `Git/GitOptions.swift`) and the catalog (`StandardKinds.swift`) are
+/// BackendKinds, Foundation-free, which tack-front links; every other file is Backends.
+let backendFiles = FileManager.default.subpaths(atPath: Context.packageDirectory + "/Sources/Backends")?.sorted() ?? []
+let backendKindSources = backendFiles.filter { path in
+    let parts = path.split(separator: "/").map(String.init)
+    return path == "StandardKinds.swift"
+        || (parts.count == 2 && (parts[1] == parts[0] + "Kind.swift" || parts[1] == parts[0] + "Options.swift"))
+}
+let backendImplementation = backendFiles.filter { !backendKindSources.contains($0) && $0.contains(".") && $0 != "Resources/swift-keys.asc" }
 
 let package = Package(
     name: "tack",
@@ -54,21 +66,28 @@ let package = Package(
         .target(name: "CLean"),
         .target(name: "CSpawn"),
         .target(name: "TackLean", dependencies: ["CLean"]),
-        .target(name: "TackFront", dependencies: ["TackCore", "TackLean"]),
+        .target(name: "TackFront", dependencies: ["TackCore", "TackLean", "BackendKinds"]),
+        // Each backend's folder under Sources/Backends holds its kind (`GitKind.swift`: keys,
+        // traits, what sbom and trust say) and options (`GitOptions.swift`), built Foundation-free
+        // as BackendKinds for tack-front, and its implementation, built as Backends.
+        .target(
+            name: "BackendKinds", dependencies: ["TackCore", "YAML"], path: "Sources/Backends",
+            exclude: backendImplementation + ["Resources"], sources: backendKindSources),
         .target(
             name: "Backends",
             dependencies: [
-                "TackCore", "Git", "Archive", "CSpawn", "CCrypto", "CCurl", .product(name: "SystemPackage", package: "swift-system"),
+                "TackCore", "BackendKinds", "Git", "Archive", "CSpawn", "CCrypto", "CCurl", .product(name: "SystemPackage", package: "swift-system"),
             ],
+            exclude: backendKindSources,
             resources: [.embedInCode("Resources/swift-keys.asc")]),
         .target(
             name: "Scaffold",
             dependencies: ["TackCore", "YAML", "Git", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "TackKit", dependencies: ["TackCore", "TackFront", "Backends", "Archive", "Git", "YAML"]),
+        .target(name: "TackKit", dependencies: ["TackCore", "TackFront", "BackendKinds", "Backends", "Archive", "Git", "YAML"]),
         .target(
             name: "TackCLI",
             dependencies: [
-                "TackCore", "TackKit", "TackFront", "Git", "Archive", "Backends", "Scaffold",
+                "TackCore", "TackKit", "TackFront", "Git", "Archive", "BackendKinds", "Backends", "Scaffold",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "tack-front", dependencies: ["TackFront"], linkerSettings: staticFront),
@@ -78,11 +97,11 @@ let package = Package(
             linkerSettings: embeddedStatic),
         .executableTarget(name: "tack-cli", dependencies: ["TackCLI"]),
         .executableTarget(
-            name: "tack-fuzz", dependencies: ["TackCore", "YAML"],
+            name: "tack-fuzz", dependencies: ["TackCore", "BackendKinds", "YAML"],
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
-        .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "YAML"], exclude: ["Fixtures"]),
+        .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "BackendKinds", "YAML"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "TackCLITests", dependencies: ["TackCore", "TackKit", "TackFront", "TackLean", "TackCLI", "Git", "Backends", "Archive", "Scaffold"],
+            name: "TackCLITests", dependencies: ["TackCore", "TackKit", "TackFront", "TackLean", "TackCLI", "Git", "BackendKinds", "Backends", "Archive", "Scaffold"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

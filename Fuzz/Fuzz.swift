@@ -1,5 +1,6 @@
 // libFuzzer entry point over tack's parsers. Build and run with `Fuzz/run SECONDS`.
 // Besides "no crash, no hang", it checks the round-trip properties the parsers promise.
+import BackendKinds
 import TackCore
 import YAML
 
@@ -38,9 +39,9 @@ enum FuzzTargets {
         case 0:
             _ = try? YAMLParser.parse(bytes)
         case 1:
-            _ = try? Manifest.decode(bytes, path: "/f/tack.yml", kind: .manifest)
+            _ = try? Manifest.decode(bytes, path: "/f/tack.yml", kind: .manifest, backends: .standard)
         case 2:
-            if let lock = try? Lockfile.parse(bytes, path: "/f/tack.lock") {
+            if let lock = try? Lockfile.parse(bytes, path: "/f/tack.lock", backends: .standard) {
                 let again = Lockfile.parse(lock.serialized())
                 precondition(again == lock, "lock round trip changed the lock")
                 precondition(again?.serialized() == lock.serialized(), "lock serialisation is not deterministic")
@@ -57,7 +58,7 @@ enum FuzzTargets {
             }
         case 4:
             let file = CompatibleFile.allCases[Int(bytes.first ?? 0) % CompatibleFile.allCases.count]
-            _ = try? file.parse(Array(bytes.dropFirst()), path: "/f/\(file.rawValue)")
+            _ = try? file.parse(Array(bytes.dropFirst()), path: "/f/\(file.rawValue)", backends: .standard)
         default:
             let parts = bytes.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             if parts.count >= 2, let r = try? Requirement.parse(parts[0]), let v = Version(parts[1]) {
@@ -68,5 +69,5 @@ enum FuzzTargets {
 }
 
 extension Lockfile {
-    static func parse(_ bytes: [UInt8]) -> Lockfile? { try? parse(bytes, path: "/f/tack.lock") }
+    static func parse(_ bytes: [UInt8]) -> Lockfile? { try? parse(bytes, path: "/f/tack.lock", backends: .standard) }
 }

@@ -45,8 +45,8 @@ struct LsRemote: AsyncParsableCommand {
         let project = try Workspace.current()
         var request: ToolRequest
         if let pin = project.resolution.pin(tool) { request = pin.request } else { request = try RemoteTool.request(tool) }
-        request = try ToolRegistry.load(store: project.settings.store).apply(request)
-        if case .swift = request.source {
+        request = try ToolRegistry.load(store: project.settings.store, backends: project.settings.backends).apply(request)
+        if request.source.kind?.isSwiftToolchain == true {
             // Releases, or one branch's snapshots: `main-snapshot`, or the prefix's `6.0-snapshot`.
             request.requirement = .latest
             if snapshots {

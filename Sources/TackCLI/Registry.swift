@@ -56,11 +56,11 @@ struct Registry: ParsableCommand {
             let settings = try processSettings()
             let store: Store
             do { store = try settings.requireStore() } catch { throw fail(error) }
-            var builtIn = ToolRegistry()
+            var builtIn = ToolRegistry(backends: settings.backends)
             do { try builtIn.add(Registries.builtIn, path: "built-in") } catch { throw fail(error) }
             Output.out("built-in: \(builtIn.entries.keys.sorted().joined(separator: ", "))\n")
             for n in Registries.userRegistries(store: store) {
-                var r = ToolRegistry()
+                var r = ToolRegistry(backends: settings.backends)
                 let bytes = (try? store.fs.read(store.root + "/registries/\(n)/registry.yml")) ?? []
                 try? r.add(bytes, path: n)
                 Output.out("\(n) (\(Registries.url(of: n, store: store) ?? "?")): \(r.entries.keys.sorted().joined(separator: ", "))\n")

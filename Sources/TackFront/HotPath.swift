@@ -28,7 +28,7 @@ public enum HotPath {
         let resolution = try Resolver(settings).resolve()
         // The locks are read once, and each install's record once, for the rows and for
         // whether an install has anything to do.
-        let locks = try resolution.readLocks(fs: settings.fs)
+        let locks = try resolution.readLocks(settings: settings)
         let rows = resolution.current(settings: settings, locks: locks)
         var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())
         snapshot.answers = CurrentCommand.answers(rows, home: settings.home)

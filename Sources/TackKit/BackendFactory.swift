@@ -5,24 +5,15 @@ import TackCore
 /// Which backends tack installs with, made for a process's settings: the one place they are
 /// composed (tests compose their own through `Context.makeBackends`).
 public enum BackendFactory {
-    /// Every backend, with `pathPrefix` first on the PATH of those that run an interpreter.
+    /// The backend of every kind `settings.backends` registers (each kind makes its own:
+    /// `BackendMaking`), with `pathPrefix` first on the PATH of those that run an interpreter.
     public static func standard(_ settings: Settings, pathPrefix: [String]) -> BackendRegistry {
-        let interpreters = environment(settings, pathPrefix: pathPrefix)
-        let limits = SafeExtractor.Limits.from(environment: settings.environment)
         // One remote per registry, its listings asked once (`MemoizedRemotes`).
-        let git = MemoizedRemotes(LibGit2Remotes(trace: settings.trace))
-        return BackendRegistry([
-            GitBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, git: git, fs: settings.fs, trace: settings.trace,
-                       http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits,
-                       mirrors: DownloadMirrors(environment: settings.environment)),
-            URLBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), limits: limits,
-                       mirrors: DownloadMirrors(environment: settings.environment), fs: settings.fs),
-            PipBackend(runner: ChildProcessRunner(trace: settings.trace), http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs),
-            GemBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, shims: settings.store?.shims, fs: settings.fs,
-                       http: CurlHTTPClient(environment: settings.environment, trace: settings.trace)),
-            AsdfBackend(runner: ChildProcessRunner(trace: settings.trace), environment: interpreters, cache: settings.store?.cache, git: git, mayRun: pluginTrust(settings), fs: settings.fs),
-            SwiftBackend(http: CurlHTTPClient(environment: settings.environment, trace: settings.trace), runner: ChildProcessRunner(trace: settings.trace), environment: settings.environment, limits: limits, fs: settings.fs),
-        ])
+        let effects = BackendEffects(settings: settings, interpreters: environment(settings, pathPrefix: pathPrefix),
+                                     git: MemoizedRemotes(LibGit2Remotes(trace: settings.trace)),
+                                     limits: SafeExtractor.Limits.from(environment: settings.environment),
+                                     mirrors: DownloadMirrors(environment: settings.environment))
+        return BackendRegistry(settings.backends.kinds.compactMap { ($0 as? any BackendMaking)?.makeBackend(effects) })
     }
 
     /// The process environment with `pathPrefix` first on PATH.
@@ -53,25 +44,5 @@ public enum BackendFactory {
             }
         }
         return out
-    }
-
-    /// An asdf plugin runs its own scripts: one a registry names may run; one a project file
-    /// names runs only when that file is trusted (`tack trust`), as `env` is applied.
-    static func pluginTrust(_ settings: Settings) -> @Sendable (ToolRequest) -> String? {
-        let registry = try? ToolRegistry.load(store: settings.store)
-        let store = settings.store
-        let fs = settings.fs
-        let home = settings.home
-        return { request in
-            // A registry's plugin runs untrusted, but only as the registry runs it: variables a
-            // project file adds for its scripts (`build_env`) need that file trusted.
-            if let entry = registry?.entries[request.name], entry.source == request.source,
-               request.options.asdf.buildEnv == entry.options.asdf.buildEnv { return nil }
-            if request.origin.kind == .globalManifest { return nil }
-            let file = request.origin.file
-            if let store, let bytes = try? fs.read(file), TrustStore(store: store).isTrusted(file, hash: SHA256Digest.hex(bytes)) { return nil }
-            let dir = Paths.abbreviate(Paths.dirname(file), home: home)
-            return "\(request.name) comes from the asdf plugin \(request.source.identity ?? ""), whose scripts run on this machine, and \(Paths.abbreviate(file, home: home)) is not trusted (set by \(request.origin.describe(home: home))) — read it, then run `tack trust \(dir)`"
-        }
     }
 }

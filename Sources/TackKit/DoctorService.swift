@@ -74,7 +74,7 @@ public struct DoctorService {
         guard let store = settings.store else { return [] }
         var out: Set<String> = []
         for path in locks where settings.fs.isFile(path) {
-            guard let lock = try? Lockfile.load(path, fs: settings.fs) else { continue }
+            guard let lock = try? Lockfile.load(path, fs: settings.fs, backends: settings.backends) else { continue }
             for name in lock.tools.keys.sorted() {
                 // Only where no build of that version is this entry's (the version's own, or a
                 // variant beside it): then what differs from the one in its place.
@@ -93,10 +93,10 @@ public struct DoctorService {
     /// its directory for another release (`swift sdk install` by hand), and SDKs in the user's
     /// SwiftPM directory, which tack's toolchains do not read.
     func checkSwiftSDKs(_ resolution: Resolution, _ r: inout Report) {
-        guard let store = settings.store, let entries = try? resolution.lockedEntries(fs: settings.fs) else { return }
+        guard let store = settings.store, let entries = try? resolution.lockedEntries(settings: settings) else { return }
         let fs = settings.fs
         for case (let pin, let entry?) in zip(resolution.pins, entries) {
-            guard entry.kind == .swift, let install = store.installDirectory(for: entry) else { continue }
+            guard settings.backends.kind(of: entry)?.isSwiftToolchain == true, let install = store.installDirectory(for: entry) else { continue }
             let label = "\(entry.name) \(entry.version)"
             let setBy = pin.request.origin.describe(home: settings.home)
             for name in SwiftSDK.missing(entry, install: install, fs: fs) {
@@ -125,12 +125,12 @@ public struct DoctorService {
     /// download (or tag, or index) gave was locked, and nothing the publisher signed or listed
     /// checked it.
     func checkTrustOnFirstUse(_ resolution: Resolution, _ r: inout Report) {
-        guard let entries = try? resolution.lockedEntries(fs: settings.fs) else { return }
-        let registry = try? ToolRegistry.load(store: settings.store)
+        guard let entries = try? resolution.lockedEntries(settings: settings) else { return }
+        let registry = try? ToolRegistry.load(store: settings.store, backends: settings.backends)
         var names: [String] = []
         for case (let pin, let entry?) in zip(resolution.pins, entries) where LockPlanner.isLockable(pin.request) {
             let request = registry?.apply(pin.request) ?? pin.request
-            if Verification.of(entry, request: request).kind == .trustOnFirstUse { names.append(entry.name) }
+            if Verification.of(entry, request: request, backends: settings.backends).kind == .trustOnFirstUse { names.append(entry.name) }
         }
         guard !names.isEmpty else { return }
         r.note("\(names.sorted().joined(separator: ", ")) rest\(names.count == 1 ? "s" : "") on trust on first use: tack.lock recorded what was first downloaded, and nothing the publisher signed or listed checked it — where the publisher publishes them, name its checksum file (`checksums:`) or key (`minisign:`, `cosign:`) in tack.yml; `tack sbom` says how each tool is verified")

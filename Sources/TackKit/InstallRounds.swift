@@ -19,7 +19,7 @@ extension InstallService {
         for r in 0...2 {
             var batch = items.filter { Self.round($0) == r }
             guard !batch.isEmpty else { continue }
-            if r == BackendKind.git.installRound { batch = await rebuildingForPinnedSwift(batch) }
+            batch = await rebuildingForPinnedSwift(batch)
             var installer = Installer(store: workspace.store, registry: r == 0 ? workspace.registry : workspace.registryWithPinnedInterpreters())
             installer.offline = options.offline
             installer.frozen = options.frozen
@@ -35,13 +35,13 @@ extension InstallService {
     /// Where the project pins swift, git builds are made with that toolchain: an install
     /// built with another (its record's `built.swift`) is built again.
     func rebuildingForPinnedSwift(_ items: [Installer.Item]) async -> [Installer.Item] {
-        guard workspace.resolution.swiftToolchain != nil, items.contains(where: { $0.request.source.kind?.buildsWithSwift == true }) else { return items }
+        guard workspace.resolution.swiftToolchain != nil, items.contains(where: { $0.request.source.kind?.buildsWithSwift($0.request) == true }) else { return items }
         var settings = workspace.settings
         settings.environment = BackendFactory.environment(settings, pathPrefix: BackendFactory.pinnedBinDirectories(workspace.resolution, settings))
         guard let toolchain = await SwiftOnPath.version(settings, runner: context.runner) else { return items }
         return items.map { item in
             var item = item
-            guard item.request.source.kind?.buildsWithSwift == true, item.request.options.git.build == nil,
+            guard item.request.source.kind?.buildsWithSwift(item.request) == true,
                   let record = workspace.store.installedEntry(item.locked.name, item.locked.version),
                   let swift = record.builtWithSwift, swift != toolchain else { return item }
             item.rebuild = true

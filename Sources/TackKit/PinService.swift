@@ -75,8 +75,8 @@ public struct PinService: Sendable {
         let hold = try ProjectLock.acquire(store: store, root: Paths.dirname(path)) { context.notify(.line($0)) }
         defer { hold.unlock() }
         let files = try ProjectFiles(path: path, fs: settings.fs)
-        var edited = try ManifestEditor.pin(pin.tool, requirement, entry: Self.entry(pin, requirement), in: files.manifest ?? [], path: path, kind: kind)
-        if !pin.sdks.isEmpty { edited = try ManifestEditor.addToList(pin.tool, key: "sdks", pin.sdks, in: edited, path: path, kind: kind) }
+        var edited = try ManifestEditor.pin(pin.tool, requirement, entry: Self.entry(pin, requirement), in: files.manifest ?? [], path: path, kind: kind, backends: settings.backends)
+        if !pin.sdks.isEmpty { edited = try ManifestEditor.addToList(pin.tool, key: "sdks", pin.sdks, in: edited, path: path, kind: kind, backends: settings.backends) }
         // A file the user trusted stays trusted through tack's own edit of one pin.
         let trust = TrustStore(store: store)
         let wasTrusted = files.manifest != nil && kind != .globalManifest && TrustPolicy(settings: settings).isTrusted(path)

@@ -57,7 +57,7 @@ public struct PruneService: Sendable {
         var locks = workspace.knownProjects().map { Paths.join($0, Lockfile.fileName) }
         if let global = settings.globalManifest { locks.append(Paths.join(Paths.dirname(global), Lockfile.fileName)) }
         for path in locks where settings.fs.isFile(path) {
-            guard let lock = try? Lockfile.load(path, fs: settings.fs) else {
+            guard let lock = try? Lockfile.load(path, fs: settings.fs, backends: settings.backends) else {
                 throw TackError("cannot read \(path), so tack cannot tell what it pins — fix it or remove that project, then prune again")
             }
             for (name, t) in lock.tools { keep.insert("\(name)@\(t.version.text)") }

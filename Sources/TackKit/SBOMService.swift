@@ -21,13 +21,13 @@ public struct SBOMService: Sendable {
         let settings = context.settings
         var components: [BillOfMaterials.Component] = []
         var unlocked: [String] = []
-        let entries = try workspace.resolution.lockedEntries(fs: settings.fs)
+        let entries = try workspace.resolution.lockedEntries(settings: settings)
         for (pin, entry) in zip(workspace.resolution.pins, entries) where LockPlanner.isLockable(pin.request) {
             let name = pin.request.name
             guard let entry else { unlocked.append(name); continue }
             // The pin as the registry completes it: a registry entry's key counts.
             let request = workspace.request(named: name, requirement: pin.request.requirement)
-            components.append(BillOfMaterials.component(entry, request: request))
+            components.append(BillOfMaterials.component(entry, request: request, backends: settings.backends))
         }
         guard unlocked.isEmpty else {
             throw TackError("\(unlocked.joined(separator: ", ")) \(unlocked.count == 1 ? "is" : "are") pinned but not in tack.lock — run `tack lock` first: the bill of materials lists what tack.lock holds")

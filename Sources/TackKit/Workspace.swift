@@ -55,7 +55,7 @@ public struct Workspace: Sendable {
     public func request(named name: String, requirement: Requirement) -> ToolRequest {
         var request = resolution.pin(name)?.request ?? ToolRequest(name: name, requirement: requirement, source: .registry, origin: .commandLine)
         request.requirement = requirement
-        if case .registry = request.source, let registry = try? ToolRegistry.load(store: settings.store) {
+        if case .registry = request.source, let registry = try? ToolRegistry.load(store: settings.store, backends: settings.backends) {
             request = registry.apply(request)
         }
         return request
@@ -96,7 +96,7 @@ public struct Workspace: Sendable {
     }
 
     public func loadLock(_ path: String) throws(TackError) -> Lockfile {
-        settings.fs.info(path) == nil ? Lockfile() : try Lockfile.load(path, fs: settings.fs)
+        settings.fs.info(path) == nil ? Lockfile() : try Lockfile.load(path, fs: settings.fs, backends: settings.backends)
     }
 
     /// Writes a lock only when its bytes change, so an unchanged lock keeps its mtime.

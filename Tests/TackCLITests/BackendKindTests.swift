@@ -1,3 +1,4 @@
+import BackendKinds
 import Foundation
 import Testing
 import TackCore
@@ -6,11 +7,15 @@ import TackKit
 /// Every kind of backend has its implementation, and every implementation its kind: what the
 /// rest of tack asks about a backend (`BackendKind`) is asked of one that exists.
 @Suite(.ownThreads) struct BackendKindTests {
+    static let catalog = BackendCatalog.standard
+
+    func kind(_ name: String) throws -> any BackendKind { try #require(Self.catalog.kind(named: name)) }
+
     @Test func everyKindHasABackendAndEveryBackendAKind() {
-        let settings = Settings(environment: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"], cwd: "/", fs: InMemoryFileSystem())
+        let settings = Settings(environment: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"], cwd: "/", fs: InMemoryFileSystem(), backends: .standard)
         let registry = BackendFactory.standard(settings, pathPrefix: [])
-        #expect(Set(registry.backends.keys) == Set(BackendKind.allCases.map(\.rawValue)))
-        for (name, backend) in registry.backends { #expect(BackendKind(name: backend.name)?.rawValue == name) }
+        #expect(Set(registry.backends.keys) == Set(Self.catalog.kinds.map(\.name)))
+        for (name, backend) in registry.backends { #expect(Self.catalog.kind(named: backend.name)?.name == name) }
     }
 
     @Test func aKeyOfAnotherKindIsRefusedNamingItsOwner() throws {
@@ -22,41 +27,50 @@ import TackKit
             "sdks": "[static-linux]", "minisign": "RWT+ocXWlNqWvrou0nldDB1llJd8bfHcY8r3dd66iHgj9X+mWtI1pUL4",
             "cosign": "\"-----BEGIN PUBLIC KEY-----\\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAExjQl2M+90GGUYabGlxlNvsHZqlqdowrbcA8M6M4dIhjCIGe0oBvddvFGvV1yqU9F4PBUNz21I3YW1ilPz6j7MA==\\n-----END PUBLIC KEY-----\"",
         ]
-        for kind in BackendKind.allCases {
+        for kind in Self.catalog.kinds {
             for key in kind.ownKeys {
-                let other = kind == .pip ? "gem: rake" : "pip: black"
+                let other = kind.name == "pip" ? "gem: rake" : "pip: black"
                 let version = key == "ref" ? "" : ", version: \"1.0\""
                 let yml = "tools:\n  t: { \(other)\(version), \(key): \(values[key] ?? "x") }\n"
-                #expect(throws: TackError.self) { _ = try Manifest.decode(Array(yml.utf8), path: "/tack.yml", kind: .manifest) }
-                do { _ = try Manifest.decode(Array(yml.utf8), path: "/tack.yml", kind: .manifest) } catch {
-                    #expect(error.message.contains("`\(key)` applies to \(kind.rawValue) tools"), "\(error.message)")
+                #expect(throws: TackError.self) { _ = try Manifest.decode(Array(yml.utf8), path: "/tack.yml", kind: .manifest, backends: .standard) }
+                do { _ = try Manifest.decode(Array(yml.utf8), path: "/tack.yml", kind: .manifest, backends: .standard) } catch {
+                    #expect(error.message.contains("`\(key)` applies to \(kind.name) tools"), "\(error.message)")
                 }
             }
         }
     }
 
-    @Test func traits() {
-        #expect(BackendKind.allCases.filter(\.builds) == [.git, .asdf])
-        #expect(BackendKind.allCases.filter(\.checksumsPerPlatform) == [.url])
-        #expect(BackendKind.allCases.filter { $0.installRound == 0 }.contains(.swift), "a pinned toolchain installs before the builds that use it")
-        #expect(BackendKind.git.installRound > BackendKind.swift.installRound)
-        #expect(BackendKind.pip.installRound > BackendKind.git.installRound && BackendKind.gem.installRound > BackendKind.asdf.installRound)
-        #expect(ToolSource.registry.kind == nil && ToolSource.git("x").kind == .git)
+    @Test func traits() throws {
+        let kinds = Self.catalog.kinds
+        #expect(kinds.filter(\.builds).map(\.name) == ["git", "asdf"])
+        #expect(kinds.filter(\.checksumsPerPlatform).map(\.name) == ["url"])
+        #expect(kinds.filter(\.isSwiftToolchain).map(\.name) == ["swift"])
+        #expect(try kind("swift").installRound == 0, "a pinned toolchain installs before the builds that use it")
+        #expect(try kind("git").installRound > kind("swift").installRound)
+        #expect(try kind("pip").installRound > kind("git").installRound && kind("gem").installRound > kind("asdf").installRound)
+        #expect(kinds.allSatisfy { (0...2).contains($0.installRound) }, "installItems runs rounds 0, 1 and 2 only")
+        #expect(ToolSource.registry.kind == nil && ToolSource.git("x").kind?.name == "git")
+        var options = ToolOptions()
+        options.git.build = "make"
+        let built = ToolRequest(name: "t", requirement: .latest, source: .git("x"), options: options, origin: Origin(kind: .manifest, file: "/t", line: 1, column: 1))
+        #expect(try !kind("git").buildsWithSwift(built), "a `build:` command builds without the Swift toolchain")
     }
 
-    /// Each kind's option set owns its keys alone: no key is two kinds', none is shared as
-    /// well, and a tool's mapping accepts each of them (the unknown-key list is built from them).
+    /// Each kind's option set owns its keys alone: no key is two kinds', none is a source key or
+    /// shared as well, and a tool's mapping accepts each of them (the unknown-key list is built
+    /// from them).
     @Test func eachKindsOptionsOwnTheirKeys() {
-        let sets: [(BackendKind, [String])] = [(.git, GitOptions.keys), (.url, URLOptions.keys), (.pip, PipOptions.keys), (.gem, GemOptions.keys),
-                                               (.asdf, AsdfOptions.keys), (.swift, SwiftOptions.keys)]
-        for (kind, keys) in sets {
-            #expect(Set(keys).isSubset(of: kind.ownKeys), "\(kind)")
-            for other in BackendKind.allCases where other != kind {
-                #expect(Set(keys).isDisjoint(with: other.ownKeys), "\(kind) and \(other) share \(Set(keys).intersection(other.ownKeys))")
+        let kinds = Self.catalog.kinds
+        for kind in kinds {
+            let keys = kind.options.keys
+            for other in kinds where other.name != kind.name {
+                #expect(Set(keys).isDisjoint(with: other.ownKeys), "\(kind.name) and \(other.name) share \(Set(keys).intersection(other.ownKeys))")
+                #expect(Set(kind.sourceKeys).isDisjoint(with: other.sourceKeys))
             }
             #expect(Set(keys).isDisjoint(with: ToolOptions.sharedKeys))
-            #expect(Set(keys).isSubset(of: Manifest.toolKeys))
+            #expect(Set(keys).isDisjoint(with: Self.catalog.sourceKeys))
+            #expect(Set(keys).isSubset(of: Self.catalog.toolKeys))
+            #expect(Self.catalog.kind(named: kind.name)?.name == kind.name)
         }
-        #expect(Set(BackendKind.allCases.flatMap(\.ownKeys)).subtracting(["ref"]) == Set(sets.flatMap(\.1)), "every owned key belongs to an option set")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 import TackKit
 import Testing
@@ -27,7 +28,7 @@ import Testing
 
     func workspace(_ fs: InMemoryFileSystem, runner: FakeProcessRunner) throws -> Workspace {
         let env = ["HOME": "/home/u", "PATH": "/usr/bin:/bin", "TACK_PACKAGE_MANAGER": "apt"]
-        let settings = Settings(environment: env, cwd: "/work/app", fs: fs)
+        let settings = Settings(environment: env, cwd: "/work/app", fs: fs, backends: .standard)
         return try Workspace(Context(settings: settings, launcher: { "/opt/tack/bin/tack" }, runner: runner))
     }
 

@@ -29,7 +29,7 @@ import YAML
     @Test func tackFilesThatAreNotFilesAreErrorsNotNothingPinned() throws {
         let dir = try Sandbox()
         try dir.mkdir("app/tack.yml")
-        let settings = Settings(environment: ["HOME": dir.root + "/home", "TACK_HOME": dir.root + "/t"], cwd: dir.root + "/app", fs: LocalFileSystem())
+        let settings = Settings(environment: ["HOME": dir.root + "/home", "TACK_HOME": dir.root + "/t"], cwd: dir.root + "/app", fs: LocalFileSystem(), backends: .standard)
         #expect { try Resolver(settings).resolve() } throws: { ($0 as? TackError)?.message.contains("is a directory") == true }
         try FileManager.default.removeItem(atPath: dir.root + "/app/tack.yml")
         try FileManager.default.createSymbolicLink(atPath: dir.root + "/app/tack.yml", withDestinationPath: dir.root + "/gone.yml")
@@ -46,7 +46,7 @@ import YAML
         let dir = try Sandbox()
         try dir.write("app/tack.yml", "tools:\n  jq: 1.7.1\n")
         try dir.mkdir("app/a/b")
-        let settings = Settings(environment: ["HOME": dir.root + "/home", "TACK_HOME": dir.root + "/t"], cwd: dir.root + "/app/a/b", fs: LocalFileSystem())
+        let settings = Settings(environment: ["HOME": dir.root + "/home", "TACK_HOME": dir.root + "/t"], cwd: dir.root + "/app/a/b", fs: LocalFileSystem(), backends: .standard)
         let resolution = try Resolver(settings).resolve()
         let rows = try resolution.current(settings: settings)
         let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: nil)
@@ -73,10 +73,10 @@ import YAML
             "/work/app/tack.yml": "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }\n",
             "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
         ])
-        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs)
+        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
         func answers() throws -> (fresh: Bool, once: Bool) {
             let resolution = try Resolver(settings).resolve()
-            let locks = try resolution.readLocks(fs: fs)
+            let locks = try resolution.readLocks(settings: settings)
             let rows = resolution.current(settings: settings, locks: locks)
             return (UpToDate.check(resolution, settings: settings), UpToDate.check(resolution, settings: settings, locks: locks, rows: rows))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BackendKinds
 import TackCore
 @testable import TackCLI
 
@@ -71,11 +72,11 @@ import TackCore
         for page in try Self.pages() {
             for block in Self.code(page.text).blocks where block.lang == "yaml" {
                 if block.body.contains("# tack.lock") {
-                    #expect(throws: Never.self, "\(page.name)") { try Lockfile.parse(Array(block.body.utf8), path: "tack.lock") }
+                    #expect(throws: Never.self, "\(page.name)") { try Lockfile.parse(Array(block.body.utf8), path: "tack.lock", backends: .standard) }
                     continue
                 }
                 let fs = InMemoryFileSystem(files: ["/p/tack.yml": block.body])
-                do { _ = try Manifest.load("/p/tack.yml", kind: .manifest, fs: fs) } catch {
+                do { _ = try Manifest.load("/p/tack.yml", kind: .manifest, fs: fs, backends: .standard) } catch {
                     Issue.record("\(page.name): an example does not read: \(error.message)\n\(block.body)")
                 }
                 manifests += 1

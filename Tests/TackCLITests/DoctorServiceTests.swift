@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 import TackKit
 import Testing
@@ -11,7 +12,7 @@ import Testing
 
     func context(_ fs: InMemoryFileSystem, environment: [String: String] = [:], swift: String? = nil) -> Context {
         let env = ["HOME": Self.home, "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        var settings = Settings(environment: env, cwd: "/work/app", fs: fs)
+        var settings = Settings(environment: env, cwd: "/work/app", fs: fs, backends: .standard)
         settings.trace = .off
         let runner = FakeProcessRunner { program, _ in
             program == "swift" && swift != nil ? ProcessOutput(status: 0, output: swift ?? "") : ProcessOutput(status: 1, output: "")

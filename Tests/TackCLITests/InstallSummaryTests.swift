@@ -35,7 +35,7 @@ import Testing
 
     @Test func theCacheRemembersTheDigestFirstSeenForAKey() throws {
         let fs = InMemoryFileSystem()
-        let store = try #require(Settings(environment: ["TACK_HOME": "/t", "HOME": "/h"], cwd: "/", fs: fs).store)
+        let store = try #require(Settings(environment: ["TACK_HOME": "/t", "HOME": "/h"], cwd: "/", fs: fs, backends: .standard).store)
         let tag = String(repeating: "a", count: 64), digest = "sha256:" + String(repeating: "b", count: 64)
         #expect(CacheDigests(store: store).digest(for: tag) == nil)
         CacheDigests(store: store).remember(tag, digest)

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import Backends
+import BackendKinds
 import TackCore
 
 @Suite(.ownThreads) struct RegistryTests {
     static func builtIn() throws -> ToolRegistry {
-        var r = ToolRegistry()
+        var r = ToolRegistry(backends: .standard)
         try r.add(Registries.builtIn, path: "built-in")
         return r
     }
@@ -65,7 +66,7 @@ import TackCore
         let template = try #require(entry.options.url.checksumsURL)
         #expect(Platform.current.render(template, version: version) == url)
         #expect(Verification.of(LockedTool(name: tool, version: Version(version)!, requested: version, backend: "url", source: "x",
-                                           fields: ["options": .map(entry.options.lockRecord)]), request: entry).kind == .checksumFile)
+                                           fields: ["options": .map(entry.options.lockRecord)]), request: entry, backends: .standard).kind == .checksumFile)
     }
 
     /// The registry's GitHub release indexes say when each release was published (what
@@ -91,7 +92,7 @@ import TackCore
 
     @Test func manifestOverridesFieldByField() throws {
         let r = try Self.builtIn()
-        let m = try Manifest.decode(Array("tools:\n  shellcheck: { version: 0.10.0, checksum: \"abababababababababababababababababababababababababababababababab\", bin: sc }\n  jq: 1.7.1\n  mine: { url: \"https://x/{version}\", version: 1.0.0 }\n".utf8), path: "/p/tack.yml", kind: .manifest)
+        let m = try Manifest.decode(Array("tools:\n  shellcheck: { version: 0.10.0, checksum: \"abababababababababababababababababababababababababababababababab\", bin: sc }\n  jq: 1.7.1\n  mine: { url: \"https://x/{version}\", version: 1.0.0 }\n".utf8), path: "/p/tack.yml", kind: .manifest, backends: .standard)
         let sc = r.apply(m.tools[0])
         #expect(sc.source == .url("https://github.com/koalaman/shellcheck/releases/download/v{version}/shellcheck-v{version}.{os}.{arch}.tar.xz"))
         #expect(sc.options.url.checksum == "abababababababababababababababababababababababababababababababab")
@@ -104,12 +105,12 @@ import TackCore
 
     @Test(arguments: [
         ("swiftlint:\n  version: 1.0\n  github: a/b\n", "/r.yml:2:3: a registry entry names a source, not a version; remove `version`"),
-        ("swiftlint:\n  bin: x\n", "/r.yml:1:1: the registry entry for `swiftlint` needs a source (git, github, url, pip, gem, asdf or swift)"),
+        ("swiftlint:\n  bin: x\n", "/r.yml:1:1: the registry entry for `swiftlint` needs a source (git, github, url, artifactbundle, pip, gem, asdf or swift)"),
         ("swiftlint: 1.0\n", "/r.yml:1:12: the registry entry for `swiftlint` must be a mapping"),
         ("- x\n", "/r.yml:1:1: a registry is a mapping of tool names to entries"),
     ])
     func badRegistries(_ text: String, _ error: String) {
-        var r = ToolRegistry()
+        var r = ToolRegistry(backends: .standard)
         #expect(throws: TackError(error)) { try r.add(Array(text.utf8), path: "/r.yml") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BackendKinds
 import TackCore
 import TackKit
 
@@ -61,7 +62,7 @@ struct ServiceSetup {
     let notices = Notices()
     func context(in dir: String = "app", environment: [String: String] = [:]) -> Context {
         let notices = self.notices, backend = self.backend
-        let settings = Settings(environment: sandbox.environment.merging(environment) { $1 }, cwd: sandbox.root + "/" + dir, fs: LocalFileSystem())
+        let settings = Settings(environment: sandbox.environment.merging(environment) { $1 }, cwd: sandbox.root + "/" + dir, fs: LocalFileSystem(), backends: .standard)
         return Context(settings: settings, notify: { notices.add($0) }, makeBackends: { _, _ in BackendRegistry([backend]) }, defaultJobs: 2)
     }
 }

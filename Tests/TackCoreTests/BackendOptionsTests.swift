@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// registry's entry: one type per kind, each owning its keys.
 @Suite struct BackendOptionsTests {
     func tool(_ yaml: String) throws -> ToolRequest {
-        let manifest = try Manifest.decode(Array("tools:\n  t: \(yaml)\n".utf8), path: "/p/tack.yml", kind: .manifest)
+        let manifest = try Manifest.decode(Array("tools:\n  t: \(yaml)\n".utf8), path: "/p/tack.yml", kind: .manifest, backends: .standard)
         return try #require(manifest.tools.first)
     }
 

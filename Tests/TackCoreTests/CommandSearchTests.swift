@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite struct CommandSearchTests {
     func setup() throws -> (Settings, InMemoryFileSystem) {
         let fs = InMemoryFileSystem(files: ["/work/app/tack.yml": "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }\n  jq: { url: \"https://example.com/jq-{version}\", version: \"1.7.1\" }\n"])
-        return (Settings(environment: ["HOME": "/h", "TACK_HOME": "/t", "PATH": "/nowhere"], cwd: "/work/app", fs: fs), fs)
+        return (Settings(environment: ["HOME": "/h", "TACK_HOME": "/t", "PATH": "/nowhere"], cwd: "/work/app", fs: fs, backends: .standard), fs)
     }
 
     func install(_ tool: String, _ version: String, binary: String, _ fs: InMemoryFileSystem) throws {

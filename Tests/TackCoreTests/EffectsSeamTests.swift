@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
     @Test func shimsRunOnTheInMemoryFileSystem() throws {
         let record = "version: 1\ntools:\n  jq:\n    backend: \"url\"\n    binaries: [\"bin/jq\"]\n    requested: \"1.7.1\"\n    source: \"https://example.org/jq\"\n    version: \"1.7.1\"\n"
         let fs = InMemoryFileSystem(files: ["/t/installs/jq/1.7.1/.tack-install.lock": record, "/t/installs/jq/1.7.1/bin/jq": "x"])
-        let store = Store(root: "/t", fs: fs)
+        let store = Store(root: "/t", fs: fs, backends: .standard)
         let made = try Shims.rebuild(store: store, front: "/usr/local/bin/tack")
         #expect(made.added == ["jq"] && fs.linkTarget("/t/shims/jq") == "/usr/local/bin/tack")
         #expect(try Shims.rebuild(store: store, front: "/usr/local/bin/tack").added.isEmpty, "a shim that is right stays")

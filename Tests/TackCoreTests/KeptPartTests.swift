@@ -19,7 +19,7 @@ import Testing
     /// Installs `jq 1.0` with a `venv` and a record holding `built.keep: KEEP`.
     func install(_ keep: String, root: String) throws -> Store {
         let fs = LocalFileSystem()
-        let store = Store(root: root + "/tack-home", fs: fs)
+        let store = Store(root: root + "/tack-home", fs: fs, backends: .standard)
         let dir = store.installDirectory("jq", Version("1.0.0")!)
         try fs.createDirectory(dir + "/venv/bin")
         try fs.writeAtomically(dir + "/venv/bin/jq", Array("#!\(dir)/venv/bin/python\n".utf8))

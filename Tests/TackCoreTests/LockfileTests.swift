@@ -43,7 +43,7 @@ import Testing
 
     @Test func roundTripAndDeterminism() throws {
         let bytes = Self.sample.serialized()
-        let parsed = try Lockfile.parse(bytes, path: "/p/tack.lock")
+        let parsed = try Lockfile.parse(bytes, path: "/p/tack.lock", backends: .standard)
         #expect(parsed == Self.sample)
         #expect(parsed.serialized() == bytes)
         // Insertion order does not matter.
@@ -58,12 +58,12 @@ import Testing
         for _ in 0..<200 {
             let s = String((0..<Int(rng.next() % 20)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
             let lock = Lockfile(tools: ["t": LockedTool(name: "t", version: Version("1.0")!, requested: s, backend: "git", source: s, fields: ["hashes": .map([s.isEmpty ? "x" : s: s]), "binaries": .list([s])])])
-            #expect(try Lockfile.parse(lock.serialized(), path: "/l") == lock, "\(s.debugDescription)")
+            #expect(try Lockfile.parse(lock.serialized(), path: "/l", backends: .standard) == lock, "\(s.debugDescription)")
         }
     }
 
     @Test func emptyLock() throws {
-        #expect(try Lockfile.parse(Lockfile().serialized(), path: "/l") == Lockfile())
+        #expect(try Lockfile.parse(Lockfile().serialized(), path: "/l", backends: .standard) == Lockfile())
     }
 
     @Test(arguments: [
@@ -78,6 +78,6 @@ import Testing
         ("version: 1\ntools:\n  jq: { version: \"1\n", "/p/tack.lock:4:1: found unexpected end of stream while scanning a quoted scalar"),
     ])
     func badInput(_ text: String, _ expected: String) {
-        #expect(throws: TackError(expected)) { try Lockfile.parse(Array(text.utf8), path: "/p/tack.lock") }
+        #expect(throws: TackError(expected)) { try Lockfile.parse(Array(text.utf8), path: "/p/tack.lock", backends: .standard) }
     }
 }

@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// quoting and layout untouched, and never a file tack cannot read afterwards.
 @Suite struct ManifestEditorTests {
     func pin(_ tool: String, _ requirement: String, in text: String, entry: String? = nil) throws -> String {
-        let edited = try ManifestEditor.pin(tool, try Requirement.parse(requirement), entry: entry, in: Array(text.utf8), path: "/p/tack.yml", kind: .manifest)
+        let edited = try ManifestEditor.pin(tool, try Requirement.parse(requirement), entry: entry, in: Array(text.utf8), path: "/p/tack.yml", kind: .manifest, backends: .standard)
         return String(decoding: edited, as: UTF8.self)
     }
 
@@ -27,7 +28,7 @@ import Testing
     }
 
     func addSDKs(_ sdks: [String], in text: String) throws -> String {
-        String(decoding: try ManifestEditor.addToList("swift", key: "sdks", sdks, in: Array(text.utf8), path: "/p/tack.yml", kind: .manifest), as: UTF8.self)
+        String(decoding: try ManifestEditor.addToList("swift", key: "sdks", sdks, in: Array(text.utf8), path: "/p/tack.yml", kind: .manifest, backends: .standard), as: UTF8.self)
     }
 
     @Test func sdksAreAddedToWhateverFormTheEntryHas() throws {

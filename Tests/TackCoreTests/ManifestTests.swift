@@ -2,7 +2,7 @@ import Testing
 @testable import TackCore
 
 func decode(_ text: String, path: String = "/p/tack.yml") throws -> Manifest {
-    try Manifest.decode(Array(text.utf8), path: path, kind: .manifest)
+    try Manifest.decode(Array(text.utf8), path: path, kind: .manifest, backends: .standard)
 }
 
 func manifestError(_ text: String) -> String? {
@@ -61,7 +61,7 @@ func manifestError(_ text: String) -> String? {
     }
 
     @Test func byteOrderMarkIsAccepted() throws {
-        let m = try Manifest.decode([0xEF, 0xBB, 0xBF] + Array("tools:\n  jq: 1.7.1\n".utf8), path: "/p/tack.yml", kind: .manifest)
+        let m = try Manifest.decode([0xEF, 0xBB, 0xBF] + Array("tools:\n  jq: 1.7.1\n".utf8), path: "/p/tack.yml", kind: .manifest, backends: .standard)
         #expect(m.tools.first?.name == "jq")
     }
 
@@ -116,7 +116,7 @@ func manifestError(_ text: String) -> String? {
 
     @Test func invalidUTF8() {
         let bytes = Array("tools:\n  jq: ".utf8) + [0xFF, 0xFE] + Array("\n".utf8)
-        #expect(throws: TackError.self) { try Manifest.decode(bytes, path: "/p/tack.yml", kind: .manifest) }
+        #expect(throws: TackError.self) { try Manifest.decode(bytes, path: "/p/tack.yml", kind: .manifest, backends: .standard) }
     }
 
     @Test func deepNestingIsBounded() {
@@ -130,14 +130,14 @@ func manifestError(_ text: String) -> String? {
         let fs = InMemoryFileSystem()
         fs.seed("/p/tack.yml", [UInt8](repeating: 0x20, count: 10 << 20))
         #expect(throws: TackError("/p/tack.yml: the file is 10.0 MiB; tack reads files of at most 1.0 MiB")) {
-            try Manifest.load("/p/tack.yml", kind: .manifest, fs: fs)
+            try Manifest.load("/p/tack.yml", kind: .manifest, fs: fs, backends: .standard)
         }
     }
 
     @Test func suggestions() {
         #expect(Suggest.nearest("tols", in: Manifest.topLevelKeys) == "tools")
         #expect(Suggest.nearest("bootstarp", in: Manifest.topLevelKeys) == "bootstrap")
-        #expect(Suggest.nearest("prodcuts", in: Manifest.toolKeys) == "products")
+        #expect(Suggest.nearest("prodcuts", in: BackendCatalog.standard.toolKeys) == "products")
         #expect(Suggest.nearest("zzzzzz", in: Manifest.topLevelKeys) == nil)
     }
 }

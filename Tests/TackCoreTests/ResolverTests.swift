@@ -6,7 +6,7 @@ func resolve(_ files: [String: String], cwd: String, env: [String: String] = [:]
     try fs.createDirectory(cwd)
     var environment = ["HOME": "/home/me"]
     environment.merge(env) { $1 }
-    return try Resolver(Settings(environment: environment, cwd: cwd, fs: fs)).resolve()
+    return try Resolver(Settings(environment: environment, cwd: cwd, fs: fs, backends: .standard)).resolve()
 }
 
 func summary(_ r: Resolution) -> [String] {
@@ -120,7 +120,7 @@ func summary(_ r: Resolution) -> [String] {
         try install(LockedTool(name: "myyq", version: Version("4.44.1")!, requested: "4", backend: "url", source: "u"))
         try fs.createDirectory("/tack/installs/myyq/.4.45.0.tmp")
         try fs.createDirectory("/tack/installs/myyq/5.0.0")
-        let settings = Settings(environment: ["HOME": "/home/me", "TACK_HOME": "/tack"], cwd: "/app", fs: fs)
+        let settings = Settings(environment: ["HOME": "/home/me", "TACK_HOME": "/tack"], cwd: "/app", fs: fs, backends: .standard)
         let current = try Resolver(settings).resolve().current(settings: settings)
         let rows = current.map { "\($0.tool) \($0.version ?? "null") \($0.backend) \($0.installed)" }
         // go's lock entry was for another requirement: stale, so not used. yq's range is not
@@ -137,7 +137,7 @@ func summary(_ r: Resolution) -> [String] {
         var text = "tools:\n"
         for i in 0..<n { text += "  t\(i): { path: dir\(i) }\n" }
         let fs = InMemoryFileSystem(files: ["/app/tack.yml": text, "/data/tack/state/trust": ""])
-        let settings = Settings(environment: ["HOME": "/home/me", "TACK_HOME": "/data/tack"], cwd: "/app", fs: fs)
+        let settings = Settings(environment: ["HOME": "/home/me", "TACK_HOME": "/data/tack"], cwd: "/app", fs: fs, backends: .standard)
         let resolution = try Resolver(settings).resolve()
         #expect(resolution.pins.count == n)
         let rows = try resolution.current(settings: settings)

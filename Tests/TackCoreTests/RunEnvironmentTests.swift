@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 import Testing
 
@@ -5,13 +6,13 @@ import Testing
 /// `path:` pins only from trusted files, nearer manifests winning, and missing installs named.
 @Suite struct RunEnvironmentTests {
     func environment(_ fs: InMemoryFileSystem, cwd: String = "/work/app/sub") throws -> RunEnvironment {
-        let settings = Settings(environment: ["HOME": "/home/u", "TACK_HOME": "/t", "PATH": "/usr/bin"], cwd: cwd, fs: fs)
+        let settings = Settings(environment: ["HOME": "/home/u", "TACK_HOME": "/t", "PATH": "/usr/bin"], cwd: cwd, fs: fs, backends: .standard)
         let resolution = try Resolver(settings).resolve()
         return RunEnvironment.make(resolution: resolution, rows: try resolution.current(settings: settings), settings: settings)
     }
 
     func trust(_ file: String, _ fs: InMemoryFileSystem) throws {
-        let store = try #require(Settings(environment: ["HOME": "/home/u", "TACK_HOME": "/t"], cwd: "/", fs: fs).store)
+        let store = try #require(Settings(environment: ["HOME": "/home/u", "TACK_HOME": "/t"], cwd: "/", fs: fs, backends: .standard).store)
         try TrustStore(store: store).trust(file, hash: SHA256Digest.hex(try fs.read(file)))
     }
 

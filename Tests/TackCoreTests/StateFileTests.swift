@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
 
     @Test func leftoversAreThoseOfProcessesThatAreGone() throws {
         let fs = InMemoryFileSystem()
-        let settings = Settings(environment: ["TACK_HOME": "/t", "HOME": "/h"], cwd: "/", fs: fs)
+        let settings = Settings(environment: ["TACK_HOME": "/t", "HOME": "/h"], cwd: "/", fs: fs, backends: .standard)
         let store = try #require(settings.store)
         for path in ["/t/installs/jq/.tmp-1.7.1-111", "/t/installs/jq/.old-1.7.0-222", "/t/installs/jq/1.7.1/bin/jq",
                      "/t/cache/downloads/.partial-111-abc", "/t/cache/downloads/0123", "/t/cache/pip-envs/.tmp-333-x",

@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
     }
 
     func store(_ fs: InMemoryFileSystem) throws -> Store {
-        try #require(Settings(environment: ["TACK_HOME": "/t", "HOME": "/h"], cwd: "/", fs: fs).store)
+        try #require(Settings(environment: ["TACK_HOME": "/t", "HOME": "/h"], cwd: "/", fs: fs, backends: .standard).store)
     }
 
     @Test func anotherBuildOfTheSameVersionGoesBesideItNotOverIt() throws {

@@ -31,9 +31,9 @@ import Testing
 
     @Test func theEnvironmentBeatsTrustedFilesAndUntrustedOnesAreSkipped() throws {
         let project = try decode("cache: oci://registry.example/project\ntools: {}\n", path: "/p/tack.yml")
-        var global = try Manifest.decode(Array("cache: { url: oci://registry.example/mine, push: true }\n".utf8), path: "/home/u/.config/tack/tack.yml", kind: .globalManifest)
+        var global = try Manifest.decode(Array("cache: { url: oci://registry.example/mine, push: true }\n".utf8), path: "/home/u/.config/tack/tack.yml", kind: .globalManifest, backends: .standard)
         global.path = "/home/u/.config/tack/tack.yml"
-        let settings = Settings(environment: ["HOME": "/home/u"], cwd: "/p", fs: InMemoryFileSystem())
+        let settings = Settings(environment: ["HOME": "/home/u"], cwd: "/p", fs: InMemoryFileSystem(), backends: .standard)
         let untrusted = try TeamCache.select(settings: settings, manifests: [project, global]) { _ in false }
         #expect(untrusted.cache?.reference.namespace == "mine" && untrusted.untrusted?.reference.namespace == "project")
         let trusted = try TeamCache.select(settings: settings, manifests: [project, global]) { $0 == "/p/tack.yml" }

@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// files need none, and a path that could forge a line of the store is never trusted.
 @Suite struct TrustStoreTests {
     func settings(_ fs: InMemoryFileSystem) -> Settings {
-        Settings(environment: ["HOME": "/home/u", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs)
+        Settings(environment: ["HOME": "/home/u", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
     }
 
     @Test func trustHoldsForTheBytesItWasGivenAndNoOthers() throws {

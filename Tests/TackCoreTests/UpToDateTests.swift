@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
     static let sum = String(repeating: "a", count: 64)
 
     func resolution(_ fs: InMemoryFileSystem) throws -> (Resolution, Settings) {
-        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs)
+        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
         return (try Resolver(settings).resolve(), settings)
     }
 

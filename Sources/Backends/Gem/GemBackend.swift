@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// Ruby gems (`fastlane: { gem: fastlane, version: "~> 2.220" }`): an isolated GEM_HOME per
@@ -328,5 +329,11 @@ public struct GemBackend: Backend {
             out.append("bin/" + exe)
         }
         return out
+    }
+}
+
+extension GemKind: BackendMaking {
+    public func makeBackend(_ e: BackendEffects) -> any Backend {
+        GemBackend(runner: e.runner(), environment: e.interpreters, shims: e.settings.store?.shims, fs: e.fs, http: e.http())
     }
 }

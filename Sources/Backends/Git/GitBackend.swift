@@ -1,6 +1,7 @@
 import Archive
 import Foundation
 import Git
+import BackendKinds
 import TackCore
 
 /// Tools from git repositories: tags listed with libgit2 without cloning; the resolved tag
@@ -350,5 +351,11 @@ public struct GitBackend: Backend {
             guard let type = p["type"] as? [String: Any], type["executable"] != nil else { return nil }
             return p["name"] as? String
         }.sorted()
+    }
+}
+
+extension GitKind: BackendMaking {
+    public func makeBackend(_ e: BackendEffects) -> any Backend {
+        GitBackend(runner: e.runner(), environment: e.interpreters, git: e.git, fs: e.fs, trace: e.trace, http: e.http(), limits: e.limits, mirrors: e.mirrors)
     }
 }

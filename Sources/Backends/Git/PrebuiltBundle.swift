@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import BackendKinds
 import TackCore
 
 /// A git tool's releases published as Swift artifact bundles (`artifactbundle:` beside

@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// Python packages (`black: { pip: black, version: ">= 24, < 25" }`): one virtual environment
@@ -380,4 +381,10 @@ public struct PipBackend: Backend {
         await PipLockVerification(index: index, http: http, fs: fs).verify(entry, for: request, scratch: scratch, jobs: jobs)
     }
 
+}
+
+extension PipKind: BackendMaking {
+    public func makeBackend(_ e: BackendEffects) -> any Backend {
+        PipBackend(runner: e.runner(), http: e.http(), environment: e.interpreters, shims: e.settings.store?.shims, fs: e.fs)
+    }
 }

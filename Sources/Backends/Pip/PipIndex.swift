@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// A package index (PEP 503's simple pages, and PyPI's JSON API for upload times) and

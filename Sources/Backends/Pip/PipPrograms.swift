@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 
 /// The programs the pip backend runs: the Python interpreter a tool's environment is made

@@ -34,7 +34,7 @@ public enum Registries {
             guard let bytes = try? store.fs.read(temp + "/registry.yml") else {
                 throw TackError("\(url) has no registry.yml at its top; a registry is a git repository with one")
             }
-            var check = ToolRegistry()
+            var check = ToolRegistry(backends: store.backends)
             try check.add(bytes, path: url + ":registry.yml")
             try? store.fs.writeAtomically(temp + "/.tack-registry-url", Array(url.utf8))
         } catch {

@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import BackendKinds
 import TackCore
 
 /// A download checked against the publisher's signature with the key tack.yml names

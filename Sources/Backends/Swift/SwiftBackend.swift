@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import BackendKinds
 import TackCore
 
 /// Swift toolchains from swift.org: releases from its release list
@@ -424,5 +425,12 @@ public struct SwiftBackend: Backend {
             out.append("bin/" + name)
         }
         return out
+    }
+}
+
+extension SwiftKind: BackendMaking {
+    /// The toolchain's own downloads run with the process's PATH, not the pinned interpreters'.
+    public func makeBackend(_ e: BackendEffects) -> any Backend {
+        SwiftBackend(http: e.http(), runner: e.runner(), environment: e.settings.environment, limits: e.limits, fs: e.fs)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// What went wrong talking to a registry. `transient`: it may work later (down, slow, 5xx),

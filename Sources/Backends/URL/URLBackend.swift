@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import BackendKinds
 import TackCore
 
 /// Tools shipped as release archives, bare binaries or Swift artifact bundles on a URL: the URL
@@ -364,5 +365,11 @@ public struct URLBackend: Backend {
                                 missing: "the artifact bundle of \(tool) names \(path) for \(command), but it is not an executable in the bundle — nothing was installed"))
         }
         return out
+    }
+}
+
+extension URLKind: BackendMaking {
+    public func makeBackend(_ e: BackendEffects) -> any Backend {
+        URLBackend(http: e.http(), limits: e.limits, mirrors: e.mirrors, fs: e.fs)
     }
 }

@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 
 /// `tack lock --verify` of a url tool: each platform's download fetched again (never from the

@@ -1,5 +1,6 @@
 /// A way of getting tools: list versions, install one version, say what goes in the lock.
-/// Adding a backend is one type conforming to this and one line in the registry.
+/// Each backend folder has one, which its kind makes (`BackendMaking`); ARCHITECTURE.md, "Adding
+/// a backend", has the whole recipe.
 public protocol Backend: Sendable {
     /// The name recorded in tack.lock (`git`, `url`, ...).
     var name: String { get }

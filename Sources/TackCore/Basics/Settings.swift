@@ -4,6 +4,8 @@ public struct Settings: Sendable {
     public var environment: [String: String]
     public var cwd: String
     public var fs: any FileSystem
+    /// The kinds of backend manifests and locks may name (`BackendCatalog.standard`).
+    public var backends: BackendCatalog
     /// Versions named on the command line (`tack exec ink@0.6.0 -- …`), by tool: the word
     /// that named each, so a message says that, not the variable that carries it.
     public var commandLine: [String: String] = [:]
@@ -14,10 +16,11 @@ public struct Settings: Sendable {
     /// locked in a new tack.lock there (otherwise such a project gets none until it asks).
     public var locksVersionFiles = false
 
-    public init(environment: [String: String], cwd: String, fs: any FileSystem) {
+    public init(environment: [String: String], cwd: String, fs: any FileSystem, backends: BackendCatalog) {
         self.environment = environment
         self.cwd = Paths.normalize(cwd)
         self.fs = fs
+        self.backends = backends
     }
 
     func nonEmpty(_ key: String) -> String? {
@@ -51,7 +54,7 @@ public struct Settings: Sendable {
         return Paths.child(home, CompatibleFile.toolVersions.rawValue)
     }
 
-    public var store: Store? { tackHome.map { Store(root: $0, fs: fs) } }
+    public var store: Store? { tackHome.map { Store(root: $0, fs: fs, backends: backends) } }
 
     public var isFrozen: Bool { ["1", "true", "yes"].contains(environment["TACK_FROZEN"]?.lowercased() ?? "") }
     public var isOffline: Bool { ["1", "true", "yes"].contains(environment["TACK_OFFLINE"]?.lowercased() ?? "") }

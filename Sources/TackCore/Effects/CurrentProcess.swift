@@ -56,9 +56,9 @@ public enum CurrentProcess {
         return real
     }
 
-    public static func settings(relevantOnly: Bool = false) -> Settings? {
+    public static func settings(relevantOnly: Bool = false, backends: BackendCatalog) -> Settings? {
         guard let cwd = workingDirectory() else { return nil }
-        var settings = Settings(environment: environment(relevantOnly: relevantOnly), cwd: cwd, fs: LocalFileSystem())
+        var settings = Settings(environment: environment(relevantOnly: relevantOnly), cwd: cwd, fs: LocalFileSystem(), backends: backends)
         settings.trace = .standardError
         return settings
     }

@@ -37,14 +37,14 @@ public struct LockMatch: Sendable {
     /// `platform` (a download's checksum), with the signer tack.yml's key names, where it names
     /// one: an install with nothing to do.
     public func isReadyToInstall(_ entry: LockedTool, platform: Platform = .current) -> Bool {
-        matches(entry, platform: platform) && !Self.needsChecksum(entry, platform: platform)
-            && request.options.url.signingKey.map { $0.contradicts(entry, platform: platform) == nil && entry.fieldMap("signed-by")[platform.description] != nil } ?? true
+        matches(entry, platform: platform) && !Self.needsChecksum(entry, kind: request.source.kind, platform: platform)
+            && request.options.signingKey.map { $0.contradicts(entry, platform: platform) == nil && entry.fieldMap("signed-by")[platform.description] != nil } ?? true
     }
 
     /// Whether installing `entry` on `platform` needs a checksum the entry does not have: a
     /// download is installed under `--frozen` only when it can be verified.
-    public static func needsChecksum(_ entry: LockedTool, platform: Platform) -> Bool {
-        entry.kind?.checksumsPerPlatform == true && !entry.hasChecksum(for: platform)
+    public static func needsChecksum(_ entry: LockedTool, kind: (any BackendKind)?, platform: Platform) -> Bool {
+        kind?.checksumsPerPlatform == true && !entry.hasChecksum(for: platform)
     }
 
     /// Every way `entry` fails to describe the pin; empty when it does. A locked version that
@@ -66,9 +66,9 @@ public struct LockMatch: Sendable {
         if locked != wanted {
             out.append(.options(Set(locked.keys).union(wanted.keys).filter { locked[$0] != wanted[$0] }.sorted()))
         }
-        if BackendKind(name: backend)?.checksumsPerPlatform == true, case .map(let sums)? = entry.fields["sha256"] {
+        if request.source.kind?.checksumsPerPlatform == true, case .map(let sums)? = entry.fields["sha256"] {
             let key = platform.description
-            let manifest = request.options.url.platforms[key]?["checksum"] ?? request.options.url.checksum
+            let manifest = request.options.manifestChecksum(platform: key)
             if let manifest, let sum = sums[key], !Checksum.same(manifest, sum) {
                 out.append(.checksum(platform: key, pinned: manifest.lowercased(), locked: sum.lowercased()))
             }
@@ -84,7 +84,7 @@ public struct LockMatch: Sendable {
         switch requirement {
         case .ref(let ref):
             if let lockedRef { return lockedRef == ref ? [] : [.ref(pinned: ref, locked: lockedRef)] }
-            return BackendKind(name: backend)?.locksRefs == true ? [.missingRef(ref)] : []
+            return request.source.kind?.locksRefs == true ? [.missingRef(ref)] : []
         case .system, .path, .lts:
             // (An LTS line is known only from the version index, not from the lock.)
             return []

@@ -182,7 +182,7 @@ public struct LockPlanner: Sendable {
                             var kept = old
                             // `tack update` accepts the publisher's new key: the old signer
                             // goes, and the next install checks the new key's signature.
-                            if update.includes(request.name), let key = request.options.url.signingKey,
+                            if update.includes(request.name), let key = request.options.signingKey,
                                kept.fieldMap("signed-by").values.contains(where: { $0 != key.id }) {
                                 kept.fields["signed-by"] = nil
                             }
@@ -227,7 +227,7 @@ public struct LockPlanner: Sendable {
                 out.append("\(name): \(d.message(setBy: set))")
             }
             // --frozen installs only what it can verify.
-            if LockMatch.needsChecksum(entry, platform: platform) {
+            if LockMatch.needsChecksum(entry, kind: r.source.kind, platform: platform) {
                 out.append("\(name): tack.lock has no checksum for \(platform) — run `tack lock` to add it")
             }
         }

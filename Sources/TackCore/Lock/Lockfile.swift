@@ -55,13 +55,14 @@ public struct Lockfile: Sendable, Equatable {
 
     // MARK: Reading
 
-    public static func load(_ path: String, fs: any FileSystem) throws(TackError) -> Lockfile {
+    public static func load(_ path: String, fs: any FileSystem, backends: BackendCatalog) throws(TackError) -> Lockfile {
         let bytes: [UInt8]
         do { bytes = try fs.read(path) } catch { throw TackError(error.description) }
-        return try parse(bytes, path: path)
+        return try parse(bytes, path: path, backends: backends)
     }
 
-    public static func parse(_ bytes: [UInt8], path: String) throws(TackError) -> Lockfile {
+    /// `backends` says which fields each kind's entries may have, and how some must look.
+    public static func parse(_ bytes: [UInt8], path: String, backends: BackendCatalog) throws(TackError) -> Lockfile {
         func fail(_ m: Mark, _ message: String) -> TackError { TackError.at(path, m.line, m.column, message) }
         let root: Node?
         do { root = try YAMLParser.parse(bytes) } catch { throw fail(error.mark, error.message) }
@@ -98,7 +99,7 @@ public struct Lockfile: Sendable, Equatable {
                 }
                 for (name, entry) in entries {
                     guard ToolName.isValid(name.value) else { throw fail(name.mark, ToolName.problem(name.value)) }
-                    lock.tools[name.value] = try parseTool(name, entry, fail)
+                    lock.tools[name.value] = try parseTool(name, entry, backends, fail)
                 }
             default:
                 throw fail(key.mark, "unknown key `\(key.value)` in tack.lock")
@@ -107,7 +108,7 @@ public struct Lockfile: Sendable, Equatable {
         return lock
     }
 
-    static func parseTool(_ name: Scalar, _ node: Node, _ fail: (Mark, String) -> TackError) throws(TackError) -> LockedTool {
+    static func parseTool(_ name: Scalar, _ node: Node, _ backends: BackendCatalog, _ fail: (Mark, String) -> TackError) throws(TackError) -> LockedTool {
         guard case .mapping(let pairs, let mark) = node else {
             throw fail(node.mark, "the entry for \(name.value) must be a mapping, found \(node.kindName)")
         }
@@ -133,10 +134,11 @@ public struct Lockfile: Sendable, Equatable {
         guard let version = Version(word: versionText), !versionText.contains("/") else {
             throw fail(marks["version"] ?? mark, "\(quoted(versionText)) is not a version")
         }
-        for key in fields.keys.sorted() where !LockedTool.knownFields.contains(key) {
-            throw fail(keyMarks[key] ?? mark, "unknown key `\(key)` in the entry for \(name.value) (tack writes: \(LockedTool.knownFields.sorted().joined(separator: ", "))) — run `tack lock` to write it again")
+        let known = backends.lockFields
+        for key in fields.keys.sorted() where !known.contains(key) {
+            throw fail(keyMarks[key] ?? mark, "unknown key `\(key)` in the entry for \(name.value) (tack writes: \(known.sorted().joined(separator: ", "))) — run `tack lock` to write it again")
         }
-        try checkPlatformFields(name.value, backend: backend, fields, at: { marks[$0] ?? mark }, fail)
+        try checkPlatformFields(name.value, kind: backends.kind(named: backend), fields, at: { marks[$0] ?? mark }, fail)
         return LockedTool(name: name.value, version: version, requested: requested, backend: backend, source: source, fields: fields)
     }
 
@@ -163,9 +165,9 @@ public struct Lockfile: Sendable, Equatable {
 
     /// The fields keyed by platform (`sha256` of a kind with per-platform checksums, the
     /// platforms' selection): every key a platform, every checksum a SHA-256.
-    static func checkPlatformFields(_ name: String, backend: String, _ fields: [String: LockValue], at mark: (String) -> Mark,
+    static func checkPlatformFields(_ name: String, kind: (any BackendKind)?, _ fields: [String: LockValue], at mark: (String) -> Mark,
                                     _ fail: (Mark, String) -> TackError) throws(TackError) {
-        if BackendKind(name: backend)?.checksumsPerPlatform == true, let sums = fields["sha256"] {
+        if kind?.checksumsPerPlatform == true, let sums = fields["sha256"] {
             guard case .map(let m) = sums else { throw fail(mark("sha256"), "`sha256` must map platforms (like `linux-x86_64`) to checksums") }
             for (platform, sum) in m.sorted(by: { $0.key < $1.key }) {
                 guard Platform.isValidKey(platform) else {
@@ -213,11 +215,10 @@ public struct LockedTool: Sendable, Equatable {
 }
 
 extension LockedTool {
-    /// Every key tack writes in an entry (`binaries` and `built` only in an install's record).
+    /// The keys tack writes in an entry of any kind (`binaries` and `built` only in an
+    /// install's record); each kind adds its own (`BackendKind.lockFields`).
     public static let knownFields: Set<String> = [
-        "tag", "commit", "ref", "sha256", "hashes", "packages", "gems", "plugin-commit", "options", "binaries", "built",
-        "archive", "path", "signed-by", "build", "prebuilt", PlatformSelection.field, CacheKey.lockField,
-        SwiftSDK.lockPath, SwiftSDK.lockSHA256, SwiftSDK.lockSigner,
+        "sha256", "options", "binaries", "built", "signed-by", PlatformSelection.field, CacheKey.lockField,
     ]
 }
 

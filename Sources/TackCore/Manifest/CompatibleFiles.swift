@@ -40,13 +40,14 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
     /// files are a few lines).
     static let sizeLimit = 64 * 1024
 
-    public func read(_ path: String, fs: any FileSystem) throws(TackError) -> Reading {
+    public func read(_ path: String, fs: any FileSystem, backends: BackendCatalog) throws(TackError) -> Reading {
         let bytes: [UInt8]
         do { bytes = try fs.read(path, limit: CompatibleFile.sizeLimit) } catch { throw TackError(error.description) }
-        return try parse(bytes, path: path)
+        return try parse(bytes, path: path, backends: backends)
     }
 
-    public func parse(_ bytes: [UInt8], path: String) throws(TackError) -> Reading {
+    /// `backends` has the kind of a Mintfile's sources (the manifest's `github:`).
+    public func parse(_ bytes: [UInt8], path: String, backends: BackendCatalog) throws(TackError) -> Reading {
         var input = bytes[...]
         if input.starts(with: [0xEF, 0xBB, 0xBF]) { input = input.dropFirst(3) }
         guard let text = String(validating: input, as: UTF8.self) else {
@@ -54,7 +55,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
         }
         switch self {
         case .toolVersions: return try parseToolVersions(Lines(text), path)
-        case .mintfile: return try parseMintfile(text, path)
+        case .mintfile: return try parseMintfile(text, path, backends: backends)
         case .nvmrc: return try parseNvmrc(text, path)
         case .pythonVersion: return parsePythonVersion(Lines(text), path)
         case .rubyVersion: return try firstWord(Lines(text), path, tool: "ruby", strip: "ruby-")
@@ -220,8 +221,12 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
     /// (`https://…`, `ssh://git@…`, `git@host:path`); the version is a tag, or a branch or
     /// commit (pinned as `ref:`); without one, the newest release. The tool is named after
     /// the repository as Mint names it (`R.swift`), in lower case (`r.swift`).
-    func parseMintfile(_ text: String, _ path: String) throws(TackError) -> Reading {
+    func parseMintfile(_ text: String, _ path: String, backends: BackendCatalog) throws(TackError) -> Reading {
         var reading = Reading()
+        // A Mintfile line's repository is what the manifest's `github:` or `git:` names.
+        guard let git = backends.kind(sourceKey: "git") else {
+            throw TackError.at(path, 1, nil, "this tack has no backend for git repositories, which a Mintfile names")
+        }
         var seen: [String: (line: Int, repo: String)] = [:]
         for (n, column, spec) in Lines.contents(text) {
             let parsed = MintReference(spec)
@@ -244,7 +249,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
                     throw TackError.at(path, n, column, "expected a tag, branch or commit of \(parsed.repo) after `@`, found \(quoted(parsed.version)): \(error)")
                 }
             }
-            reading.pins.append(ToolRequest(name: name, requirement: req, source: .git(url), origin: origin(path, n, column)))
+            reading.pins.append(ToolRequest(name: name, requirement: req, source: ToolSource(git, url), origin: origin(path, n, column)))
         }
         return reading
     }

@@ -34,11 +34,6 @@ public struct Manifest: Sendable, Equatable {
     public var platforms: [Platform] = []
 
     public static let topLevelKeys = ["tools", "env", "bootstrap", "cache", "platforms", "min_release_age"]
-    public static let sourceKeys = ["git", "github", "url", "artifactbundle", "pip", "gem", "asdf", "swift", "path"]
-    /// Every key a tool's mapping may have: its source, its version (or ref), the keys every
-    /// kind shares, and each kind's own.
-    public static let toolKeys = sourceKeys + ["version", "ref"] + ToolOptions.sharedKeys
-        + GitOptions.keys + URLOptions.keys + PipOptions.keys + GemOptions.keys + AsdfOptions.keys + SwiftOptions.keys
     public static let packageManagers = ["apt", "dnf", "pacman", "apk", "brew"]
 
     public init(path: String, tools: [ToolRequest] = [], bareEntries: Set<String> = [], env: [EnvEntry] = [], bootstrap: Bootstrap? = nil) {
@@ -52,18 +47,18 @@ public struct Manifest: Sendable, Equatable {
     /// Whether running this manifest's tools would apply settings that need `tack trust`.
     public var needsTrust: Bool { !env.isEmpty || !(bootstrap?.run.isEmpty ?? true) || cache != nil }
 
-    public static func load(_ path: String, kind: Origin.Kind, fs: any FileSystem) throws(TackError) -> Manifest {
+    public static func load(_ path: String, kind: Origin.Kind, fs: any FileSystem, backends: BackendCatalog) throws(TackError) -> Manifest {
         let bytes: [UInt8]
         do { bytes = try fs.read(path) } catch { throw TackError(error.description) }
-        return try decode(bytes, path: path, kind: kind)
+        return try decode(bytes, path: path, kind: kind, backends: backends)
     }
 
-    public static func decode(_ bytes: [UInt8], path: String, kind: Origin.Kind) throws(TackError) -> Manifest {
+    public static func decode(_ bytes: [UInt8], path: String, kind: Origin.Kind, backends: BackendCatalog) throws(TackError) -> Manifest {
         let root: Node?
         do { root = try YAMLParser.parse(bytes) } catch {
             throw TackError.at(path, error.mark.line, error.mark.column, error.message)
         }
-        var d = ManifestDecoder(path: path, kind: kind)
+        var d = ManifestDecoder(path: path, kind: kind, backends: backends)
         guard let root, !(root.isNullScalar) else {
             throw TackError.at(path, 1, 1, "the file is empty; expected `tools:` with one tool per line, for example `  swiftlint: 0.57.0`")
         }

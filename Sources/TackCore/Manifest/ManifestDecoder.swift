@@ -7,12 +7,14 @@ extension Node {
 public struct ManifestDecoder {
     let path: String
     let kind: Origin.Kind
+    /// The kinds of backend whose source and option keys a tool's mapping may have.
+    public let backends: BackendCatalog
 
-    func fail(_ mark: Mark, _ message: String) -> TackError {
+    public func fail(_ mark: Mark, _ message: String) -> TackError {
         TackError.at(path, mark.line, mark.column, message)
     }
 
-    func mapping(_ node: Node, _ what: String) throws(TackError) -> [(key: Scalar, value: Node)] {
+    public func mapping(_ node: Node, _ what: String) throws(TackError) -> [(key: Scalar, value: Node)] {
         switch node {
         case .mapping(let pairs, _): return pairs
         case .scalar(let s) where s.isNull: return []
@@ -20,7 +22,7 @@ public struct ManifestDecoder {
         }
     }
 
-    func string(_ node: Node, _ what: String) throws(TackError) -> String {
+    public func string(_ node: Node, _ what: String) throws(TackError) -> String {
         guard case .scalar(let s) = node, !s.isNull else {
             throw fail(node.mark, "\(what) must be a string, found \(node.kindName)")
         }
@@ -28,7 +30,7 @@ public struct ManifestDecoder {
     }
 
     /// A string or a list of strings (`products: ink-cli` or `products: [ink-cli]`).
-    func strings(_ node: Node, _ what: String) throws(TackError) -> [String] {
+    public func strings(_ node: Node, _ what: String) throws(TackError) -> [String] {
         switch node {
         case .scalar(let s) where !s.isNull: return [s.value]
         case .sequence(let items, _):
@@ -39,7 +41,7 @@ public struct ManifestDecoder {
         }
     }
 
-    func unknownKey(_ key: Scalar, in valid: [String], context: String) -> TackError {
+    public func unknownKey(_ key: Scalar, in valid: [String], context: String) -> TackError {
         var message = "unknown key `\(key.value)`\(context)"
         if let near = Suggest.nearest(key.value, in: valid) { message += "; did you mean `\(near)`?" }
         else { message += " (expected one of: \(valid.joined(separator: ", ")))" }
@@ -124,7 +126,7 @@ public struct ManifestDecoder {
         return TeamCache(reference: url, push: push, insecure: insecure, origin: origin)
     }
 
-    func bool(_ node: Node, _ what: String) throws(TackError) -> Bool {
+    public func bool(_ node: Node, _ what: String) throws(TackError) -> Bool {
         guard case .scalar(let s) = node, s.plain else { throw fail(node.mark, "\(what) must be true or false, found \(node.kindName)") }
         switch s.value.lowercased() {
         case "true", "yes": return true
@@ -133,84 +135,8 @@ public struct ManifestDecoder {
         }
     }
 
-    /// A url tool's `platforms:`: per platform, its own `url`, `bin` or `checksum`.
-    func platformOverrides(_ v: Node) throws(TackError) -> [String: [String: String]] {
-        var out: [String: [String: String]] = [:]
-        for (platform, entry) in try mapping(v, "`platforms`") {
-            var fields: [String: String] = [:]
-            for (fk, fv) in try mapping(entry, "`platforms.\(platform.value)`") {
-                guard ["url", "bin", "checksum"].contains(fk.value) else {
-                    throw unknownKey(fk, in: ["url", "bin", "checksum"], context: " in `platforms.\(platform.value)`")
-                }
-                let what = "`platforms.\(platform.value).\(fk.value)`"
-                switch fk.value {
-                case "url":
-                    if case .scalar(let sv) = fv, sv.value == "unsupported" { fields["url"] = "unsupported" }
-                    else { fields["url"] = try downloadURL(fv, what) }
-                case "checksum": fields["checksum"] = try checksum(fv, what)
-                default:
-                    // One string: paths separated by spaces.
-                    let text = try string(fv, what)
-                    for spec in text.split(separator: " ") { try checkBin(String(spec), at: fv.mark) }
-                    fields["bin"] = text
-                }
-            }
-            guard Platform.isValidKey(platform.value) else {
-                throw fail(platform.mark, "\(quoted(platform.value)) is not a platform; write `os-arch`, like `linux-x86_64` or `darwin-arm64`")
-            }
-            out[platform.value] = fields
-        }
-        return out
-    }
-
-    /// A url tool's `versions:` index: a page's `url` and the `regex` whose first group is a version.
-    func versionIndex(_ v: Node) throws(TackError) -> [String: String] {
-        var index: [String: String] = [:]
-        for (fk, fv) in try mapping(v, "`versions`") {
-            guard ["url", "regex"].contains(fk.value) else {
-                throw unknownKey(fk, in: ["url", "regex"], context: " in `versions`")
-            }
-            index[fk.value] = try string(fv, "`versions.\(fk.value)`")
-        }
-        guard index["url"] != nil, index["regex"] != nil else {
-            throw fail(v.mark, "`versions` needs `url` (a page listing versions) and `regex` (whose first group is a version)")
-        }
-        return index
-    }
-
-    /// `checksums: { url: … }` (or the URL alone): the publisher's checksum file.
-    func checksumsFile(_ v: Node) throws(TackError) -> String {
-        if case .scalar = v { return try downloadURL(v, "`checksums`") }
-        var url: String?
-        for (fk, fv) in try mapping(v, "`checksums`") {
-            guard fk.value == "url" else { throw unknownKey(fk, in: ["url"], context: " in `checksums`") }
-            url = try downloadURL(fv, "`checksums.url`")
-        }
-        guard let url else { throw fail(v.mark, "`checksums` needs `url`, the publisher's checksum file (like SHA256SUMS)") }
-        return url
-    }
-
-    /// `minisign:`/`cosign:`: the key alone, or `{ key: …, url: … }` with where the signature is.
-    func signingKey(_ v: Node, _ scheme: SigningKey.Scheme) throws(TackError) -> SigningKey {
-        var key: (String, Mark)?
-        var url: String?
-        if case .scalar(let s) = v, !s.isNull {
-            key = (s.value, s.mark)
-        } else {
-            for (fk, fv) in try mapping(v, "`\(scheme.rawValue)`") {
-                switch fk.value {
-                case "key": key = (try string(fv, "`\(scheme.rawValue).key`"), fv.mark)
-                case "url": url = try downloadURL(fv, "`\(scheme.rawValue).url`")
-                default: throw unknownKey(fk, in: ["key", "url"], context: " in `\(scheme.rawValue)`")
-                }
-            }
-        }
-        guard let key else { throw fail(v.mark, "`\(scheme.rawValue)` needs `key`, the publisher's public key") }
-        do { return try SigningKey(scheme, text: key.0, url: url) } catch { throw fail(key.1, error.message) }
-    }
-
     /// Options that belong to one backend are errors on another.
-    func url(_ node: Node, _ what: String) throws(TackError) -> String {
+    public func url(_ node: Node, _ what: String) throws(TackError) -> String {
         let text = try string(node, what)
         if text.isEmpty || text.contains(where: { $0.isWhitespace || $0.isControl }) {
             throw fail(node.mark, "\(what) must be a URL or path without spaces, found \(quoted(text))")
@@ -220,7 +146,7 @@ public struct ManifestDecoder {
 
     /// A url tool's download: an `https://`, `http://` or `file://` URL (a template with
     /// `{version}`, `{os}`, `{arch}`).
-    func downloadURL(_ node: Node, _ what: String) throws(TackError) -> String {
+    public func downloadURL(_ node: Node, _ what: String) throws(TackError) -> String {
         let text = try url(node, what)
         let lower = text.lowercased()
         guard ["https://", "http://", "file://"].contains(where: { lower.hasPrefix($0) && lower.count > $0.count }) else {
@@ -229,7 +155,7 @@ public struct ManifestDecoder {
         return text
     }
 
-    func checksum(_ node: Node, _ what: String) throws(TackError) -> String {
+    public func checksum(_ node: Node, _ what: String) throws(TackError) -> String {
         let text = try string(node, what)
         guard Checksum.isSHA256(text) else {
             throw fail(node.mark, "\(what) must be a SHA-256 checksum (64 hexadecimal digits), found \(quoted(text))")
@@ -239,7 +165,7 @@ public struct ManifestDecoder {
 
     /// `bin:` entries: paths inside the install (relative, no `..`), each optionally
     /// `=name` for the command it installs as.
-    func binPaths(_ node: Node) throws(TackError) -> [String] {
+    public func binPaths(_ node: Node) throws(TackError) -> [String] {
         let list = try strings(node, "`bin`")
         for (i, spec) in list.enumerated() {
             let mark: Mark = { if case .sequence(let items, _) = node, i < items.count { return items[i].mark }; return node.mark }()
@@ -248,7 +174,7 @@ public struct ManifestDecoder {
         return list
     }
 
-    func checkBin(_ spec: String, at mark: Mark) throws(TackError) {
+    public func checkBin(_ spec: String, at mark: Mark) throws(TackError) {
         let (path, name) = BinSpec.split(spec)
         guard BinSpec.isSafeRelativePath(path) else {
             throw fail(mark, "`bin` paths name files inside the install, like `bin/tool` (relative, without `..`), found \(quoted(spec))")
@@ -258,7 +184,7 @@ public struct ManifestDecoder {
         }
     }
 
-    func packageName(_ node: Node, _ what: String) throws(TackError) -> String {
+    public func packageName(_ node: Node, _ what: String) throws(TackError) -> String {
         let text = try string(node, what)
         let ok = !text.isEmpty && !text.hasPrefix("-") && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-[],".contains($0)) }
         guard ok else { throw fail(node.mark, "\(what) must be a package name, found \(quoted(text))") }

@@ -5,7 +5,7 @@ import YAML
 /// so an edit never produces a manifest tack cannot read.
 public enum ManifestEditor {
     /// `tool: value`, where value is the requirement (or a flow mapping with a source).
-    public static func pin(_ tool: String, _ requirement: Requirement, entry: String? = nil, in original: [UInt8], path: String, kind: Origin.Kind) throws(TackError) -> [UInt8] {
+    public static func pin(_ tool: String, _ requirement: Requirement, entry: String? = nil, in original: [UInt8], path: String, kind: Origin.Kind, backends: BackendCatalog) throws(TackError) -> [UInt8] {
         guard ToolName.isValid(tool) else { throw TackError(ToolName.problem(tool)) }
         let value = entry ?? yamlValue(requirement.description)
         var bytes = original
@@ -14,7 +14,7 @@ public enum ManifestEditor {
         if isEmpty {
             bytes = Array("tools:\n  \(tool): \(value)\n".utf8)
         } else {
-            _ = try Manifest.decode(bytes, path: path, kind: kind)  // refuse to edit a broken file
+            _ = try Manifest.decode(bytes, path: path, kind: kind, backends: backends)  // refuse to edit a broken file
             let root: Node?
             do { root = try YAMLParser.parse(bytes) } catch { throw TackError.at(path, error.mark.line, error.mark.column, error.message) }
             guard case .mapping(let top, _)? = root else { throw TackError("\(path): cannot edit: not a mapping") }
@@ -26,7 +26,7 @@ public enum ManifestEditor {
                 bytes += Array("tools:\n  \(tool): \(value)\n".utf8)
             }
         }
-        let edited = try Manifest.decode(bytes, path: path, kind: kind)
+        let edited = try Manifest.decode(bytes, path: path, kind: kind, backends: backends)
         guard let r = edited.tools.first(where: { $0.name == tool }), r.requirement == requirement else {
             throw TackError("\(path): tack could not edit the entry for \(tool) safely; edit it by hand")
         }
@@ -88,7 +88,7 @@ public enum ManifestEditor {
     /// Adds `values` to the list `key` of `tool`'s entry (`sdks: [static-linux]`), keeping what
     /// it lists: a scalar entry (`swift: 6.0.3`) becomes `{ version: 6.0.3, sdks: [...] }`, a
     /// mapping gains the key or a longer list. A block-style list is left for a person to edit.
-    public static func addToList(_ tool: String, key: String, _ values: [String], in original: [UInt8], path: String, kind: Origin.Kind) throws(TackError) -> [UInt8] {
+    public static func addToList(_ tool: String, key: String, _ values: [String], in original: [UInt8], path: String, kind: Origin.Kind, backends: BackendCatalog) throws(TackError) -> [UInt8] {
         let root: Node?
         do { root = try YAMLParser.parse(original) } catch { throw TackError.at(path, error.mark.line, error.mark.column, error.message) }
         let bom = original.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -135,7 +135,7 @@ public enum ManifestEditor {
         case .sequence:
             throw TackError("\(path):\(entry.key.mark.line): tack cannot edit the entry for \(tool); edit it by hand")
         }
-        let decoded = try Manifest.decode(edited, path: path, kind: kind)
+        let decoded = try Manifest.decode(edited, path: path, kind: kind, backends: backends)
         guard let r = decoded.tools.first(where: { $0.name == tool }), Set(values).isSubset(of: Set(r.options.lockRecord[key].map(LockedTool.words) ?? [])) else {
             throw TackError("\(path): tack could not add `\(key)` to \(tool) safely; edit it by hand")
         }

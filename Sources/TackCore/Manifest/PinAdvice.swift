@@ -30,7 +30,7 @@ public enum PinAdvice {
 
     /// Whether tack's or the user's registries name `tool`.
     public static func registryKnows(_ tool: String, store: Store?) -> Bool {
-        (try? ToolRegistry.load(store: store))?.entries[tool] != nil
+        ToolRegistry.names(store: store).contains(tool)
     }
 
     /// The hint for a tool name that is pinned nowhere here: "did you mean" a pinned or known

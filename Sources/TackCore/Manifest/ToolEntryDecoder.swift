@@ -40,16 +40,14 @@ struct ToolEntryDecoder {
                     }
                     entry.requirement = r
                     entry.requirementKey = k
-                } else if let s = try entrySource(k, v) {
+                } else if let kind = reader.backends.kind(sourceKey: k.value) {
+                    let s = ToolSource(kind, try kind.source(k, v, reader))
                     if let other = entry.sourceKey {
-                        // `artifactbundle:` beside `git:`/`github:`: the git tool's prebuilt
-                        // bundle, installed instead of building when it provides the products.
-                        if case .git = entry.source, k.value == "artifactbundle", case .url(let bundle) = s {
-                            entry.options.git.bundle = bundle
-                            continue
-                        }
-                        if case .git = s, other.value == "artifactbundle", case .url(let bundle) = entry.source {
-                            entry.options.git.bundle = bundle
+                        // A source key another kind takes beside its own as an option (git's
+                        // `artifactbundle`: the tool's prebuilt bundle, installed instead of
+                        // building when it provides the products).
+                        if entry.source.kind?.companion(k.value, identity: s.identity ?? "", into: &entry.options) == true { continue }
+                        if kind.companion(other.value, identity: entry.source.identity ?? "", into: &entry.options) {
                             (entry.source, entry.sourceKey) = (s, k)
                             continue
                         }
@@ -98,53 +96,21 @@ struct ToolEntryDecoder {
         }
     }
 
-    /// The source a source key (`git`, `github`, `url`, `artifactbundle`, `pip`, `gem`, `asdf`,
-    /// `swift`) gives;
-    /// nil for any other key.
-    func entrySource(_ k: Scalar, _ v: Node) throws(TackError) -> ToolSource? {
-        switch k.value {
-        case "git": return .git(try reader.url(v, "`git`"))
-        case "github":
-            let repo = try reader.string(v, "`github`")
-            guard GitHub.isValidRepository(repo) else {
-                throw reader.fail(v.mark, "expected `owner/repo` after `github:`, found \(quoted(repo))")
-            }
-            return .git(GitHub.url(repo))
-        case "url": return .url(try reader.downloadURL(v, "`url`"))
-        case "artifactbundle":
-            // A Swift artifact bundle (SE-0305) on a URL: the url backend installs the
-            // variant for this machine.
-            let url = try reader.downloadURL(v, "`artifactbundle`")
-            guard url.lowercased().hasSuffix(".artifactbundle.zip") else {
-                throw reader.fail(v.mark, "`artifactbundle` is the URL of a `*.artifactbundle.zip` (SE-0305), found \(quoted(url)); any other archive is a `url:`")
-            }
-            return .url(url)
-        case "pip": return .pip(try reader.packageName(v, "`pip`"))
-        case "gem": return .gem(try reader.packageName(v, "`gem`"))
-        case "asdf": return .asdf(try reader.url(v, "`asdf`"))
-        case "swift":
-            let text = try reader.string(v, "`swift`")
-            guard text == SwiftToolchain.source else {
-                throw reader.fail(v.mark, "`swift:` says where Swift toolchains come from, and the only source is \(SwiftToolchain.source), found \(quoted(text)); a mirror of it is set with TACK_SWIFT_MIRROR")
-            }
-            return .swift(text)
-        default:
-            return nil
-        }
-    }
-
     /// Any other key of a tool's mapping: an option one backend (or all) reads.
     func decodeOption(_ k: Scalar, _ v: Node, tool name: String, into opts: inout ToolOptions) throws(TackError) {
-        guard try opts.decode(k, v, reader) else { throw reader.unknownKey(k, in: Manifest.toolKeys, context: " in \(name)") }
+        if try opts.decodeShared(k, v, reader) { return }
+        guard let owner = reader.backends.kind(optionKey: k.value) else {
+            throw reader.unknownKey(k, in: reader.backends.toolKeys, context: " in \(name)")
+        }
+        try owner.options.decode(k, v, reader, into: &opts)
     }
 
     func checkCombinations(_ name: String, _ source: ToolSource, _ used: [String: Scalar]) throws(TackError) {
-        for owner in BackendKind.allCases where !owner.ownKeys.isEmpty {
-            // A short name takes its source from the registry: git's and url's keys fit any,
-            // the toolchain's fit `swift`, the registry's name of it.
-            let fits = source.kind == owner || (source.kind == nil && (owner.registryMayName || (owner == .swift && name == SwiftToolchain.registryName)))
-            if fits { continue }
-            let backend = owner.rawValue
+        for owner in reader.backends.kinds where !owner.ownKeys.isEmpty {
+            // A short name takes its source from the registry: the keys of the kinds it may
+            // name fit (git's and url's any, the toolchain's `swift`).
+            if owner.fits(source, tool: name) { continue }
+            let backend = owner.name
             for key in owner.ownKeys {
                 if let k = used[key] {
                     throw reader.fail(k.mark, "`\(key)` applies to \(backend) tools, but \(name) comes from \(source.backend == "registry" ? "the registry" : source.backend)")

@@ -18,8 +18,7 @@ public enum ToolName {
         let lowered = word.lowercased()
         if lowered != word, pinned.contains(lowered) { return lowered }
         if let close = UsageError.suggestions(for: lowered, among: pinned.filter { $0 != word }.sorted()).first { return close }
-        let registry = try? ToolRegistry.load(store: store)
-        var names = Set(registry?.entries.keys.map { $0 } ?? [])
+        var names = ToolRegistry.names(store: store)
         if let store { names.formUnion(store.installedTools()) }
         let lower = word.lowercased()
         if lower != word, names.contains(lower) { return lower }

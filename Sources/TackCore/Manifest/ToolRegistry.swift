@@ -5,8 +5,10 @@ import YAML
 /// Entries are tool entries as in tack.yml, without a version.
 public struct ToolRegistry: Sendable {
     public private(set) var entries: [String: ToolRequest] = [:]
+    /// The kinds of backend its entries may name.
+    public let backends: BackendCatalog
 
-    public init() {}
+    public init(backends: BackendCatalog) { self.backends = backends }
 
     /// Parses a registry file; its entries replace earlier ones of the same name.
     public mutating func add(_ bytes: [UInt8], path: String) throws(TackError) {
@@ -16,7 +18,7 @@ public struct ToolRegistry: Sendable {
         guard case .mapping(let pairs, _) = root else {
             throw TackError.at(path, root.mark.line, root.mark.column, "a registry is a mapping of tool names to entries")
         }
-        let decoder = ManifestDecoder(path: path, kind: .manifest)
+        let decoder = ManifestDecoder(path: path, kind: .manifest, backends: backends)
         for (key, value) in pairs {
             guard case .mapping(let fields, _) = value else {
                 throw TackError.at(path, value.mark.line, value.mark.column, "the registry entry for `\(key.value)` must be a mapping")
@@ -25,8 +27,8 @@ public struct ToolRegistry: Sendable {
                 throw TackError.at(path, v.key.mark.line, v.key.mark.column, "a registry entry names a source, not a version; remove `\(v.key.value)`")
             }
             let entry = try ToolEntryDecoder(reader: decoder).decode(key, value)
-            if case .registry = entry.source {
-                throw TackError.at(path, key.mark.line, key.mark.column, "the registry entry for `\(key.value)` needs a source (git, github, url, pip, gem, asdf or swift)")
+            if entry.source.isRegistry {
+                throw TackError.at(path, key.mark.line, key.mark.column, "the registry entry for `\(key.value)` needs a source (\(backends.sourceKeysInWords))")
             }
             entries[key.value] = entry
         }
@@ -49,8 +51,8 @@ extension ToolRegistry {
 
     /// The built-in registry, then the user's registries under `$TACK_HOME/registries` in name
     /// order; later entries win.
-    public static func load(store: Store?) throws(TackError) -> ToolRegistry {
-        var registry = ToolRegistry()
+    public static func load(store: Store?, backends: BackendCatalog) throws(TackError) -> ToolRegistry {
+        var registry = ToolRegistry(backends: backends)
         try registry.add(builtInBytes, path: "tack's built-in registry")
         guard let store else { return registry }
         for name in userRegistries(store: store) {
@@ -59,6 +61,22 @@ extension ToolRegistry {
             try registry.add(bytes, path: path)
         }
         return registry
+    }
+
+    /// The names the built-in and the user's registries give, without reading their entries
+    /// (a registry that does not read gives none).
+    public static func names(store: Store?) -> Set<String> {
+        var files = [builtInBytes]
+        if let store {
+            for name in userRegistries(store: store) {
+                if let bytes = try? store.fs.read(store.root + "/registries/" + name + "/registry.yml") { files.append(bytes) }
+            }
+        }
+        var out: Set<String> = []
+        for bytes in files {
+            if case .mapping(let pairs, _)?? = try? YAMLParser.parse(bytes) { out.formUnion(pairs.map(\.key.value)) }
+        }
+        return out
     }
 
     public static func userRegistries(store: Store) -> [String] {

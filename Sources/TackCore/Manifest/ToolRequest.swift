@@ -1,39 +1,35 @@
-public enum ToolSource: Sendable, Hashable, CustomStringConvertible {
-    case registry
-    case git(String)
-    case url(String)
-    case pip(String)
-    case gem(String)
-    case asdf(String)
-    /// The Swift toolchain (`swift: swift.org`, the built-in `swift` entry): swift.org's
-    /// releases and snapshots, or the mirror TACK_SWIFT_MIRROR names.
-    case swift(String)
+/// Where a tool comes from: the kind of backend its source key named and the identity the key
+/// gave (the URL, the package, the plugin); `.registry` for a short name the registry resolves.
+public struct ToolSource: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of backend this source names; nil for a short name the registry resolves.
+    public let kind: (any BackendKind)?
+    /// The source's identity as a string (the URL, package or gem name); nil for `.registry`.
+    public let identity: String?
 
-    public var backend: String {
-        switch self {
-        case .registry: return "registry"
-        case .git: return "git"
-        case .url: return "url"
-        case .pip: return "pip"
-        case .gem: return "gem"
-        case .asdf: return "asdf"
-        case .swift: return "swift"
-        }
+    public init(_ kind: any BackendKind, _ identity: String) {
+        self.kind = kind
+        self.identity = identity
     }
 
-    public var description: String {
-        switch self {
-        case .registry: return "registry"
-        case .git(let s), .url(let s), .pip(let s), .gem(let s), .asdf(let s), .swift(let s): return "\(backend): \(s)"
-        }
+    init() {
+        kind = nil
+        identity = nil
     }
 
-    /// The source's identity as a string (the URL, package or gem name).
-    public var identity: String? {
-        switch self {
-        case .registry: return nil
-        case .git(let s), .url(let s), .pip(let s), .gem(let s), .asdf(let s), .swift(let s): return s
-        }
+    public static let registry = ToolSource()
+
+    /// The backend's name (tack.lock's `backend:`), or `registry`.
+    public var backend: String { kind?.name ?? "registry" }
+
+    public var isRegistry: Bool { kind == nil }
+
+    public var description: String { identity.map { "\(backend): \($0)" } ?? "registry" }
+
+    public static func == (a: ToolSource, b: ToolSource) -> Bool { a.backend == b.backend && a.identity == b.identity }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(backend)
+        h.combine(identity)
     }
 }
 

@@ -8,6 +8,11 @@ public struct BillOfMaterials: Sendable {
         /// What the hash is of: a platform (`linux-x86_64`), a file (`rake-13.2.1.gem`), an SDK.
         public var of: String
         public var sha256: String
+
+        public init(of: String, sha256: String) {
+            self.of = of
+            self.sha256 = sha256
+        }
     }
 
     public struct Component: Sendable {
@@ -24,6 +29,10 @@ public struct BillOfMaterials: Sendable {
         public var isRepository = false
         /// What it was installed with, or beside (a toolchain's SDKs): each a component of its own.
         public var parts: [Component] = []
+
+        public init(name: String, version: String, backend: String, source: String, purl: String, verification: Verification) {
+            (self.name, self.version, self.backend, self.source, self.purl, self.verification) = (name, version, backend, source, purl, verification)
+        }
     }
 
     public var project: String
@@ -39,71 +48,19 @@ public struct BillOfMaterials: Sendable {
         self.timestamp = timestamp
     }
 
-    /// The component of one lock entry, locked from `request`.
-    public static func component(_ entry: LockedTool, request: ToolRequest?) -> Component {
+    /// The component of one lock entry, locked from `request`: its kind fills in what it
+    /// knows (`BackendKind.describe`).
+    public static func component(_ entry: LockedTool, request: ToolRequest?, backends: BackendCatalog) -> Component {
         let v = entry.version.text
         var c = Component(name: entry.name, version: v, backend: entry.backend, source: entry.source,
-                          purl: PackageURL.generic(entry.name, v), verification: Verification.of(entry, request: request))
-        let sums = entry.fieldMap("sha256").sorted { $0.key < $1.key }
-        switch entry.kind {
-        case .git?:
-            let commit: String? = if case .string(let s)? = entry.fields["commit"] { s } else { nil }
-            if let repo = GitHub.repository(ofGitURL: entry.source) {
-                let tag: String = if case .string(let t)? = entry.fields["tag"] { t } else { v }
-                c.purl = PackageURL.github(repo, tag)
-            } else {
-                c.purl = PackageURL.generic(entry.name, v, qualifiers: [("vcs_url", "git+" + URLRedaction.text(entry.source) + (commit.map { "@" + $0 } ?? ""))])
-            }
-            c.location = entry.source
-            c.isRepository = true
-            if case .map(let prebuilt)? = entry.fields["prebuilt"], let sum = prebuilt["sha256"] {
-                c.hashes = [Hash(of: prebuilt["url"].map(Paths.basename) ?? "bundle", sha256: sum)]
-                c.location = prebuilt["url"] ?? c.location
-                c.isRepository = prebuilt["url"] == nil
-            }
-        case .url?:
-            c.hashes = sums.map { Hash(of: $0.key, sha256: $0.value) }
-            // One platform's URL (this machine's, else the first the lock covers), rendered.
-            let platform = sums.first { $0.key == Platform.current.description }.map(\.key) ?? sums.first?.key
-            var extra: [String: String] = [:]
-            if case .string(let build)? = entry.fields["build"] { extra["build"] = build }
-            let url = platform.flatMap(Platform.init(key:)).map { $0.render(entry.source, version: v, extra: extra) } ?? entry.source
-            c.location = url
-            c.purl = PackageURL.generic(entry.name, v, qualifiers: [("download_url", URLRedaction.text(url))])
-        case .swift?:
-            c.hashes = sums.map { Hash(of: $0.key, sha256: $0.value) }
-            c.location = entry.source
-            let paths = entry.fieldMap(SwiftSDK.lockPath)
-            for (name, sum) in entry.fieldMap(SwiftSDK.lockSHA256).sorted(by: { $0.key < $1.key }) {
-                var sdk = Component(name: "swift-sdk-\(name)", version: v, backend: entry.backend, source: paths[name] ?? entry.source,
-                                    purl: PackageURL.generic("swift-sdk-\(name)", v), verification: Verification(.signature, "swift.org's OpenPGP signature"))
-                sdk.hashes = [Hash(of: name, sha256: sum)]
-                c.parts.append(sdk)
-            }
-        case .pip?:
-            c.purl = PackageURL.pypi(entry.source, v)
-            let hashes = entry.fieldMap("hashes")
-            c.parts = parts(entry.fieldMap("packages"), of: c, purl: PackageURL.pypi) { name, _ in
-                (hashes[name] ?? "").split(separator: " ").compactMap { h in
-                    let hex = h.hasPrefix("sha256:") ? String(h.dropFirst(7)) : String(h)
-                    return Checksum.isSHA256(hex) ? Hash(of: name, sha256: hex.lowercased()) : nil
-                }
-            }
-        case .gem?:
-            c.purl = PackageURL.gem(entry.source, v)
-            let files = entry.fieldMap("sha256")
-            c.parts = parts(entry.fieldMap("gems"), of: c, purl: PackageURL.gem) { name, version in
-                files["\(name)-\(version).gem"].map { [Hash(of: "\(name)-\(version).gem", sha256: $0)] } ?? []
-            }
-        case .asdf?, nil:
-            c.location = entry.source
-        }
+                          purl: PackageURL.generic(entry.name, v), verification: Verification.of(entry, request: request, backends: backends))
+        if let kind = backends.kind(of: entry) { kind.describe(entry, in: &c) } else { c.location = entry.source }
         return c
     }
 
     /// What a tool was installed with (versions by name), each a component verified as the
     /// tool was, with the hashes `hashes` finds for it.
-    static func parts(_ versions: [String: String], of tool: Component, purl: (String, String) -> String,
+    public static func parts(_ versions: [String: String], of tool: Component, purl: (String, String) -> String,
                       hashes: (String, String) -> [Hash]) -> [Component] {
         versions.sorted { $0.key < $1.key }.map { name, version in
             var part = Component(name: name, version: version, backend: tool.backend, source: name, purl: purl(name, version),

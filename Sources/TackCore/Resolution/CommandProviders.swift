@@ -10,10 +10,8 @@ public enum CommandProviders {
     /// The command names a pin is known to install.
     public static func names(of request: ToolRequest) -> Set<String> {
         var out: Set<String> = [request.name]
-        out.formUnion(request.options.git.products)
-        var bins = request.options.bin
-        for fields in request.options.url.platforms.values { if let b = fields["bin"] { bins += b.split(separator: " ").map(String.init) } }
-        for spec in bins { out.insert(BinSpec.split(spec).name) }
+        out.formUnion(request.options.commands)
+        for spec in request.options.bin { out.insert(BinSpec.split(spec).name) }
         return out
     }
 }

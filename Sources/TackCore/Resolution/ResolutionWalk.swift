@@ -75,13 +75,13 @@ struct ResolutionWalk {
     /// The manifest at `path`, when there is one.
     mutating func manifest(_ path: String, kind: Origin.Kind) throws(TackError) -> Manifest? {
         guard try probeManifest(path) != nil else { return nil }
-        return try Manifest.load(path, kind: kind, fs: fs)
+        return try Manifest.load(path, kind: kind, fs: fs, backends: settings.backends)
     }
 
     /// A version file's pins; a file tack cannot read pins nothing and is noted in `ignored`.
     mutating func readCompatible(_ file: CompatibleFile, _ path: String) -> [ToolRequest] {
         do {
-            let reading = try file.read(path, fs: fs)
+            let reading = try file.read(path, fs: fs, backends: settings.backends)
             ignored += reading.skipped.map { IgnoredFile(path: path, problem: $0.message, pinsNothing: false) }
             return reading.pins
         } catch {

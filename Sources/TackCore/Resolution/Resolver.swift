@@ -33,7 +33,7 @@ public struct Resolution: Sendable {
 
     /// The pin of the Swift toolchain (`swift` from swift.org), when there is one.
     public var swiftToolchain: Pin? {
-        guard let pin = pin("swift"), case .swift = pin.request.source else { return nil }
+        guard let pin = pin(SwiftToolchain.registryName), pin.request.source.kind?.isSwiftToolchain == true else { return nil }
         return pin
     }
 }
@@ -58,7 +58,7 @@ public struct Resolver: Sendable {
         try applyEnvironmentOverrides(&pinned)
         // Short names take their source from the registries (parsed only when needed).
         if pinned.values.contains(where: { if case .registry = $0.request.source { return true } else { return false } }) {
-            let registry = try ToolRegistry.load(store: settings.store)
+            let registry = try ToolRegistry.load(store: settings.store, backends: settings.backends)
             for (name, pin) in pinned { pinned[name]?.request = registry.apply(pin.request) }
         }
         for (name, pin) in pinned where !pin.request.alternatives.isEmpty {
@@ -177,8 +177,8 @@ public struct CurrentTool: Sendable, Equatable {
 extension Resolution {
     /// The entry each pin's tack.lock holds for it, in the order of `pins`: nil for a pin no
     /// lock records (an environment override, no tack.lock, no entry). Each lock is read once.
-    public func lockedEntries(fs: any FileSystem) throws(TackError) -> [LockedTool?] {
-        lockedEntries(locks: try readLocks(fs: fs))
+    public func lockedEntries(settings: Settings) throws(TackError) -> [LockedTool?] {
+        lockedEntries(locks: try readLocks(settings: settings))
     }
 
     /// The entries of locks read already (`readLocks`).
@@ -188,11 +188,12 @@ extension Resolution {
 
     /// Every lock the pins are locked in, by directory, each read once: nil where there is no
     /// tack.lock. What a command reads once and passes on (`current`, `UpToDate`).
-    public func readLocks(fs: any FileSystem) throws(TackError) -> [String: Lockfile?] {
+    public func readLocks(settings: Settings) throws(TackError) -> [String: Lockfile?] {
+        let fs = settings.fs
         var locks: [String: Lockfile?] = [:]
         for dir in pins.compactMap(\.lockDirectory) where locks[dir] == nil {
             let path = Paths.child(dir, Lockfile.fileName)
-            locks[dir] = .some(fs.info(path) == nil ? nil : try Lockfile.load(path, fs: fs))
+            locks[dir] = .some(fs.info(path) == nil ? nil : try Lockfile.load(path, fs: fs, backends: settings.backends))
         }
         return locks
     }
@@ -201,7 +202,7 @@ extension Resolution {
     /// compatible file or an override) the newest install the requirement allows; nil where
     /// nothing is resolved yet.
     public func current(settings: Settings) throws(TackError) -> [CurrentTool] {
-        current(settings: settings, locks: try readLocks(fs: settings.fs))
+        current(settings: settings, locks: try readLocks(settings: settings))
     }
 
     /// The same, from locks read already (`readLocks`).

@@ -136,7 +136,7 @@ public struct Snapshot: Sendable, Equatable {
                     paths.append(store.variantsDirectory(row.tool, v))
                     if let dir = row.installDirectory { paths.append(dir + "/" + Installer.metadataFile) }
                     // A toolchain's SDKs, whose coming or going decides whether an install is due.
-                    if row.backend == BackendKind.swift.rawValue { paths.append(SwiftSDK.directory(install: store.installDirectory(row.tool, v))) }
+                    if let kind = pin.request.source.kind { paths += kind.watchedPaths(install: store.installDirectory(row.tool, v)) }
                 }
                 if let dir = pin.lockDirectory { paths.append(Paths.child(dir, Lockfile.fileName)) }
                 if let root = policy.pathRoot(pin.request) { roots[row.tool] = root }

@@ -104,21 +104,11 @@ public struct TrustPolicy: Sendable {
     /// the pin's source and options were written (for an environment override, the pin it
     /// overrides).
     public func codeRefusal(_ request: ToolRequest, file origin: Origin) -> String? {
-        let what: String
-        if request.options.git.build != nil {
-            what = "\(request.name) has a `build:` command, which would run on this machine"
-        } else if case .asdf(let url) = request.source {
-            what = "\(request.name) comes from the asdf plugin \(url), whose scripts would run on this machine"
-        } else if let python = request.options.pip.python {
-            what = "\(request.name) names the interpreter \(quoted(python)) (`python:`), which would run on this machine"
-        } else {
-            return nil
-        }
+        guard let what = request.source.kind?.runsChosenCode(request) else { return nil }
         // Entries from the registries are the user's (or tack's) choice, not the project's.
         if origin.kind == .globalManifest { return nil }
-        let registry = try? ToolRegistry.load(store: settings.store)
-        if let entry = registry?.entries[request.name], entry.source == request.source, entry.options.git.build == request.options.git.build,
-           entry.options.pip.python == request.options.pip.python {
+        let registry = try? ToolRegistry.load(store: settings.store, backends: settings.backends)
+        if let entry = registry?.entries[request.name], entry.source == request.source, entry.source.kind?.runsChosenCode(entry) == what {
             return nil
         }
         if isTrusted(origin.file) { return nil }

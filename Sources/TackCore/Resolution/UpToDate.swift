@@ -27,7 +27,7 @@ public enum UpToDate {
             }
             if locks[dir] == nil {
                 // A lock that does not cover this platform fails a frozen install: not a no-op.
-                let lock = read.map { $0[dir] ?? nil } ?? (try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: settings.fs))
+                let lock = read.map { $0[dir] ?? nil } ?? (try? Lockfile.load(Paths.child(dir, Lockfile.fileName), fs: settings.fs, backends: settings.backends))
                 guard let lock, lock.uncovered() == nil else { return false }
                 locks[dir] = lock
             }

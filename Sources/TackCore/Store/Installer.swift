@@ -163,7 +163,7 @@ public struct Installer: Sendable {
         // A build is made where it will live (what it compiles in names its final path): the
         // install it replaces moves aside while it runs, and comes back if it fails.
         var aside: String?
-        if item.locked.kind?.builds == true, store.fs.isDirectory(final) {
+        if item.request.source.kind?.builds == true, store.fs.isDirectory(final) {
             let old = toolDir + "/.old-\(version.text)-\(getpid())"
             do { try store.fs.move(final, to: old) } catch { throw TackError("cannot move \(final) aside to rebuild it: \(error.reason)") }
             aside = old
@@ -203,7 +203,7 @@ public struct Installer: Sendable {
         let started = ContinuousClock.now
         let (outcome, pulled) = try await produce(job, item: item, backend: backend, key: key, notes: &notes)
         let origin: InstallOrigin = pulled != nil ? .teamCache
-            : (item.locked.kind?.builds ?? false) && !outcome.prebuilt ? .builtHere(seconds: Self.seconds(since: started)) : .prebuilt
+            : (item.request.source.kind?.builds ?? false) && !outcome.prebuilt ? .builtHere(seconds: Self.seconds(since: started)) : .prebuilt
         try? store.fs.remove(scratch)
         let record = Self.record(item, outcome: outcome, key: key, pulled: pulled)
         // Where it came from is this machine's to know, kept in its record but never pushed:
@@ -329,7 +329,7 @@ public struct Installer: Sendable {
     func reuse(_ item: Item) -> Done? {
         guard let record = store.installs(item.locked.name, item.locked.version).first(where: { item.locked.isSameInstall(as: $0.record) })?.record else { return nil }
         // Made before tack.yml named the publisher's key: installed again, its signature checked.
-        if let key = item.request.options.url.signingKey, key.wasNotChecked(record, platform: .current) { return nil }
+        if let key = item.request.options.signingKey, key.wasNotChecked(record, platform: .current) { return nil }
         return Done(status: .alreadyInstalled, lockFields: Installer.learned(item.locked, from: record))
     }
 

@@ -3,10 +3,13 @@
 public struct Store: Sendable {
     public let root: String
     public let fs: any FileSystem
+    /// The kinds of backend whose install records it reads.
+    public let backends: BackendCatalog
 
-    public init(root: String, fs: any FileSystem) {
+    public init(root: String, fs: any FileSystem, backends: BackendCatalog) {
         self.root = root
         self.fs = fs
+        self.backends = backends
     }
 
     public var installs: String { root + "/installs" }
@@ -38,7 +41,7 @@ extension Store {
     /// the install is complete (its record is written last).
     public func installedEntry(_ name: String, _ version: Version) -> LockedTool? {
         let path = installDirectory(name, version) + "/" + Installer.metadataFile
-        return (try? Lockfile.load(path, fs: fs))?.tools[name]
+        return (try? Lockfile.load(path, fs: fs, backends: backends))?.tools[name]
     }
 
     /// The project roots tack has installed for (`state/projects`), for `prune` and `doctor`.
@@ -72,7 +75,7 @@ extension Store {
         let variants = variantsDirectory(name, version)
         for id in ((try? fs.list(variants)) ?? []).sorted() where !id.hasPrefix(".") {
             let dir = variants + "/" + id
-            if let record = (try? Lockfile.load(dir + "/" + Installer.metadataFile, fs: fs))?.tools[name], record.version == version {
+            if let record = (try? Lockfile.load(dir + "/" + Installer.metadataFile, fs: fs, backends: backends))?.tools[name], record.version == version {
                 out.append((dir, record))
             }
         }

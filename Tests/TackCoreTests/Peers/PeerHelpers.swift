@@ -7,7 +7,7 @@ import Testing
 /// The pins of one compatible file as `tool requirement[|alternative…]`, or the error.
 func read(_ file: CompatibleFile, _ text: String) -> Result<[String], TackError> {
     do {
-        let r = try file.parse(Array(text.utf8), path: "/p/\(file.rawValue)")
+        let r = try file.parse(Array(text.utf8), path: "/p/\(file.rawValue)", backends: .standard)
         return .success(r.pins.map { pin in ([pin.requirement] + pin.alternatives).map(\.description).joined(separator: "|").prefixed(pin.name + " ") })
     } catch { return .failure(error) }
 }
@@ -15,14 +15,14 @@ func read(_ file: CompatibleFile, _ text: String) -> Result<[String], TackError>
 /// The words one pin of a file asks for, in order (`nil`: the file pins nothing; a thrown
 /// error: it cannot be read).
 func versions(_ file: CompatibleFile, _ text: String) throws -> [String]? {
-    let r = try file.parse(Array(text.utf8), path: "/p/\(file.rawValue)")
+    let r = try file.parse(Array(text.utf8), path: "/p/\(file.rawValue)", backends: .standard)
     guard let pin = r.pins.first else { return nil }
     return ([pin.requirement] + pin.alternatives).map(\.description)
 }
 
 /// The lines a file skipped (pyenv's warnings).
 func skipped(_ file: CompatibleFile, _ text: String) throws -> [String] {
-    try file.parse(Array(text.utf8), path: "/p/\(file.rawValue)").skipped.map(\.message)
+    try file.parse(Array(text.utf8), path: "/p/\(file.rawValue)", backends: .standard).skipped.map(\.message)
 }
 
 func isUnreadable(_ file: CompatibleFile, _ text: String) -> Bool {
@@ -42,11 +42,11 @@ struct Machine {
         try fs.createDirectory(cwd)
         var environment = ["HOME": "/home/me", "TACK_HOME": "/home/me/.tack"]
         environment.merge(env) { $1 }
-        let store = Store(root: "/home/me/.tack", fs: fs)
+        let store = Store(root: "/home/me/.tack", fs: fs, backends: .standard)
         for (tool, versions) in installed {
             for v in versions { try fs.createDirectory(store.toolDirectory(tool) + "/" + v) }
         }
-        return Settings(environment: environment, cwd: cwd, fs: fs)
+        return Settings(environment: environment, cwd: cwd, fs: fs, backends: .standard)
     }
 
     func resolve(in cwd: String) throws -> Resolution { try Resolver(settings(in: cwd)).resolve() }

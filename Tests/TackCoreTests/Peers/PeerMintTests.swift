@@ -35,7 +35,7 @@ import Testing
         ("realm/SwiftLint@v0.54.0", "https://github.com/realm/SwiftLint.git", "0.54.0", "swiftlint"),
     ])
     func packageReference(_ line: String, _ url: String, _ requirement: String, _ name: String) throws {
-        let pins = try CompatibleFile.mintfile.parse(Array(line.utf8), path: "/p/Mintfile").pins
+        let pins = try CompatibleFile.mintfile.parse(Array(line.utf8), path: "/p/Mintfile", backends: .standard).pins
         #expect(pins.count == 1, "\(line)")
         #expect(pins.first?.source == .git(url), "\(line)")
         #expect(pins.first?.requirement.description == requirement, "\(line)")

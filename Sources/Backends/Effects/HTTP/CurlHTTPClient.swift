@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// HTTP through libcurl: bodies streamed into a file and hashed as they arrive, a body

@@ -1,3 +1,4 @@
+import TackCore
 import YAML
 
 /// A gem tool's options: the gem server it and its dependencies come from.
@@ -17,5 +18,13 @@ public struct GemOptions: BackendOptionSet {
         var o = self
         if other.source != nil { o.source = other.source }
         return o
+    }
+}
+
+extension ToolOptions {
+    /// A gem tool's options.
+    public var gem: GemOptions {
+        get { self[GemOptions.self] }
+        set { self[GemOptions.self] = newValue }
     }
 }

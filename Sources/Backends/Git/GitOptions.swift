@@ -1,3 +1,4 @@
+import TackCore
 import YAML
 
 /// A git tool's options: which products `swift build` makes, or the command that builds it;
@@ -38,5 +39,17 @@ public struct GitOptions: BackendOptionSet {
         if other.bundle != nil { o.bundle = other.bundle }
         if !other.prebuilt { o.prebuilt = false }
         return o
+    }
+}
+
+extension GitOptions {
+    public var commands: [String] { products }
+}
+
+extension ToolOptions {
+    /// A git tool's options.
+    public var git: GitOptions {
+        get { self[GitOptions.self] }
+        set { self[GitOptions.self] = newValue }
     }
 }

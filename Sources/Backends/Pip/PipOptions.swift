@@ -1,3 +1,4 @@
+import TackCore
 import YAML
 
 /// A pip tool's options: the interpreter, where packages come from, and the extras installed.
@@ -35,5 +36,13 @@ public struct PipOptions: BackendOptionSet {
         if other.findLinks != nil { o.findLinks = other.findLinks }
         if !other.extras.isEmpty { o.extras = other.extras }
         return o
+    }
+}
+
+extension ToolOptions {
+    /// A pip tool's options.
+    public var pip: PipOptions {
+        get { self[PipOptions.self] }
+        set { self[PipOptions.self] = newValue }
     }
 }

@@ -1,3 +1,4 @@
+import TackCore
 import YAML
 
 /// An asdf tool's options: whether its build runs from any path (so the team cache shares it
@@ -43,5 +44,13 @@ public enum EnvironmentName {
     public static func isValid(_ name: String) -> Bool {
         guard let first = name.utf8.first, !(first >= 0x30 && first <= 0x39) else { return false }
         return name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
+    }
+}
+
+extension ToolOptions {
+    /// A asdf tool's options.
+    public var asdf: AsdfOptions {
+        get { self[AsdfOptions.self] }
+        set { self[AsdfOptions.self] = newValue }
     }
 }

@@ -1,3 +1,4 @@
+import TackCore
 import YAML
 
 /// The Swift toolchain's options: the Swift SDKs swift.org publishes with the release
@@ -26,5 +27,13 @@ public struct SwiftOptions: BackendOptionSet {
         var o = self
         if !other.sdks.isEmpty { o.sdks = other.sdks }
         return o
+    }
+}
+
+extension ToolOptions {
+    /// A swift tool's options.
+    public var swift: SwiftOptions {
+        get { self[SwiftOptions.self] }
+        set { self[SwiftOptions.self] = newValue }
     }
 }

@@ -1,0 +1,28 @@
+import TackCore
+import YAML
+
+/// Tools an asdf plugin installs (`asdf: URL`), its scripts run at a locked plugin commit.
+public struct AsdfKind: BackendKind {
+    public init() {}
+    public var name: String { "asdf" }
+    public var sourceKeys: [String] { ["asdf"] }
+    public func source(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) -> String {
+        try reader.url(value, "`asdf`")
+    }
+    public var options: any BackendOptionSet.Type { AsdfOptions.self }
+    public var builds: Bool { true }
+    public var lockFields: [String] { ["plugin-commit"] }
+
+    public func runsChosenCode(_ request: ToolRequest) -> String? {
+        "\(request.name) comes from the asdf plugin \(request.source.identity ?? ""), whose scripts would run on this machine"
+    }
+
+    public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
+        Verification(.trustOnFirstUse, "the plugin's commit when first locked, and the plugin's own checks")
+    }
+}
+
+extension ToolSource {
+    /// An asdf plugin's repository.
+    public static func asdf(_ url: String) -> ToolSource { ToolSource(AsdfKind(), url) }
+}

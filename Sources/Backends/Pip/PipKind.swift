@@ -1,0 +1,39 @@
+import TackCore
+import YAML
+
+/// Python tools from a package index (`pip: black`), each in a virtual environment of its own.
+public struct PipKind: BackendKind {
+    public init() {}
+    public var name: String { "pip" }
+    public var sourceKeys: [String] { ["pip"] }
+    public func source(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) -> String {
+        try reader.packageName(value, "`pip`")
+    }
+    public var options: any BackendOptionSet.Type { PipOptions.self }
+    public var installRound: Int { 2 }
+    public var lockFields: [String] { ["hashes", "packages"] }
+
+    public func runsChosenCode(_ request: ToolRequest) -> String? {
+        request.options.pip.python.map { "\(request.name) names the interpreter \(quoted($0)) (`python:`), which would run on this machine" }
+    }
+
+    public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
+        Verification(.trustOnFirstUse, "the package index's hashes when first locked")
+    }
+
+    public func describe(_ entry: LockedTool, in c: inout BillOfMaterials.Component) {
+        c.purl = PackageURL.pypi(entry.source, entry.version.text)
+        let hashes = entry.fieldMap("hashes")
+        c.parts = BillOfMaterials.parts(entry.fieldMap("packages"), of: c, purl: PackageURL.pypi) { name, _ in
+            (hashes[name] ?? "").split(separator: " ").compactMap { h in
+                let hex = h.hasPrefix("sha256:") ? String(h.dropFirst(7)) : String(h)
+                return Checksum.isSHA256(hex) ? BillOfMaterials.Hash(of: name, sha256: hex.lowercased()) : nil
+            }
+        }
+    }
+}
+
+extension ToolSource {
+    /// A package on a Python package index.
+    public static func pip(_ package: String) -> ToolSource { ToolSource(PipKind(), package) }
+}
