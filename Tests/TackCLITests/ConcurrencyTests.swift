@@ -11,7 +11,7 @@ import Testing
         try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         #expect(try s.tack(["lock"], in: "app").status == 0)
         let processes = try (0..<8).map { i in try s.spawn(["install"], in: "app", log: s.root + "/out-\(i).log") }
-        for p in processes { p.waitUntilExit() }
+        for p in processes { p.waitUntilDone() }
         for (i, p) in processes.enumerated() {
             #expect(p.terminationStatus == 0, "process \(i): \(s.read("out-\(i).log") ?? "")")
         }
@@ -33,7 +33,7 @@ import Testing
             let p = try s.spawn(["install"], in: "app", log: s.root + "/killed.log")
             Thread.sleep(forTimeInterval: delay)
             kill(-p.processIdentifier, SIGKILL)  // the whole process group: tack and its build
-            p.waitUntilExit()
+            p.waitUntilDone()
             if p.terminationReason == .exit {
                 // Finished before the kill: start over from nothing.
                 #expect(p.terminationStatus == 0, "\(s.read("killed.log") ?? "")")

@@ -60,7 +60,7 @@ struct GitFixture {
         p.standardError = out
         try p.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        p.waitUntilDone()
         let text = String(decoding: data, as: UTF8.self)
         guard p.terminationStatus == 0 else { throw GitFailed(message: "git \(args.joined(separator: " ")): \(text)") }
         return text

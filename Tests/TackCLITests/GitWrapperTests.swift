@@ -14,7 +14,7 @@ import Testing
             p.arguments = ["git"] + args
             p.environment = s.environment
             try p.run()
-            p.waitUntilExit()
+            p.waitUntilDone()
             try #require(p.terminationStatus == 0)
         }
         let r = try GitRepository.open(repo)

@@ -184,7 +184,7 @@ import Testing
         try s.write("tack-home/registries/local/registry.yml", registry)
         try s.write("app/tack.yml", "tools: {}\n")
         let processes = try (0..<8).map { i in try s.spawn(["use", "t\(i)@1.0.0"], in: "app", log: s.root + "/use-\(i).log") }
-        for p in processes { p.waitUntilExit() }
+        for p in processes { p.waitUntilDone() }
         for (i, p) in processes.enumerated() { #expect(p.terminationStatus == 0, "\(s.read("use-\(i).log") ?? "")") }
         let manifest = s.read("app/tack.yml") ?? ""
         let lock = s.read("app/tack.lock") ?? ""
@@ -281,7 +281,7 @@ import Testing
             Thread.sleep(forTimeInterval: 0.05)
         }
         kill(p.processIdentifier, signal)
-        p.waitUntilExit()
+        p.waitUntilDone()
         #expect(p.terminationReason == .exit)
         #expect(p.terminationStatus == status, "\(s.read("signal.log") ?? "")")
         let downloads = (try? FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/cache/downloads")) ?? []
@@ -389,7 +389,7 @@ import Testing
             let watchdog = DispatchWorkItem { kill(p.processIdentifier, SIGKILL) }
             DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
             let e = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
+            p.waitUntilDone()
             watchdog.cancel()
             return Sandbox.Result(status: p.terminationReason == .exit ? p.terminationStatus : -1, stdout: "", stderr: String(decoding: e, as: UTF8.self))
         }

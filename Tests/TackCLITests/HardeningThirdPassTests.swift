@@ -27,7 +27,7 @@ import Testing
         try reader.run()
         let piped = try s.tack(["sbom", "--output", "bom.fifo"], in: "app")
         let received = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        reader.waitUntilExit()
+        reader.waitUntilDone()
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(received.contains("CycloneDX"), "\(received)")
         var st = stat()

@@ -101,7 +101,7 @@ final class Sandbox {
         p.standardError = err.handle
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        p.waitUntilExit()
+        p.waitUntilDone()
         let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
         return Result(status: status, stdout: stdout == nil ? out.text() : "", stderr: err.text())
     }
@@ -141,7 +141,7 @@ final class Sandbox {
         try p.run()
         inp.fileHandleForWriting.write(Data(input.utf8))
         try inp.fileHandleForWriting.close()
-        p.waitUntilExit()
+        p.waitUntilDone()
         return Result(status: p.terminationStatus, stdout: out.text(), stderr: err.text())
     }
 
@@ -214,7 +214,7 @@ func runProgram(_ path: String, _ args: [String] = [], in dir: String = "/", env
     p.standardOutput = out
     try p.run()
     let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
+    p.waitUntilDone()
     return String(decoding: data, as: UTF8.self)
 }
 
@@ -241,10 +241,19 @@ extension Sandbox {
     }
 }
 
+extension Process {
+    /// Blocks until the process has ended, asleep: Foundation's `waitUntilExit` on Linux spins
+    /// a core in its run loop while it waits (every end-to-end test paid a core for each
+    /// process it waited on). Its status is set when `isRunning` turns false.
+    func waitUntilDone() {
+        while isRunning { usleep(1_000) }
+    }
+}
+
 /// Waits for `process` to end without holding one of the test runner's threads.
 func exited(_ process: Process) async {
     let handed = Handed(value: process)
-    await OffPool.run { handed.value.waitUntilExit() }
+    await OffPool.run { handed.value.waitUntilDone() }
 }
 
 /// Sleeps without holding one of the test runner's threads.

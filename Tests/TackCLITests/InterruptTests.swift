@@ -42,7 +42,7 @@ import Testing
             let started = poll(20) { s.exists("grandchild.pid") && s.exists("session.pid") }
             usleep(500_000)
             kill(p.processIdentifier, signal)  // tack alone, not its group
-            p.waitUntilExit()
+            p.waitUntilDone()
             return started
         }
         #expect(started, "\(s.read("install.log") ?? "")")
@@ -76,7 +76,7 @@ import Testing
             let started = poll(20) { s.exists("started") }
             let during = (s.read("app/tack.yml"), s.read("app/tack.lock"))
             kill(p.processIdentifier, signal)
-            p.waitUntilExit()
+            p.waitUntilDone()
             return (started, during.0, during.1)
         }
         #expect(started, "\(s.read("change.log") ?? "")")
@@ -107,7 +107,7 @@ import Testing
         try await timed {
             usleep(2_000_000)
             kill(p.processIdentifier, SIGINT)
-            p.waitUntilExit()
+            p.waitUntilDone()
         }
         #expect(p.terminationStatus == 130, "\(s.read("lock.log") ?? "")")
         #expect(s.read("app/tack.lock") == lock)
@@ -124,7 +124,7 @@ import Testing
         let started = try await timed {
             let started = poll(20) { s.exists("grandchild.pid") }
             kill(-p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
+            p.waitUntilDone()
             return started
         }
         #expect(started)

@@ -283,7 +283,7 @@ import Testing
         }
         func together(_ args: [String]) throws {
             let processes = try (0..<n).map { i in try s.spawn(args, in: "p\(i)", log: s.root + "/log-\(args[0])-\(i)") }
-            for p in processes { p.waitUntilExit() }
+            for p in processes { p.waitUntilDone() }
             for (i, p) in processes.enumerated() { #expect(p.terminationStatus == 0, "\(s.read("log-\(args[0])-\(i)") ?? "")") }
         }
         for _ in 0..<2 {
@@ -388,7 +388,7 @@ import Testing
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        p.waitUntilDone()
         #expect(p.terminationStatus == 1)
         #expect(text.contains("more than this system's PATH_MAX"), "\(text)")
         #expect(!text.contains("may have been removed"), "\(text)")

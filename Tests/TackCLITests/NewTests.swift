@@ -239,7 +239,7 @@ import Testing
             try p.run()
             usleep(UInt32.random(in: 0...30_000))
             kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
+            p.waitUntilDone()
             let completed = p.terminationReason == .exit && p.terminationStatus == 0
             // What is durable now: whole journal lines and the snapshot.
             let journal = (try? String(contentsOfFile: state + "/journal.log", encoding: .utf8)) ?? ""
@@ -277,7 +277,7 @@ import Testing
             }
             for (item, p, err) in runs {
                 let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                p.waitUntilExit()
+                p.waitUntilDone()
                 if p.terminationStatus == 0 { acknowledged.append(item) } else {
                     #expect(p.terminationStatus == 1 && stderr.contains("is in use by another instance"), "\(item): \(stderr)")
                 }
@@ -342,7 +342,7 @@ import Testing
         server.standardOutput = out
         try server.run()
         // SIGKILL: a child of the test process may start with SIGTERM blocked.
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilDone() }
         var port = ""
         while !port.hasSuffix("\n") {
             let byte = out.fileHandleForReading.readData(ofLength: 1)
@@ -358,7 +358,7 @@ import Testing
         }
         #expect(staged, "tack new never made its staging directory")
         kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
+        p.waitUntilDone()
         #expect(p.terminationStatus == 130, "\(s.read("new.log") ?? "")")
         #expect(try onlyHas(s), "left behind: \((try? FileManager.default.contentsOfDirectory(atPath: s.root + "/work")) ?? [])")
     }

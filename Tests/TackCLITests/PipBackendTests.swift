@@ -20,7 +20,7 @@ func uvDirectory() throws -> String {
         p.arguments = ["python3", Self.fixtures] + args
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        p.waitUntilExit()
+        p.waitUntilDone()
         guard p.terminationStatus == 0 else { throw FixtureServer.FixtureFailed() }
     }
 

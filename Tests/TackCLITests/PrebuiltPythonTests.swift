@@ -15,7 +15,7 @@ import TackCore
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", FixtureServer.script, "pbs", s.root + "/www", Platform.current.triple] + (mode.map { [$0] } ?? [])
         try p.run()
-        p.waitUntilExit()
+        p.waitUntilDone()
         #expect(p.terminationStatus == 0)
         let server = try FixtureServer(serving: s.root + "/www")
         return (s, server, ["TACK_GITHUB_API": server.url("static"), "TACK_PYTHON_MIRROR": server.url("static/pbs")])

@@ -455,7 +455,7 @@ import Testing
         try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         try s.writeTrusted("other/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         let first = try s.spawn(["install"], in: "app", log: s.root + "/first.log")
-        defer { kill(first.processIdentifier, SIGTERM); first.waitUntilExit() }
+        defer { kill(first.processIdentifier, SIGTERM); first.waitUntilDone() }
         #expect(poll(20) { (try? String(contentsOfFile: log, encoding: .utf8))?.contains("built") == true }, "the build started")
         let expected = "waiting for pid \(first.processIdentifier), which is installing hello 1.0.0"
         // The same project (its lock), and another project (the tool's lock).
@@ -463,7 +463,7 @@ import Testing
             let second = try s.spawn(["install"], in: dir, log: s.root + "/\(name).log")
             let said = poll(10) { (try? String(contentsOfFile: s.root + "/\(name).log", encoding: .utf8))?.contains(expected) == true }
             kill(second.processIdentifier, SIGTERM)
-            second.waitUntilExit()
+            second.waitUntilDone()
             #expect(said, "\(dir): \((try? String(contentsOfFile: s.root + "/\(name).log", encoding: .utf8)) ?? "")")
         }
     }
@@ -488,7 +488,7 @@ import Testing
         #expect(poll(20) { s.exists("ready") && s.exists("stubborn.pid") })
         usleep(200_000)
         kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
+        p.waitUntilDone()
         let log = s.read("install.log") ?? ""
         #expect(p.terminationStatus == 130, "\(log)")
         #expect(!log.contains("build-line-"), "the build's output is not dumped: \(log)")

@@ -85,10 +85,10 @@ final class RegistryServer {
 
     deinit {
         registry.terminate()
-        registry.waitUntilExit()
+        registry.waitUntilDone()
         try? tokenInput.fileHandleForWriting.close()
         tokenService?.terminate()
-        tokenService?.waitUntilExit()
+        tokenService?.waitUntilDone()
         try? FileManager.default.removeItem(atPath: root)
     }
 
@@ -144,7 +144,7 @@ final class RegistryServer {
             try p.run()
         }
         let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        p.waitUntilDone()
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

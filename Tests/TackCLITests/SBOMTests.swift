@@ -105,7 +105,7 @@ import TackCore
             p.arguments = [candidate, "-c", "import jsonschema"]
             p.standardError = FileHandle.nullDevice
             guard (try? p.run()) != nil else { continue }
-            p.waitUntilExit()
+            p.waitUntilDone()
             if p.terminationStatus == 0 { return candidate }
         }
         return nil

@@ -26,7 +26,7 @@ import Testing
         p.standardOutput = out
         try p.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        p.waitUntilDone()
         #expect(p.terminationStatus == 0)
         #expect(text.hasPrefix("Usage: ./bootstrap.sh"))
     }

@@ -370,8 +370,8 @@ struct TeamCacheTests {
             p.standardError = FileHandle(forWritingAtPath: "/dev/null")
             try p.run()
         }
-        first.waitUntilExit()
-        second.waitUntilExit()
+        first.waitUntilDone()
+        second.waitUntilDone()
         #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
         // Each machine pinned the digest it pushed (or found): the same content, the same digest.
         let digest = { (home: String) -> String? in

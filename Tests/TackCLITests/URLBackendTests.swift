@@ -32,7 +32,7 @@ final class FixtureServer {
     deinit {
         try? stdin.fileHandleForWriting.close()
         process.terminate()
-        process.waitUntilExit()
+        process.waitUntilDone()
     }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
@@ -48,7 +48,7 @@ final class FixtureServer {
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", script, "archive", kind, out, version] + (hostile.map { [$0] } ?? [])
         try p.run()
-        p.waitUntilExit()
+        p.waitUntilDone()
         guard p.terminationStatus == 0 else { throw FixtureFailed() }
     }
 
@@ -63,7 +63,7 @@ func sha256(_ path: String) throws -> String {
     p.standardOutput = out
     try p.run()
     let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
+    p.waitUntilDone()
     return String(text.prefix(64))
 }
 
@@ -189,7 +189,7 @@ func sha256(_ path: String) throws -> String {
             let p = try s.spawn(["install"], in: "app", log: s.root + "/killed.log")
             Thread.sleep(forTimeInterval: delay)
             kill(-p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
+            p.waitUntilDone()
             #expect(try s.tack(["ls", "--json"], in: "app").stdout == "[]\n")
             let cached = (try? FileManager.default.contentsOfDirectory(atPath: s.root + "/tack-home/cache/downloads")) ?? []
             #expect(cached.allSatisfy { $0.hasPrefix(".partial-") }, "only partial files, never under a checksum name: \(cached)")
