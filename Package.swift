@@ -13,14 +13,13 @@ let embeddedStatic: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "-static", "-Xclang-linker", "-static"], .when(platforms: [.linux])),
 ]
 
-/// Sources/Backends holds two targets: each backend folder's kind and options
-/// (`Git/GitKind.swift`, `Git/GitOptions.swift`) and the catalog (`StandardKinds.swift`) are
+/// Sources/Backends holds two targets: each backend folder's `Kind` folder (its kind, options
+/// and lock record: `Git/Kind/GitKind.swift`, …) and the catalog (`StandardKinds.swift`) are
 /// BackendKinds, Foundation-free, which tack-front links; every other file is Backends.
 let backendFiles = FileManager.default.subpaths(atPath: Context.packageDirectory + "/Sources/Backends")?.sorted() ?? []
 let backendKindSources = backendFiles.filter { path in
-    let parts = path.split(separator: "/").map(String.init)
-    return path == "StandardKinds.swift"
-        || (parts.count == 2 && (parts[1] == parts[0] + "Kind.swift" || parts[1] == parts[0] + "Options.swift"))
+    let parts = path.split(separator: "/")
+    return path == "StandardKinds.swift" || (parts.count == 3 && parts[1] == "Kind" && path.hasSuffix(".swift"))
 }
 let backendImplementation = backendFiles.filter { !backendKindSources.contains($0) && $0.contains(".") && $0 != "Resources/swift-keys.asc" }
 

@@ -39,7 +39,10 @@ struct Outdated: AsyncParsableCommand {
                         // What `tack update` would move to: the commit the ref names now.
                         let named = try await backend.resolve(ref: ref, of: r)
                         let latest = try? await backend.available(of: r).map(\.version)
-                        rows.append((r.name, locked.flatMap { Outdated.commit($0.fields) }, Outdated.commit(named.fields), latest.flatMap { Requirement.latest.best(of: $0)?.text }, true, []))
+                        let kind = r.source.kind
+                        let namedEntry = LockedTool(name: r.name, version: named.version, requested: r.requirement.description, backend: r.source.backend,
+                                                    source: r.source.identity ?? "", fields: named.fields)
+                        rows.append((r.name, locked.flatMap { Outdated.short(kind?.revision($0)) }, Outdated.short(kind?.revision(namedEntry)), latest.flatMap { Requirement.latest.best(of: $0)?.text }, true, []))
                         continue
                     }
                     var available = try await backend.available(of: r)
@@ -86,10 +89,7 @@ struct Outdated: AsyncParsableCommand {
 
 extension Outdated {
     /// A ref pin's commit, shortened as git shows it (12 digits).
-    static func commit(_ fields: [String: LockValue]) -> String? {
-        guard case .string(let c)? = fields["commit"] else { return nil }
-        return String(c.prefix(12))
-    }
+    static func short(_ commit: String?) -> String? { commit.map { String($0.prefix(12)) } }
 }
 
 /// Left-aligned columns two spaces apart.

@@ -83,7 +83,7 @@ public struct DoctorService {
                 let differences = entry.installDifferences(from: record)
                 guard !differences.isEmpty else { continue }
                 out.insert("\(name)@\(entry.version.text)")
-                r.problem("\(name) \(entry.version) is installed from \(Self.describe(record)), but \(Paths.abbreviate(path, home: settings.home)) locks \(Self.describe(entry)): they differ in \(differences.joined(separator: ", ")) — run `tack install` in \(Paths.abbreviate(Paths.dirname(path), home: settings.home)) to build the locked one")
+                r.problem("\(name) \(entry.version) is installed from \(Self.describe(record, kind: settings.backends.kind(of: record))), but \(Paths.abbreviate(path, home: settings.home)) locks \(Self.describe(entry, kind: settings.backends.kind(of: entry))): they differ in \(differences.joined(separator: ", ")) — run `tack install` in \(Paths.abbreviate(Paths.dirname(path), home: settings.home)) to build the locked one")
             }
         }
         return out
@@ -136,9 +136,9 @@ public struct DoctorService {
         r.note("\(names.sorted().joined(separator: ", ")) rest\(names.count == 1 ? "s" : "") on trust on first use: tack.lock recorded what was first downloaded, and nothing the publisher signed or listed checked it — where the publisher publishes them, name its checksum file (`checksums:`) or key (`minisign:`, `cosign:`) in tack.yml; `tack sbom` says how each tool is verified")
     }
 
-    static func describe(_ entry: LockedTool) -> String {
+    static func describe(_ entry: LockedTool, kind: (any BackendKind)?) -> String {
         var text = entry.source
-        if case .string(let commit)? = entry.fields["commit"] { text += " (commit \(commit.prefix(12)))" }
+        if let commit = kind?.revision(entry) { text += " (commit \(commit.prefix(12)))" }
         if !entry.options.isEmpty { text += " with " + entry.options.keys.sorted().map { "\($0): \(entry.options[$0] ?? "")" }.joined(separator: ", ") }
         return text
     }

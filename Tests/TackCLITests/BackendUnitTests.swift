@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Backends
+import BackendKinds
 import TackCore
 
 /// Backends against fakes of the outside world: no server, no subprocess.

@@ -1,4 +1,5 @@
 @testable import Backends
+import BackendKinds
 import Foundation
 import TackCore
 import Testing

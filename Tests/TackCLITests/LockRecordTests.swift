@@ -1,4 +1,5 @@
 @testable import Backends
+import BackendKinds
 import TackCore
 import Testing
 

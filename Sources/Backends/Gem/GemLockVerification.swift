@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 
 /// `tack lock --verify` of a gem tool: every gem file the entry has a checksum for, fetched

@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 
 /// A gem to install: name, version (with a platform suffix for platform gems), file.

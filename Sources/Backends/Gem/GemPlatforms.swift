@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 
 /// RubyGems' platforms and a lock's gems across them: one version of each gem on every

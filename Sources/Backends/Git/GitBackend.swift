@@ -359,3 +359,8 @@ extension GitKind: BackendMaking {
         GitBackend(runner: e.runner(), environment: e.interpreters, git: e.git, fs: e.fs, trace: e.trace, http: e.http(), limits: e.limits, mirrors: e.mirrors)
     }
 }
+
+extension GitLockRecord {
+    /// The commit, when it is a full commit id (what a lock may name).
+    var fullCommit: String? { commit.flatMap { Git.isCommitID($0) ? $0 : nil } }
+}

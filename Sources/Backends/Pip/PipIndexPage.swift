@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// One file an index page or a find_links directory offers.

@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 
 /// `tack lock --verify` of a pip tool: every file tack.lock allows for the distributions the

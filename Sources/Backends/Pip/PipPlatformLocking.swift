@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 
 /// Locking a pip tool for platforms other than this one: uv resolves for each

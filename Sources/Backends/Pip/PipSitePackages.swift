@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// What a virtualenv's site-packages says of the package installed in it.

@@ -1,5 +1,6 @@
 import Archive
 import Git
+import BackendKinds
 import TackCore
 
 /// What a backend is made with, for one process: its settings, the environment its children

@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// Downloads into the cache: streamed to a partial file, its SHA-256 checked, then renamed to

@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// `bin/<name>` of an install linked to an executable in its `files/`: the one way url tools

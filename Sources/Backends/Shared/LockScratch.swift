@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// A new directory in `cache` for what `tack lock` resolves and fetches without installing;

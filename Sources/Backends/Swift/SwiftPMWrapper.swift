@@ -1,3 +1,4 @@
+import BackendKinds
 import TackCore
 
 /// Makes a toolchain's SwiftPM read Swift SDKs from the toolchain's own install

@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// swift.org's lists (or a mirror's, `TACK_SWIFT_MIRROR`): the releases with the platforms and

@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import BackendKinds
 import TackCore
 
 /// A toolchain's Swift SDKs (`swift: { version: 6.0.3, sdks: [static-linux] }`): the bundles

@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// Who signed a Swift download: an OpenPGP signature (`.sig` beside the archive) by one of

@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import BackendKinds
 import TackCore
 
 /// The team cache on an OCI registry. One repository per tool (`NAMESPACE/TOOL`), one tag per

@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// A user name and secret for a registry. Never printed: `description` hides the secret.

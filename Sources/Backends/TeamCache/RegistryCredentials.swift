@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// Where a registry's credentials come from, first match wins: `TACK_CACHE_USERNAME` and

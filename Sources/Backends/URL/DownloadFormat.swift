@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// What a download is, by its name and its first bytes: an archive (and which), an artifact

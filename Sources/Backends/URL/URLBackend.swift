@@ -51,7 +51,7 @@ public struct URLBackend: Backend {
     /// What a version's locked fields put in templates: its `build` (python-build-standalone's
     /// release date), checked to be a plain word so a lock cannot steer the URL elsewhere.
     static func templateValues(_ fields: [String: LockValue]) -> [String: String] {
-        guard case .string(let build)? = fields["build"], isPlainWord(build) else { return [:] }
+        guard let build = URLLockRecord(fields).build, isPlainWord(build) else { return [:] }
         return ["build": build]
     }
 
@@ -117,8 +117,8 @@ public struct URLBackend: Backend {
             let published = rawDate.flatMap(ReleaseAge.timestamp)
             let unreadable = rawDate != nil && published == nil ? rawDate : nil
             if let build = match.output["build"]?.substring.map(String.init), Self.isPlainWord(build) {
-                if case .string(let known)? = found[v]?.fields["build"], !Self.newer(build, than: known) { continue }
-                var available = AvailableVersion(version: v, fields: ["build": .string(build)], lts: lts)
+                if let known = found[v].flatMap({ URLLockRecord($0.fields).build }), !Self.newer(build, than: known) { continue }
+                var available = AvailableVersion(version: v, fields: URLLockRecord(build: build).fields, lts: lts)
                 available.published = published
                 available.unreadableDate = unreadable
                 found[v] = available
@@ -245,7 +245,7 @@ public struct URLBackend: Backend {
 
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let tool = "\(job.locked.name) \(job.locked.version)"
-        if case .string(let build)? = job.locked.fields["build"], !Self.isPlainWord(build) {
+        if let build = URLLockRecord(job.locked.fields).build, !Self.isPlainWord(build) {
             throw TackError("tack.lock's build of \(tool) is \(quoted(build)), not a build name — nothing was installed; run `tack lock` again")
         }
         let (url, bins, manifestChecksum) = target(job.request, job.locked.version, fields: job.locked.fields)

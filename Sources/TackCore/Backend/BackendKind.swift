@@ -53,6 +53,13 @@ public protocol BackendKind: Sendable {
     func runsChosenCode(_ request: ToolRequest) -> String?
     /// How an entry of this kind (locked from `request`) is verified.
     func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification
+    /// The ref (branch, tag or commit) a `ref:` pin's entry follows, as tack.lock records it.
+    func lockedRef(_ entry: LockedTool) -> String?
+    /// The exact revision an entry pins besides its version (a git commit), as people read it.
+    func revision(_ entry: LockedTool) -> String?
+    /// Revisions an install of the entry keeps in `$TACK_HOME/cache` (an asdf plugin's
+    /// commit): `tack prune` keeps the cached copies they name.
+    func cachedRevisions(_ entry: LockedTool) -> [String]
     /// Fills in what `tack sbom` says of an entry of this kind: package URL, hashes, location,
     /// parts. `component` comes with the entry's name, version, source and verification.
     func describe(_ entry: LockedTool, in component: inout BillOfMaterials.Component)
@@ -71,6 +78,9 @@ extension BackendKind {
     public var isSwiftToolchain: Bool { false }
     public var lockFields: [String] { [] }
     public func watchedPaths(install: String) -> [String] { [] }
+    public func lockedRef(_ entry: LockedTool) -> String? { nil }
+    public func revision(_ entry: LockedTool) -> String? { nil }
+    public func cachedRevisions(_ entry: LockedTool) -> [String] { [] }
     public func runsChosenCode(_ request: ToolRequest) -> String? { nil }
     public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
         Verification(.trustOnFirstUse, "what tack.lock recorded")

@@ -2,20 +2,9 @@
 /// tack.lock records of a pin's options is `ToolOptions.lockRecord`; whether an entry still
 /// describes its pin is `LockMatch`'s.
 extension LockedTool {
-    /// The entry's `options:` (empty when it has none).
-    public var options: [String: String] { fieldMap("options") }
-
-    /// A map field of the entry (checksums by platform or file, signers, paths), empty when
-    /// the entry has none.
-    public func fieldMap(_ field: String) -> [String: String] {
-        if case .map(let m)? = fields[field] { return m }
-        return [:]
-    }
-
     /// Whether a url tool's entry records its checksum for `platform` (what --frozen needs).
     public func hasChecksum(for platform: Platform) -> Bool {
-        if case .map(let sums)? = fields["sha256"] { return sums[platform.description] != nil }
-        return false
+        checksums[platform.description] != nil
     }
 
     /// The fields that say which bytes an install is: single values, and maps (checksums by

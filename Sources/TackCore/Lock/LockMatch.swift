@@ -38,7 +38,7 @@ public struct LockMatch: Sendable {
     /// one: an install with nothing to do.
     public func isReadyToInstall(_ entry: LockedTool, platform: Platform = .current) -> Bool {
         matches(entry, platform: platform) && !Self.needsChecksum(entry, kind: request.source.kind, platform: platform)
-            && request.options.signingKey.map { $0.contradicts(entry, platform: platform) == nil && entry.fieldMap("signed-by")[platform.description] != nil } ?? true
+            && request.options.signingKey.map { $0.contradicts(entry, platform: platform) == nil && entry.signers[platform.description] != nil } ?? true
     }
 
     /// Whether installing `entry` on `platform` needs a checksum the entry does not have: a
@@ -66,7 +66,7 @@ public struct LockMatch: Sendable {
         if locked != wanted {
             out.append(.options(Set(locked.keys).union(wanted.keys).filter { locked[$0] != wanted[$0] }.sorted()))
         }
-        if request.source.kind?.checksumsPerPlatform == true, case .map(let sums)? = entry.fields["sha256"] {
+        if request.source.kind?.checksumsPerPlatform == true, case let sums = entry.checksums, !sums.isEmpty {
             let key = platform.description
             let manifest = request.options.manifestChecksum(platform: key)
             if let manifest, let sum = sums[key], !Checksum.same(manifest, sum) {
@@ -80,7 +80,7 @@ public struct LockMatch: Sendable {
     /// did not ask for, and a version its requirement allows.
     func refDisagreements(_ entry: LockedTool) -> [LockDisagreement] {
         let requirement = request.requirement
-        let lockedRef: String? = if case .string(let r)? = entry.fields["ref"] { r } else { nil }
+        let lockedRef = request.source.kind?.lockedRef(entry)
         switch requirement {
         case .ref(let ref):
             if let lockedRef { return lockedRef == ref ? [] : [.ref(pinned: ref, locked: lockedRef)] }

@@ -33,12 +33,11 @@ public struct LockPlanner: Sendable {
 
     /// A fresh entry for `request`: what the backend found, and the options it was found for.
     static func entry(_ request: ToolRequest, backend: any Backend, found: AvailableVersion) -> LockedTool {
-        var fields = found.fields
-        let options = request.options.lockRecord
-        if !options.isEmpty { fields["options"] = .map(options) }
-        return LockedTool(
+        var entry = LockedTool(
             name: request.name, version: found.version, requested: request.requirement.description,
-            backend: backend.name, source: backend.source(of: request), fields: fields)
+            backend: backend.name, source: backend.source(of: request), fields: found.fields)
+        entry.options = request.options.lockRecord
+        return entry
     }
 
     /// Requests tack can lock and install: not `system` (whatever is on PATH) nor `path:`
@@ -183,8 +182,8 @@ public struct LockPlanner: Sendable {
                             // `tack update` accepts the publisher's new key: the old signer
                             // goes, and the next install checks the new key's signature.
                             if update.includes(request.name), let key = request.options.signingKey,
-                               kept.fieldMap("signed-by").values.contains(where: { $0 != key.id }) {
-                                kept.fields["signed-by"] = nil
+                               kept.signers.values.contains(where: { $0 != key.id }) {
+                                kept.signers = [:]
                             }
                             return (request.name, .success(kept))
                         }

@@ -222,6 +222,39 @@ extension LockedTool {
     ]
 }
 
+extension LockedTool {
+    /// The entry's `options:` (empty when it has none).
+    public var options: [String: String] {
+        get { fieldMap("options") }
+        set { fields["options"] = newValue.isEmpty ? nil : .map(newValue) }
+    }
+
+    /// `sha256:`, SHA-256 by platform (or by file, for kinds that record files), empty when none.
+    public var checksums: [String: String] {
+        get { fieldMap("sha256") }
+        set { fields["sha256"] = newValue.isEmpty ? nil : .map(newValue) }
+    }
+
+    /// `signed-by:`, the id of the key that signed each platform's download, empty when none.
+    public var signers: [String: String] {
+        get { fieldMap("signed-by") }
+        set { fields["signed-by"] = newValue.isEmpty ? nil : .map(newValue) }
+    }
+
+    /// A map field of the entry, empty when the entry has none: for a kind's own record type
+    /// and this codec, not for reading one kind's fields elsewhere.
+    public func fieldMap(_ field: String) -> [String: String] {
+        if case .map(let m)? = fields[field] { return m }
+        return [:]
+    }
+
+    /// A string field of the entry, nil when it has none (same rule as `fieldMap`).
+    public func fieldString(_ field: String) -> String? {
+        if case .string(let s)? = fields[field] { return s }
+        return nil
+    }
+}
+
 public enum LockValue: Sendable, Equatable {
     case string(String)
     case list([String])

@@ -72,13 +72,13 @@ public struct SigningKey: Sendable, Hashable {
     /// Whether an install made from `record` lacks the signature check this key asks for on
     /// `platform`: made before tack.yml named the key. It is installed again, verified.
     public func wasNotChecked(_ record: LockedTool, platform: Platform) -> Bool {
-        record.fieldMap("signed-by")[platform.description] != id
+        record.signers[platform.description] != id
     }
 
     /// Whether `entry` records another signer for `platform` than this key: the key changed
     /// in tack.yml since the lock was written (or the lock was edited).
     public func contradicts(_ entry: LockedTool, platform: Platform) -> String? {
-        guard let locked = entry.fieldMap("signed-by")[platform.description], locked != id else { return nil }
+        guard let locked = entry.signers[platform.description], locked != id else { return nil }
         return locked
     }
 }

@@ -23,8 +23,8 @@ public struct CachePrune: Sendable {
         var sums: Set<String> = [], commits: Set<String> = []
         for tool in store.installedTools() {
             for entry in store.installedEntries(tool) where !removing.contains("\(tool)@\(entry.version.text)") {
-                if case .map(let m)? = entry.fields["sha256"] { sums.formUnion(m.values) }
-                if case .string(let c)? = entry.fields["plugin-commit"] { commits.insert(c) }
+                sums.formUnion(entry.checksums.values)
+                if let kind = store.backends.kind(of: entry) { commits.formUnion(kind.cachedRevisions(entry)) }
             }
         }
         func entries(_ dir: String) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// A `file://` download: the file copied and hashed as it is read.

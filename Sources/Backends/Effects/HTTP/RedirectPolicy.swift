@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// The request a redirect leads to. `Authorization` goes on only to the same scheme, host and

@@ -1,4 +1,5 @@
 import Foundation
+import BackendKinds
 import TackCore
 
 /// Watches one transfer: asked (by libcurl's progress callback, about once a second, oftener

@@ -3,14 +3,14 @@ import TackCore
 /// What tack.lock records of a Swift toolchain: its swift.org tag, and for each platform
 /// (`ubuntu2204-x86_64`) the archive's name, its path below the download host, its SHA-256 and
 /// the fingerprint of the key that signed it.
-struct SwiftLockRecord: Equatable {
-    var tag: String?
-    var sha256: [String: String] = [:]
-    var signedBy: [String: String] = [:]
-    var archive: [String: String] = [:]
-    var path: [String: String] = [:]
+public struct SwiftLockRecord: Equatable {
+    public var tag: String?
+    public var sha256: [String: String] = [:]
+    public var signedBy: [String: String] = [:]
+    public var archive: [String: String] = [:]
+    public var path: [String: String] = [:]
 
-    init(_ fields: [String: LockValue]) {
+    public init(_ fields: [String: LockValue]) {
         func map(_ key: String) -> [String: String] { if case .map(let m)? = fields[key] { m } else { [:] } }
         if case .string(let t)? = fields["tag"] { tag = t }
         sha256 = map("sha256")
@@ -20,14 +20,14 @@ struct SwiftLockRecord: Equatable {
     }
 
     /// One platform's archive recorded (`key` its description).
-    mutating func record(_ key: String, sha256 sum: String, signer: String, archive name: String, path where: String) {
+    public mutating func record(_ key: String, sha256 sum: String, signer: String, archive name: String, path where: String) {
         sha256[key] = sum
         signedBy[key] = signer
         archive[key] = name
         path[key] = `where`
     }
 
-    var fields: [String: LockValue] {
+    public var fields: [String: LockValue] {
         var out: [String: LockValue] = ["sha256": .map(sha256), "signed-by": .map(signedBy), "archive": .map(archive), "path": .map(path)]
         if let tag { out["tag"] = .string(tag) }
         return out

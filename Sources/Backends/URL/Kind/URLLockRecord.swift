@@ -4,26 +4,31 @@ import TackCore
 /// (`sha256: { linux-x86_64: … }`), what `--frozen` needs before it installs, and, where
 /// tack.yml names the publisher's key, the id of the key that signed each download
 /// (`signed-by: { linux-x86_64: "minisign:…" }`).
-struct URLLockRecord: Equatable {
+public struct URLLockRecord: Equatable {
     /// SHA-256 by platform (`linux-x86_64`), as written.
-    var sha256: [String: String] = [:]
+    public var sha256: [String: String] = [:]
     /// The signing key's id by platform.
-    var signedBy: [String: String] = [:]
+    public var signedBy: [String: String] = [:]
+    /// The version's build (python-build-standalone's release date), which templates name.
+    public var build: String?
 
-    init(sha256: [String: String] = [:], signedBy: [String: String] = [:]) {
+    public init(sha256: [String: String] = [:], signedBy: [String: String] = [:], build: String? = nil) {
         self.sha256 = sha256
         self.signedBy = signedBy
+        self.build = build
     }
 
-    init(_ fields: [String: LockValue]) {
+    public init(_ fields: [String: LockValue]) {
         if case .map(let m)? = fields["sha256"] { sha256 = m }
         if case .map(let m)? = fields["signed-by"] { signedBy = m }
+        if case .string(let b)? = fields["build"] { build = b }
     }
 
-    var fields: [String: LockValue] {
+    public var fields: [String: LockValue] {
         var out: [String: LockValue] = [:]
         if !sha256.isEmpty { out["sha256"] = .map(sha256) }
         if !signedBy.isEmpty { out["signed-by"] = .map(signedBy) }
+        if let build { out["build"] = .string(build) }
         return out
     }
 }

@@ -13,6 +13,8 @@ public struct AsdfKind: BackendKind {
     public var builds: Bool { true }
     public var lockFields: [String] { ["plugin-commit"] }
 
+    public func cachedRevisions(_ entry: LockedTool) -> [String] { AsdfLockRecord(entry.fields).pluginCommit.map { [$0] } ?? [] }
+
     public func runsChosenCode(_ request: ToolRequest) -> String? {
         "\(request.name) comes from the asdf plugin \(request.source.identity ?? ""), whose scripts would run on this machine"
     }

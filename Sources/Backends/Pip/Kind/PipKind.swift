@@ -23,8 +23,9 @@ public struct PipKind: BackendKind {
 
     public func describe(_ entry: LockedTool, in c: inout BillOfMaterials.Component) {
         c.purl = PackageURL.pypi(entry.source, entry.version.text)
-        let hashes = entry.fieldMap("hashes")
-        c.parts = BillOfMaterials.parts(entry.fieldMap("packages"), of: c, purl: PackageURL.pypi) { name, _ in
+        let record = PipLockRecord(entry.fields)
+        let hashes = record.hashes
+        c.parts = BillOfMaterials.parts(record.packages, of: c, purl: PackageURL.pypi) { name, _ in
             (hashes[name] ?? "").split(separator: " ").compactMap { h in
                 let hex = h.hasPrefix("sha256:") ? String(h.dropFirst(7)) : String(h)
                 return Checksum.isSHA256(hex) ? BillOfMaterials.Hash(of: name, sha256: hex.lowercased()) : nil

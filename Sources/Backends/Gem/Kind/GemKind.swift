@@ -19,8 +19,9 @@ public struct GemKind: BackendKind {
 
     public func describe(_ entry: LockedTool, in c: inout BillOfMaterials.Component) {
         c.purl = PackageURL.gem(entry.source, entry.version.text)
-        let files = entry.fieldMap("sha256")
-        c.parts = BillOfMaterials.parts(entry.fieldMap("gems"), of: c, purl: PackageURL.gem) { name, version in
+        let record = GemLockRecord(entry.fields)
+        let files = record.sha256
+        c.parts = BillOfMaterials.parts(record.gems, of: c, purl: PackageURL.gem) { name, version in
             files["\(name)-\(version).gem"].map { [BillOfMaterials.Hash(of: "\(name)-\(version).gem", sha256: $0)] } ?? []
         }
     }

@@ -23,13 +23,13 @@ public struct SwiftKind: BackendKind {
     public func watchedPaths(install: String) -> [String] { [SwiftSDK.directory(install: install)] }
 
     public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
-        let signers = Set(entry.fieldMap("signed-by").values).sorted()
+        let signers = Set(SwiftLockRecord(entry.fields).signedBy.values).sorted()
         return Verification(.signature, "swift.org's OpenPGP signature" + (signers.isEmpty ? "" : " (key \(signers.joined(separator: ", ")))"))
     }
 
     public func describe(_ entry: LockedTool, in c: inout BillOfMaterials.Component) {
         let v = entry.version.text
-        c.hashes = entry.fieldMap("sha256").sorted { $0.key < $1.key }.map { BillOfMaterials.Hash(of: $0.key, sha256: $0.value) }
+        c.hashes = SwiftLockRecord(entry.fields).sha256.sorted { $0.key < $1.key }.map { BillOfMaterials.Hash(of: $0.key, sha256: $0.value) }
         c.location = entry.source
         let paths = entry.fieldMap(SwiftSDK.lockPath)
         for (name, sum) in entry.fieldMap(SwiftSDK.lockSHA256).sorted(by: { $0.key < $1.key }) {

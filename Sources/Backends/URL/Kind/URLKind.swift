@@ -34,12 +34,13 @@ public struct URLKind: BackendKind {
 
     public func describe(_ entry: LockedTool, in c: inout BillOfMaterials.Component) {
         let v = entry.version.text
-        let sums = entry.fieldMap("sha256").sorted { $0.key < $1.key }
+        let record = URLLockRecord(entry.fields)
+        let sums = record.sha256.sorted { $0.key < $1.key }
         c.hashes = sums.map { BillOfMaterials.Hash(of: $0.key, sha256: $0.value) }
         // One platform's URL (this machine's, else the first the lock covers), rendered.
         let platform = sums.first { $0.key == Platform.current.description }.map(\.key) ?? sums.first?.key
         var extra: [String: String] = [:]
-        if case .string(let build)? = entry.fields["build"] { extra["build"] = build }
+        if let build = record.build { extra["build"] = build }
         let url = platform.flatMap(Platform.init(key:)).map { $0.render(entry.source, version: v, extra: extra) } ?? entry.source
         c.location = url
         c.purl = PackageURL.generic(entry.name, v, qualifiers: [("download_url", URLRedaction.text(url))])

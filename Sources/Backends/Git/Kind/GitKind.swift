@@ -35,12 +35,15 @@ public struct GitKind: BackendKind {
     public var locksRefs: Bool { true }
     public var lockFields: [String] { ["tag", "commit", "ref", "prebuilt"] }
 
+    public func lockedRef(_ entry: LockedTool) -> String? { GitLockRecord(entry.fields).ref }
+    public func revision(_ entry: LockedTool) -> String? { GitLockRecord(entry.fields).commit }
+
     public func runsChosenCode(_ request: ToolRequest) -> String? {
         request.options.git.build.map { _ in "\(request.name) has a `build:` command, which would run on this machine" }
     }
 
     public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
-        if case .map(let prebuilt)? = entry.fields["prebuilt"], prebuilt["sha256"] != nil {
+        if GitLockRecord(entry.fields).prebuilt?["sha256"] != nil {
             return Verification(.trustOnFirstUse, "the SHA-256 of the release's bundle when first locked")
         }
         return Verification(.trustOnFirstUse, "the commit its tag named when first locked, built here")
@@ -48,16 +51,16 @@ public struct GitKind: BackendKind {
 
     public func describe(_ entry: LockedTool, in c: inout BillOfMaterials.Component) {
         let v = entry.version.text
-        let commit: String? = if case .string(let s)? = entry.fields["commit"] { s } else { nil }
+        let record = GitLockRecord(entry.fields)
+        let commit = record.commit
         if let repo = GitHub.repository(ofGitURL: entry.source) {
-            let tag: String = if case .string(let t)? = entry.fields["tag"] { t } else { v }
-            c.purl = PackageURL.github(repo, tag)
+            c.purl = PackageURL.github(repo, record.tag ?? v)
         } else {
             c.purl = PackageURL.generic(entry.name, v, qualifiers: [("vcs_url", "git+" + URLRedaction.text(entry.source) + (commit.map { "@" + $0 } ?? ""))])
         }
         c.location = entry.source
         c.isRepository = true
-        if case .map(let prebuilt)? = entry.fields["prebuilt"], let sum = prebuilt["sha256"] {
+        if let prebuilt = record.prebuilt, let sum = prebuilt["sha256"] {
             c.hashes = [BillOfMaterials.Hash(of: prebuilt["url"].map(Paths.basename) ?? "bundle", sha256: sum)]
             c.location = prebuilt["url"] ?? c.location
             c.isRepository = prebuilt["url"] == nil
