@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TackCore
 
 /// `-q/--quiet` and `-v/--verbose`, taken out of the command line wherever they stand before a
 /// `--` (and before the command `exec` runs), and set as TACK_QUIET / TACK_VERBOSE so that
@@ -18,8 +19,8 @@ enum GlobalOptions {
                 continue
             }
             switch a {
-            case "-q", "--quiet": setenv("TACK_QUIET", "1", 1)
-            case "-v", "--verbose": setenv("TACK_VERBOSE", "1", 1)
+            case "-q", "--quiet": set("TACK_QUIET")
+            case "-v", "--verbose": set("TACK_VERBOSE")
             default:
                 out.append(a)
                 // What follows exec's command, and a `new` template's variables, are not tack's.
@@ -27,5 +28,10 @@ enum GlobalOptions {
             }
         }
         return out
+    }
+
+    /// The variable set to 1 in the process, or in the command's scope when it runs in-process.
+    static func set(_ name: String) {
+        if let scope = ProcessScope.current { scope.set(name, "1") } else { setenv(name, "1", 1) }
     }
 }

@@ -102,10 +102,14 @@ final class ProgressReporter: @unchecked Sendable {
     private func startTicker() {
         guard ticker == nil else { return }
         let interval = live ? 1 : pipedInterval
+        // Detached, in the command's process scope (it says its lines where the command does).
+        let scope = ProcessScope.current
         ticker = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
-                guard let self, self.tick() else { return }
+            await ProcessScope.$current.withValue(scope) {
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+                    guard let self, self.tick() else { return }
+                }
             }
         }
     }

@@ -45,16 +45,29 @@ public struct Tack: AsyncParsableCommand {
         _ = StartState.captured
         OutputCheck.install()
         Interrupts.install { CurrentProcess.settings(relevantOnly: true)?.store }
-        let arguments = GlobalOptions.apply(Array(CommandLine.arguments.dropFirst()))
+        exitProcess(await run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs one command line in-process, as `tack-cli` would run it in a process of its own:
+    /// `scope` is that process (environment, working directory, executable) and receives its
+    /// output. The status is what the process would exit with. What only a process has —
+    /// signals, a terminal, `exec` (so not `tack exec`) — is not here.
+    public static func main(arguments: [String], scope: ProcessScope) async -> Int32 {
+        await ProcessScope.$current.withValue(scope) { await run(arguments) }
+    }
+
+    /// Parses the arguments, runs the command and says what went wrong: the exit status.
+    static func run(_ commandLine: [String]) async -> Int32 {
+        let arguments = GlobalOptions.apply(commandLine)
         // `tack --version` (tack's own; left out of the configuration so that no subcommand's
         // help offers a --version of its own).
         if arguments == ["--version"] {
             Output.out("tack \(TackVersion.current)\n")
-            exitProcess(0)
+            return 0
         }
         if let problem = preflight(arguments) {
             Output.error(problem)
-            exitProcess(UsageError.status)
+            return UsageError.status
         }
         do {
             var command = try parseAsRoot(arguments)
@@ -65,11 +78,11 @@ public struct Tack: AsyncParsableCommand {
             }
             Interrupts.settled()
             refreshSnapshot(arguments)
+            return 0
         } catch {
             refreshSnapshot(arguments)
-            await finish(error, arguments: arguments)
+            return await status(for: error, arguments: arguments)
         }
-        if Interrupts.isStopping { Interrupts.park() }
     }
 
     /// The commands that change what is pinned, locked, trusted or installed here.
@@ -100,29 +113,29 @@ public struct Tack: AsyncParsableCommand {
         return names.contains(first) ? nil : UsageError.unknownCommand(first, commands: names)
     }
 
-    /// Ends the process for an error: help and `--version` to stdout; a command line tack
+    /// The status for an error, said: help and `--version` to stdout; a command line tack
     /// cannot read as `tack: <what> — see tack CMD --help`, status 2; a failure already said,
     /// with its status.
-    static func finish(_ error: any Error, arguments: [String]) async -> Never {
+    static func status(for error: any Error, arguments: [String]) async -> Int32 {
         if Interrupts.isStopping { Interrupts.park() }
-        if let code = error as? ExitCode { exitProcess(code.rawValue) }
+        if let code = error as? ExitCode { return code.rawValue }
         let code = exitCode(for: error)
         if code == .success {
+            var help = fullMessage(for: error)
             if let extra = await New.templateHelp(arguments) {
-                var help = fullMessage(for: error)
                 while help.last == "\n" { help.removeLast() }
-                Output.out(help + "\n\n" + extra + "\n")
-                exitProcess(0)
+                help += "\n\n" + extra
             }
-            exit(withError: error)
+            if !help.isEmpty { Output.out(help + "\n") }
+            return 0
         }
         let command = arguments.first.flatMap { commandNames.contains($0) ? $0 : nil }
         if code == .validationFailure {
             Output.error(UsageError.message(message(for: error), command: command))
-            exitProcess(UsageError.status)
+            return UsageError.status
         }
         Output.error(message(for: error))
-        exitProcess(1)
+        return 1
     }
 }
 

@@ -34,7 +34,8 @@ import Testing
         #expect(lstat(fifo, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, "the FIFO was replaced")
         // /dev/stdout (a link to /proc/self/fd/1, a CI idiom): the document reaches stdout.
         let before = try FileManager.default.destinationOfSymbolicLink(atPath: "/dev/stdout")
-        let stdout = try s.tack(["sbom", "--output", "/dev/stdout"], in: "app")
+        // (A process: in-process, /dev/stdout would be the test runner's.)
+        let stdout = try s.tackProcess(["sbom", "--output", "/dev/stdout"], in: "app")
         #expect(stdout.status == 0, "\(stdout.stderr)")
         #expect(stdout.stdout.contains("CycloneDX"), "\(stdout.stdout)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/dev/stdout") == before)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TackCLI
 import TackCore
 
 /// A sandbox for running the built `tack` as a user would: its own HOME, TACK_HOME and
@@ -86,8 +87,47 @@ final class Sandbox {
     }
 
     /// Runs `tack args` in `directory` (relative to the sandbox); `stdout`, when given,
-    /// receives standard output instead of a pipe (`/dev/full`, say).
+    /// receives standard output instead of a pipe (`/dev/full`, say). A command `tack-cli`
+    /// answers runs in-process (`tackInProcess`), as the built binaries would run it, unless
+    /// `TACK_TEST_BINARY` names binaries to test; what only a process shows (the hot commands
+    /// `tack` answers, `exec`, a closed stdout, signals) runs the built `tack`.
     func tack(_ args: [String], in directory: String = "", env extra: [String: String] = [:], stdout: FileHandle? = nil, program: String? = nil) throws -> Result {
+        if stdout == nil, program == nil, Self.runsInProcess(args), !hasGitConfig { return try tackInProcess(args, in: directory, env: extra) }
+        return try tackProcess(args, in: directory, env: extra, stdout: stdout, program: program)
+    }
+
+    /// The commands the harness runs in-process: every one `tack-cli` answers but `exec`
+    /// (which becomes the tool), `new` (whose first commit's author comes from git's own
+    /// configuration) and those `tack` answers from the snapshot.
+    static let inProcessCommands: Set<String> = [
+        "install", "use", "lock", "update", "outdated", "where", "ls", "ls-remote", "uninstall", "prune", "reshim",
+        "registry", "cache", "trust", "bootstrap", "doctor", "sbom", "completion", "version", "help", "env",
+        "activate", "deactivate",
+    ]
+
+    /// The sandbox gives git a configuration of its own (`insteadOf`, an author), which libgit2
+    /// reads from the process's HOME: only a process of its own sees it.
+    var hasGitConfig: Bool { FileManager.default.fileExists(atPath: root + "/home/.gitconfig") }
+
+    static func runsInProcess(_ args: [String]) -> Bool {
+        guard ProcessInfo.processInfo.environment["TACK_TEST_BINARY"] == nil else { return false }
+        guard let first = args.first(where: { $0 != "-q" && $0 != "--quiet" && $0 != "-v" && $0 != "--verbose" }) else { return false }
+        return inProcessCommands.contains(first)
+    }
+
+    /// Runs `tack args` in this test's process (`Tack.main(arguments:scope:)`), in a scope with
+    /// the sandbox's environment and `directory`: what tack-cli would print and exit with.
+    func tackInProcess(_ args: [String], in directory: String = "", env extra: [String: String] = [:]) throws -> Result {
+        var env = environment
+        env["PWD"] = root + "/" + directory
+        env.merge(extra) { $1 }
+        let cli = URL(fileURLWithPath: try Self.binary()).deletingLastPathComponent().appendingPathComponent("tack-cli").path
+        let scope = ProcessScope(environment: env, cwd: Paths.normalize(root + "/" + directory), executable: cli)
+        return InProcessRun.run(args, scope: scope)
+    }
+
+    /// Runs `tack args` as a process of the built binaries.
+    func tackProcess(_ args: [String], in directory: String = "", env extra: [String: String] = [:], stdout: FileHandle? = nil, program: String? = nil) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try program ?? Self.binary())
         p.arguments = args
@@ -247,6 +287,23 @@ extension Process {
     /// process it waited on). Its status is set when `isRunning` turns false.
     func waitUntilDone() {
         while isRunning { usleep(1_000) }
+    }
+}
+
+/// A command run in-process from a test that may block its thread: on threads of its own
+/// (`TestThreads.commands`), so that tests waiting on commands never starve the commands.
+enum InProcessRun {
+    final class Box: @unchecked Sendable { var status: Int32 = 0 }
+
+    static func run(_ args: [String], scope: ProcessScope) -> Sandbox.Result {
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            box.status = await withTaskExecutorPreference(TestThreads.commands) { await Tack.main(arguments: args, scope: scope) }
+            done.signal()
+        }
+        done.wait()
+        return Sandbox.Result(status: box.status, stdout: scope.standardOutput, stderr: scope.standardError)
     }
 }
 

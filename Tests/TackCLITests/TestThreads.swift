@@ -8,6 +8,8 @@ import Testing
 /// at least eight).
 final class TestThreads: TaskExecutor, @unchecked Sendable {
     static let shared = TestThreads(width: TestThreads.defaultWidth)
+    /// Where commands run in-process by the harness run (`InProcessRun`).
+    static let commands = TestThreads(width: TestThreads.defaultWidth)
 
     static var defaultWidth: Int {
         if let text = ProcessInfo.processInfo.environment["TACK_TEST_THREADS"], let n = Int(text), n > 0 { return n }

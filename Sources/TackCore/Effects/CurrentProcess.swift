@@ -13,6 +13,7 @@ public enum CurrentProcess {
     /// dictionary on (a shim execs with the real environment), and building it for every
     /// variable is a large part of their cost.
     public static func environment(relevantOnly: Bool = false) -> [String: String] {
+        if let scope = ProcessScope.current { return scope.environment }
         var env: [String: String] = [:]
         #if canImport(Darwin)
         guard var p = _NSGetEnviron()?.pointee else { return env }
@@ -40,12 +41,14 @@ public enum CurrentProcess {
     /// One variable of the process environment, nil when unset: the one place outside the
     /// Embedded `tack` (whose `LeanContext` reads its own) that reads it.
     public static func variable(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
+        if let scope = ProcessScope.current { return scope.variable(name) }
+        return getenv(name).map { String(cString: $0) }
     }
 
     /// The working directory; `$PWD` when it names the same directory (it keeps the symlinks
     /// the user typed, as shells do).
     public static func workingDirectory() -> String? {
+        if let scope = ProcessScope.current { return scope.cwd }
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buf, buf.count) != nil else { return nil }
         let real = String(cString: buf)
@@ -76,6 +79,7 @@ public enum CurrentProcess {
 
     /// The absolute path of this executable.
     public static func executablePath() -> String? {
+        if let scope = ProcessScope.current { return scope.executable }
         #if canImport(Darwin)
         var size: UInt32 = 4096
         var buf = [CChar](repeating: 0, count: Int(size))
@@ -92,7 +96,7 @@ public enum CurrentProcess {
         #endif
     }
 
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    public static func isTerminal(_ fd: Int32) -> Bool { ProcessScope.current == nil && isatty(fd) == 1 }
 
     /// Where temporary files go: `$TMPDIR` when it is an absolute path, else `/tmp`.
     public static var temporaryDirectory: String {

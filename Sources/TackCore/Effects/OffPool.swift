@@ -17,8 +17,10 @@ public enum OffPool {
 
     /// `body`'s result, computed on a new thread (or here, if no thread can be started).
     public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            start(Work { continuation.resume(returning: body()) })
+        // The thread runs in the command's process scope, if it has one.
+        let scope = ProcessScope.current
+        return await withCheckedContinuation { continuation in
+            start(Work { continuation.resume(returning: ProcessScope.$current.withValue(scope) { body() }) })
         }
     }
 

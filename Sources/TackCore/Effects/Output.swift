@@ -29,6 +29,7 @@ public enum Output {
     }
 
     static func write(_ fd: Int32, _ s: String) {
+        if let scope = ProcessScope.current { return scope.write(fd, Array(s.utf8)) }
         var bytes = Array(s.utf8)
         var offset = 0
         while offset < bytes.count {

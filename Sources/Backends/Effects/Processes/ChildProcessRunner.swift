@@ -43,7 +43,8 @@ public struct ChildProcessRunner: ProcessRunner {
         } else {
             sink = lines
         }
-        let follower = sink.map { sink in Task.detached { await Self.follow(log, sink) } }
+        let scope = ProcessScope.current
+        let follower = sink.map { sink in Task.detached { await ProcessScope.$current.withValue(scope) { await Self.follow(log, sink) } } }
         let status = await ChildProcess.wait(pid)
         follower?.cancel()
         // Stopped by an interrupt: no failure to report (the interrupt says what happened).
