@@ -379,9 +379,9 @@ import Testing
         let s = try Sandbox()
         // Deeper than PATH_MAX, made one level at a time (no single path that long is ever named).
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.executableURL = URL(fileURLWithPath: FixtureServer.python)
         let script = "import os, sys\nos.chdir(sys.argv[1])\nfor i in range(25):\n    os.mkdir('d' * 200)\n    os.chdir('d' * 200)\nos.execv(sys.argv[2], [sys.argv[2], 'current'])\n"
-        p.arguments = ["python3", "-c", script, s.root, try Sandbox.binary()]
+        p.arguments = ["-c", script, s.root, try Sandbox.binary()]
         p.environment = s.environment.merging(["PWD": "/nonexistent"]) { $1 }
         let err = Pipe()
         p.standardError = err
@@ -393,7 +393,7 @@ import Testing
         #expect(text.contains("more than this system's PATH_MAX"), "\(text)")
         #expect(!text.contains("may have been removed"), "\(text)")
         // The sandbox's own clean-up cannot name the deepest directories either.
-        _ = try? s.run("/usr/bin/env", ["python3", "-c", "import shutil, os, sys\nos.chdir(sys.argv[1])\nshutil.rmtree('d' * 200)", s.root])
+        _ = try? s.run(FixtureServer.python, ["-c", "import shutil, os, sys\nos.chdir(sys.argv[1])\nshutil.rmtree('d' * 200)", s.root])
     }
 
     // MARK: 8. credentials go only to the registry's own host

@@ -329,8 +329,8 @@ import Testing
         let s = try sandbox()
         // A server that accepts and never answers: tack new waits in the template's fetch.
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "-c", """
+        server.executableURL = URL(fileURLWithPath: FixtureServer.python)
+        server.arguments = ["-c", """
             import socket, sys, time
             s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
             print(s.getsockname()[1], flush=True)

@@ -16,8 +16,8 @@ func uvDirectory() throws -> String {
 
     func python(_ args: [String]) throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Self.fixtures] + args
+        p.executableURL = URL(fileURLWithPath: FixtureServer.python)
+        p.arguments = [Self.fixtures] + args
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         p.waitUntilDone()

@@ -32,8 +32,8 @@ final class RegistryServer {
         case .token:
             let service = Process()
             let out = Pipe()
-            service.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            service.arguments = ["python3", FixtureServer.script.replacingOccurrences(of: "fixtures.py", with: "registry_token.py"),
+            service.executableURL = URL(fileURLWithPath: FixtureServer.python)
+            service.arguments = [FixtureServer.script.replacingOccurrences(of: "fixtures.py", with: "registry_token.py"),
                                  root, RegistryServer.user, RegistryServer.password, "tack-test-issuer"]
             service.standardInput = tokenInput
             service.standardOutput = out

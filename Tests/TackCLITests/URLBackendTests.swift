@@ -10,6 +10,20 @@ final class FixtureServer {
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fixtures.py").path
 
+    /// The python3 on PATH, found once: the interpreter itself, not a version manager's shim
+    /// (pyenv's runs some fifteen processes before Python starts, for each fixture).
+    static let python: String = {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", "import sys; print(sys.executable)"]
+        let out = Pipe()
+        p.standardOutput = out
+        guard (try? p.run()) != nil else { return "/usr/bin/python3" }
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        p.waitUntilDone()
+        return p.terminationStatus == 0 && text.hasPrefix("/") ? text : "/usr/bin/python3"
+    }()
+
     convenience init(serving root: String) throws {
         try self.init(["serve", root], root: root)
     }
@@ -18,8 +32,8 @@ final class FixtureServer {
     init(_ arguments: [String], root: String = "") throws {
         self.root = root
         let out = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script] + arguments
+        process.executableURL = URL(fileURLWithPath: FixtureServer.python)
+        process.arguments = [Self.script] + arguments
         process.standardInput = stdin
         process.standardOutput = out
         try process.run()
@@ -60,8 +74,8 @@ final class FixtureServer {
             if FileManager.default.fileExists(atPath: path) { return path }
             try FileManager.default.createDirectory(atPath: archiveDirectory, withIntermediateDirectories: true)
             let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["python3", script, "archive", kind, path + ".tmp", version] + (hostile.map { [$0] } ?? [])
+            p.executableURL = URL(fileURLWithPath: FixtureServer.python)
+            p.arguments = [script, "archive", kind, path + ".tmp", version] + (hostile.map { [$0] } ?? [])
             try p.run()
             p.waitUntilDone()
             guard p.terminationStatus == 0 else { throw FixtureFailed() }
