@@ -5,9 +5,10 @@ import Testing
 
 /// Every command and subcommand, fed a corpus of hostile arguments and every option without
 /// its value (issue 30, items 1 and 2): no trap (no status of 128 or more, no "Fatal error"),
-/// and a refusal is one `tack:` line on stderr. Through the built binaries (`tackProcess`): the
-/// Embedded `tack` and `tack-front` read every argument before `tack-cli` does, and a trap must
-/// show as a status, not end the test run.
+/// and a refusal is one `tack:` line on stderr. Each command gets invalid UTF-8 through all three
+/// built binaries (the Embedded `tack` and `tack-front` read argv before `tack-cli` does); the
+/// corpus goes where the harness sends it — the commands `tack` answers through the binaries,
+/// `tack-cli`'s in-process, where a trap would end the test run itself.
 @Suite(.ownThreads) struct HostileArgumentTests {
     /// Every command path: `install`, `registry add`, `cache push`, …
     static var commandPaths: [[String]] {
@@ -59,12 +60,12 @@ import Testing
         s.environment["TACK_SWIFT_MIRROR"] = "http://127.0.0.1:9"
         for word in Self.corpus {
             let args = path + [word]
-            check(try s.tackProcess(args, in: "p"), args)
+            check(try s.tack(args, in: "p"), args)
         }
         check(try raw(s, path, extra: ""), path + ["<invalid UTF-8>"])
-        let help = try s.tackProcess(path + ["--help"], in: "p").stdout
+        let help = try s.tack(path + ["--help"], in: "p").stdout
         for option in Self.valueOptions(help) {
-            check(try s.tackProcess(path + [option], in: "p"), path + [option])
+            check(try s.tack(path + [option], in: "p"), path + [option])
         }
     }
 }
