@@ -1,10 +1,12 @@
 import Foundation
 import Testing
 
-/// A loopback HTTP server the test starts and stops (Fixtures/fixtures.py).
+/// A loopback HTTP server the test starts and stops: a directory served in-process
+/// (`LoopbackFileServer`), or one of fixtures.py's other servers (Fixtures/fixtures.py).
 final class FixtureServer {
-    let process = Process()
-    let stdin = Pipe()
+    private let process: Process?
+    private let stdin = Pipe()
+    private let files: LoopbackFileServer?
     let port: Int
     let root: String
 
@@ -24,13 +26,20 @@ final class FixtureServer {
         return p.terminationStatus == 0 && text.hasPrefix("/") ? text : "/usr/bin/python3"
     }()
 
-    convenience init(serving root: String) throws {
-        try self.init(["serve", root], root: root)
+    init(serving root: String) throws {
+        let files = try LoopbackFileServer(root: root)
+        self.root = root
+        self.files = files
+        self.process = nil
+        port = files.port
     }
 
     /// fixtures.py with `arguments` (a server mode that prints its port first).
     init(_ arguments: [String], root: String = "") throws {
         self.root = root
+        self.files = nil
+        let process = Process()
+        self.process = process
         let out = Pipe()
         process.executableURL = URL(fileURLWithPath: FixtureServer.python)
         process.arguments = [Self.script] + arguments
@@ -44,6 +53,7 @@ final class FixtureServer {
     }
 
     deinit {
+        guard let process else { return }
         try? stdin.fileHandleForWriting.close()
         process.terminate()
         process.waitUntilDone()
