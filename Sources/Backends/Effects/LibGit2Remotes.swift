@@ -1,5 +1,4 @@
 import Git
-import BackendKinds
 import TackCore
 
 /// Remote repositories through libgit2, each call on a thread of its own (`OffPool`): a

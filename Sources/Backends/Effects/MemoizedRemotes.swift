@@ -1,5 +1,4 @@
 import Git
-import BackendKinds
 import TackCore
 
 /// A remote's listings asked once per command: the tags of a repository that planning the lock

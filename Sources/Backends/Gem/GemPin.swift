@@ -1,4 +1,3 @@
-import BackendKinds
 import TackCore
 
 /// A gem to install: name, version (with a platform suffix for platform gems), file.

@@ -1,4 +1,3 @@
-import BackendKinds
 import TackCore
 
 /// RubyGems' platforms and a lock's gems across them: one version of each gem on every

@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// A gem server's answers: `gem search`'s versions, and when each was published (its JSON

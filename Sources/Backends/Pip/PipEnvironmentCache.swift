@@ -1,4 +1,3 @@
-import BackendKinds
 import TackCore
 
 /// Environments kept in `$TACK_HOME/cache/pip-envs/<key>` (moved there when an install is

@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// One file an index page or a find_links directory offers.

@@ -1,4 +1,3 @@
-import BackendKinds
 import TackCore
 
 /// Which wheels serve which platform, and uv's word for a platform and its failures to

@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// Downloads into the cache: streamed to a partial file, its SHA-256 checked, then renamed to

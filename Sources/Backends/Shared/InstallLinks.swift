@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// `bin/<name>` of an install linked to an executable in its `files/`: the one way url tools

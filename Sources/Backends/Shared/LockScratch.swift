@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// A new directory in `cache` for what `tack lock` resolves and fetches without installing;

@@ -1,6 +1,5 @@
 import Foundation
 import Git
-import BackendKinds
 import TackCore
 
 /// The built-in registry (Resources/registry.yml, compiled into tack) and the user's registries

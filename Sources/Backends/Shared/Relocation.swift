@@ -1,4 +1,3 @@
-import BackendKinds
 import TackCore
 
 /// Installs that must name their final place (script shebangs) and expose some of their files

@@ -1,4 +1,3 @@
-import BackendKinds
 import TackCore
 
 /// Makes a toolchain's SwiftPM read Swift SDKs from the toolchain's own install

@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// swift.org's lists (or a mirror's, `TACK_SWIFT_MIRROR`): the releases with the platforms and

@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// Who signed a Swift download: an OpenPGP signature (`.sig` beside the archive) by one of

@@ -1,6 +1,5 @@
 import Archive
 import Foundation
-import BackendKinds
 import TackCore
 
 /// The team cache on an OCI registry. One repository per tool (`NAMESPACE/TOOL`), one tag per

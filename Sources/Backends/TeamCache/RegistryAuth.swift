@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// A user name and secret for a registry. Never printed: `description` hides the secret.

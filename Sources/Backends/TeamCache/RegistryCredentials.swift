@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// Where a registry's credentials come from, first match wins: `TACK_CACHE_USERNAME` and

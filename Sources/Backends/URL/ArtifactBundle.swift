@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// A Swift artifact bundle (SE-0305): a `NAME.artifactbundle` directory with an `info.json`

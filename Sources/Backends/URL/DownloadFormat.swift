@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// What a download is, by its name and its first bytes: an archive (and which), an artifact

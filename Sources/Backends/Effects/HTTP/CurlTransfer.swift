@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import BackendKinds
 import TackCore
 
 /// One HTTP exchange through libcurl's easy interface, run to its end on the calling thread

@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// A `file://` download: the file copied and hashed as it is read.

@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// The request a redirect leads to. `Authorization` goes on only to the same scheme, host and

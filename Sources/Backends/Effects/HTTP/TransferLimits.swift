@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// How long a network transfer may stall and how slow it may crawl before tack gives up on it,

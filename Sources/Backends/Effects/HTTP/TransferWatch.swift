@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// Watches one transfer: asked (by libcurl's progress callback, about once a second, oftener

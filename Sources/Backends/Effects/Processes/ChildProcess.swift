@@ -1,6 +1,5 @@
 import CSpawn
 import Foundation
-import BackendKinds
 import TackCore
 
 /// How tack starts every program it runs for its own work (builds, installers, plugins,

@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// Runs programs as `ChildProcess` starts them (their own process group, stopped with

@@ -1,5 +1,4 @@
 import Foundation
-import BackendKinds
 import TackCore
 
 /// The programs tack is running now, so that an interrupted tack stops them, and everything
