@@ -305,22 +305,10 @@ extension AsdfKind: BackendMaking {
 
 extension AsdfBackend {
     /// An asdf plugin runs its own scripts: one a registry names may run; one a project file
-    /// names runs only when that file is trusted (`tack trust`), as `env` is applied.
+    /// names runs only when that file is trusted (`tack trust`), as `env` is applied — the one
+    /// rule, `TrustPolicy.codeRefusal`, asked again where the scripts are about to run.
     public static func pluginTrust(_ settings: Settings) -> @Sendable (ToolRequest) -> String? {
-        let registry = try? ToolRegistry.load(store: settings.store, backends: settings.backends)
-        let store = settings.store
-        let fs = settings.fs
-        let home = settings.home
-        return { request in
-            // A registry's plugin runs untrusted, but only as the registry runs it: variables a
-            // project file adds for its scripts (`build_env`) need that file trusted.
-            if let entry = registry?.entries[request.name], entry.source == request.source,
-               request.options.asdf.buildEnv == entry.options.asdf.buildEnv { return nil }
-            if request.origin.kind == .globalManifest { return nil }
-            let file = request.origin.file
-            if let store, let bytes = try? fs.read(file), TrustStore(store: store).isTrusted(file, hash: SHA256Digest.hex(bytes)) { return nil }
-            let dir = Paths.abbreviate(Paths.dirname(file), home: home)
-            return "\(request.name) comes from the asdf plugin \(request.source.identity ?? ""), whose scripts run on this machine, and \(Paths.abbreviate(file, home: home)) is not trusted (set by \(request.origin.describe(home: home))) — read it, then run `tack trust \(dir)`"
-        }
+        let policy = TrustPolicy(settings: settings)
+        return { request in policy.codeRefusal(request, file: request.origin) }
     }
 }

@@ -51,6 +51,10 @@ public protocol BackendKind: Sendable {
     /// Why installing `request` would run code its manifest chose (a `build:` command, a
     /// plugin's scripts, an interpreter), in words; nil when it runs none.
     func runsChosenCode(_ request: ToolRequest) -> String?
+    /// Whether `request` runs only the code a registry's `entry` of the same source runs (so
+    /// it needs no trust, as the registry's own pin would not): by default, when both say the
+    /// same of it.
+    func runsSameCode(_ request: ToolRequest, as entry: ToolRequest) -> Bool
     /// How an entry of this kind (locked from `request`) is verified.
     func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification
     /// The ref (branch, tag or commit) a `ref:` pin's entry follows, as tack.lock records it.
@@ -82,6 +86,9 @@ extension BackendKind {
     public func revision(_ entry: LockedTool) -> String? { nil }
     public func cachedRevisions(_ entry: LockedTool) -> [String] { [] }
     public func runsChosenCode(_ request: ToolRequest) -> String? { nil }
+    public func runsSameCode(_ request: ToolRequest, as entry: ToolRequest) -> Bool {
+        runsChosenCode(request) == runsChosenCode(entry)
+    }
     public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
         Verification(.trustOnFirstUse, "what tack.lock recorded")
     }

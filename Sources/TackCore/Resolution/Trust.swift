@@ -104,11 +104,11 @@ public struct TrustPolicy: Sendable {
     /// the pin's source and options were written (for an environment override, the pin it
     /// overrides).
     public func codeRefusal(_ request: ToolRequest, file origin: Origin) -> String? {
-        guard let what = request.source.kind?.runsChosenCode(request) else { return nil }
+        guard let kind = request.source.kind, let what = kind.runsChosenCode(request) else { return nil }
         // Entries from the registries are the user's (or tack's) choice, not the project's.
         if origin.kind == .globalManifest { return nil }
         let registry = try? ToolRegistry.load(store: settings.store, backends: settings.backends)
-        if let entry = registry?.entries[request.name], entry.source == request.source, entry.source.kind?.runsChosenCode(entry) == what {
+        if let entry = registry?.entries[request.name], entry.source == request.source, kind.runsSameCode(request, as: entry) {
             return nil
         }
         if isTrusted(origin.file) { return nil }

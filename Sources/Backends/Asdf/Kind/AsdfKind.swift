@@ -19,6 +19,12 @@ public struct AsdfKind: BackendKind {
         "\(request.name) comes from the asdf plugin \(request.source.identity ?? ""), whose scripts would run on this machine"
     }
 
+    /// The registry's plugin, with no variables for its scripts (`build_env`) but the
+    /// registry's own: LD_PRELOAD, say, would run code the registry never asked for.
+    public func runsSameCode(_ request: ToolRequest, as entry: ToolRequest) -> Bool {
+        request.options.asdf.buildEnv == entry.options.asdf.buildEnv
+    }
+
     public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
         Verification(.trustOnFirstUse, "the plugin's commit when first locked, and the plugin's own checks")
     }
