@@ -64,6 +64,9 @@ public protocol BackendKind: Sendable {
     /// Revisions an install of the entry keeps in `$TACK_HOME/cache` (an asdf plugin's
     /// commit): `tack prune` keeps the cached copies they name.
     func cachedRevisions(_ entry: LockedTool) -> [String]
+    /// The entries of the kind's own cache folders that no install uses (`use`), as paths:
+    /// what `tack prune` removes from `$TACK_HOME/cache`.
+    func unusedCache(_ store: Store, use: CacheUse) -> [String]
     /// Fills in what `tack sbom` says of an entry of this kind: package URL, hashes, location,
     /// parts. `component` comes with the entry's name, version, source and verification.
     func describe(_ entry: LockedTool, in component: inout BillOfMaterials.Component)
@@ -85,6 +88,7 @@ extension BackendKind {
     public func lockedRef(_ entry: LockedTool) -> String? { nil }
     public func revision(_ entry: LockedTool) -> String? { nil }
     public func cachedRevisions(_ entry: LockedTool) -> [String] { [] }
+    public func unusedCache(_ store: Store, use: CacheUse) -> [String] { [] }
     public func runsChosenCode(_ request: ToolRequest) -> String? { nil }
     public func runsSameCode(_ request: ToolRequest, as entry: ToolRequest) -> Bool {
         runsChosenCode(request) == runsChosenCode(entry)

@@ -6,9 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// The cache entries no install uses: downloads and gems whose checksum no install records,
-/// asdf plugin checkouts whose commit none records, and Python environments whose files no
-/// install shares (they are hard links to the installs made from them).
+/// The cache entries no install uses: downloads whose checksum no install records, and what
+/// each kind keeps in a cache folder of its own and says is unused (`BackendKind.unusedCache`:
+/// gems, asdf plugin checkouts, Python environments).
 public struct CachePrune: Sendable {
     public let store: Store
     /// Installs (`tool@version`) to count as gone already (for --dry-run).
@@ -20,30 +20,35 @@ public struct CachePrune: Sendable {
     }
 
     public func unused() -> [String] {
-        var sums: Set<String> = [], commits: Set<String> = []
+        var use = CacheUse()
         for tool in store.installedTools() {
             for entry in store.installedEntries(tool) where !removing.contains("\(tool)@\(entry.version.text)") {
-                sums.formUnion(entry.checksums.values)
-                if let kind = store.backends.kind(of: entry) { commits.formUnion(kind.cachedRevisions(entry)) }
+                use.checksums.formUnion(entry.checksums.values)
+                if let kind = store.backends.kind(of: entry) { use.revisions.formUnion(kind.cachedRevisions(entry)) }
             }
         }
-        func entries(_ dir: String) -> [String] {
-            ((try? store.fs.list(store.cache + "/" + dir)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-        }
         var out: [String] = []
-        let recorded = Set(sums.map { $0.lowercased() })
-        for f in entries("downloads") where !(DownloadCacheName.sum(ofName: f).map(recorded.contains) ?? false) { out.append(store.cache + "/downloads/" + f) }
-        for d in entries("gems") where !sums.contains(d) { out.append(store.cache + "/gems/" + d) }
-        for d in entries("asdf-plugins") {
-            guard let dash = d.lastIndex(of: "-"), !commits.contains(String(d[d.index(after: dash)...])) else { continue }
-            out.append(store.cache + "/asdf-plugins/" + d)
+        let recorded = Set(use.checksums.map { $0.lowercased() })
+        for f in store.cacheEntries("downloads") where !(DownloadCacheName.sum(ofName: f).map(recorded.contains) ?? false) {
+            out.append(store.cache + "/downloads/" + f)
         }
-        for d in entries("pip-envs") {
-            var st = stat()
-            let cfg = store.cache + "/pip-envs/" + d + "/venv/pyvenv.cfg"
-            // (With --dry-run, an environment only a version about to go still uses is not listed.)
-            if stat(cfg, &st) != 0 || st.st_nlink <= 1 { out.append(store.cache + "/pip-envs/" + d) }
-        }
+        for kind in store.backends.kinds { out += kind.unusedCache(store, use: use) }
         return out
+    }
+}
+
+/// What the installs that stay record, for deciding which cache entries they still use.
+public struct CacheUse: Sendable {
+    /// Every checksum an install records (as written).
+    public var checksums: Set<String> = []
+    /// Every revision an install keeps in the cache (`BackendKind.cachedRevisions`).
+    public var revisions: Set<String> = []
+}
+
+extension Store {
+    /// The entries of one folder of the cache (`gems`, `downloads`), by name, sorted; none
+    /// when it does not exist.
+    public func cacheEntries(_ folder: String) -> [String] {
+        ((try? fs.list(cache + "/" + folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 }

@@ -25,6 +25,14 @@ public struct AsdfKind: BackendKind {
         request.options.asdf.buildEnv == entry.options.asdf.buildEnv
     }
 
+    /// `cache/asdf-plugins/NAME-COMMIT`: plugin checkouts at a commit no install records.
+    public func unusedCache(_ store: Store, use: CacheUse) -> [String] {
+        store.cacheEntries("asdf-plugins").filter { d in
+            guard let dash = d.lastIndex(of: "-") else { return false }
+            return !use.revisions.contains(String(d[d.index(after: dash)...]))
+        }.map { store.cache + "/asdf-plugins/" + $0 }
+    }
+
     public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
         Verification(.trustOnFirstUse, "the plugin's commit when first locked, and the plugin's own checks")
     }

@@ -13,6 +13,11 @@ public struct GemKind: BackendKind {
     public var installRound: Int { 2 }
     public var lockFields: [String] { ["gems"] }
 
+    /// `cache/gems/SHA256`: gem files no install records the checksum of.
+    public func unusedCache(_ store: Store, use: CacheUse) -> [String] {
+        store.cacheEntries("gems").filter { !use.checksums.contains($0) }.map { store.cache + "/gems/" + $0 }
+    }
+
     public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
         Verification(.trustOnFirstUse, "each gem's SHA-256 when first locked")
     }

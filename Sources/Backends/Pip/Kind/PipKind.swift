@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TackCore
 import YAML
 
@@ -15,6 +22,15 @@ public struct PipKind: BackendKind {
 
     public func runsChosenCode(_ request: ToolRequest) -> String? {
         request.options.pip.python.map { "\(request.name) names the interpreter \(quoted($0)) (`python:`), which would run on this machine" }
+    }
+
+    /// `cache/pip-envs/KEY`: environments whose files no install shares (an install's files
+    /// are hard links to them). With --dry-run, one only a version about to go uses is kept.
+    public func unusedCache(_ store: Store, use: CacheUse) -> [String] {
+        store.cacheEntries("pip-envs").filter { d in
+            var st = stat()
+            return stat(store.cache + "/pip-envs/" + d + "/venv/pyvenv.cfg", &st) != 0 || st.st_nlink <= 1
+        }.map { store.cache + "/pip-envs/" + $0 }
     }
 
     public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
