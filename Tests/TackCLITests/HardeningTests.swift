@@ -369,7 +369,7 @@ import Testing
         let buildDir = (bin as NSString).deletingLastPathComponent
         for dir in ["loop1", "loop2"] {
             try s.mkdir(dir)
-            try FileManager.default.copyItem(atPath: bin, toPath: s.root + "/\(dir)/tackloopcmd")
+            try copyExecutable(bin, to: s.root + "/\(dir)/tackloopcmd")
             for sibling in ["tack-front", "tack-cli"] {
                 try FileManager.default.createSymbolicLink(atPath: s.root + "/\(dir)/\(sibling)", withDestinationPath: buildDir + "/" + sibling)
             }

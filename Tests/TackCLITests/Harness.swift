@@ -281,6 +281,20 @@ extension Sandbox {
     }
 }
 
+/// Copies an executable so that it can be run at once: written through a descriptor closed on
+/// exec (FileManager's copy leaves one a child the test process starts meanwhile may inherit,
+/// and running a file some process holds open for writing fails with "Text file busy"), to a
+/// temporary name, then renamed into place.
+func copyExecutable(_ source: String, to destination: String) throws {
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+    let temporary = destination + ".tmp-\(getpid())"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    guard written == bytes.count, rename(temporary, destination) == 0 else { throw CocoaError(.fileWriteUnknown) }
+}
+
 extension Process {
     /// Blocks until the process has ended, asleep: Foundation's `waitUntilExit` on Linux spins
     /// a core in its run loop while it waits (every end-to-end test paid a core for each

@@ -34,7 +34,7 @@ import TackLean
 
         let lonely = s.root + "/lonely/bin"
         try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try Sandbox.binary(), toPath: lonely + "/tack")
+        try copyExecutable(try Sandbox.binary(), to: lonely + "/tack")
         try FileManager.default.createSymbolicLink(atPath: lonely + "/hello", withDestinationPath: lonely + "/tack")
         let tack = lonely + "/tack"
 
@@ -84,7 +84,7 @@ import TackLean
         try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         let lonely = s.root + "/lonely/bin"
         try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try Sandbox.binary(), toPath: lonely + "/tack")
+        try copyExecutable(try Sandbox.binary(), to: lonely + "/tack")
         try FileManager.default.createSymbolicLink(atPath: lonely + "/hello", withDestinationPath: lonely + "/tack")
         let missing = "tack: tack-front is missing (beside tack, or in ../libexec/tack) — reinstall tack with ./bootstrap.sh\n"
 
