@@ -42,7 +42,7 @@ struct Bootstrap: AsyncParsableCommand {
         let service = BootstrapService(project)
         // A dry run runs nothing, so it shows the plan of an untrusted project too.
         let untrusted = service.untrustedCommands()
-        if let untrusted, !dryRun { throw fail(TackError(untrusted)) }
+        if let untrusted, !dryRun { throw fail(TackError(untrusted.message(home: project.home))) }
         let hook = shellRc ? try shell ?? Self.shellFromEnvironment(project.settings.environment) : nil
         let plan: BootstrapPlan
         do { plan = try await service.plan(hookFor: hook) } catch { throw fail(error) }
@@ -54,7 +54,7 @@ struct Bootstrap: AsyncParsableCommand {
         }
         Output.err("tack bootstrap will:\n" + lines.map { "  - \($0)\n" }.joined())
         if dryRun {
-            if let untrusted { Output.err("note: \(untrusted)\n") }
+            if let untrusted { Output.err("note: \(untrusted.message(home: project.home))\n") }
             Output.err("(--dry-run: nothing was changed)\n")
             return
         }

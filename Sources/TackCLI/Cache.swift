@@ -41,8 +41,7 @@ struct Cache: AsyncParsableCommand {
             }
             if report.pushed == 0 && report.failed == 0 {
                 if let file = report.untrustedFiles.sorted().first {
-                    let home = project.home
-                    throw fail(TackError("nothing was pushed: \(Paths.abbreviate(file, home: home)) pins the builds here and is not trusted, and tack shares only builds of trusted pins — read it, then run `tack trust \(Paths.abbreviate(Paths.dirname(file), home: home))`"))
+                    throw fail(TackError(TrustRefusal.pushedBuilds(file: file).message(home: project.home)))
                 }
                 Output.err("nothing to push: no pinned tool here is an installed build\n")
             }

@@ -42,10 +42,10 @@ public struct BootstrapService {
 
     /// Why the commands cannot run yet (a manifest with `bootstrap.run` that is not trusted),
     /// or nil: commands from untrusted manifests never run, refused before anything changes.
-    public func untrustedCommands() -> String? {
+    public func untrustedCommands() -> TrustRefusal? {
         let policy = TrustPolicy(settings: settings)
         for m in manifests where !(m.bootstrap?.run.isEmpty ?? true) && !policy.isTrusted(m.path) {
-            return "\(Paths.abbreviate(m.path, home: home)) has `bootstrap.run` commands and is not trusted — read them, then run `tack trust \(Paths.abbreviate(Paths.dirname(m.path), home: home))`; nothing was changed"
+            return .bootstrapCommands(file: m.path)
         }
         return nil
     }
@@ -115,7 +115,7 @@ public struct BootstrapService {
     /// Commands of a manifest that is not trusted are refused before anything is done.
     public func carryOut(_ plan: BootstrapPlan, canAskForPassword: Bool) async throws(BootstrapFailure) -> BootstrapSteps {
         var steps = BootstrapSteps()
-        if !plan.commands.isEmpty, let untrusted = untrustedCommands() { throw BootstrapFailure(done: [], error: TackError(untrusted)) }
+        if !plan.commands.isEmpty, let untrusted = untrustedCommands() { throw BootstrapFailure(done: [], error: TackError(untrusted.message(home: home))) }
         try await installPackages(plan, canAsk: canAskForPassword, &steps)
         if !plan.toolsUpToDate {
             guard await InstallService(workspace).run().status == 0 else { throw steps.failed("installing tools", "see the errors above") }

@@ -72,8 +72,7 @@ public struct CacheService {
         guard let cache = selection.cache else {
             let home = workspace.home
             if let untrusted = selection.untrusted {
-                let file = Paths.abbreviate(untrusted.origin.file, home: home)
-                throw TackError("\(file) names the team cache \(untrusted.reference), but the file is not trusted — read it, then run `tack trust \(Paths.abbreviate(Paths.dirname(untrusted.origin.file), home: home))`")
+                throw TackError(TrustRefusal.teamCache(file: untrusted.origin.file, reference: "\(untrusted.reference)").message(home: home))
             }
             throw TackError("no team cache is set — add `cache: {url: oci://HOST/NAMESPACE}` to \(workspace.settings.globalManifest.map { Paths.abbreviate($0, home: home) } ?? "the global manifest"), or set TACK_CACHE")
         }

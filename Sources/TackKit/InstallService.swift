@@ -69,14 +69,14 @@ public struct InstallService: Sendable {
     /// file: refused (said) before anything is fetched or written. True when nothing is.
     func refuseUntrustedCode() -> Bool {
         let policy = TrustPolicy(settings: workspace.settings)
-        var refusals: [String] = []
+        var refusals: [TrustRefusal] = []
         for pin in workspace.resolution.pins where LockPlanner.isLockable(pin.request) && (options.only?.contains(pin.request.name) ?? true) {
             if let refusal = policy.codeRefusal(pin.request, file: pin.overridden?.origin ?? pin.request.origin) { refusals.append(refusal) }
         }
         for request in options.extra {
             if let refusal = policy.codeRefusal(request, file: request.origin) { refusals.append(refusal) }
         }
-        for r in refusals { context.notify(.problem(r)) }
+        for r in refusals { context.notify(.problem(r.message(home: workspace.home))) }
         return refusals.isEmpty
     }
 

@@ -40,7 +40,7 @@ import Testing
         }
         let shell = Shell()
         let service = BootstrapService(try workspace(fs, runner: runner)) { command, directory, env in shell.run(command, directory, env) }
-        #expect(service.untrustedCommands()?.hasPrefix("/work/app/tack.yml has `bootstrap.run` commands and is not trusted") == true)
+        #expect(service.untrustedCommands() == .bootstrapCommands(file: "/work/app/tack.yml"))
         let plan = try await service.plan(hookFor: .zsh)
         #expect(plan.manager == .apt)
         #expect(plan.missingPackages == ["libfoo-dev"])

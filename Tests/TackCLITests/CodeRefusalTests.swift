@@ -20,8 +20,8 @@ import TackCore
         #expect(TrustPolicy(settings: settings).codeRefusal(plain, file: plain.origin) == nil, "the registry's plugin, as the registry runs it")
 
         let (added, _) = try request(s, "{ asdf: \"https://example.com/asdf-hello.git\", version: 1.0.0, build_env: { LD_PRELOAD: /tmp/evil.so } }")
-        let refusal = try #require(TrustPolicy(settings: settings).codeRefusal(added, file: added.origin))
-        #expect(refusal.hasPrefix("hello comes from the asdf plugin https://example.com/asdf-hello.git, whose scripts would run on this machine, and "), "\(refusal)")
-        #expect(refusal.contains("is not trusted") && refusal.contains("nothing was fetched or installed"), "\(refusal)")
+        let refusal = TrustPolicy(settings: settings).codeRefusal(added, file: added.origin)
+        #expect(refusal == .runsCode(what: "hello comes from the asdf plugin https://example.com/asdf-hello.git, whose scripts would run on this machine", origin: added.origin))
+        #expect(refusal?.file == s.root + "/app/tack.yml")
     }
 }

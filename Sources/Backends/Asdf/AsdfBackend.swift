@@ -309,6 +309,7 @@ extension AsdfBackend {
     /// rule, `TrustPolicy.codeRefusal`, asked again where the scripts are about to run.
     public static func pluginTrust(_ settings: Settings) -> @Sendable (ToolRequest) -> String? {
         let policy = TrustPolicy(settings: settings)
-        return { request in policy.codeRefusal(request, file: request.origin) }
+        let home = settings.home
+        return { request in policy.codeRefusal(request, file: request.origin)?.message(home: home) }
     }
 }

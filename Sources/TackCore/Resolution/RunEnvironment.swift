@@ -101,7 +101,7 @@ public struct RunEnvironment: Sendable, Equatable {
 
     /// The warning for a manifest whose env was left out.
     public static func untrustedWarning(_ path: String, home: String?) -> String {
-        "\(Paths.abbreviate(path, home: home)) is not trusted, so its env and path: pins were not applied — read it, then run `tack trust \(Paths.abbreviate(Paths.dirname(path), home: home))`"
+        TrustRefusal.environmentNotApplied(file: path).message(home: home)
     }
 
     /// A short fingerprint of everything applied, so the shell hook can tell "nothing changed".

@@ -103,7 +103,7 @@ public struct TrustPolicy: Sendable {
     /// plugin's scripts) from a file that is not trusted; nil when it may run. `file` is where
     /// the pin's source and options were written (for an environment override, the pin it
     /// overrides).
-    public func codeRefusal(_ request: ToolRequest, file origin: Origin) -> String? {
+    public func codeRefusal(_ request: ToolRequest, file origin: Origin) -> TrustRefusal? {
         guard let kind = request.source.kind, let what = kind.runsChosenCode(request) else { return nil }
         // Entries from the registries are the user's (or tack's) choice, not the project's.
         if origin.kind == .globalManifest { return nil }
@@ -112,8 +112,6 @@ public struct TrustPolicy: Sendable {
             return nil
         }
         if isTrusted(origin.file) { return nil }
-        let home = settings.home
-        let dir = Paths.abbreviate(Paths.dirname(origin.file), home: home)
-        return "\(what), and \(Paths.abbreviate(origin.file, home: home)) is not trusted (set by \(origin.describe(home: home))) — read it, then run `tack trust \(dir)`; nothing was fetched or installed"
+        return .runsCode(what: what, origin: origin)
     }
 }
