@@ -7,25 +7,26 @@
 public final class ProcessScope: @unchecked Sendable {
     @TaskLocal public static var current: ProcessScope?
 
-    public private(set) var environment: [String: String]
+    public var environment: [String: String] { mutex.locked { variables } }
     public let cwd: String
     /// The executable the command believes it is (`tack-cli` beside `tack`, for shims).
     public let executable: String?
     private let mutex = PThreadMutex()
+    private var variables: [String: String]
     private var out: [UInt8] = []
     private var err: [UInt8] = []
 
     public init(environment: [String: String], cwd: String, executable: String?) {
-        self.environment = environment
+        self.variables = environment
         self.cwd = cwd
         self.executable = executable
     }
 
     /// Sets a variable of the scope's environment (`-q` sets TACK_QUIET, as it does for a
     /// process), before the command reads its settings.
-    public func set(_ name: String, _ value: String) { mutex.locked { environment[name] = value } }
+    public func set(_ name: String, _ value: String) { mutex.locked { variables[name] = value } }
 
-    func variable(_ name: String) -> String? { mutex.locked { environment[name] } }
+    func variable(_ name: String) -> String? { mutex.locked { variables[name] } }
 
     func write(_ fd: Int32, _ bytes: [UInt8]) {
         mutex.locked { if fd == 1 { out += bytes } else { err += bytes } }
