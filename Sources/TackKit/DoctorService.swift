@@ -55,10 +55,16 @@ public struct DoctorService {
             if let store = settings.store {
                 for root in store.knownProjects() { locks.insert(Paths.child(root, Lockfile.fileName)) }
             }
-            checkSwiftSDKs(resolution, &r)
-            checkTrustOnFirstUse(resolution, &r)
+            // The locks the pins are locked in, read once for every check below (one that
+            // cannot be read is said by `current`, as every command says it).
+            let read = try? resolution.readLocks(settings: settings)
+            let entries = read.map { resolution.lockedEntries(locks: $0) }
+            checkSwiftSDKs(resolution, entries, &r)
+            checkTrustOnFirstUse(resolution, entries, &r)
             let mismatched = checkInstallsAgainstLocks(locks.sorted(), &r)
-            for t in try resolution.current(settings: settings) where !t.installed {
+            let rows: [CurrentTool]
+            if let read { rows = resolution.current(settings: settings, locks: read) } else { rows = try resolution.current(settings: settings) }
+            for t in rows where !t.installed {
                 guard let version = t.version, !mismatched.contains("\(t.tool)@\(version)") else { continue }
                 r.problem(TackError.notInstalled("\(t.tool) \(version)", setBy: t.origin.describe(home: settings.home)).message)
             }
@@ -92,8 +98,8 @@ public struct DoctorService {
     /// The Swift SDKs of the toolchain pinned here: pinned but not installed, installed in
     /// its directory for another release (`swift sdk install` by hand), and SDKs in the user's
     /// SwiftPM directory, which tack's toolchains do not read.
-    func checkSwiftSDKs(_ resolution: Resolution, _ r: inout Report) {
-        guard let store = settings.store, let entries = try? resolution.lockedEntries(settings: settings) else { return }
+    func checkSwiftSDKs(_ resolution: Resolution, _ entries: [LockedTool?]?, _ r: inout Report) {
+        guard let store = settings.store, let entries else { return }
         let fs = settings.fs
         for case (let pin, let entry?) in zip(resolution.pins, entries) {
             guard settings.backends.kind(of: entry)?.isSwiftToolchain == true, let install = store.installDirectory(for: entry) else { continue }
@@ -124,8 +130,8 @@ public struct DoctorService {
     /// The tools pinned here whose lock rests only on trust on first use: what their first
     /// download (or tag, or index) gave was locked, and nothing the publisher signed or listed
     /// checked it.
-    func checkTrustOnFirstUse(_ resolution: Resolution, _ r: inout Report) {
-        guard let entries = try? resolution.lockedEntries(settings: settings) else { return }
+    func checkTrustOnFirstUse(_ resolution: Resolution, _ entries: [LockedTool?]?, _ r: inout Report) {
+        guard let entries else { return }
         let registry = try? ToolRegistry.load(store: settings.store, backends: settings.backends)
         var names: [String] = []
         for case (let pin, let entry?) in zip(resolution.pins, entries) where LockPlanner.isLockable(pin.request) {
