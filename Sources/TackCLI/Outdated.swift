@@ -40,8 +40,7 @@ struct Outdated: AsyncParsableCommand {
                         let named = try await backend.resolve(ref: ref, of: r)
                         let latest = try? await backend.available(of: r).map(\.version)
                         let kind = r.source.kind
-                        let namedEntry = LockedTool(name: r.name, version: named.version, requested: r.requirement.description, backend: r.source.backend,
-                                                    source: r.source.identity ?? "", fields: named.fields)
+                        let namedEntry = LockPlanner.entry(r, backend: backend, found: named)
                         rows.append((r.name, locked.flatMap { Outdated.short(kind?.revision($0)) }, Outdated.short(kind?.revision(namedEntry)), latest.flatMap { Requirement.latest.best(of: $0)?.text }, true, []))
                         continue
                     }

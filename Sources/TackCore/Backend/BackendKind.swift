@@ -93,9 +93,7 @@ extension BackendKind {
     public func runsSameCode(_ request: ToolRequest, as entry: ToolRequest) -> Bool {
         runsChosenCode(request) == runsChosenCode(entry)
     }
-    public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
-        Verification(.trustOnFirstUse, "what tack.lock recorded")
-    }
+    public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification { .recorded }
     public func describe(_ entry: LockedTool, in component: inout BillOfMaterials.Component) {
         component.location = entry.source
     }

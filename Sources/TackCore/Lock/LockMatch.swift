@@ -66,8 +66,8 @@ public struct LockMatch: Sendable {
         if locked != wanted {
             out.append(.options(Set(locked.keys).union(wanted.keys).filter { locked[$0] != wanted[$0] }.sorted()))
         }
-        if request.source.kind?.checksumsPerPlatform == true, case let sums = entry.checksums, !sums.isEmpty {
-            let key = platform.description
+        if request.source.kind?.checksumsPerPlatform == true {
+            let sums = entry.checksums, key = platform.description
             let manifest = request.options.manifestChecksum(platform: key)
             if let manifest, let sum = sums[key], !Checksum.same(manifest, sum) {
                 out.append(.checksum(platform: key, pinned: manifest.lowercased(), locked: sum.lowercased()))

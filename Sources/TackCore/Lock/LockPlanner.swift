@@ -32,7 +32,7 @@ public struct LockPlanner: Sendable {
     public init(registry: BackendRegistry) { self.registry = registry }
 
     /// A fresh entry for `request`: what the backend found, and the options it was found for.
-    static func entry(_ request: ToolRequest, backend: any Backend, found: AvailableVersion) -> LockedTool {
+    public static func entry(_ request: ToolRequest, backend: any Backend, found: AvailableVersion) -> LockedTool {
         var entry = LockedTool(
             name: request.name, version: found.version, requested: request.requirement.description,
             backend: backend.name, source: backend.source(of: request), fields: found.fields)

@@ -247,12 +247,6 @@ extension LockedTool {
         if case .map(let m)? = fields[field] { return m }
         return [:]
     }
-
-    /// A string field of the entry, nil when it has none (same rule as `fieldMap`).
-    public func fieldString(_ field: String) -> String? {
-        if case .string(let s)? = fields[field] { return s }
-        return nil
-    }
 }
 
 public enum LockValue: Sendable, Equatable {

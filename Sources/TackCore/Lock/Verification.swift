@@ -24,6 +24,9 @@ public struct Verification: Sendable, Equatable {
 
     /// How `entry` (locked from `request`) is verified: its kind says (`BackendKind.verification`).
     public static func of(_ entry: LockedTool, request: ToolRequest?, backends: BackendCatalog) -> Verification {
-        backends.kind(of: entry)?.verification(entry, request: request) ?? Verification(.trustOnFirstUse, "what tack.lock recorded")
+        backends.kind(of: entry)?.verification(entry, request: request) ?? .recorded
     }
+
+    /// What is known of an entry whose kind says no more: tack.lock recorded it when first locked.
+    public static let recorded = Verification(.trustOnFirstUse, "what tack.lock recorded")
 }
