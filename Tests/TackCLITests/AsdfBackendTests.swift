@@ -114,6 +114,9 @@ import Testing
         try s.write("other/tack.yml", "tools:\n  hello: { asdf: \"\(repo.path)\", version: 1.1.0, build_env: { LD_PRELOAD: \"/tmp/evil.so\" } }\n")
         let hostile = try s.tack(["install"], in: "other")
         #expect(hostile.status == 1 && hostile.stderr.contains("is not trusted"), "\(hostile.stderr)")
+        // Refused by the install's trust check, before anything was fetched, not by the plugin
+        // about to run.
+        #expect(hostile.stderr.contains("nothing was fetched or installed"), "\(hostile.stderr)")
         #expect(!s.exists("tack-home/installs/hello/1.1.0"))
     }
 }

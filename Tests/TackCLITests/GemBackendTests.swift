@@ -25,24 +25,13 @@ import Testing
         if let platform { extra += "  s.platform = \"\(platform)\"\n" }
         try s.write(src + "/\(name).gemspec", "Gem::Specification.new do |s|\n  s.name = \"\(name)\"\n  s.version = \"\(version)\"\n  s.summary = \"\(name)\"\n  s.authors = [\"tack\"]\n  s.files = \(files)\n\(extra)end\n")
         try s.mkdir("repo/gems")
-        // Built once per test run for these arguments (each `gem build` is a Ruby start), copied.
+        // Built once per test run for these arguments (`FixtureCache`).
         let key = [name, full, dep ?? "-", String(SHA256Digest.hex(Array(marker.utf8)).prefix(16))].joined(separator: "_")
-        let built = try builtGems.withLock { () throws -> String in
-            let path = builtGemDirectory + "/" + key + ".gem"
-            if FileManager.default.fileExists(atPath: path) { return path }
-            try FileManager.default.createDirectory(atPath: builtGemDirectory, withIntermediateDirectories: true)
-            let r = try s.run("/bin/sh", ["-c", "gem build -q \(name).gemspec -o '\(path).tmp'"], in: src)
+        try FixtureCache.copy("gem-\(key).gem", to: s.root + "/repo/gems/\(name)-\(full).gem") { path in
+            let r = try s.run("/bin/sh", ["-c", "gem build -q \(name).gemspec -o '\(path)'"], in: src)
             guard r.status == 0 else { Issue.record("gem build: \(r.stderr)"); throw FixtureServer.FixtureFailed() }
-            try FileManager.default.moveItem(atPath: path + ".tmp", toPath: path)
-            return path
         }
-        let target = s.root + "/repo/gems/\(name)-\(full).gem"
-        try? FileManager.default.removeItem(atPath: target)
-        try FileManager.default.copyItem(atPath: built, toPath: target)
     }
-
-    private static let builtGems = NSLock()
-    private static let builtGemDirectory = FileManager.default.temporaryDirectory.path + "/tack-fixture-gems-\(getpid())"
 
     static func index(_ s: Sandbox) throws {
         let r = try s.run("/bin/sh", ["-c", "gem generate_index --directory . >/dev/null"], in: "repo")

@@ -15,6 +15,19 @@ final class LoopbackFileServer: @unchecked Sendable {
 
     init(root: String) throws {
         self.root = root
+        let (fd, port) = try Self.bindLoopback()
+        guard listen(fd, 64) == 0 else {
+            close(fd)
+            throw FixtureServer.FixtureFailed()
+        }
+        listener = fd
+        self.port = port
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// A TCP socket bound to a free port of 127.0.0.1, and the port.
+    static func bindLoopback() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw FixtureServer.FixtureFailed() }
         var address = sockaddr_in()
@@ -23,15 +36,12 @@ final class LoopbackFileServer: @unchecked Sendable {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0, listen(fd, 64) == 0 else {
+        let named = bound == 0 ? withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } } : -1
+        guard named == 0 else {
             close(fd)
             throw FixtureServer.FixtureFailed()
         }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     deinit {

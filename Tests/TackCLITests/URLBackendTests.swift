@@ -68,29 +68,15 @@ final class FixtureServer {
     }
 
     /// An archive fixtures.py makes (the same arguments give the same files), made once per
-    /// test run and copied: each is a Python start otherwise.
+    /// test run (`FixtureCache`).
     static func archive(_ kind: String, _ out: String, version: String, hostile: String? = nil) throws {
-        let made = try madeArchive(kind, version: version, hostile: hostile)
-        try? FileManager.default.removeItem(atPath: out)
-        try FileManager.default.copyItem(atPath: made, toPath: out)
-    }
-
-    private static let archives = NSLock()
-    private static let archiveDirectory = FileManager.default.temporaryDirectory.path + "/tack-fixture-archives-\(getpid())"
-
-    private static func madeArchive(_ kind: String, version: String, hostile: String?) throws -> String {
-        try archives.withLock {
-            let path = archiveDirectory + "/\(kind)-\(version)-\(hostile ?? "plain")"
-            if FileManager.default.fileExists(atPath: path) { return path }
-            try FileManager.default.createDirectory(atPath: archiveDirectory, withIntermediateDirectories: true)
+        try FixtureCache.copy("archive-\(kind)-\(version)-\(hostile ?? "plain")", to: out) { path in
             let p = Process()
             p.executableURL = URL(fileURLWithPath: FixtureServer.python)
-            p.arguments = [script, "archive", kind, path + ".tmp", version] + (hostile.map { [$0] } ?? [])
+            p.arguments = [script, "archive", kind, path, version] + (hostile.map { [$0] } ?? [])
             try p.run()
             p.waitUntilDone()
             guard p.terminationStatus == 0 else { throw FixtureFailed() }
-            try FileManager.default.moveItem(atPath: path + ".tmp", toPath: path)
-            return path
         }
     }
 
