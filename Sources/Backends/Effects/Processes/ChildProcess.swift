@@ -29,7 +29,16 @@ public enum ChildProcess {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0)
+        var status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0)
+        // "Text file busy": a program tack has just written (a toolchain extracted, a build)
+        // is still open for writing in a child another install started at that moment, until
+        // that child execs. Asked again for up to a second, as the window is that child's start.
+        var waited = 0
+        while status == ETXTBSY && waited < 50 {
+            usleep(20_000)
+            waited += 1
+            status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0)
+        }
         guard status == 0 else { throw TackError("cannot run \(path): \(String(cString: strerror(status)))") }
         do { try RunningChildren.shared.add(pid) } catch {
             // Started as an interrupt stops everything: stopped at once too.
