@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Sets up tack on this machine: system libraries, a release build, and an installation into
-# $PREFIX (default ~/.local). Safe to run again: it only does what is missing.
+# $PREFIX (default ~/.local); with --dev, a machine to develop tack on (libraries and test
+# tools; `swift build` and `swift test` build the rest). Safe to run again: it only does what
+# is missing.
 set -euo pipefail
 
 usage() {
     cat <<'USAGE'
-Usage: ./bootstrap.sh [--prefix DIR] [--dev] [--no-install] [--help]
+Usage: ./bootstrap.sh [--prefix DIR] [--dev [--install]] [--no-install] [--help]
 
 Installs the system libraries tack links with (libgit2, libyaml, libarchive, zlib, libcurl, libcrypto, pkg-config),
 and on Linux what a Swift toolchain from swift.org needs (git, a C toolchain, its libraries),
@@ -19,10 +21,12 @@ installed — checks for a Swift 6 toolchain, builds tack in release mode, and i
 
 Options:
   --prefix DIR    install under DIR (default: $PREFIX, else ~/.local)
-  --dev           also install what tack's own tests and benchmarks use
-                  (shellcheck, hyperfine, bash, zsh, fish, rbenv, direnv, ruby and its
-                  headers, python3 with venv and pip, gnupg, docker-registry, skopeo,
-                  debootstrap, and uv in ~/.local/bin)
+  --dev           set up for developing tack instead: the libraries, and what tack's own
+                  tests and benchmarks use (shellcheck, hyperfine, bash, zsh, fish, rbenv,
+                  direnv, ruby and its headers, python3 with venv and pip, gnupg,
+                  docker-registry, skopeo, debootstrap, and uv in ~/.local/bin); no release
+                  build and no installation (`swift test` and bench/ build what they run)
+  --install       with --dev, also build release and install, as without --dev
   --no-install    build, but do not install into the prefix
   -h, --help      show this help
 
@@ -33,16 +37,21 @@ USAGE
 prefix="${PREFIX:-$HOME/.local}"
 dev=0
 install=1
+build=1
+also_install=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) [ $# -ge 2 ] || { echo "bootstrap.sh: --prefix needs a directory" >&2; exit 2; }; prefix="$2"; shift 2 ;;
         --prefix=*) prefix="${1#--prefix=}"; shift ;;
         --dev) dev=1; shift ;;
+        --install) also_install=1; shift ;;
         --no-install) install=0; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "bootstrap.sh: unknown option '$1' (see ./bootstrap.sh --help)" >&2; exit 2 ;;
     esac
 done
+
+if [ "$dev" -eq 1 ] && [ "$also_install" -eq 0 ]; then build=0; fi
 
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'bootstrap.sh: %s\n' "$*" >&2; exit 1; }
@@ -167,6 +176,10 @@ install_uv() {
 install_packages
 if [ "$dev" -eq 1 ]; then install_uv; fi
 find_swift
+if [ "$build" -eq 0 ]; then
+    say "ready to develop tack: \`swift build\`, \`swift test\` (./bootstrap.sh --dev --install also builds release and installs it)"
+    exit 0
+fi
 
 say "building tack (release)"
 swift build -c release --product tack
