@@ -45,15 +45,18 @@ struct Use: AsyncParsableCommand {
     @Option(help: "For a new entry: a URL template of an archive or binary ({version}, {os}, {arch}).")
     var url: String?
 
+    @Option(help: "For a new entry: a GitHub repository (owner/repo) whose releases publish the tool's binaries.")
+    var release: String?
+
     @Option(name: .customLong("product"), help: "For a new git entry: an executable product to build (repeatable).")
     var products: [String] = []
 
-    @Option(name: .customLong("bin"), help: "For a new url entry: a path in the archive to put on PATH (repeatable).")
+    @Option(name: .customLong("bin"), help: "For a new url or release entry: a path in the archive to put on PATH (repeatable).")
     var bins: [String] = []
 
     /// The new entry's source, as its manifest key and value (one at most).
     var sourceOption: (key: String, value: String)? {
-        [("git", git), ("github", github), ("pip", pip), ("gem", gem), ("url", url)].compactMap { k, v in v.map { (k, $0) } }.first
+        [("git", git), ("github", github), ("pip", pip), ("gem", gem), ("url", url), ("release", release)].compactMap { k, v in v.map { (k, $0) } }.first
     }
 
     @Option(name: .customLong("sdk"), help: "For swift: a Swift SDK published with the release to install beside it (static-linux, wasm; repeatable). Added to the entry's `sdks:`.")
@@ -63,11 +66,11 @@ struct Use: AsyncParsableCommand {
 
     func validate() throws {
         try target.check()
-        let sources = [git, github, pip, gem, url].compactMap { $0 }
-        if sources.count > 1 { throw ValidationError("give one source: --git, --github, --pip, --gem or --url") }
+        let sources = [git, github, pip, gem, url, release].compactMap { $0 }
+        if sources.count > 1 { throw ValidationError("give one source: --git, --github, --pip, --gem, --url or --release") }
         if sources.contains(where: \.isEmpty) { throw ValidationError("a source option needs a value") }
         if !products.isEmpty && git == nil && github == nil { throw ValidationError("--product goes with --git or --github") }
-        if !bins.isEmpty && url == nil { throw ValidationError("--bin goes with --url") }
+        if !bins.isEmpty && url == nil && release == nil { throw ValidationError("--bin goes with --url or --release") }
         for name in sdks where SwiftSDK.named(name) == nil {
             throw ValidationError("\(quoted(name)) is not a Swift SDK tack knows; swift.org publishes \(SwiftSDK.names)")
         }
@@ -85,6 +88,7 @@ struct Use: AsyncParsableCommand {
             case "github": pin.source = .git(GitHub.url(value))
             case "pip": pin.source = .pip(value)
             case "gem": pin.source = .gem(value)
+            case "release": pin.source = .release(value)
             default: pin.source = .url(value)
             }
             pin.entrySource = "\(key): \(ManifestEditor.yamlValue(value))"

@@ -37,6 +37,9 @@ import TackCore
         case "swift":
             return (SwiftBackend(http: silent, runner: failing, environment: env),
                     ToolRequest(name: "swift", requirement: .latest, source: .swift(SwiftToolchain.source), origin: origin))
+        case "release":
+            return (ReleaseBackend(http: silent, fs: LocalFileSystem(), retryDelays: []),
+                    ToolRequest(name: "hello", requirement: .latest, source: .release("acme/hello"), origin: origin))
         default:
             throw TackError("no contract case for the \(kind) backend: add one here")
         }

@@ -43,7 +43,7 @@ import TackKit
     @Test func traits() throws {
         let kinds = Self.catalog.kinds
         #expect(kinds.filter(\.builds).map(\.name) == ["git", "asdf"])
-        #expect(kinds.filter(\.checksumsPerPlatform).map(\.name) == ["url"])
+        #expect(kinds.filter(\.checksumsPerPlatform).map(\.name) == ["url", "release"])
         #expect(kinds.filter(\.isSwiftToolchain).map(\.name) == ["swift"])
         #expect(try kind("swift").installRound == 0, "a pinned toolchain installs before the builds that use it")
         #expect(try kind("git").installRound > kind("swift").installRound)

@@ -102,7 +102,9 @@ import Testing
         let result = pick("buildtools", names, Self.linux)
         #expect(result == .failure(.ambiguous(platform: "linux-x86_64", candidates: ["buildifier-linux-amd64", "buildozer-linux-amd64", "unused_deps-linux-amd64"])))
         if case .failure(let failure) = result {
-            #expect(failure.message(tool: "buildifier", release: "bazelbuild/buildtools v7.1.2").contains("name one with `asset:`, like `asset: \"buildifier-linux-amd64\"`"))
+            #expect(failure.message(tool: "buildifier", release: "bazelbuild/buildtools v7.1.2").contains("say which with `asset:` (part of the asset's name), like `asset: \"buildifier\"`"))
+            let underscored = ReleaseAssetPicker.Failure.ambiguous(platform: "linux-x86_64", candidates: ["unused_deps_1.2-linux-amd64", "buildozer-linux-amd64"])
+            #expect(underscored.message(tool: "t", release: "r").contains("like `asset: \"unused_deps\"`"))
         }
     }
 

@@ -28,7 +28,8 @@ public struct ReleaseAssetPicker: Sendable {
                 let found = assets.isEmpty ? "no asset tack can install (an archive or a program)" : "only \(assets.prefix(12).joined(separator: ", "))\(assets.count > 12 ? ", …" : "")"
                 return "the \(release) release has no download of \(tool) for \(platform): it has \(found) — name the asset with `asset:`, or pin another version"
             case .ambiguous(let platform, let candidates):
-                return "the \(release) release has several downloads of \(tool) for \(platform) (\(candidates.joined(separator: ", "))) — name one with `asset:`, like `asset: \"\(candidates.first ?? "")\"`"
+                let program = candidates.first.map { AssetName($0, project: "").program } ?? ""
+                return "the \(release) release has several downloads of \(tool) for \(platform) (\(candidates.joined(separator: ", "))) — say which with `asset:` (part of the asset's name), like `asset: \"\(program)\"`"
             }
         }
     }
@@ -126,6 +127,9 @@ struct AssetName: Sendable {
     /// The program's name: what comes before the first platform word, without a version
     /// (`protoc` of `protoc-22.2-linux-x86_64.zip`).
     let stem: String
+    /// `stem` as the name writes it (`unused_deps` of `unused_deps-linux-amd64`): what
+    /// `asset:` can say to choose it.
+    let program: String
     /// A checksum, signature or other file about the downloads, not one.
     let isMetadata: Bool
 
@@ -156,7 +160,9 @@ struct AssetName: Sendable {
         libc = Self.firstWord(in: text, of: Self.libcWords).map { $0.value == "musl" ? .musl : .gnu }
         (format, isMetadata) = Self.format(of: lower)
         let cut = [os?.at, arch?.at].compactMap { $0 }.min().map { text.distance(from: text.startIndex, to: $0) } ?? text.count
-        stem = Self.withoutVersion(String(lower.prefix(lower.count - text.count + cut)))
+        let before = lower.count - text.count + cut
+        stem = Self.withoutVersion(String(lower.prefix(before)))
+        program = Self.trimmedVersion(String(name.prefix(before)))
     }
 
     static func isSeparator(_ c: Character) -> Bool { c == "-" || c == "_" || c == "." || c == " " || c == "+" }
@@ -243,6 +249,17 @@ struct AssetName: Sendable {
         var out = parts.joined(separator: "-")
         while let c = out.last, isSeparator(c) { out.removeLast() }
         return out
+    }
+
+    /// `s` without trailing separators and version words, as written.
+    static func trimmedVersion(_ s: String) -> String {
+        var out = Substring(s)
+        while true {
+            while let c = out.last, isSeparator(c) { out = out.dropLast() }
+            guard let cut = out.lastIndex(where: { $0 == "-" || $0 == "_" }), isVersionWord(String(out[out.index(after: cut)...])) else { break }
+            out = out[..<cut]
+        }
+        return String(out)
     }
 
     static func isVersionWord(_ w: String) -> Bool {

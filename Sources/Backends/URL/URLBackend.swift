@@ -56,6 +56,7 @@ public struct URLBackend: Backend {
     }
 
     var signatures: SignatureCheck { SignatureCheck(http: http, downloader: downloader, fs: fs) }
+    var unpacker: DownloadUnpacker { DownloadUnpacker(fs: fs, platform: platform, limits: limits) }
 
     /// Where the publisher's signature of the download at `url` is: the key's `url:` template
     /// rendered as the download's, or the download's URL with `.minisig` or `.sig` added.
@@ -284,87 +285,14 @@ public struct URLBackend: Backend {
             record.signedBy[platformKey] = try await signatures.verify(file, sum: fetched.sum, key: signingKey, signatureURL: where_, cache: job.cache, tool: tool,
                                                                        downloadName: Self.fileName(url))
         }
-        var notes: [String] = []
         let learned = expected == nil ? [Learned(expectedSum == nil ? "the checksum of its \(platformKey) download"
                                                                     : "the publisher's checksum of its \(platformKey) download", fetched.sum)] : []
         locked[platformKey] = fetched.sum
-
-        job.report(.extracting)
-        let binaries: [String]
-        if DownloadFormat.isArchive(url) {
-            let files = job.directory + "/files"
-            try fs.makeDirectory(files)
-            do {
-                notes += ExtractionNotes.of(try SafeExtractor.extract(file, into: files, limits: limits), tool: tool)
-            } catch {
-                throw TackError("\(url) \(DownloadFormat.describeBadArchive(file)): \(error.message) — nothing was installed")
-            }
-            binaries = DownloadFormat.isArtifactBundle(url)
-                ? try linkBundle(bins, job: job, files: files, tool: tool)
-                : try linkBinaries(bins, job: job, files: files, tool: tool)
-        } else {
-            let name = bins.first.map { BinSpec.split($0).name } ?? job.locked.name
-            guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` is not a valid binary name") }
-            try fs.makeDirectory(job.directory + "/bin")
-            try fs.copyReplacing(file, to: job.directory + "/bin/" + name)
-            do { try fs.makeExecutable(job.directory + "/bin/" + name) } catch { throw TackError("cannot make bin/\(name) executable: \(error)") }
-            binaries = ["bin/" + name]
-        }
+        let (binaries, notes) = try unpacker.install(file, url: url, bins: bins, job: job, tool: tool)
         record.sha256 = locked
         var outcome = InstallOutcome(binaries: binaries, lockFields: record.fields, notes: notes)
         outcome.learned = learned
         return outcome
-    }
-
-    /// `bin/<name>` links to the archive's executables named by `bin:`, or to the one
-    /// executable named after the tool.
-    func linkBinaries(_ bins: [String], job: InstallJob, files: String, tool: String) throws(TackError) -> [String] {
-        var paths = bins
-        if paths.isEmpty {
-            let found = fs.walk(files).filter {
-                Paths.basename($0) == job.locked.name && fs.isExecutable(files + "/" + $0)
-            }.sorted { $0.count < $1.count }
-            guard let first = found.first else {
-                throw TackError("the archive of \(tool) has no executable named \(job.locked.name); name its binaries with `bin:`")
-            }
-            paths = [first]
-        }
-        try fs.makeDirectory(job.directory + "/bin")
-        var out: [String] = []
-        for spec in paths {
-            let (path, name) = BinSpec.split(spec)
-            guard BinSpec.isSafeRelativePath(path) else { throw TackError("`bin: \(path)` of \(job.locked.name) must be a path inside the archive") }
-            guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` (in `bin: \(spec)`) is not a valid command name") }
-            out.append(try link(name, to: path, job: job, files: files, missing: "the archive of \(tool) has no executable \(path) (named by `bin:`)"))
-        }
-        return out
-    }
-
-    /// `bin/<name>` linked to `files/<path>` (see `InstallLinks`).
-    func link(_ name: String, to path: String, job: InstallJob, files: String, missing: String) throws(TackError) -> String {
-        try InstallLinks.link(name, to: path, directory: job.directory, files: files, fs: fs, missing: missing)
-    }
-
-    /// `bin/<artifact>` for each executable artifact of the bundle (or those `bin:` names,
-    /// `ARTIFACT=COMMAND` to rename), linked to its variant for this machine.
-    func linkBundle(_ bins: [String], job: InstallJob, files: String, tool: String) throws(TackError) -> [String] {
-        let found = try ArtifactBundle.find(in: files, fs: fs, tool: tool)
-        let executables = found.bundle.executables
-        guard !executables.isEmpty else { throw TackError("the artifact bundle of \(tool) has no executable artifact — nothing was installed") }
-        let chosen = bins.isEmpty ? executables.map { ($0.name, $0.name) } : bins.map { BinSpec.split($0) }
-        let paths: [(command: String, path: String)]
-        switch try found.bundle.variantPaths(chosen.map { (artifact: $0.0, command: $0.1) }, root: found.root, for: platform, tool: tool) {
-        case .success(let p): paths = p
-        case .failure(let none):
-            throw TackError("the artifact bundle of \(tool) has no \(none.artifact) for \(platform) (\(ArtifactBundle.triple(of: platform))); it has \(none.triples.isEmpty ? "no variants" : none.triples.joined(separator: ", ")) — nothing was installed")
-        }
-        try fs.makeDirectory(job.directory + "/bin")
-        var out: [String] = []
-        for (command, path) in paths {
-            out.append(try link(command, to: path, job: job, files: files,
-                                missing: "the artifact bundle of \(tool) names \(path) for \(command), but it is not an executable in the bundle — nothing was installed"))
-        }
-        return out
     }
 }
 
