@@ -75,8 +75,14 @@ public enum YAMLParser {
     /// Deepest nesting accepted; tack files are shallow, and a limit keeps hostile input cheap.
     public static let maxDepth = 64
 
-    /// Parses one YAML document. An empty document returns nil.
-    public static func parse(_ bytes: [UInt8]) throws(YAMLError) -> Node? {
+    /// At most this many nodes are added by expanding aliases (with `aliases: true`): a
+    /// document whose aliases nest to a billion nodes ("billion laughs") is refused cheaply.
+    public static let maxAliasedNodes = 200_000
+
+    /// Parses one YAML document. An empty document returns nil. Anchors and aliases are
+    /// refused (tack's own files never need them) unless `aliases` is true, for files others
+    /// generate (aqua's registry), where each alias stands for its anchor's node.
+    public static func parse(_ bytes: [UInt8], aliases: Bool = false) throws(YAMLError) -> Node? {
         var input = bytes
         // A UTF-8 byte order mark is harmless; editors on some systems add one.
         if input.starts(with: [0xEF, 0xBB, 0xBF]) { input.removeFirst(3) }
@@ -91,7 +97,7 @@ public enum YAMLParser {
         return try input.withUnsafeBufferPointer { (buf) throws(YAMLError) -> Node? in
             yaml_parser_set_input_string(&parser, buf.baseAddress, buf.count)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-            var builder = Builder()
+            var builder = Builder(aliases: aliases)
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) == 1 else {
@@ -140,10 +146,14 @@ private struct Builder {
         var pairs: [(key: Scalar, value: Node)] = []
         var pendingKey: Scalar?
         var seen: Set<String> = []
+        /// Its anchor (`&name`), and how many nodes it holds, aliases expanded.
+        let anchor: String?
+        var size = 1
 
-        init(isMapping: Bool, mark: Mark) {
+        init(isMapping: Bool, mark: Mark, anchor: String? = nil) {
             self.isMapping = isMapping
             self.mark = mark
+            self.anchor = anchor
         }
 
         var node: Node { isMapping ? .mapping(pairs, mark) : .sequence(items, mark) }
@@ -151,6 +161,21 @@ private struct Builder {
     var stack: [Frame] = []
     var root: Node?
     var documents = 0
+    /// Whether anchors and aliases are read (else refused).
+    let aliases: Bool
+    /// Each anchor's node and its size.
+    var anchors: [String: (node: Node, size: Int)] = [:]
+    /// Nodes added by aliases so far.
+    var aliased = 0
+
+    init(aliases: Bool) { self.aliases = aliases }
+
+    /// An anchor's name, or nil; an error when anchors are refused.
+    func anchorName(_ anchor: UnsafeMutablePointer<yaml_char_t>?, _ mark: Mark) throws(YAMLError) -> String? {
+        guard let anchor else { return nil }
+        guard aliases else { throw YAMLError(mark, "YAML anchors (`&name`) are not supported in tack files") }
+        return String(cString: UnsafeRawPointer(anchor).assumingMemoryBound(to: CChar.self))
+    }
 
     /// Returns true at the end of the stream.
     mutating func take(_ e: yaml_event_t) throws(YAMLError) -> Bool {
@@ -164,33 +189,38 @@ private struct Builder {
                 throw YAMLError(mark, "a second YAML document (`---`); a tack file holds one")
             }
         case YAML_ALIAS_EVENT:
-            throw YAMLError(mark, "YAML aliases (`*name`) are not supported in tack files; write the value out")
-        case YAML_SCALAR_EVENT:
-            if e.data.scalar.anchor != nil {
-                throw YAMLError(mark, "YAML anchors (`&name`) are not supported in tack files")
+            guard aliases else { throw YAMLError(mark, "YAML aliases (`*name`) are not supported in tack files; write the value out") }
+            let name = e.data.alias.anchor.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } ?? ""
+            guard let (node, size) = anchors[name] else { throw YAMLError(mark, "the alias `*\(name)` names no anchor before it") }
+            aliased += size
+            guard aliased <= YAMLParser.maxAliasedNodes else {
+                throw YAMLError(mark, "aliases expand to more than \(YAMLParser.maxAliasedNodes) nodes; the file is refused")
             }
+            try add(node, size: size)
+        case YAML_SCALAR_EVENT:
+            let anchor = try anchorName(e.data.scalar.anchor, mark)
             if let tag = e.data.scalar.tag { throw tagError(mark, tag) }
             let value = String(
                 decoding: UnsafeBufferPointer(start: e.data.scalar.value, count: Int(e.data.scalar.length)),
                 as: UTF8.self)
             let plain = e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
             let end = Mark(line: Int(e.end_mark.line) + 1, column: Int(e.end_mark.column) + 1)
-            try add(.scalar(Scalar(value: value, plain: plain, mark: mark, end: end)))
+            let scalar = Node.scalar(Scalar(value: value, plain: plain, mark: mark, end: end))
+            if let anchor { anchors[anchor] = (scalar, 1) }
+            try add(scalar, size: 1)
         case YAML_SEQUENCE_START_EVENT:
-            if e.data.sequence_start.anchor != nil {
-                throw YAMLError(mark, "YAML anchors (`&name`) are not supported in tack files")
-            }
+            let anchor = try anchorName(e.data.sequence_start.anchor, mark)
             if let tag = e.data.sequence_start.tag { throw tagError(mark, tag) }
-            try push(Frame(isMapping: false, mark: mark), mark)
+            try push(Frame(isMapping: false, mark: mark, anchor: anchor), mark)
         case YAML_MAPPING_START_EVENT:
-            if e.data.mapping_start.anchor != nil {
-                throw YAMLError(mark, "YAML anchors (`&name`) are not supported in tack files")
-            }
+            let anchor = try anchorName(e.data.mapping_start.anchor, mark)
             if let tag = e.data.mapping_start.tag { throw tagError(mark, tag) }
-            try push(Frame(isMapping: true, mark: mark), mark)
+            try push(Frame(isMapping: true, mark: mark, anchor: anchor), mark)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { break }
-            try add(frame.node)
+            let node = frame.node
+            if let anchor = frame.anchor { anchors[anchor] = (node, frame.size) }
+            try add(node, size: frame.size)
         default:
             break
         }
@@ -213,11 +243,12 @@ private struct Builder {
         stack.append(frame)
     }
 
-    mutating func add(_ node: Node) throws(YAMLError) {
+    mutating func add(_ node: Node, size: Int) throws(YAMLError) {
         guard let top = stack.last else {
             root = node
             return
         }
+        top.size += size
         guard top.isMapping else {
             top.items.append(node)
             return
