@@ -102,7 +102,7 @@ import YAML
             func visit(_ node: Node, key: String) {
                 switch node {
                 case .scalar(let s):
-                    if key == "version_constraint" {
+                    if key == "version_constraint" || key == "version_filter" {
                         constraints += 1
                         for version in ["v1.2.3", "1.2.3", "cli/v1.2.3"] {
                             do { _ = try AquaExpression(s.value).holds(version: version, semVer: version) } catch {

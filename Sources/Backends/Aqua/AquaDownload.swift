@@ -1,0 +1,215 @@
+import TackCore
+import YAML
+
+/// What an aqua package downloads for one version and platform: the URL (github.com's, before
+/// any mirror), the file's name and format, the files in it that become commands, the
+/// publisher's checksum file where the registry names one, and the signatures it lists.
+public struct AquaDownload: Equatable, Sendable {
+    public var url: String
+    public var asset: String
+    /// `raw` (the download is the program), or an archive's format (`tar.gz`, `zip`).
+    public var format: String
+    /// Each command (`name`) and its path in the archive (`src`).
+    public var files: [File]
+    public var checksum: Checksum?
+    /// The signatures the registry lists for it (`cosign`, `minisign`, `slsa_provenance`,
+    /// `github_artifact_attestations`), verified or said to be unverified.
+    public var signatures: [String] = []
+
+    public struct File: Equatable, Sendable {
+        public var name: String
+        public var src: String
+    }
+
+    public struct Checksum: Equatable, Sendable {
+        /// Where the checksum file is.
+        public var url: String
+        /// `sha256`, `sha512`, `sha1` or `md5`.
+        public var algorithm: String
+        /// `""` (lines of `HASH  FILE`, or one hash), `raw` (the file is the hash) or `regexp`.
+        public var fileFormat: String
+        /// For `regexp`: the hash's pattern and the file name's.
+        public var checksumPattern: String?
+        public var filePattern: String?
+    }
+}
+
+/// Renders a package (already chosen for a version and platform) into its download.
+struct AquaDownloadRenderer {
+    let package: AquaPackage
+    let version: String
+    let platform: AquaPlatform
+    let vars: [String: String]
+
+    /// Extensions aqua removes to make `AssetWithoutExt`, in the order it tries them.
+    static let extensions = ["tar.br", "tar.bz2", "tar.gz", "tar.lz4", "tar.sz", "tar.xz", "tbr", "tbz", "tbz2", "tgz", "tlz4", "tsz", "txz",
+                             "tar.zst", "zip", "gz", "bz2", "lz4", "sz", "xz", "zst", "dmg", "pkg", "rar", "tar"]
+
+    func field(_ key: String) -> String? { package.string(key) }
+
+    func fail(_ why: String) -> TackError { TackError("aqua's registry entry for \(package.name) \(version): \(why)") }
+
+    func render() throws(TackError) -> AquaDownload {
+        if AquaPackage.flag(package.fields["no_asset"]) == true {
+            throw fail(field("error_message") ?? "the registry says no asset is released for this version")
+        }
+        if let message = field("error_message") { throw fail(message) }
+        let rosetta = AquaPackage.flag(package.fields["rosetta2"]) == true
+        if let envs = package.fields["supported_envs"], !AquaPackage.supports(envs, platform, rosetta: rosetta) {
+            throw fail("it is not published for \(platform.goos)/\(platform.goarch) (its supported_envs)")
+        }
+        let type = package.type
+        var values = baseValues(rosetta: rosetta, replacements: replacements(package.fields["replacements"]))
+        let url: String, asset: String
+        var format = field("format") ?? ""
+        let repository = package.repository
+        switch type {
+        case "github_release":
+            guard let repository, let template = field("asset") else { throw fail("a github_release package needs repo_owner, repo_name and asset") }
+            asset = appendingExtension(try render(template, values), format: format)
+            url = "https://github.com/\(repository)/releases/download/\(version)/\(asset)"
+        case "http":
+            guard let template = field("url") else { throw fail("an http package needs url") }
+            url = appendingExtension(try render(template, values), format: format)
+            asset = String(url.split(separator: "?").first?.split(separator: "/").last ?? "")
+        case "github_content":
+            guard let repository, let template = field("path") else { throw fail("a github_content package needs repo_owner, repo_name and path") }
+            let path = try render(template, values)
+            asset = String(path.split(separator: "/").last ?? "")
+            url = "https://raw.githubusercontent.com/\(repository)/\(version)/\(path)"
+            if format.isEmpty { format = "raw" }
+        case "github_archive":
+            guard let repository else { throw fail("a github_archive package needs repo_owner and repo_name") }
+            format = "tar.gz"
+            asset = "\(repository.split(separator: "/").last ?? "")-\(version).tar.gz"
+            url = "https://github.com/\(repository)/archive/refs/tags/\(version).tar.gz"
+        case "go_install", "go_build", "cargo":
+            throw fail("it is built from source with \(type == "cargo" ? "cargo" : "go"), which tack does not do — pin it with `git:` and a `build:` command, or with a url or release")
+        default:
+            throw fail("its type \(quoted(type)) is not one tack installs")
+        }
+        if format.isEmpty { format = Self.extensions.first { asset.hasSuffix("." + $0) } ?? "raw" }
+        if ["dmg", "pkg", "7z", "rar", "msi"].contains(format) || format.hasPrefix("tar.br") || format == "tar.lz4" || format == "tar.sz" {
+            throw fail("its download is a \(format), which tack does not unpack")
+        }
+        values["Format"] = .string(format)
+        values["Asset"] = .string(asset)
+        values["AssetWithoutExt"] = .string(Self.withoutExtension(asset))
+        var download = AquaDownload(url: url, asset: asset, format: format, files: try files(values, asset: asset, format: format))
+        download.checksum = try checksum(base: values)
+        download.signatures = ["cosign", "minisign", "slsa_provenance", "github_artifact_attestations"].filter { key in
+            guard let node = package.fields[key] else { return false }
+            if case .mapping(let pairs, _) = node, let enabled = pairs.first(where: { $0.key.value == "enabled" }) { return AquaPackage.string(enabled.value) != "false" }
+            return true
+        }
+        if case .mapping(let pairs, _)? = package.fields["checksum"] {
+            for key in ["cosign", "minisign"] where pairs.contains(where: { $0.key.value == key }) && !download.signatures.contains(key) {
+                download.signatures.append(key)
+            }
+        }
+        return download
+    }
+
+    func replacements(_ node: Node?) -> [String: String] {
+        guard case .mapping(let pairs, _)? = node else { return [:] }
+        var out: [String: String] = [:]
+        for (key, value) in pairs { if let v = AquaPackage.string(value) { out[key.value] = v } }
+        return out
+    }
+
+    func baseValues(rosetta: Bool, replacements: [String: String]) -> [String: AquaTemplate.Value] {
+        let emulated = rosetta && platform.goos == "darwin" && platform.goarch == "arm64"
+        let os = replacements[platform.goos].flatMap { $0.isEmpty ? nil : $0 } ?? platform.goos
+        let arch = emulated ? (replacements["amd64"] ?? "amd64") : (replacements[platform.goarch].flatMap { $0.isEmpty ? nil : $0 } ?? platform.goarch)
+        let prefix = field("version_prefix") ?? ""
+        let semVer = !prefix.isEmpty && version.hasPrefix(prefix) ? String(version.dropFirst(prefix.count)) : version
+        return [
+            "Version": .string(version), "SemVer": .string(semVer), "GOOS": .string(platform.goos), "GOARCH": .string(platform.goarch),
+            "OS": .string(os), "Arch": .string(arch), "Format": .string(field("format") ?? ""), "Vars": .map(varValues()),
+        ]
+    }
+
+    /// The registry's `vars`, each the pin's value or its default.
+    func varValues() -> [String: AquaTemplate.Value] {
+        var out: [String: AquaTemplate.Value] = [:]
+        guard case .sequence(let items, _)? = package.fields["vars"] else { return out }
+        for case .mapping(let pairs, _) in items {
+            guard let name = AquaPackage.string(pairs.first { $0.key.value == "name" }?.value) else { continue }
+            if let value = vars[name] ?? AquaPackage.string(pairs.first { $0.key.value == "default" }?.value) { out[name] = .string(value) }
+        }
+        return out
+    }
+
+    func render(_ template: String, _ values: [String: AquaTemplate.Value]) throws(TackError) -> String {
+        do { return try AquaTemplate.render(template, values) } catch { throw fail("\(quoted(template)): \(error.message)") }
+    }
+
+    /// aqua adds `.FORMAT` to an asset or URL with no known extension.
+    func appendingExtension(_ name: String, format: String) -> String {
+        guard !format.isEmpty, format != "raw", !Self.extensions.contains(where: { name.hasSuffix("." + $0) }), !name.hasSuffix("." + format) else { return name }
+        return name + "." + format
+    }
+
+    static func withoutExtension(_ asset: String) -> String {
+        for ext in extensions where asset.hasSuffix("." + ext) { return String(asset.dropLast(ext.count + 1)) }
+        return asset
+    }
+
+    /// The commands: `files` (each `name` and `src`, rendered), or one named after the
+    /// repository (or the last part of `name`); a raw download is its own one file.
+    func files(_ values: [String: AquaTemplate.Value], asset: String, format: String) throws(TackError) -> [AquaDownload.File] {
+        var out: [AquaDownload.File] = []
+        if case .sequence(let items, _)? = package.fields["files"] {
+            for case .mapping(let pairs, _) in items {
+                var entry: [String: String] = [:]
+                for (key, value) in pairs { if let v = AquaPackage.string(value) { entry[key.value] = v } }
+                guard let name = entry["name"] else { continue }
+                var fileValues = values
+                fileValues["FileName"] = .string(name)
+                var src = try entry["src"].map { template throws(TackError) in try render(template, fileValues) } ?? name
+                if let dir = entry["dir"] { src = try render(dir, fileValues) + "/" + src }
+                out.append(AquaDownload.File(name: name, src: src))
+            }
+        }
+        if out.isEmpty {
+            let name = package.string("repo_name") ?? String(package.name.split(separator: "/").last ?? "")
+            out = [AquaDownload.File(name: name, src: name)]
+        }
+        if format == "raw" { out = out.prefix(1).map { AquaDownload.File(name: $0.name, src: asset) } }
+        return out
+    }
+
+    func checksum(base: [String: AquaTemplate.Value]) throws(TackError) -> AquaDownload.Checksum? {
+        guard case .mapping(let pairs, _)? = package.fields["checksum"] else { return nil }
+        var c: [String: Node] = [:]
+        for (key, value) in pairs { c[key.value] = value }
+        if AquaPackage.flag(c["enabled"]) == false { return nil }
+        // The checksum's own replacements over the package's (an empty mapping: none at all).
+        var values = base
+        if case .mapping(let extra, _)? = c["replacements"] {
+            var merged = extra.isEmpty ? [:] : replacements(package.fields["replacements"])
+            for (key, value) in extra { merged[key.value] = AquaPackage.string(value) }
+            let rosetta = AquaPackage.flag(package.fields["rosetta2"]) == true
+            for (key, value) in baseValues(rosetta: rosetta, replacements: merged) where key == "OS" || key == "Arch" { values[key] = value }
+        }
+        let url: String
+        switch AquaPackage.string(c["type"]) ?? "" {
+        case "github_release":
+            guard let repository = package.repository, let template = AquaPackage.string(c["asset"]) else {
+                throw fail("its github_release checksum needs the repository and `asset`")
+            }
+            url = "https://github.com/\(repository)/releases/download/\(version)/\(try render(template, values))"
+        case "http":
+            guard let template = AquaPackage.string(c["url"]) else { throw fail("its http checksum needs `url`") }
+            url = try render(template, values)
+        default:
+            throw fail("its checksum type \(quoted(AquaPackage.string(c["type"]) ?? "")) is not one tack reads")
+        }
+        var patterns: [String: String] = [:]
+        if case .mapping(let p, _)? = c["pattern"] { for (key, value) in p { patterns[key.value] = AquaPackage.string(value) } }
+        let algorithm = AquaPackage.string(c["algorithm"]) ?? "sha256"
+        guard ["sha256", "sha512", "sha1", "md5"].contains(algorithm) else { throw fail("its checksum algorithm \(quoted(algorithm)) is not one tack reads") }
+        return AquaDownload.Checksum(url: url, algorithm: algorithm, fileFormat: AquaPackage.string(c["file_format"]) ?? "",
+                                     checksumPattern: patterns["checksum"], filePattern: patterns["file"])
+    }
+}
