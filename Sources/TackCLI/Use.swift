@@ -48,6 +48,9 @@ struct Use: AsyncParsableCommand {
     @Option(help: "For a new entry: a GitHub repository (owner/repo) whose releases publish the tool's binaries.")
     var release: String?
 
+    @Option(help: "For a new entry: a package of aqua's registry (owner/repo), which says how its releases are named.")
+    var aqua: String?
+
     @Option(name: .customLong("product"), help: "For a new git entry: an executable product to build (repeatable).")
     var products: [String] = []
 
@@ -56,7 +59,7 @@ struct Use: AsyncParsableCommand {
 
     /// The new entry's source, as its manifest key and value (one at most).
     var sourceOption: (key: String, value: String)? {
-        [("git", git), ("github", github), ("pip", pip), ("gem", gem), ("url", url), ("release", release)].compactMap { k, v in v.map { (k, $0) } }.first
+        [("git", git), ("github", github), ("pip", pip), ("gem", gem), ("url", url), ("release", release), ("aqua", aqua)].compactMap { k, v in v.map { (k, $0) } }.first
     }
 
     @Option(name: .customLong("sdk"), help: "For swift: a Swift SDK published with the release to install beside it (static-linux, wasm; repeatable). Added to the entry's `sdks:`.")
@@ -66,8 +69,8 @@ struct Use: AsyncParsableCommand {
 
     func validate() throws {
         try target.check()
-        let sources = [git, github, pip, gem, url, release].compactMap { $0 }
-        if sources.count > 1 { throw ValidationError("give one source: --git, --github, --pip, --gem, --url or --release") }
+        let sources = [git, github, pip, gem, url, release, aqua].compactMap { $0 }
+        if sources.count > 1 { throw ValidationError("give one source: --git, --github, --pip, --gem, --url, --release or --aqua") }
         if sources.contains(where: \.isEmpty) { throw ValidationError("a source option needs a value") }
         if !products.isEmpty && git == nil && github == nil { throw ValidationError("--product goes with --git or --github") }
         if !bins.isEmpty && url == nil && release == nil { throw ValidationError("--bin goes with --url or --release") }
@@ -89,6 +92,7 @@ struct Use: AsyncParsableCommand {
             case "pip": pin.source = .pip(value)
             case "gem": pin.source = .gem(value)
             case "release": pin.source = .release(value)
+            case "aqua": pin.source = .aqua(value)
             default: pin.source = .url(value)
             }
             pin.entrySource = "\(key): \(ManifestEditor.yamlValue(value))"

@@ -40,6 +40,9 @@ import TackCore
         case "release":
             return (ReleaseBackend(http: silent, fs: LocalFileSystem(), retryDelays: []),
                     ToolRequest(name: "hello", requirement: .latest, source: .release("acme/hello"), origin: origin))
+        case "aqua":
+            return (AquaBackend(http: silent, fs: LocalFileSystem(), cache: scratch, environment: [:], retryDelays: []),
+                    ToolRequest(name: "gh", requirement: .latest, source: .aqua("cli/cli"), origin: origin))
         default:
             throw TackError("no contract case for the \(kind) backend: add one here")
         }

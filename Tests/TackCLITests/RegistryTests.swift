@@ -105,7 +105,7 @@ import TackCore
 
     @Test(arguments: [
         ("swiftlint:\n  version: 1.0\n  github: a/b\n", "/r.yml:2:3: a registry entry names a source, not a version; remove `version`"),
-        ("swiftlint:\n  bin: x\n", "/r.yml:1:1: the registry entry for `swiftlint` needs a source (git, github, url, artifactbundle, pip, gem, asdf, swift or release)"),
+        ("swiftlint:\n  bin: x\n", "/r.yml:1:1: the registry entry for `swiftlint` needs a source (git, github, url, artifactbundle, pip, gem, asdf, swift, release or aqua)"),
         ("swiftlint: 1.0\n", "/r.yml:1:12: the registry entry for `swiftlint` must be a mapping"),
         ("- x\n", "/r.yml:1:1: a registry is a mapping of tool names to entries"),
     ])

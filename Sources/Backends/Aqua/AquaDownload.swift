@@ -76,7 +76,8 @@ struct AquaDownloadRenderer {
             guard let repository, let template = field("path") else { throw fail("a github_content package needs repo_owner, repo_name and path") }
             let path = try render(template, values)
             asset = String(path.split(separator: "/").last ?? "")
-            url = "https://raw.githubusercontent.com/\(repository)/\(version)/\(path)"
+            // github.com's own raw address (it redirects), so TACK_GITHUB_DOWNLOADS mirrors it too.
+            url = "https://github.com/\(repository)/raw/\(version)/\(path)"
             if format.isEmpty { format = "raw" }
         case "github_archive":
             guard let repository else { throw fail("a github_archive package needs repo_owner and repo_name") }

@@ -45,6 +45,16 @@ struct GitHubReleases: Sendable {
         return out
     }
 
+    /// The newest release (GitHub's "latest": not a draft or prerelease).
+    func latest(_ repository: String) async throws(TackError) -> Release {
+        let url = mirrors.apply("https://api.github.com/repos/\(repository)/releases/latest")
+        let body = try await get(url, what: "latest release of \(repository)")
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)), let release = Self.release(object) else {
+            throw TackError("GitHub's answer for the latest release of \(repository) (\(Redact.url(url))) is not a release")
+        }
+        return release
+    }
+
     /// The release of `tag`.
     func release(_ repository: String, tag: String) async throws(TackError) -> Release {
         let escaped = tag.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#%"))) ?? tag

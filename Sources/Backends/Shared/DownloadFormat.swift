@@ -7,8 +7,8 @@ enum DownloadFormat {
     /// A bare binary must be an executable (ELF, Mach-O, or a `#!` script): a server that
     /// answers 200 with a web page or an error text must not become the command, nor its hash
     /// the lock's. Archives are checked by extracting them.
-    static func checkFormat(_ file: String, url: String) throws(TackError) {
-        guard !isArchive(url) else { return }
+    static func checkFormat(_ file: String, url: String, archive: Bool? = nil) throws(TackError) {
+        guard !(archive ?? isArchive(url)) else { return }
         let head = [UInt8]((FileHandle(forReadingAtPath: file)?.readData(ofLength: 4)) ?? Data())
         if Self.isExecutableFormat(head) { return }
         let what = Self.describeBadArchive(file) == "sent a web page, not an archive" ? "sent a web page" : "sent a file that is not a program"

@@ -13,9 +13,10 @@ struct DownloadUnpacker {
     /// The install's binaries (`bin/NAME`) and what extraction noted, from a download whose
     /// checksum and format (`DownloadFormat.checkFormat`) were checked. `bins`: the manifest's
     /// `bin:` (rendered); without it, the one executable named after the tool.
-    func install(_ file: String, url: String, bins: [String], job: InstallJob, tool: String) throws(TackError) -> (binaries: [String], notes: [String]) {
+    /// `archive`: whether the download is an archive, where its name does not say (aqua's `format`).
+    func install(_ file: String, url: String, bins: [String], job: InstallJob, tool: String, archive: Bool? = nil) throws(TackError) -> (binaries: [String], notes: [String]) {
         job.report(.extracting)
-        guard DownloadFormat.isArchive(url) else {
+        guard archive ?? DownloadFormat.isArchive(url) else {
             let name = bins.first.map { BinSpec.split($0).name } ?? job.locked.name
             guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` is not a valid binary name") }
             try fs.makeDirectory(job.directory + "/bin")

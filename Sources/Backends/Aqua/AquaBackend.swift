@@ -1,0 +1,228 @@
+import Archive
+import BackendKinds
+import TackCore
+
+/// Tools from aqua's registry (`aqua: cli/cli`). The registry entry lists nothing but how a
+/// version's download is named; the versions are the GitHub releases of the package's
+/// repository (its `version_filter` and `version_prefix` applied). Locking a version records
+/// the registry read and, for each platform, the URL the entry renders and its SHA-256 — from
+/// the publisher's checksum file where the entry names one, else GitHub's digest of a release
+/// asset, else the download's own. An install renders the URL again from the same registry
+/// (the lock's URL must be it), downloads, checks and unpacks it.
+public struct AquaBackend: Backend {
+    public let name = "aqua"
+    let http: any HTTPClient
+    let fs: any FileSystem
+    let platform: Platform
+    let libc: ReleaseAssetPicker.LibC
+    let mirrors: DownloadMirrors
+    let limits: SafeExtractor.Limits
+    let environment: [String: String]
+    let cache: String
+    let retryDelays: [Double]
+
+    public init(http: any HTTPClient, fs: any FileSystem, cache: String, environment: [String: String], platform: Platform = .current,
+                libc: ReleaseAssetPicker.LibC? = nil, mirrors: DownloadMirrors = .none, limits: SafeExtractor.Limits = .standard,
+                retryDelays: [Double] = [0.25, 0.5, 1, 2]) {
+        self.http = http
+        self.fs = fs
+        self.cache = cache
+        self.environment = environment
+        self.platform = platform
+        self.libc = libc ?? (platform.os == "linux" ? .host(fs: fs) : .gnu)
+        self.mirrors = mirrors
+        self.limits = limits
+        self.retryDelays = retryDelays
+    }
+
+    var releases: GitHubReleases { GitHubReleases(http: http, mirrors: mirrors, retryDelays: retryDelays) }
+    var downloader: Downloader { Downloader(http: http, retryDelays: retryDelays, fs: fs) }
+    var registries: AquaRegistrySource { AquaRegistrySource(http: http, fs: fs, mirrors: mirrors, environment: environment, cache: cache, retryDelays: retryDelays) }
+
+    func package(_ request: ToolRequest, in registry: AquaRegistry) throws(TackError) -> AquaPackage {
+        let name = request.source.identity ?? request.name
+        guard let package = registry.package(named: name) else {
+            throw TackError("aqua's registry \(registry.tag) has no package \(quoted(name)) (set by \(request.origin.describe(home: nil)))")
+        }
+        return package
+    }
+
+    /// The tag's version: the tag without the package's `version_prefix` and a `v`.
+    static func version(ofTag tag: String, prefix: String?) -> Version? {
+        var t = Substring(tag)
+        if let prefix, !prefix.isEmpty {
+            guard t.hasPrefix(prefix) else { return nil }
+            t = t.dropFirst(prefix.count)
+        }
+        return Version(String(t))
+    }
+
+    public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
+        let registry: AquaRegistry
+        do { registry = try await registries.load(tag: nil, sha256: nil) } catch {
+            throw TackError("cannot read aqua's registry for \(request.name) (\(request.source.identity ?? "")): \(error.message)")
+        }
+        let package = try package(request, in: registry)
+        guard let repository = package.repository else {
+            throw TackError("aqua's entry for \(package.name) names no GitHub repository, so tack cannot list its versions")
+        }
+        let prefix = package.string("version_prefix")
+        var filter: AquaExpression?
+        if let text = package.string("version_filter") {
+            do { filter = try AquaExpression(text) } catch { throw TackError("aqua's version_filter for \(package.name): \(error.message)") }
+        }
+        var found: [Version: AvailableVersion] = [:]
+        for release in try await releases.list(repository) {
+            guard let version = Self.version(ofTag: release.tag, prefix: prefix), found[version] == nil else { continue }
+            if release.prerelease, request.requirement.exactVersion != version { continue }
+            if let filter {
+                let semVer = prefix.map { release.tag.hasPrefix($0) ? String(release.tag.dropFirst($0.count)) : release.tag } ?? release.tag
+                guard (try? filter.holds(version: release.tag, semVer: semVer)) == true else { continue }
+            }
+            var available = AvailableVersion(version: version, fields: AquaLockRecord(tag: release.tag, registry: registry.tag, registrySHA256: registry.sha256).fields)
+            available.published = release.published
+            found[version] = available
+        }
+        return found.values.sorted { $0.version < $1.version }
+    }
+
+    /// The entry's tag, when it names the entry's version.
+    func lockedTag(_ record: AquaLockRecord, _ entry: LockedTool, _ package: AquaPackage) throws(TackError) -> String {
+        guard let tag = record.tag, ReleaseLockRecord.isTag(tag), Self.version(ofTag: tag, prefix: package.string("version_prefix")) == entry.version else {
+            throw TackError("tack.lock's tag of \(entry.name) \(entry.version) is \(quoted(record.tag ?? "")), which does not name that version — nothing was installed; run `tack lock` again")
+        }
+        return tag
+    }
+
+    public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
+        var record = AquaLockRecord(entry.fields)
+        var sums = entry.checksums
+        let missing = platforms.filter { sums[$0.description] == nil }
+        guard !missing.isEmpty else { return [:] }
+        let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256)
+        let package = try package(request, in: registry)
+        let tag = try lockedTag(record, entry, package)
+        (record.registry, record.registrySHA256) = (registry.tag, registry.sha256)
+        var problems: [String] = []
+        for p in missing {
+            let download: AquaDownload
+            do { download = try package.download(version: tag, platform: p, vars: request.options.aqua.vars) } catch {
+                // Not published there: nothing to lock for it (an install there says why).
+                if error.message.contains("is not published for") { continue }
+                problems.append("\(entry.name) \(entry.version) (\(p)): \(error.message)")
+                continue
+            }
+            do throws(TackError) {
+                sums[p.description] = try await sha256(of: download, repository: package.repository, tag: tag, tool: "\(entry.name) \(entry.version)", platform: p, cache: cache)
+                record.urls[p.description] = download.url
+                record.signatures = download.signatures
+            } catch {
+                problems.append("\(entry.name) \(entry.version) (\(p)): \(error.message)")
+            }
+        }
+        if !problems.isEmpty { throw TackError(problems.joined(separator: "\n")) }
+        var fields = record.fields
+        fields["sha256"] = .map(sums)
+        return fields
+    }
+
+    /// A download's SHA-256 with nothing but the publisher's word where possible: the entry's
+    /// checksum file (SHA-256), GitHub's digest of a release asset; else the download's own
+    /// (checked against a checksum file of another algorithm on the way).
+    func sha256(of download: AquaDownload, repository: String?, tag: String, tool: String, platform: Platform, cache: String) async throws(TackError) -> String {
+        let published = try await publishedSum(download, tool: tool)
+        if let published, published.algorithm == "sha256" { return published.sum }
+        if let repository, download.url.hasPrefix("https://github.com/\(repository)/releases/download/"),
+           let digest = try? await releases.release(repository, tag: tag).assets.first(where: { $0.name == download.asset })?.sha256 {
+            return digest
+        }
+        let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: nil, from: "", tool: tool, platform: platform.description, cache: cache, offline: false) { _ in }
+        try check(fetched.path, against: published, tool: tool, url: download.url)
+        return fetched.sum
+    }
+
+    /// The entry's checksum file's hash for the download, and its algorithm.
+    func publishedSum(_ download: AquaDownload, tool: String) async throws(TackError) -> (sum: String, algorithm: String)? {
+        guard let c = download.checksum else { return nil }
+        let url = mirrors.apply(c.url)
+        let body: [UInt8]
+        do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url, limit: .checksums) } } catch {
+            throw TackError("cannot fetch the checksums of \(tool) from \(Redact.url(url)): \(error.message) — nothing was installed")
+        }
+        let file = try AquaChecksumFile(String(decoding: body, as: UTF8.self), format: c.fileFormat, checksumPattern: c.checksumPattern, filePattern: c.filePattern)
+        guard let sum = file.hash(for: download.asset, algorithm: c.algorithm) else {
+            throw TackError("the checksums of \(tool) at \(Redact.url(url)) list no \(c.algorithm) for \(download.asset) — nothing was installed")
+        }
+        return (sum, c.algorithm)
+    }
+
+    /// The file against a published hash of another algorithm than SHA-256.
+    func check(_ path: String, against published: (sum: String, algorithm: String)?, tool: String, url: String) throws(TackError) {
+        guard let published, published.algorithm != "sha256" else { return }
+        let algorithm: Digest.Algorithm
+        switch published.algorithm {
+        case "sha512": algorithm = .sha512
+        case "sha1": algorithm = .sha1
+        default: return  // md5: libcrypto's legacy digest; the locked SHA-256 is the check
+        }
+        guard let bytes = try? fs.read(path, limit: Int.max) else { throw TackError("cannot read the download of \(tool)") }
+        let actual = Digest.hash(algorithm, bytes).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        guard actual == published.sum else {
+            throw TackError("the download of \(tool) from \(Redact.url(url)) does not match the publisher's \(published.algorithm) (\(published.sum)); got \(actual) — nothing was installed")
+        }
+    }
+
+    public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
+        let tool = "\(job.locked.name) \(job.locked.version)"
+        let key = platform.description
+        var record = AquaLockRecord(job.locked.fields)
+        var sums = job.locked.checksums
+        if job.frozen, record.registrySHA256 == nil || sums[key] == nil {
+            throw TackError("tack.lock has no \(key) checksum of \(tool) (or no registry), and --frozen installs only what it can verify — run `tack lock` to add it; nothing was installed")
+        }
+        let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256)
+        let package = try package(job.request, in: registry)
+        let tag = try lockedTag(record, job.locked, package)
+        let download = try package.download(version: tag, platform: platform, libc: libc == .musl ? "musl" : "glibc", vars: job.request.options.aqua.vars)
+        if let locked = record.urls[key], locked != download.url {
+            throw TackError("tack.lock's \(key) URL of \(tool) is \(Redact.url(locked)), but aqua's registry \(registry.tag) says \(Redact.url(download.url)) — nothing was installed; run `tack lock` again")
+        }
+        var learned: [Learned] = []
+        if sums[key] == nil {
+            sums[key] = try await sha256(of: download, repository: package.repository, tag: tag, tool: tool, platform: platform, cache: job.cache)
+            learned.append(Learned("the checksum of its \(key) download", sums[key] ?? ""))
+        }
+        guard let expected = sums[key]?.lowercased(), Checksum.isSHA256(expected) else {
+            throw TackError("tack.lock's \(key) checksum of \(tool) is not a SHA-256 — nothing was installed; run `tack lock` again")
+        }
+        let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: expected, from: learned.isEmpty ? "tack.lock says" : "the publisher says",
+                                                 tool: tool, platform: key, cache: job.cache, offline: job.offline, report: job.report)
+        let archive = download.format != "raw"
+        if archive, !["tar.gz", "tgz", "tar.xz", "txz", "tar.bz2", "tbz2", "tbz", "tar.zst", "tzst", "tar", "zip"].contains(download.format) {
+            throw TackError("\(tool)'s download is a \(download.format), which tack does not unpack — nothing was installed")
+        }
+        try DownloadFormat.checkFormat(fetched.path, url: download.url, archive: archive)
+        let bins = download.files.map { $0.src == $0.name ? $0.name : "\($0.src)=\($0.name)" }
+        let (binaries, notes) = try DownloadUnpacker(fs: fs, platform: platform, limits: limits)
+            .install(fetched.path, url: download.url, bins: archive ? bins : [download.files.first?.name ?? job.locked.name], job: job, tool: tool, archive: archive)
+        (record.registry, record.registrySHA256) = (registry.tag, registry.sha256)
+        record.urls[key] = download.url
+        record.signatures = download.signatures
+        var fields = record.fields
+        fields["sha256"] = .map(sums)
+        var outcome = InstallOutcome(binaries: binaries, lockFields: fields,
+                                     notes: notes + (download.signatures.isEmpty ? [] : ["aqua's registry names \(download.signatures.joined(separator: ", ")) for \(tool), which tack does not verify yet (the checksum is checked)"]))
+        outcome.learned = learned
+        return outcome
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}
+
+extension AquaKind: BackendMaking {
+    public func makeBackend(_ e: BackendEffects) -> any Backend {
+        AquaBackend(http: e.http(), fs: e.fs, cache: e.settings.store?.cache ?? "/nonexistent", environment: e.settings.environment, mirrors: e.mirrors, limits: e.limits)
+    }
+}

@@ -1,0 +1,106 @@
+import BackendKinds
+import Foundation
+import TackCore
+import YAML
+
+/// An aqua registry file read: its packages by name and alias, the file's SHA-256 and the tag
+/// it was published at (`v4.99.1`, or `local` for `TACK_AQUA_REGISTRY`).
+public struct AquaRegistry: Sendable {
+    public let packages: [AquaPackage]
+    public let tag: String
+    public let sha256: String
+    let index: [String: Int]
+
+    public init(_ bytes: [UInt8], tag: String, sha256: String, source: String) throws(TackError) {
+        let root: Node?
+        do { root = try YAMLParser.parse(bytes, aliases: true) } catch {
+            throw TackError("\(source):\(error.mark.line):\(error.mark.column): \(error.message)")
+        }
+        guard case .mapping(let top, _)? = root, case .sequence(let items, _)? = top.first(where: { $0.key.value == "packages" })?.value else {
+            throw TackError("\(source) is not an aqua registry (no `packages:` list)")
+        }
+        var packages: [AquaPackage] = []
+        var index: [String: Int] = [:]
+        for item in items {
+            guard let package = try? AquaPackage(item) else { continue }
+            let at = packages.count
+            packages.append(package)
+            for name in [package.name] + package.aliases where !name.isEmpty && index[name] == nil { index[name] = at }
+        }
+        self.packages = packages
+        self.index = index
+        self.tag = tag
+        self.sha256 = sha256
+    }
+
+    /// The package of that name (or alias).
+    public func package(named name: String) -> AquaPackage? { index[name].map { packages[$0] } }
+
+    /// What a short name (`terraform`) means: a package's name or alias, else the one package
+    /// whose repository is called that; several such: the candidates.
+    public func resolve(_ short: String) -> (package: AquaPackage?, candidates: [String]) {
+        if let exact = package(named: short) { return (exact, []) }
+        let byRepo = packages.filter { $0.string("repo_name") == short || $0.name.split(separator: "/").last.map(String.init) == short }
+        if byRepo.count == 1, let only = byRepo.first { return (only, []) }
+        return (nil, byRepo.map(\.name).sorted())
+    }
+
+    /// Packages whose name, aliases or description contain `word` (case-insensitive).
+    public func search(_ word: String) -> [AquaPackage] {
+        let w = word.lowercased()
+        return packages.filter { p in ([p.name] + p.aliases + [p.description ?? ""]).contains { $0.lowercased().contains(w) } }
+    }
+}
+
+/// Where the registry comes from: `TACK_AQUA_REGISTRY` (a path or URL, tag `local`), else
+/// aqua-registry's `registry.yaml` at a release tag (the newest, unless the lock names one),
+/// downloaded once per tag into `$TACK_HOME/cache/aqua/`.
+struct AquaRegistrySource: Sendable {
+    static let repository = "aquaproj/aqua-registry"
+    let http: any HTTPClient
+    let fs: any FileSystem
+    let mirrors: DownloadMirrors
+    let environment: [String: String]
+    let cache: String
+    var retryDelays: [Double] = [0.25, 0.5, 1, 2]
+
+    /// The registry at `tag` (nil: the newest, or `TACK_AQUA_REGISTRY`'s), and when `sha256` is
+    /// given, only if the file has that SHA-256.
+    func load(tag: String?, sha256: String?) async throws(TackError) -> AquaRegistry {
+        let (bytes, actualTag, source) = try await fetch(tag: tag)
+        let sum = SHA256Digest.hex(bytes)
+        if let sha256, sum != sha256 {
+            throw TackError("aqua's registry \(actualTag) (\(source)) is not the one tack.lock was made with (its SHA-256 is \(sum), the lock's \(sha256)) — nothing was installed; run `tack update` to lock with this registry")
+        }
+        return try AquaRegistry(bytes, tag: actualTag, sha256: sum, source: source)
+    }
+
+    func fetch(tag: String?) async throws(TackError) -> (bytes: [UInt8], tag: String, source: String) {
+        let downloader = Downloader(http: http, retryDelays: retryDelays, fs: fs)
+        if let custom = environment["TACK_AQUA_REGISTRY"], !custom.isEmpty {
+            if custom.hasPrefix("http://") || custom.hasPrefix("https://") {
+                do { return (try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(custom, limit: .index) }, "local", Redact.url(custom)) } catch {
+                    throw TackError("cannot read TACK_AQUA_REGISTRY (\(Redact.url(custom))): \(error.message)")
+                }
+            }
+            do { return (try fs.read(custom, limit: 256 << 20), "local", custom) } catch { throw TackError("cannot read TACK_AQUA_REGISTRY (\(custom)): \(error)") }
+        }
+        var wanted = tag
+        if wanted == nil || wanted == "local" {
+            wanted = try await GitHubReleases(http: http, mirrors: mirrors, retryDelays: retryDelays).latest(Self.repository).tag
+        }
+        guard let wanted, ReleaseLockRecord.isTag(wanted), !wanted.contains("/") else { throw TackError("\(quoted(tag ?? "")) is not a tag of aqua's registry") }
+        let cached = "\(cache)/aqua/registry-\(wanted).yaml"
+        if let bytes = try? fs.read(cached, limit: 256 << 20) { return (bytes, wanted, cached) }
+        let url = mirrors.apply("https://github.com/\(Self.repository)/raw/\(wanted)/registry.yaml")
+        let bytes: [UInt8]
+        do { bytes = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url, limit: .index) } } catch {
+            throw TackError("cannot download aqua's registry \(wanted) from \(Redact.url(url)): \(error.message)")
+        }
+        do {
+            try fs.createDirectory("\(cache)/aqua")
+            try fs.writeAtomically(cached, bytes, permissions: nil, flush: false)
+        } catch { throw TackError("cannot keep aqua's registry in \(cache)/aqua: \(error)") }
+        return (bytes, wanted, url)
+    }
+}

@@ -1,0 +1,46 @@
+import TackCore
+import YAML
+
+/// Tools as aqua's registry describes them (`aqua: cli/cli`): the package's entry in the
+/// standard registry (or `TACK_AQUA_REGISTRY`), chosen for the version and each platform,
+/// says what to download and how to check it. The lock records the release tag, the registry
+/// it was read from (tag and SHA-256), and each platform's URL and SHA-256.
+public struct AquaKind: BackendKind {
+    public init() {}
+    public var name: String { "aqua" }
+    public var sourceKeys: [String] { ["aqua"] }
+
+    public func source(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) -> String {
+        let name = try reader.string(value, "`aqua`")
+        guard AquaLockRecord.isPackageName(name) else {
+            throw reader.fail(value.mark, "`aqua` is a package of aqua's registry, like `cli/cli` or `hashicorp/terraform`, found \(quoted(name))")
+        }
+        return name
+    }
+
+    public var options: any BackendOptionSet.Type { AquaOptions.self }
+    public var checksumsPerPlatform: Bool { true }
+    public var lockFields: [String] { AquaLockRecord.fieldNames }
+
+    public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
+        let record = AquaLockRecord(entry.fields)
+        let unverified = record.signatures.isEmpty ? "" : "; the \(record.signatures.joined(separator: ", ")) the registry names are not verified yet"
+        return Verification(.checksumFile, "the SHA-256 from the publisher's checksums (or the first download), as aqua's registry \(record.registry ?? "") describes them, locked\(unverified)")
+    }
+
+    public func revision(_ entry: LockedTool) -> String? { AquaLockRecord(entry.fields).tag }
+
+    public func describe(_ entry: LockedTool, in c: inout BillOfMaterials.Component) {
+        let record = AquaLockRecord(entry.fields)
+        let sums = entry.checksums.sorted { $0.key < $1.key }
+        c.hashes = sums.map { BillOfMaterials.Hash(of: $0.key, sha256: $0.value) }
+        let parts = entry.source.split(separator: "/")
+        c.purl = parts.count >= 2 ? PackageURL.github("\(parts[0])/\(parts[1])", record.tag ?? entry.version.text) : PackageURL.generic(entry.name, entry.version.text)
+        if let url = record.urls[Platform.current.description] ?? record.urls.sorted(by: { $0.key < $1.key }).first?.value { c.location = url }
+    }
+}
+
+extension ToolSource {
+    /// A package of aqua's registry.
+    public static func aqua(_ package: String) -> ToolSource { ToolSource(AquaKind(), package) }
+}

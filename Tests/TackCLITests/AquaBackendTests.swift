@@ -1,0 +1,152 @@
+import Foundation
+import TackCore
+import Testing
+
+/// `aqua: owner/repo` tools: aqua's registry (`TACK_AQUA_REGISTRY`, the trimmed copy of the
+/// standard one) says how a release's assets are named; a fake GitHub on loopback serves gh's
+/// and jq's releases, assets and checksum files as the real ones are named.
+@Suite(.ownThreads) struct AquaBackendTests {
+    static let registry = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/aqua/registry.yaml").path
+    /// gh's asset word and archive format per platform, as its releases name them.
+    static let gh = ["linux-x86_64": ("linux_amd64", "tar.gz"), "linux-arm64": ("linux_arm64", "tar.gz"),
+                     "darwin-arm64": ("macOS_arm64", "zip"), "darwin-x86_64": ("macOS_amd64", "zip")]
+
+    struct Fake {
+        var sandbox: Sandbox
+        var server: FixtureServer
+        var env: [String: String]
+        var sums: [String: String]
+        func requests(_ path: String) throws -> Int { try server.requests("static/gh/" + path) }
+    }
+
+    /// Writes `files` (path → text, executable) into an archive at `out` (`tar.gz` or `zip`).
+    static func archive(_ out: String, _ files: [String: String]) throws {
+        let script = """
+            import sys, json, tarfile, zipfile, io, stat
+            out, files = sys.argv[1], json.loads(sys.argv[2])
+            if out.endswith(".zip"):
+                with zipfile.ZipFile(out, "w") as z:
+                    for path, text in sorted(files.items()):
+                        info = zipfile.ZipInfo(path, date_time=(2024, 1, 1, 0, 0, 0)); info.external_attr = (stat.S_IFREG | 0o755) << 16
+                        z.writestr(info, text)
+            else:
+                with tarfile.open(out, "w:gz") as t:
+                    for path, text in sorted(files.items()):
+                        data = text.encode(); info = tarfile.TarInfo(path); info.size = len(data); info.mode = 0o755; info.mtime = 1704067200
+                        t.addfile(info, io.BytesIO(data))
+            """
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: files), as: UTF8.self)
+        _ = try runProgram(FixtureServer.python, ["-c", script, out, json])
+    }
+
+    func fake() throws -> Fake {
+        let s = try Sandbox()
+        var sums: [String: String] = [:]
+        // gh v2.62.0 (and v2.61.0 in the list): an archive per platform, and its checksums file.
+        let dir = "www/gh/cli/cli/releases/download/v2.62.0"
+        try s.mkdir(dir)
+        var lines: [String] = []
+        var assets: [String] = []
+        for (platform, (word, format)) in Self.gh.sorted(by: { $0.key < $1.key }) {
+            let name = "gh_2.62.0_\(word).\(format)"
+            try Self.archive(s.root + "/\(dir)/\(name)", ["gh_2.62.0_\(word)/bin/gh": "#!/bin/sh\necho \"gh version 2.62.0 (\(platform))\"\n"])
+            sums[name] = try sha256(s.root + "/\(dir)/\(name)")
+            lines.append("\(sums[name] ?? "")  \(name)")
+            assets.append(#"{"name": "\#(name)", "browser_download_url": "https://github.com/cli/cli/releases/download/v2.62.0/\#(name)"}"#)
+        }
+        try s.write("\(dir)/gh_2.62.0_checksums.txt", lines.joined(separator: "\n") + "\n")
+        let release = #"{"tag_name": "v2.62.0", "prerelease": false, "assets": [\#(assets.joined(separator: ","))]}"#
+        try s.write("www/repos/cli/cli/releases/tags/v2.62.0", release)
+        try s.write("www/repos/cli/cli/releases/index.html", #"[\#(release), {"tag_name": "v2.61.0", "assets": []}]"#)
+        // jq jq-1.7.1: a bare program per platform (`format: raw`) and sha256sum.txt.
+        let jq = "www/gh/jqlang/jq/releases/download/jq-1.7.1"
+        try s.mkdir(jq)
+        var jqLines: [String] = []
+        for word in ["linux-amd64", "linux-arm64", "macos-arm64", "macos-amd64"] {
+            try s.write("\(jq)/jq-\(word)", "#!/bin/sh\necho \"jq-1.7.1 (\(word))\"\n")
+            sums["jq-\(word)"] = try sha256(s.root + "/\(jq)/jq-\(word)")
+            jqLines.append("\(sums["jq-\(word)"] ?? "")  jq-\(word)")
+        }
+        try s.write("\(jq)/sha256sum.txt", jqLines.joined(separator: "\n") + "\n")
+        try s.write("www/repos/jqlang/jq/releases/index.html", #"[{"tag_name": "jq-1.7.1", "assets": []}, {"tag_name": "jq-1.7", "assets": []}]"#)
+        let server = try FixtureServer(serving: s.root + "/www")
+        let env = ["TACK_GITHUB_API": server.url("static"), "TACK_GITHUB_DOWNLOADS": server.url("static/gh"), "TACK_AQUA_REGISTRY": Self.registry]
+        return Fake(sandbox: s, server: server, env: env, sums: sums)
+    }
+
+    var here: String { Platform.current.description }
+
+    @Test func aPackageIsLockedInstalledAndRunsAndFrozenInstallsTheSameBytes() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try s.write("app/tack.yml", "tools:\n  gh: { aqua: cli/cli, version: \"~> 2.60\" }\n")
+        let r = try s.tack(["install"], in: "app", env: f.env)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("github_artifact_attestations") && r.stderr.contains("does not verify yet"), "\(r.stderr)")
+        #expect(try runProgram(s.root + "/tack-home/installs/gh/2.62.0/bin/gh") == "gh version 2.62.0 (\(here))\n")
+        let lock = s.read("app/tack.lock") ?? ""
+        let (word, format) = Self.gh[here] ?? ("linux_amd64", "tar.gz")
+        let asset = "gh_2.62.0_\(word).\(format)"
+        #expect(lock.contains("backend: \"aqua\"") && lock.contains("tag: \"v2.62.0\"") && lock.contains("registry: \"local\"") && lock.contains("registry-sha256: "), "\(lock)")
+        #expect(lock.contains("\(here): \"https://github.com/cli/cli/releases/download/v2.62.0/\(asset)\"") && lock.contains("\(here): \"\(f.sums[asset] ?? "?")\""), "\(lock)")
+        let frozen = try s.tack(["install", "--frozen"], in: "app", env: f.env.merging(["TACK_HOME": s.root + "/home2"]) { $1 })
+        #expect(frozen.status == 0, "\(frozen.stderr)")
+        #expect(try runProgram(s.root + "/home2/installs/gh/2.62.0/bin/gh") == "gh version 2.62.0 (\(here))\n")
+    }
+
+    @Test func aLockForEveryPlatformFetchesOnlyTheChecksums() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try s.write("app/tack.yml", "tools:\n  gh: { aqua: cli/cli, version: 2.62.0 }\nplatforms: [linux-x86_64, linux-arm64, darwin-arm64, darwin-x86_64]\n")
+        let r = try s.tack(["lock"], in: "app", env: f.env)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lock = s.read("app/tack.lock") ?? ""
+        for (platform, (word, format)) in Self.gh {
+            let asset = "gh_2.62.0_\(word).\(format)"
+            #expect(lock.contains("\(platform): \"\(f.sums[asset] ?? "?")\""), "\(platform): \(lock)")
+            #expect(try f.requests("cli/cli/releases/download/v2.62.0/\(asset)") == 0, "\(asset) was downloaded")
+        }
+        #expect(try f.requests("cli/cli/releases/download/v2.62.0/gh_2.62.0_checksums.txt") >= 1)
+    }
+
+    @Test func aPrefixedTagAndABareProgram() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try s.mkdir("app")
+        let r = try s.tack(["use", "jq@1.7.1", "--aqua", "jqlang/jq"], in: "app", env: f.env)
+        #expect(r.status == 0, "\(r.stderr)")
+        let word = ["linux-x86_64": "linux-amd64", "linux-arm64": "linux-arm64", "darwin-arm64": "macos-arm64", "darwin-x86_64": "macos-amd64"][here] ?? ""
+        #expect(try runProgram(s.root + "/tack-home/installs/jq/1.7.1/bin/jq") == "jq-1.7.1 (\(word))\n")
+        #expect(s.read("app/tack.lock")?.contains("tag: \"jq-1.7.1\"") == true)
+    }
+
+    @Test func aLockCannotSendAnInstallElsewhereOrReadAnotherRegistry() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try FileManager.default.copyItem(atPath: Self.registry, toPath: s.root + "/registry.yaml")
+        let env = f.env.merging(["TACK_AQUA_REGISTRY": s.root + "/registry.yaml"]) { $1 }
+        try s.write("app/tack.yml", "tools:\n  gh: { aqua: cli/cli, version: 2.62.0 }\n")
+        #expect(try s.tack(["lock"], in: "app", env: env).status == 0)
+        let good = s.read("app/tack.lock") ?? ""
+        try s.write("app/tack.lock", good.replacingOccurrences(of: "/releases/download/v2.62.0/gh_2.62.0_", with: "/releases/download/v2.62.0/evil_"))
+        let moved = try s.tack(["install", "--frozen"], in: "app", env: env)
+        #expect(moved.status != 0 && moved.stderr.contains("but aqua's registry local says"), "\(moved.stderr)")
+        try s.write("app/tack.lock", good.replacingOccurrences(of: "tag: \"v2.62.0\"", with: "tag: \"v2.61.0\""))
+        let tag = try s.tack(["install", "--frozen"], in: "app", env: env)
+        #expect(tag.status != 0 && tag.stderr.contains("which does not name that version"), "\(tag.stderr)")
+        // Another registry than the lock's: refused, not read differently.
+        try s.write("app/tack.lock", good)
+        try s.write("registry.yaml", (s.read("registry.yaml") ?? "") + "# changed\n")
+        let other = try s.tack(["install", "--frozen"], in: "app", env: env)
+        #expect(other.status != 0 && other.stderr.contains("is not the one tack.lock was made with"), "\(other.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/tack-home/installs/gh/2.62.0"))
+    }
+
+    @Test func aPackageTheRegistryLacksIsSaid() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try s.write("app/tack.yml", "tools:\n  nope: { aqua: nobody/nothing, version: 1.0.0 }\n")
+        let r = try s.tack(["install"], in: "app", env: f.env)
+        #expect(r.status != 0 && r.stderr.contains("aqua's registry local has no package \"nobody/nothing\""), "\(r.stderr)")
+    }
+}
