@@ -46,6 +46,9 @@ struct LsRemote: AsyncParsableCommand {
         var request: ToolRequest
         if let pin = project.resolution.pin(tool) { request = pin.request } else { request = try RemoteTool.request(tool) }
         request = try ToolRegistry.load(store: project.settings.store, backends: project.settings.backends).apply(request)
+        if case .registry = request.source, let (_, source) = try await CatalogService(project.context).lookUp(tool, workspace: project) {
+            request.source = source
+        }
         if request.source.kind?.isSwiftToolchain == true {
             // Releases, or one branch's snapshots: `main-snapshot`, or the prefix's `6.0-snapshot`.
             request.requirement = .latest

@@ -47,6 +47,12 @@ public struct PinService: Sendable {
     public func pin(_ pin: Pin) async throws(TackError) -> (Requirement, Outcome) {
         let settings = context.settings
         if settings.isFrozen { throw TackError("TACK_FROZEN is set, which forbids changing tack.yml and tack.lock") }
+        var pin = pin
+        if pin.entrySource == nil, let (entry, source) = try await CatalogService(context).lookUp(pin.tool, workspace: try Workspace(context)) {
+            pin.source = source
+            pin.entrySource = "\(entry.key): \(ManifestEditor.yamlValue(entry.identity))"
+            context.notify(.line("\(pin.tool) is \(entry.identity) in \(entry.catalog)\(entry.description.isEmpty ? "" : ": \(entry.description)")"))
+        }
         try checkSource(pin)
         let requirement: Requirement
         if let r = pin.requirement { requirement = r } else { requirement = try await newest(pin.tool, source: pin.source) }

@@ -69,6 +69,16 @@ import Testing
         }
         try s.write("\(jq)/sha256sum.txt", jqLines.joined(separator: "\n") + "\n")
         try s.write("www/repos/jqlang/jq/releases/index.html", #"[{"tag_name": "jq-1.7.1", "assets": []}, {"tag_name": "jq-1.7", "assets": []}]"#)
+        // actionlint v1.7.4 for this platform: a short name tack's own registry does not know.
+        let goarch = Platform.current.arch == "x86_64" ? "amd64" : Platform.current.arch
+        let al = "www/gh/rhysd/actionlint/releases/download/v1.7.4"
+        try s.mkdir(al)
+        let alAsset = "actionlint_1.7.4_\(Platform.current.os)_\(goarch).tar.gz"
+        try Self.archive(s.root + "/\(al)/\(alAsset)", ["actionlint": "#!/bin/sh\necho actionlint 1.7.4\n"])
+        sums[alAsset] = try sha256(s.root + "/\(al)/\(alAsset)")
+        try s.write("\(al)/actionlint_1.7.4_checksums.txt", "\(sums[alAsset] ?? "")  \(alAsset)\n")
+        try s.write("www/repos/rhysd/actionlint/releases/index.html", #"[{"tag_name": "v1.7.4", "assets": []}, {"tag_name": "v1.7.3", "assets": []}]"#)
+        try s.write("www/repos/hashicorp/terraform/releases/index.html", #"[{"tag_name": "v1.9.5"}, {"tag_name": "v1.9.4"}, {"tag_name": "v1.10.0-rc1", "prerelease": true}]"#)
         let server = try FixtureServer(serving: s.root + "/www")
         let env = ["TACK_GITHUB_API": server.url("static"), "TACK_GITHUB_DOWNLOADS": server.url("static/gh"), "TACK_AQUA_REGISTRY": Self.registry]
         return Fake(sandbox: s, server: server, env: env, sums: sums)
@@ -140,6 +150,27 @@ import Testing
         let other = try s.tack(["install", "--frozen"], in: "app", env: env)
         #expect(other.status != 0 && other.stderr.contains("is not the one tack.lock was made with"), "\(other.stderr)")
         #expect(!FileManager.default.fileExists(atPath: s.root + "/tack-home/installs/gh/2.62.0"))
+    }
+
+    /// A name no registry of tack's knows is looked up in aqua's: `tack use`, `ls-remote`, `search`.
+    @Test func shortNamesComeFromAquasRegistry() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try s.mkdir("app")
+        let r = try s.tack(["use", "actionlint@1.7.4"], in: "app", env: f.env)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("actionlint is rhysd/actionlint in aqua's registry local"), "\(r.stderr)")
+        #expect(s.read("app/tack.yml")?.contains("actionlint: { aqua: \"rhysd/actionlint\", version: 1.7.4 }") == true, "\(s.read("app/tack.yml") ?? "")")
+        #expect(try runProgram(s.root + "/tack-home/installs/actionlint/1.7.4/bin/actionlint") == "actionlint 1.7.4\n")
+        let versions = try s.tack(["ls-remote", "terraform"], in: "app", env: f.env)
+        #expect(versions.status == 0 && versions.stdout == "1.9.4\n1.9.5\n", "\(versions.stdout) \(versions.stderr)")
+        let found = try s.tack(["search", "terraform"], in: "app", env: f.env)
+        #expect(found.status == 0 && found.stdout.contains("terraform  aqua: hashicorp/terraform  Terraform enables you"), "\(found.stdout) \(found.stderr)")
+        let none = try s.tack(["search", "no-such-tool-anywhere"], in: "app", env: f.env)
+        #expect(none.status == 1 && none.stderr.contains("nothing in the catalogs matches"), "\(none.stderr)")
+        // Offline, or with the registry out of reach, a name nobody knows says so as before.
+        let offline = try s.tack(["use", "nosuch@1.0"], in: "app", env: f.env.merging(["TACK_AQUA_REGISTRY": s.root + "/missing.yaml"]) { $1 })
+        #expect(offline.status != 0 && offline.stderr.contains("tack could not look nosuch up in aqua's catalog") && offline.stderr.contains("no registry knows nosuch"), "\(offline.stderr)")
     }
 
     @Test func aPackageTheRegistryLacksIsSaid() throws {

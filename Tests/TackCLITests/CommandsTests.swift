@@ -53,7 +53,7 @@ import Testing
         // A tool pinned nowhere without a version cannot be installed, and says how.
         let unpinned = try s.tack(["install", "nosuch"], in: "app")
         #expect(unpinned.status == 1)
-        #expect(unpinned.stderr == "tack: nosuch is not pinned here — no registry knows nosuch, so pin it with its source: `tack use nosuch@VERSION` with --github OWNER/REPO, --git URL, --url URL, --pip PACKAGE or --gem GEM\n")
+        #expect(unpinned.stderr == "tack: nosuch is not pinned here — no registry knows nosuch, so pin it with its source: `tack use nosuch@VERSION` with --github OWNER/REPO, --git URL, --url URL, --release OWNER/REPO, --aqua OWNER/REPO, --pip PACKAGE or --gem GEM\n")
     }
 
     @Test func useWithoutAVersionPinsTheNewest() throws {
@@ -196,7 +196,7 @@ import Testing
         // which works (issue 43, item 9).
         let unknown = try s.tack(["current", "nosuch"], in: "app")
         #expect(unknown.status == 1)
-        #expect(unknown.stderr.contains("no registry knows nosuch, so pin it with its source: `tack use nosuch@VERSION` with --github OWNER/REPO, --git URL, --url URL, --pip PACKAGE or --gem GEM"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("no registry knows nosuch, so pin it with its source: `tack use nosuch@VERSION` with --github OWNER/REPO, --git URL, --url URL, --release OWNER/REPO, --aqua OWNER/REPO, --pip PACKAGE or --gem GEM"), "\(unknown.stderr)")
         // --frozen, with a lock that does not lock what is pinned: `tack lock`, not `install`.
         #expect(try s.tack(["lock"], in: "app").status == 0)
         let manifest = try #require(s.read("app/tack.yml"))

@@ -19,6 +19,8 @@ final class Sandbox {
             "TACK_HOME": root + "/tack-home",
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
+        // No test asks the real GitHub (aqua's registry, releases) unless it serves its own.
+        if ProcessInfo.processInfo.environment["TACK_NETWORK_TESTS"] == nil { environment["TACK_GITHUB_API"] = "http://127.0.0.1:9" }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }

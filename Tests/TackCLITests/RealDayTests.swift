@@ -271,7 +271,7 @@ import Testing
         try s.write("app/tack.yml", "tools: {}\n")
         let r = try s.tack(["use", "cowsay@6.1"], in: "app")
         #expect(r.status == 1)
-        #expect(r.stderr.contains("no registry knows cowsay, so pin it with its source: `tack use cowsay@VERSION` with --github OWNER/REPO, --git URL, --url URL, --pip PACKAGE or --gem GEM"), "\(r.stderr)")
+        #expect(r.stderr.contains("no registry knows cowsay, so pin it with its source: `tack use cowsay@VERSION` with --github OWNER/REPO, --git URL, --url URL, --release OWNER/REPO, --aqua OWNER/REPO, --pip PACKAGE or --gem GEM"), "\(r.stderr)")
         #expect(s.read("app/tack.yml") == "tools: {}\n")
         #expect(!s.exists("app/tack.lock"))
         #expect(try s.tack(["use", "cowsay@6.1", "--pip", "cowsay", "--gem", "cowsay"], in: "app").status == 2)

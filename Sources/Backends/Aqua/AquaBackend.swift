@@ -217,6 +217,33 @@ public struct AquaBackend: Backend {
     }
 }
 
+extension AquaBackend {
+    func entry(_ package: AquaPackage, name: String, registry: AquaRegistry) -> CatalogEntry {
+        CatalogEntry(name: name, key: "aqua", identity: package.name, description: package.description ?? "", catalog: "aqua's registry \(registry.tag)")
+    }
+
+    /// A short name: a package's name or alias, else the one package whose repository has it.
+    /// The newest registry, asked once with no retries: a look-up must not make an offline
+    /// `tack use` wait.
+    var catalogRegistry: AquaRegistrySource {
+        var source = registries
+        source.retryDelays = []
+        return source
+    }
+
+    public func catalogEntry(named name: String) async throws(TackError) -> CatalogAnswer? {
+        let registry = try await catalogRegistry.load(tag: nil, sha256: nil)
+        let (package, candidates) = registry.resolve(name)
+        if let package { return .entry(entry(package, name: name, registry: registry)) }
+        return candidates.isEmpty ? nil : .ambiguous(candidates)
+    }
+
+    public func searchCatalog(_ word: String) async throws(TackError) -> [CatalogEntry] {
+        let registry = try await catalogRegistry.load(tag: nil, sha256: nil)
+        return registry.search(word).map { entry($0, name: String($0.name.split(separator: "/").last ?? ""), registry: registry) }
+    }
+}
+
 extension String {
     func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

@@ -50,10 +50,17 @@ public protocol Backend: Sendable {
     /// listing (PyPI's JSON API, rubygems.org's): asked only where `min_release_age` is in
     /// force, so a plain resolution never fetches it. By default, `versions` as they are.
     func published(_ versions: [AvailableVersion], of request: ToolRequest) async -> [AvailableVersion]
+    /// What the backend's catalog of tools (aqua's registry) says `name` is, or nil when it
+    /// has no catalog or knows no such name. By default, no catalog.
+    func catalogEntry(named name: String) async throws(TackError) -> CatalogAnswer?
+    /// The catalog's entries whose name or description has `word`. By default, none.
+    func searchCatalog(_ word: String) async throws(TackError) -> [CatalogEntry]
 }
 
 extension Backend {
     public func source(of request: ToolRequest) -> String { request.source.identity ?? "" }
+    public func catalogEntry(named name: String) async throws(TackError) -> CatalogAnswer? { nil }
+    public func searchCatalog(_ word: String) async throws(TackError) -> [CatalogEntry] { [] }
     public func checkPin(_ locked: LockedTool, for request: ToolRequest, scratch: String) async throws(TackError) {}
     public func relocate(_ job: InstallJob, built: [String: String]) throws(TackError) {}
     public func lacksAddOns(_ locked: LockedTool, install: String) -> Bool { false }

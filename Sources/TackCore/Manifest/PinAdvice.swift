@@ -5,7 +5,7 @@ public enum PinAdvice {
     static let sourceOptions = ["git": "git", "url": "url", "pip": "pip", "gem": "gem"]
 
     /// The source options `tack use` takes, as a hint lists them.
-    public static let sourceOptionsHint = "--github OWNER/REPO, --git URL, --url URL, --pip PACKAGE or --gem GEM"
+    public static let sourceOptionsHint = "--github OWNER/REPO, --git URL, --url URL, --release OWNER/REPO, --aqua OWNER/REPO, --pip PACKAGE or --gem GEM"
 
     /// `tack use tool@version`, with the source an install was made from when no registry
     /// names the tool (`tack use cowsay@6.1 --pip cowsay`).
