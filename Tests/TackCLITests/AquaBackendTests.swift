@@ -173,11 +173,70 @@ import Testing
         #expect(offline.status != 0 && offline.stderr.contains("tack could not look nosuch up in aqua's catalog") && offline.stderr.contains("no registry knows nosuch"), "\(offline.stderr)")
     }
 
+    /// A project with only aqua.yaml installs from it, and runs its tools.
+    @Test func anAquaYAMLProjectInstallsAndRuns() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try s.write("app/aqua.yaml", "registries:\n  - type: standard\n    ref: v4.99.1\npackages:\n  - name: cli/cli@v2.62.0\n  - name: rhysd/actionlint@v1.7.4\n")
+        let r = try s.tack(["install"], in: "app", env: f.env)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try runProgram(s.root + "/tack-home/installs/cli/2.62.0/bin/gh") == "gh version 2.62.0 (\(here))\n")
+        let run = try s.tack(["exec", "--", "actionlint"], in: "app", env: f.env)
+        #expect(run.status == 0 && run.stdout == "actionlint 1.7.4\n", "\(run.stdout) \(run.stderr)")
+        let current = try s.tack(["current", "cli"], in: "app", env: f.env)
+        #expect(current.stdout.contains("2.62.0") && current.stdout.contains("aqua.yaml:5"), "\(current.stdout)")
+    }
+
     @Test func aPackageTheRegistryLacksIsSaid() throws {
         let f = try fake()
         let s = f.sandbox
         try s.write("app/tack.yml", "tools:\n  nope: { aqua: nobody/nothing, version: 1.0.0 }\n")
         let r = try s.tack(["install"], in: "app", env: f.env)
         #expect(r.status != 0 && r.stderr.contains("aqua's registry local has no package \"nobody/nothing\""), "\(r.stderr)")
+    }
+}
+
+/// aqua.yaml read as a version file: each standard-registry package a pin.
+@Suite struct AquaYAMLTests {
+    func read(_ text: String) throws(TackError) -> CompatibleFile.Reading {
+        try CompatibleFile.aquaYAML.parse(Array(text.utf8), path: "/p/aqua.yaml", backends: .standard)
+    }
+
+    @Test func packagesArePinsOfTheStandardRegistry() throws {
+        let r = try read("""
+            registries:
+              - type: standard
+                ref: v4.99.1 # renovate: depName=aquaproj/aqua-registry
+              - name: mine
+                type: local
+                path: registry.yaml
+            packages:
+              - name: cli/cli@v2.62.0
+              - name: jqlang/jq
+                version: jq-1.7.1
+              - name: acme/tool@v1.0.0
+                registry: mine
+              - import: aqua/*.yaml
+            """)
+        #expect(r.pins.map(\.name) == ["cli", "jq"])
+        #expect(r.pins.map(\.source.backend) == ["aqua", "aqua"] && r.pins.map(\.source.identity) == ["cli/cli", "jqlang/jq"])
+        #expect(r.pins.map(\.requirement) == [.prefix(Version("2.62.0")!), .prefix(Version("1.7.1")!)])
+        #expect(r.pins.first?.origin.describe(home: nil) == "/p/aqua.yaml:8")
+        #expect(r.skipped.map(\.message) == [
+            "/p/aqua.yaml:4:5: the registry \"mine\" (local) is not one tack reads; its packages are skipped",
+            "/p/aqua.yaml:11:5: acme/tool@v1.0.0 is from the registry \"mine\", which tack does not read",
+            "/p/aqua.yaml:13:5: `import:` is not read; pin those packages here or in tack.yml",
+        ])
+    }
+
+    @Test(arguments: [
+        ("packages:\n  - name: cli/cli\n", "/p/aqua.yaml:2:5: cli/cli has no version; aqua.yaml pins each package at a release, like `cli/cli@v1.2.3`"),
+        ("packages:\n  - name: a/b@nightly\n", "/p/aqua.yaml:2:5: \"nightly\" is not a release tag tack can read a version from"),
+        ("packages:\n  - name: a/tool@v1\n  - name: b/tool@v2\n", "/p/aqua.yaml:3:5: b/tool and the package on line 2 are both named `tool`"),
+        ("packages:\n  - version: v1\n", "/p/aqua.yaml:2:5: a package needs `name:`"),
+        ("- a\n", "/p/aqua.yaml:1:1: aqua.yaml is a mapping with `packages:`"),
+    ])
+    func whatItCannotReadIsSaidWithItsLine(text: String, message: String) {
+        do throws(TackError) { _ = try read(text); Issue.record("read \(text)") } catch { #expect(error.message.hasPrefix(message) || error.message.contains(message), "\(error.message)") }
     }
 }

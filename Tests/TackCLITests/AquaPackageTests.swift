@@ -9,7 +9,7 @@ import YAML
 @Suite struct AquaPackageTests {
     static let packages: [String: AquaPackage] = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/aqua/registry.yaml")
-        guard let data = try? Data(contentsOf: url), case .mapping(let top, _)?? = try? YAMLParser.parse(Array(data), aliases: true),
+        guard let data = try? Data(contentsOf: url), case .mapping(let top, _)? = (try? YAMLParser.parse(Array(data), aliases: true)) ?? nil,
               case .sequence(let items, _)? = top.first(where: { $0.key.value == "packages" })?.value else { return [:] }
         var out: [String: AquaPackage] = [:]
         for item in items { if let p = try? AquaPackage(item) { out[p.name] = p } }

@@ -101,16 +101,6 @@ struct GitHubReleases: Sendable {
         return release
     }
 
-    /// The version a release tag names: `v1.2.3`, `1.2.3`, and a prefix before it that ends a
-    /// word (`cli/v1.2.3`, `tool-v1.2.3`, `tool_1.2.3`, `pkg@1.2.3`, `release-1.2.3`); nil
-    /// when the tag names none (`nightly`, `latest`).
-    static func version(ofTag tag: String) -> Version? {
-        for start in tag.indices where tag[start].isASCII && tag[start].isNumber {
-            var prefix = tag[..<start]
-            if prefix.last == "v" || prefix.last == "V" { prefix = prefix.dropLast() }
-            guard prefix.isEmpty || prefix.last.map({ "/-_@".contains($0) }) == true else { continue }
-            if let version = Version(String(tag[start...])) { return version }
-        }
-        return nil
-    }
+    /// The version a release tag names (`Version(tag:)`).
+    static func version(ofTag tag: String) -> Version? { Version(tag: tag) }
 }

@@ -1,4 +1,4 @@
-/// Readers for the version files of rbenv, pyenv, nvm, asdf, swiftenv and Mint, so a team
+/// Readers for the version files of rbenv, pyenv, nvm, asdf, swiftenv, Mint and aqua, so a team
 /// moving to tack changes nothing on day one. Each file is read as the tool that owns it reads
 /// it; the tests in Tests/TackCoreTests/Peer*Tests.swift hold the owners' own cases.
 ///
@@ -12,6 +12,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
     case nvmrc = ".nvmrc"
     case swiftVersion = ".swift-version"
     case mintfile = "Mintfile"
+    case aquaYAML = "aqua.yaml"
 
     /// What one file pins, and the lines it skipped.
     public struct Reading: Sendable {
@@ -30,6 +31,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
         case .nvmrc: return .nvmrc
         case .swiftVersion: return .swiftVersion
         case .mintfile: return .mintfile
+        case .aquaYAML: return .aquaYAML
         }
     }
 
@@ -56,6 +58,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
         switch self {
         case .toolVersions: return try parseToolVersions(Lines(text), path)
         case .mintfile: return try parseMintfile(text, path, backends: backends)
+        case .aquaYAML: return try parseAquaYAML(Array(input), path, backends: backends)
         case .nvmrc: return try parseNvmrc(text, path)
         case .pythonVersion: return parsePythonVersion(Lines(text), path)
         case .rubyVersion: return try firstWord(Lines(text), path, tool: "ruby", strip: "ruby-")

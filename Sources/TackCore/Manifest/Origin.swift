@@ -15,6 +15,7 @@ public struct Origin: Sendable, Hashable {
         case nvmrc = ".nvmrc"
         case swiftVersion = ".swift-version"
         case mintfile = "Mintfile"
+        case aquaYAML = "aqua.yaml"
         case environment = "environment"
         case commandLine = "command line"
     }

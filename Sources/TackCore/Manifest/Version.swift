@@ -157,3 +157,21 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
         return Array(parts.prefix(p.count)) == Array(p)
     }
 }
+
+extension Version {
+    /// The version a release tag names: `v1.2.3`, `1.2.3`, and a prefix before it that ends a
+    /// word (`cli/v1.2.3`, `tool-v1.2.3`, `tool_1.2.3`, `pkg@1.2.3`, `jq-1.7.1`); nil when the
+    /// tag names none (`nightly`, `latest`, `go1.21.0`).
+    public init?(tag: String) {
+        for start in tag.indices where tag[start].isASCII && tag[start].isNumber {
+            var prefix = tag[..<start]
+            if prefix.last == "v" || prefix.last == "V" { prefix = prefix.dropLast() }
+            guard prefix.isEmpty || prefix.last.map({ "/-_@".contains($0) }) == true else { continue }
+            if let version = Version(String(tag[start...])) {
+                self = version
+                return
+            }
+        }
+        return nil
+    }
+}
