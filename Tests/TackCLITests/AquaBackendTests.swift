@@ -187,6 +187,20 @@ import Testing
         #expect(current.stdout.contains("2.62.0") && current.stdout.contains("aqua.yaml:5"), "\(current.stdout)")
     }
 
+    /// A project with only mise.toml: its [tools] install, its [env] is said to be ignored.
+    @Test func aMiseProjectInstallsAndRuns() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try s.write("app/mise.toml", "[env]\nFOO = \"bar\"\n\n[tools]\n\"aqua:cli/cli\" = \"2.62.0\"\n\"aqua:rhysd/actionlint\" = [\"1.7\"]\n")
+        let r = try s.tack(["install"], in: "app", env: f.env)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("mise's [env] is not tack's and is ignored"), "\(r.stderr)")
+        let run = try s.tack(["exec", "--", "gh"], in: "app", env: f.env)
+        #expect(run.status == 0 && run.stdout == "gh version 2.62.0 (\(here))\n", "\(run.stdout) \(run.stderr)")
+        let current = try s.tack(["current", "actionlint"], in: "app", env: f.env)
+        #expect(current.stdout.contains("1.7.4") && current.stdout.contains("mise.toml:6"), "\(current.stdout)")
+    }
+
     @Test func aPackageTheRegistryLacksIsSaid() throws {
         let f = try fake()
         let s = f.sandbox

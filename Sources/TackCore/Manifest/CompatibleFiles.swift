@@ -5,6 +5,10 @@
 /// A reader throws for a file it cannot use at all (the resolver then warns and lets the file
 /// pin nothing); lines its owner skips with a warning (pyenv) come back in `skipped`.
 public enum CompatibleFile: String, CaseIterable, Sendable {
+    case miseLocalTOML = "mise.local.toml"
+    case miseTOML = "mise.toml"
+    case dotMiseTOML = ".mise.toml"
+    case configMiseTOML = ".config/mise.toml"
     case toolVersions = ".tool-versions"
     case rubyVersion = ".ruby-version"
     case pythonVersion = ".python-version"
@@ -32,6 +36,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
         case .swiftVersion: return .swiftVersion
         case .mintfile: return .mintfile
         case .aquaYAML: return .aquaYAML
+        case .miseLocalTOML, .miseTOML, .dotMiseTOML, .configMiseTOML: return .miseTOML
         }
     }
 
@@ -59,6 +64,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
         case .toolVersions: return try parseToolVersions(Lines(text), path)
         case .mintfile: return try parseMintfile(text, path, backends: backends)
         case .aquaYAML: return try parseAquaYAML(Array(input), path, backends: backends)
+        case .miseLocalTOML, .miseTOML, .dotMiseTOML, .configMiseTOML: return try parseMiseTOML(text, path, backends: backends)
         case .nvmrc: return try parseNvmrc(text, path)
         case .pythonVersion: return parsePythonVersion(Lines(text), path)
         case .rubyVersion: return try firstWord(Lines(text), path, tool: "ruby", strip: "ruby-")

@@ -16,6 +16,7 @@ public struct Origin: Sendable, Hashable {
         case swiftVersion = ".swift-version"
         case mintfile = "Mintfile"
         case aquaYAML = "aqua.yaml"
+        case miseTOML = "mise.toml"
         case environment = "environment"
         case commandLine = "command line"
     }
