@@ -15,12 +15,33 @@ struct ToolArgument: ExpressibleByArgument, Equatable {
     var text: String
     /// Why the word is not a tool argument, or nil.
     var problem: String?
+    /// `KEY:IDENTITY` before the `@` (`aqua:cli/cli@2.62.0`): the manifest key and value that
+    /// pin the tool, which is named after the identity's last part. Only `tack use` takes one.
+    var source: (key: String, identity: String)?
+
+    /// The manifest keys a tool argument may start with (`aqua:`, `pip:`); those whose values
+    /// hold `:` or `@` themselves (`git:`, `url:`) cannot.
+    static let sourcePrefixes = ["aqua", "release", "github", "pip", "gem"]
+
+    static func == (a: ToolArgument, b: ToolArgument) -> Bool {
+        a.name == b.name && a.requirement == b.requirement && a.text == b.text && a.problem == b.problem
+            && a.source?.key == b.source?.key && a.source?.identity == b.source?.identity
+    }
 
     init(argument: String) {
         text = argument
         name = ""
         let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-        let word = parts.isEmpty ? "" : String(parts[0])
+        var word = parts.isEmpty ? "" : String(parts[0])
+        if let colon = word.firstIndex(of: ":"), Self.sourcePrefixes.contains(String(word[..<colon])) {
+            let identity = String(word[word.index(after: colon)...])
+            source = (String(word[..<colon]), identity)
+            word = String(identity.split(separator: "/").last ?? "").lowercased()
+            if identity.isEmpty || word.isEmpty {
+                problem = "\(Self.shown(argument)) names no package after `\(source?.key ?? ""):` — write it like `aqua:cli/cli@2.62.0`"
+                return
+            }
+        }
         if word.isEmpty {
             problem = argument.isEmpty ? "an empty word is not a tool — name one, like jq or jq@1.7.1"
                 : "\(Self.shown(argument)) names no tool before `@` — write tool@version, like jq@1.7.1"
@@ -51,9 +72,12 @@ struct ToolArgument: ExpressibleByArgument, Equatable {
     /// Self, or a usage error (exit 2) saying what is wrong, with "did you mean" where a known
     /// tool differs only in case or by a typo.
     @discardableResult
-    func check(allowingRequirement: Bool = true) throws -> ToolArgument {
+    func check(allowingRequirement: Bool = true, allowingSource: Bool = false) throws -> ToolArgument {
         if let problem {
             throw ValidationError(ToolName.withSuggestion(problem, for: name, store: CurrentProcess.settings()?.store))
+        }
+        if !allowingSource, let source {
+            throw ValidationError("\(Self.shown(text)) names a source (`\(source.key):`), which only `tack use` takes — write the tool's name, \(name)")
         }
         if !allowingRequirement, requirement != nil {
             throw ValidationError("\(Self.shown(text)) names a version, and this command takes a tool's name alone — write \(name)")

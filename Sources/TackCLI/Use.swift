@@ -60,6 +60,7 @@ struct Use: AsyncParsableCommand {
     /// The new entry's source, as its manifest key and value (one at most).
     var sourceOption: (key: String, value: String)? {
         [("git", git), ("github", github), ("pip", pip), ("gem", gem), ("url", url), ("release", release), ("aqua", aqua)].compactMap { k, v in v.map { (k, $0) } }.first
+            ?? target.source.map { (key: $0.key, value: $0.identity) }
     }
 
     @Option(name: .customLong("sdk"), help: "For swift: a Swift SDK published with the release to install beside it (static-linux, wasm; repeatable). Added to the entry's `sdks:`.")
@@ -68,12 +69,12 @@ struct Use: AsyncParsableCommand {
     @OptionGroup var platform: PlatformOptions
 
     func validate() throws {
-        try target.check()
-        let sources = [git, github, pip, gem, url, release, aqua].compactMap { $0 }
+        try target.check(allowingSource: true)
+        let sources = [git, github, pip, gem, url, release, aqua].compactMap { $0 } + (target.source.map { [$0.identity] } ?? [])
         if sources.count > 1 { throw ValidationError("give one source: --git, --github, --pip, --gem, --url, --release or --aqua") }
         if sources.contains(where: \.isEmpty) { throw ValidationError("a source option needs a value") }
-        if !products.isEmpty && git == nil && github == nil { throw ValidationError("--product goes with --git or --github") }
-        if !bins.isEmpty && url == nil && release == nil { throw ValidationError("--bin goes with --url or --release") }
+        if !products.isEmpty && git == nil && github == nil && target.source?.key != "github" { throw ValidationError("--product goes with --git or --github") }
+        if !bins.isEmpty && url == nil && release == nil && target.source?.key != "release" { throw ValidationError("--bin goes with --url or --release") }
         for name in sdks where SwiftSDK.named(name) == nil {
             throw ValidationError("\(quoted(name)) is not a Swift SDK tack knows; swift.org publishes \(SwiftSDK.names)")
         }

@@ -173,6 +173,23 @@ import Testing
         #expect(offline.status != 0 && offline.stderr.contains("tack could not look nosuch up in aqua's catalog") && offline.stderr.contains("no registry knows nosuch"), "\(offline.stderr)")
     }
 
+    /// `tack use aqua:owner/repo@version`: the source in the tool argument.
+    @Test func aSourcePrefixInTheToolArgument() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try s.mkdir("app")
+        let r = try s.tack(["use", "aqua:cli/cli@2.62.0"], in: "app", env: f.env)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(s.read("app/tack.yml")?.contains("cli: { aqua: \"cli/cli\", version: 2.62.0 }") == true, "\(s.read("app/tack.yml") ?? "")")
+        #expect(try runProgram(s.root + "/tack-home/installs/cli/2.62.0/bin/gh") == "gh version 2.62.0 (\(here))\n")
+        let other = try s.tack(["uninstall", "aqua:cli/cli"], in: "app", env: f.env)
+        #expect(other.status == 2 && other.stderr.contains("names a source (`aqua:`), which only `tack use` takes — write the tool's name, cli"), "\(other.stderr)")
+        let both = try s.tack(["use", "aqua:cli/cli@2.62.0", "--release", "cli/cli"], in: "app", env: f.env)
+        #expect(both.status == 2 && both.stderr.contains("give one source"), "\(both.stderr)")
+        let empty = try s.tack(["use", "aqua:@1.0"], in: "app", env: f.env)
+        #expect(empty.status == 2 && empty.stderr.contains("names no package after `aqua:`"), "\(empty.stderr)")
+    }
+
     /// A project with only aqua.yaml installs from it, and runs its tools.
     @Test func anAquaYAMLProjectInstallsAndRuns() throws {
         let f = try fake()
