@@ -31,6 +31,14 @@ public struct AquaDownload: Equatable, Sendable {
         /// For `regexp`: the hash's pattern and the file name's.
         public var checksumPattern: String?
         public var filePattern: String?
+        /// The publisher's minisign signature of the checksum file, and the key the registry
+        /// names: the file is used only when the signature holds.
+        public var minisign: Minisign?
+    }
+
+    public struct Minisign: Equatable, Sendable {
+        public var url: String
+        public var publicKey: String
     }
 }
 
@@ -103,10 +111,8 @@ struct AquaDownloadRenderer {
             if case .mapping(let pairs, _) = node, let enabled = pairs.first(where: { $0.key.value == "enabled" }) { return AquaPackage.string(enabled.value) != "false" }
             return true
         }
-        if case .mapping(let pairs, _)? = package.fields["checksum"] {
-            for key in ["cosign", "minisign"] where pairs.contains(where: { $0.key.value == key }) && !download.signatures.contains(key) {
-                download.signatures.append(key)
-            }
+        if case .mapping(let pairs, _)? = package.fields["checksum"], pairs.contains(where: { $0.key.value == "cosign" }), !download.signatures.contains("cosign") {
+            download.signatures.append("cosign")
         }
         return download
     }
@@ -210,7 +216,27 @@ struct AquaDownloadRenderer {
         if case .mapping(let p, _)? = c["pattern"] { for (key, value) in p { patterns[key.value] = AquaPackage.string(value) } }
         let algorithm = AquaPackage.string(c["algorithm"]) ?? "sha256"
         guard ["sha256", "sha512", "sha1", "md5"].contains(algorithm) else { throw fail("its checksum algorithm \(quoted(algorithm)) is not one tack reads") }
-        return AquaDownload.Checksum(url: url, algorithm: algorithm, fileFormat: AquaPackage.string(c["file_format"]) ?? "",
-                                     checksumPattern: patterns["checksum"], filePattern: patterns["file"])
+        var checksum = AquaDownload.Checksum(url: url, algorithm: algorithm, fileFormat: AquaPackage.string(c["file_format"]) ?? "",
+                                             checksumPattern: patterns["checksum"], filePattern: patterns["file"])
+        if case .mapping(let m, _)? = c["minisign"] {
+            var ms: [String: String] = [:]
+            for (key, value) in m { if let v = AquaPackage.string(value) { ms[key.value] = v } }
+            if ms["enabled"] != "false" {
+                guard let key = ms["public_key"] else { throw fail("its checksum's minisign signature names no `public_key`") }
+                var signatureValues = values
+                signatureValues["Asset"] = .string(String(url.split(separator: "/").last ?? ""))
+                switch ms["type"] ?? "github_release" {
+                case "github_release":
+                    guard let repository = package.repository, let template = ms["asset"] else { throw fail("its checksum's minisign signature needs `asset`") }
+                    checksum.minisign = .init(url: "https://github.com/\(repository)/releases/download/\(version)/\(try render(template, signatureValues))", publicKey: key)
+                case "http":
+                    guard let template = ms["url"] else { throw fail("its checksum's minisign signature needs `url`") }
+                    checksum.minisign = .init(url: try render(template, signatureValues), publicKey: key)
+                default:
+                    throw fail("its checksum's minisign type \(quoted(ms["type"] ?? "")) is not one tack reads")
+                }
+            }
+        }
+        return checksum
     }
 }
