@@ -61,6 +61,33 @@ struct AquaSignatureTests {
         return f
     }
 
+    /// A keyed cosign signature of the checksum file, the key where the registry says.
+    @Test func aCosignSignedChecksumFile() throws {
+        let f = try fake()
+        let dir = f.dir
+        try f.s.mkdir("www/keys")
+        try f.run(["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", f.s.root + "/cosign.pem"])
+        try f.run(["openssl", "ec", "-in", f.s.root + "/cosign.pem", "-pubout", "-out", f.s.root + "/www/keys/cosign.pub"])
+        try f.run(["openssl", "dgst", "-sha256", "-sign", f.s.root + "/cosign.pem", "-out", f.s.root + "/sig.der", dir + "/sha256.txt"])
+        try f.run(["openssl", "base64", "-A", "-in", f.s.root + "/sig.der", "-out", dir + "/sha256.txt.sig"])
+        let keyURL = (f.env["TACK_GITHUB_API"] ?? "") + "/keys/cosign.pub"
+        let base = (f.s.read("registry.yaml") ?? "").components(separatedBy: "      minisign:")[0]
+        let cosign = [
+            "      cosign:", "        opts:", "          - --key", "          - \(keyURL)", "          - --signature",
+            "          - https://github.com/acme/signed/releases/download/{{.Version}}/sha256.txt.sig", "",
+        ].joined(separator: "\n")
+        try f.s.write("registry.yaml", base + cosign)
+        let good = try f.s.tack(["install"], in: "app", env: f.env)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(!good.stderr.contains("does not verify yet"), "\(good.stderr)")
+        // The checksum file changed after it was signed: refused.
+        try f.s.write("www/gh/acme/signed/releases/download/v1.0.0/sha256.txt", (f.s.read("www/gh/acme/signed/releases/download/v1.0.0/sha256.txt") ?? "") + "\n")
+        try FileManager.default.removeItem(atPath: f.s.root + "/app/tack.lock")
+        let changed = try f.s.tack(["install"], in: "app", env: f.env.merging(["TACK_HOME": f.s.root + "/home2"]) { $1 })
+        #expect(changed.status != 0 && changed.stderr.contains("cosign"), "\(changed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: f.s.root + "/home2/installs/signed/1.0.0"))
+    }
+
     @Test func aSignedChecksumFileIsUsedOnlyWhenTheSignatureHolds() throws {
         let f = try fake()
         try f.sign(with: "publisher")

@@ -150,6 +150,7 @@ public struct AquaBackend: Backend {
             throw TackError("cannot fetch the checksums of \(tool) from \(Redact.url(url)): \(error.message) — nothing was installed")
         }
         if let minisign = c.minisign { try await verify(body, from: url, signedWith: minisign, tool: tool) }
+        if let cosign = c.cosign { try await verify(body, from: url, signedWith: cosign, tool: tool) }
         let file = try AquaChecksumFile(String(decoding: body, as: UTF8.self), format: c.fileFormat, checksumPattern: c.checksumPattern, filePattern: c.filePattern)
         guard let sum = file.hash(for: download.asset, algorithm: c.algorithm) else {
             throw TackError("the checksums of \(tool) at \(Redact.url(url)) list no \(c.algorithm) for \(download.asset) — nothing was installed")
@@ -157,20 +158,43 @@ public struct AquaBackend: Backend {
         return (sum, c.algorithm)
     }
 
-    /// The checksum file `body` (from `url`) against the publisher's minisign signature and the
-    /// key aqua's (pinned) registry names; nothing from the file is used unless it holds.
-    func verify(_ body: [UInt8], from url: String, signedWith minisign: AquaDownload.Minisign, tool: String) async throws(TackError) {
-        let key: SigningKey
-        do { key = try SigningKey(.minisign, text: minisign.publicKey) } catch { throw TackError("aqua's registry names a minisign key for \(tool) that tack cannot read: \(error.message)") }
+    /// The checksum file `body` (from `url`) kept in the download cache for its signature's
+    /// check: its path, SHA-256 and file name.
+    func keep(_ body: [UInt8], from url: String, tool: String) throws(TackError) -> (path: String, sum: String, name: String) {
         let sum = SHA256Digest.hex(body)
         let path = "\(cache)/downloads/aqua-checksums-\(sum)"
         do {
             try fs.createDirectory("\(cache)/downloads")
             try fs.writeAtomically(path, body, permissions: nil, flush: false)
         } catch { throw TackError("cannot keep the checksums of \(tool) in \(cache)/downloads: \(error)") }
-        let name = String(url.split(separator: "?").first?.split(separator: "/").last ?? "")
+        return (path, sum, String(url.split(separator: "?").first?.split(separator: "/").last ?? ""))
+    }
+
+    /// The checksum file `body` (from `url`) against the publisher's minisign signature and the
+    /// key aqua's (pinned) registry names; nothing from the file is used unless it holds.
+    func verify(_ body: [UInt8], from url: String, signedWith minisign: AquaDownload.Minisign, tool: String) async throws(TackError) {
+        let key: SigningKey
+        do { key = try SigningKey(.minisign, text: minisign.publicKey) } catch { throw TackError("aqua's registry names a minisign key for \(tool) that tack cannot read: \(error.message)") }
+        let (path, sum, name) = try keep(body, from: url, tool: tool)
         _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs)
             .verify(path, sum: sum, key: key, signatureURL: mirrors.apply(minisign.url), cache: cache, fresh: true, tool: "\(tool)'s checksums", downloadName: name)
+    }
+
+    /// The checksum file `body` against the publisher's keyed cosign signature, with the
+    /// public key fetched from where aqua's registry says it is.
+    func verify(_ body: [UInt8], from url: String, signedWith cosign: AquaDownload.Cosign, tool: String) async throws(TackError) {
+        let keyURL = mirrors.apply(cosign.keyURL)
+        let pem: [UInt8]
+        do { pem = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(keyURL, limit: .signature) } } catch {
+            throw TackError("cannot fetch the cosign key of \(tool) from \(Redact.url(keyURL)): \(error.message) — nothing was installed")
+        }
+        let key: SigningKey
+        do { key = try SigningKey(.cosign, text: String(decoding: pem, as: UTF8.self)) } catch {
+            throw TackError("the cosign key of \(tool) at \(Redact.url(keyURL)) is not one tack reads: \(error.message)")
+        }
+        let (path, sum, name) = try keep(body, from: url, tool: tool)
+        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs)
+            .verify(path, sum: sum, key: key, signatureURL: mirrors.apply(cosign.signatureURL), cache: cache, fresh: true, tool: "\(tool)'s checksums", downloadName: name)
     }
 
     /// The file against a published hash of another algorithm than SHA-256.

@@ -34,6 +34,14 @@ public struct AquaDownload: Equatable, Sendable {
         /// The publisher's minisign signature of the checksum file, and the key the registry
         /// names: the file is used only when the signature holds.
         public var minisign: Minisign?
+        /// A keyed cosign signature of the checksum file (`cosign: { opts: [--key URL,
+        /// --signature URL] }`): where the public key and the signature are.
+        public var cosign: Cosign?
+    }
+
+    public struct Cosign: Equatable, Sendable {
+        public var keyURL: String
+        public var signatureURL: String
     }
 
     public struct Minisign: Equatable, Sendable {
@@ -111,7 +119,8 @@ struct AquaDownloadRenderer {
             if case .mapping(let pairs, _) = node, let enabled = pairs.first(where: { $0.key.value == "enabled" }) { return AquaPackage.string(enabled.value) != "false" }
             return true
         }
-        if case .mapping(let pairs, _)? = package.fields["checksum"], pairs.contains(where: { $0.key.value == "cosign" }), !download.signatures.contains("cosign") {
+        if case .mapping(let pairs, _)? = package.fields["checksum"], pairs.contains(where: { $0.key.value == "cosign" }), download.checksum?.cosign == nil,
+           !download.signatures.contains("cosign") {
             download.signatures.append("cosign")
         }
         return download
@@ -235,6 +244,19 @@ struct AquaDownloadRenderer {
                 default:
                     throw fail("its checksum's minisign type \(quoted(ms["type"] ?? "")) is not one tack reads")
                 }
+            }
+        }
+        if case .mapping(let m, _)? = c["cosign"], case .sequence(let items, _)? = m.first(where: { $0.key.value == "opts" })?.value {
+            let opts = items.compactMap { AquaPackage.string($0) }
+            func option(_ name: String) -> String? {
+                guard let i = opts.firstIndex(of: name), i + 1 < opts.count else { return nil }
+                return opts[i + 1]
+            }
+            var signatureValues = values
+            signatureValues["Asset"] = .string(String(url.split(separator: "/").last ?? ""))
+            if let key = option("--key"), let signature = option("--signature"),
+               key.hasPrefix("https://") || key.hasPrefix("http://"), signature.hasPrefix("https://") || signature.hasPrefix("http://") {
+                checksum.cosign = .init(keyURL: try render(key, signatureValues), signatureURL: try render(signature, signatureValues))
             }
         }
         return checksum
