@@ -238,6 +238,46 @@ public enum SafeExtractor {
         return report
     }
 
+    /// A single compressed file (`.gz`, `.bz2`, `.xz`, `.zst`: a program, not an archive)
+    /// decompressed into `destination`, which must not exist; refused past `limits.maxBytes`.
+    public static func decompress(_ path: String, to destination: String, limits: Limits = .standard) throws(ArchiveError) {
+        guard let a = archive_read_new() else { throw ArchiveError("out of memory") }
+        defer { archive_read_free(a) }
+        archive_read_support_filter_all(a)
+        archive_read_support_format_raw(a)
+        guard archive_read_open_filename(a, path, 65536) == ARCHIVE_OK else { throw readError(a, path) }
+        var entry: OpaquePointer?
+        guard archive_read_next_header(a, &entry) == ARCHIVE_OK else { throw readError(a, path) }
+        // The raw format reads anything; only a recognised compression makes it a compressed file.
+        guard archive_filter_count(a) > 1 else { throw ArchiveError("not a compressed file (gzip, bzip2, xz or zstd)") }
+        let fd = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw ArchiveError("cannot create \(destination): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var total: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { archive_read_data(a, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            guard n > 0 else { throw readError(a, path) }
+            total += Int64(n)
+            if total > limits.maxBytes { throw tooLarge(limits) }
+            var written = 0
+            while written < n {
+                let w = buffer.withUnsafeBytes { bytes -> Int in
+                    guard let base = bytes.baseAddress else { return -1 }
+                    #if canImport(Glibc)
+                    return Glibc.write(fd, base + written, n - written)
+                    #else
+                    return Darwin.write(fd, base + written, n - written)
+                    #endif
+                }
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else { throw ArchiveError("cannot write \(destination): \(String(cString: strerror(errno)))") }
+                written += w
+            }
+        }
+    }
+
     static func openReader(_ path: String) throws(ArchiveError) -> OpaquePointer {
         guard let a = archive_read_new() else { throw ArchiveError("out of memory") }
         archive_read_support_filter_all(a)

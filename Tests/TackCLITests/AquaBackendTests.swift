@@ -218,6 +218,34 @@ import Testing
         #expect(current.stdout.contains("1.7.4") && current.stdout.contains("mise.toml:6"), "\(current.stdout)")
     }
 
+    /// A single compressed program (`format: gz`), decompressed into bin/; one that is not a
+    /// program, or not compressed, is refused.
+    @Test func aCompressedProgram() throws {
+        let s = try Sandbox()
+        let goarch = Platform.current.arch == "x86_64" ? "amd64" : Platform.current.arch
+        let dir = "www/gh/acme/zipped/releases/download/v2.0.0"
+        try s.mkdir(dir)
+        let asset = s.root + "/\(dir)/zipped-\(Platform.current.os)-\(goarch).gz"
+        _ = try runProgram(FixtureServer.python, ["-c", "import gzip,sys; open(sys.argv[1],'wb').write(gzip.compress(sys.argv[2].encode()))", asset, "#!/bin/sh\necho zipped 2.0.0\n"])
+        try s.write("www/repos/acme/zipped/releases/index.html", #"[{"tag_name": "v2.0.0"}]"#)
+        try s.write("registry.yaml", "packages:\n  - type: github_release\n    repo_owner: acme\n    repo_name: zipped\n    asset: zipped-{{.OS}}-{{.Arch}}.gz\n    format: gz\n")
+        let server = try FixtureServer(serving: s.root + "/www")
+        let env = ["TACK_GITHUB_API": server.url("static"), "TACK_GITHUB_DOWNLOADS": server.url("static/gh"), "TACK_AQUA_REGISTRY": s.root + "/registry.yaml"]
+        try s.write("app/tack.yml", "tools:\n  zipped: { aqua: acme/zipped, version: 2.0.0 }\n")
+        let r = try s.tack(["install"], in: "app", env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try runProgram(s.root + "/tack-home/installs/zipped/2.0.0/bin/zipped") == "zipped 2.0.0\n")
+        // A text file, compressed: not a program.
+        _ = try runProgram(FixtureServer.python, ["-c", "import gzip,sys; open(sys.argv[1],'wb').write(gzip.compress(b'<html>not found</html>'))", asset])
+        try FileManager.default.removeItem(atPath: s.root + "/app/tack.lock")
+        let page = try s.tack(["install"], in: "app", env: env.merging(["TACK_HOME": s.root + "/home2"]) { $1 })
+        #expect(page.status != 0 && page.stderr.contains("decompresses to a file that is not a program"), "\(page.stderr)")
+        // Not compressed at all.
+        try s.write("\(dir)/zipped-\(Platform.current.os)-\(goarch).gz", "#!/bin/sh\necho plain\n")
+        let plain = try s.tack(["install"], in: "app", env: env.merging(["TACK_HOME": s.root + "/home3"]) { $1 })
+        #expect(plain.status != 0 && plain.stderr.contains("cannot be decompressed"), "\(plain.stderr)")
+    }
+
     @Test func aPackageTheRegistryLacksIsSaid() throws {
         let f = try fake()
         let s = f.sandbox

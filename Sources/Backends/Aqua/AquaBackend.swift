@@ -238,21 +238,33 @@ public struct AquaBackend: Backend {
         }
         let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: expected, from: learned.isEmpty ? "tack.lock says" : "the publisher says",
                                                  tool: tool, platform: key, cache: job.cache, offline: job.offline, report: job.report)
+        let unpacker = DownloadUnpacker(fs: fs, platform: platform, limits: limits)
+        if ["gz", "bz2", "xz", "zst"].contains(download.format) {
+            let binaries = try unpacker.installCompressed(fetched.path, name: download.files.first?.name ?? job.locked.name, job: job, tool: tool)
+            return outcome(binaries: binaries, notes: [], record: record, registry: registry, download: download, sums: sums, key: key, learned: learned, tool: tool)
+        }
         let archive = download.format != "raw"
         if archive, !["tar.gz", "tgz", "tar.xz", "txz", "tar.bz2", "tbz2", "tbz", "tar.zst", "tzst", "tar", "zip"].contains(download.format) {
             throw TackError("\(tool)'s download is a \(download.format), which tack does not unpack — nothing was installed")
         }
         try DownloadFormat.checkFormat(fetched.path, url: download.url, archive: archive)
         let bins = download.files.map { $0.src == $0.name ? $0.name : "\($0.src)=\($0.name)" }
-        let (binaries, notes) = try DownloadUnpacker(fs: fs, platform: platform, limits: limits)
-            .install(fetched.path, url: download.url, bins: archive ? bins : [download.files.first?.name ?? job.locked.name], job: job, tool: tool, archive: archive)
+        let (binaries, notes) = try unpacker.install(fetched.path, url: download.url, bins: archive ? bins : [download.files.first?.name ?? job.locked.name],
+                                                     job: job, tool: tool, archive: archive)
+        return outcome(binaries: binaries, notes: notes, record: record, registry: registry, download: download, sums: sums, key: key, learned: learned, tool: tool)
+    }
+
+    /// What an install tells the lock and the user.
+    func outcome(binaries: [String], notes: [String], record: AquaLockRecord, registry: AquaRegistry, download: AquaDownload, sums: [String: String],
+                 key: String, learned: [Learned], tool: String) -> InstallOutcome {
+        var record = record
         (record.registry, record.registrySHA256) = (registry.tag, registry.sha256)
         record.urls[key] = download.url
         record.signatures = download.signatures
         var fields = record.fields
         fields["sha256"] = .map(sums)
-        var outcome = InstallOutcome(binaries: binaries, lockFields: fields,
-                                     notes: notes + (download.signatures.isEmpty ? [] : ["aqua's registry names \(download.signatures.joined(separator: ", ")) for \(tool), which tack does not verify yet (the checksum is checked)"]))
+        let unverified = download.signatures.isEmpty ? [] : ["aqua's registry names \(download.signatures.joined(separator: ", ")) for \(tool), which tack does not verify yet (the checksum is checked)"]
+        var outcome = InstallOutcome(binaries: binaries, lockFields: fields, notes: notes + unverified)
         outcome.learned = learned
         return outcome
     }

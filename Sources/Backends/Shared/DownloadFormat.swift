@@ -15,6 +15,12 @@ enum DownloadFormat {
         throw TackError("\(url) \(what), not an executable (ELF, Mach-O or a `#!` script) — nothing was installed")
     }
 
+    /// The first `count` bytes of the file at `path` (fewer for a shorter file, none for one
+    /// that cannot be read).
+    static func head(_ path: String, count: Int) -> [UInt8] {
+        [UInt8]((FileHandle(forReadingAtPath: path)?.readData(ofLength: count)) ?? Data())
+    }
+
     static func isExecutableFormat(_ head: [UInt8]) -> Bool {
         if head.starts(with: [0x23, 0x21]) { return true }  // #!
         guard head.count >= 4 else { return false }

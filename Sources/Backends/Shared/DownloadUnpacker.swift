@@ -38,6 +38,22 @@ struct DownloadUnpacker {
         return (binaries, notes)
     }
 
+    /// A single compressed program (`.gz`, `.bz2`, `.xz`, `.zst`) decompressed into `bin/NAME`,
+    /// which must then be a program (ELF, Mach-O or a script).
+    func installCompressed(_ file: String, name: String, job: InstallJob, tool: String) throws(TackError) -> [String] {
+        guard ToolName.isValidBinaryName(name) else { throw TackError("`\(name)` is not a valid binary name") }
+        job.report(.extracting)
+        try fs.makeDirectory(job.directory + "/bin")
+        let program = job.directory + "/bin/" + name
+        do { try SafeExtractor.decompress(file, to: program, limits: limits) } catch {
+            throw TackError("the download of \(tool) cannot be decompressed: \(error.message) — nothing was installed")
+        }
+        guard DownloadFormat.isExecutableFormat(DownloadFormat.head(program, count: 4)) else {
+            throw TackError("the download of \(tool) decompresses to a file that is not a program (ELF, Mach-O or a `#!` script) — nothing was installed")
+        }
+        return ["bin/" + name]
+    }
+
     /// `bin/<name>` links to the archive's executables named by `bin:`, or to the one
     /// executable named after the tool.
     func linkBinaries(_ bins: [String], job: InstallJob, files: String, tool: String) throws(TackError) -> [String] {
