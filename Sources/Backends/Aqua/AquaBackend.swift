@@ -47,6 +47,12 @@ public struct AquaBackend: Backend {
         return package
     }
 
+    /// The project's own registry file for `request` (`registry:`, beside the file that pins it).
+    func registryFile(_ request: ToolRequest) -> String? {
+        guard let path = request.options.aqua.registry else { return nil }
+        return path.hasPrefix("/") ? path : Paths.join(Paths.dirname(request.origin.file), path)
+    }
+
     /// The tag's version: the tag without the package's `version_prefix` and a `v`.
     static func version(ofTag tag: String, prefix: String?) -> Version? {
         var t = Substring(tag)
@@ -59,7 +65,7 @@ public struct AquaBackend: Backend {
 
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         let registry: AquaRegistry
-        do { registry = try await registries.load(tag: nil, sha256: nil) } catch {
+        do { registry = try await registries.load(tag: nil, sha256: nil, file: registryFile(request)) } catch {
             throw TackError("cannot read aqua's registry for \(request.name) (\(request.source.identity ?? "")): \(error.message)")
         }
         let package = try package(request, in: registry)
@@ -99,7 +105,7 @@ public struct AquaBackend: Backend {
         var sums = entry.checksums
         let missing = platforms.filter { sums[$0.description] == nil }
         guard !missing.isEmpty else { return [:] }
-        let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256)
+        let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256, file: registryFile(request))
         let package = try package(request, in: registry)
         let tag = try lockedTag(record, entry, package)
         (record.registry, record.registrySHA256) = (registry.tag, registry.sha256)
@@ -221,7 +227,7 @@ public struct AquaBackend: Backend {
         if job.frozen, record.registrySHA256 == nil || sums[key] == nil {
             throw TackError("tack.lock has no \(key) checksum of \(tool) (or no registry), and --frozen installs only what it can verify — run `tack lock` to add it; nothing was installed")
         }
-        let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256)
+        let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256, file: registryFile(job.request))
         let package = try package(job.request, in: registry)
         let tag = try lockedTag(record, job.locked, package)
         let download = try package.download(version: tag, platform: platform, libc: libc == .musl ? "musl" : "glibc", vars: job.request.options.aqua.vars)

@@ -66,8 +66,13 @@ struct AquaRegistrySource: Sendable {
 
     /// The registry at `tag` (nil: the newest, or `TACK_AQUA_REGISTRY`'s), and when `sha256` is
     /// given, only if the file has that SHA-256.
-    func load(tag: String?, sha256: String?) async throws(TackError) -> AquaRegistry {
-        let (bytes, actualTag, source) = try await fetch(tag: tag)
+    func load(tag: String?, sha256: String?, file: String? = nil) async throws(TackError) -> AquaRegistry {
+        let (bytes, actualTag, source): ([UInt8], String, String)
+        if let file {
+            do { (bytes, actualTag, source) = (try fs.read(file, limit: 256 << 20), "local", file) } catch { throw TackError("cannot read the aqua registry \(file): \(error)") }
+        } else {
+            (bytes, actualTag, source) = try await fetch(tag: tag)
+        }
         let sum = SHA256Digest.hex(bytes)
         if let sha256, sum != sha256 {
             throw TackError("aqua's registry \(actualTag) (\(source)) is not the one tack.lock was made with (its SHA-256 is \(sum), the lock's \(sha256)) — nothing was installed; run `tack update` to lock with this registry")

@@ -19,6 +19,12 @@ public struct AquaKind: BackendKind {
     }
 
     public var options: any BackendOptionSet.Type { AquaOptions.self }
+
+    /// A registry file of the project's own chooses what is downloaded and run.
+    public func runsChosenCode(_ request: ToolRequest) -> String? {
+        guard let registry = request.options.aqua.registry else { return nil }
+        return "\(request.name) is read from the aqua registry file \(registry), which chooses what is downloaded and run"
+    }
     public var checksumsPerPlatform: Bool { true }
     public var lockFields: [String] { AquaLockRecord.fieldNames }
 

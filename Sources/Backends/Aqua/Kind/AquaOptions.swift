@@ -1,14 +1,24 @@
 import TackCore
 import YAML
 
-/// An aqua tool's options: the registry package's `vars` (`vars: { channel: stable }`).
+/// An aqua tool's options: the registry package's `vars` (`vars: { channel: stable }`), and
+/// a registry file of the project's own (`registry: aqua-registry.yaml`, beside the file that
+/// pins it) to read the package from instead of the standard one — which needs trust: the
+/// file chooses what is downloaded and run.
 public struct AquaOptions: BackendOptionSet {
     public var vars: [String: String] = [:]
+    public var registry: String?
     public init() {}
 
-    public static let keys = ["vars"]
+    public static let keys = ["vars", "registry"]
 
     public mutating func decode(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) {
+        if key.value == "registry" {
+            let path = try reader.string(value, "`registry`")
+            guard !path.isEmpty, !path.contains(where: { $0.isNewline || $0 == "\0" }) else { throw reader.fail(value.mark, "`registry` is the path of an aqua registry file") }
+            registry = path
+            return
+        }
         for (k, v) in try reader.mapping(value, "`vars`") {
             let text = try reader.string(v, "`vars.\(k.value)`")
             guard !text.contains(where: { $0.isNewline || $0 == "\0" }) else { throw reader.fail(v.mark, "`vars.\(k.value)` is one line of text") }
@@ -16,11 +26,16 @@ public struct AquaOptions: BackendOptionSet {
         }
     }
 
-    public var lockRecord: [String: String] { vars.reduce(into: [:]) { $0["vars.\($1.key)"] = $1.value } }
+    public var lockRecord: [String: String] {
+        var out = vars.reduce(into: [:]) { $0["vars.\($1.key)"] = $1.value }
+        if let registry { out["registry"] = registry }
+        return out
+    }
 
     public func overlaid(by other: AquaOptions) -> AquaOptions {
         var o = self
         o.vars.merge(other.vars) { $1 }
+        if other.registry != nil { o.registry = other.registry }
         return o
     }
 }
