@@ -277,6 +277,28 @@ import Testing
         #expect(loneTrusted.status == 0, "\(loneTrusted.stderr)")
     }
 
+    /// `tack use terraform@1.9.5`: a short name of aqua's registry whose downloads are on
+    /// HashiCorp's own site (an `http` package), served here through `TACK_MIRRORS`.
+    @Test func terraformFromItsOwnSiteThroughAMirror() throws {
+        let f = try fake()
+        let s = f.sandbox
+        let goarch = Platform.current.arch == "x86_64" ? "amd64" : Platform.current.arch
+        let dir = "www/hashicorp/terraform/1.9.5"
+        try s.mkdir(dir)
+        let asset = "terraform_1.9.5_\(Platform.current.os)_\(goarch).zip"
+        try Self.archive(s.root + "/\(dir)/\(asset)", ["terraform": "#!/bin/sh\necho Terraform v1.9.5\n"])
+        try s.write("\(dir)/terraform_1.9.5_SHA256SUMS", "\(try sha256(s.root + "/\(dir)/\(asset)"))  \(asset)\n")
+        let env = f.env.merging(["TACK_MIRRORS": "https://releases.hashicorp.com=\(f.server.url("static/hashicorp"))"]) { $1 }
+        try s.mkdir("app")
+        let r = try s.tack(["use", "terraform@1.9.5"], in: "app", env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("terraform is hashicorp/terraform in aqua's registry local"), "\(r.stderr)")
+        #expect(try runProgram(s.root + "/tack-home/installs/terraform/1.9.5/bin/terraform") == "Terraform v1.9.5\n")
+        #expect(s.read("app/tack.lock")?.contains("https://releases.hashicorp.com/terraform/1.9.5/\(asset)") == true, "the lock names the publisher's URL, not the mirror's")
+        let frozen = try s.tack(["install", "--frozen"], in: "app", env: env.merging(["TACK_HOME": s.root + "/home2"]) { $1 })
+        #expect(frozen.status == 0, "\(frozen.stderr)")
+    }
+
     @Test func aPackageTheRegistryLacksIsSaid() throws {
         let f = try fake()
         let s = f.sandbox
