@@ -299,6 +299,40 @@ import Testing
         #expect(frozen.status == 0, "\(frozen.stderr)")
     }
 
+    /// With no TACK_AQUA_REGISTRY: aqua-registry's newest release, its registry.yaml downloaded
+    /// once per tag and pinned in tack.lock; a newer release is taken only by `tack update`.
+    @Test func theStandardRegistryIsPinnedAndMovesOnlyWhenAsked() throws {
+        let f = try fake()
+        let s = f.sandbox
+        var env = f.env
+        env["TACK_AQUA_REGISTRY"] = nil
+        func publish(_ tag: String, extra: String = "") throws {
+            try s.mkdir("www/gh/aquaproj/aqua-registry/raw/\(tag)")
+            try s.write("www/gh/aquaproj/aqua-registry/raw/\(tag)/registry.yaml", (try String(contentsOfFile: Self.registry, encoding: .utf8)) + extra)
+            try s.write("www/repos/aquaproj/aqua-registry/releases/latest", #"{"tag_name": "\#(tag)"}"#)
+        }
+        try publish("v4.99.1")
+        try s.write("app/tack.yml", "tools:\n  gh: { aqua: cli/cli, version: 2.62.0 }\n")
+        let first = try s.tack(["install"], in: "app", env: env)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(s.read("app/tack.lock")?.contains("registry: \"v4.99.1\"") == true, "\(s.read("app/tack.lock") ?? "")")
+        #expect(FileManager.default.fileExists(atPath: s.root + "/tack-home/cache/aqua/registry-v4.99.1.yaml"))
+        // A newer registry release: installs keep the locked one; `tack update` moves to it.
+        try publish("v5.0.0", extra: "# a newer release\n")
+        try FileManager.default.removeItem(atPath: s.root + "/tack-home/installs/gh")
+        let again = try s.tack(["install"], in: "app", env: env)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(s.read("app/tack.lock")?.contains("registry: \"v4.99.1\"") == true)
+        #expect(try f.server.requests("static/gh/aquaproj/aqua-registry/raw/v4.99.1/registry.yaml") == 1, "downloaded once per tag")
+        let update = try s.tack(["update", "gh"], in: "app", env: env)
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(s.read("app/tack.lock")?.contains("registry: \"v5.0.0\"") == true, "\(s.read("app/tack.lock") ?? "")")
+        // A lock naming a registry release whose file is not what it was: refused.
+        try s.write("www/gh/aquaproj/aqua-registry/raw/v5.0.0/registry.yaml", (try String(contentsOfFile: Self.registry, encoding: .utf8)) + "# changed\n")
+        let frozen = try s.tack(["install", "--frozen"], in: "app", env: env.merging(["TACK_HOME": s.root + "/home2"]) { $1 })
+        #expect(frozen.status != 0 && frozen.stderr.contains("is not the one tack.lock was made with"), "\(frozen.stderr)")
+    }
+
     @Test func aPackageTheRegistryLacksIsSaid() throws {
         let f = try fake()
         let s = f.sandbox
