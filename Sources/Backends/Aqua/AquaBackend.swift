@@ -37,7 +37,11 @@ public struct AquaBackend: Backend {
 
     var releases: GitHubReleases { GitHubReleases(http: http, mirrors: mirrors, retryDelays: retryDelays) }
     var downloader: Downloader { Downloader(http: http, retryDelays: retryDelays, fs: fs) }
-    var registries: AquaRegistrySource { AquaRegistrySource(http: http, fs: fs, mirrors: mirrors, environment: environment, cache: cache, retryDelays: retryDelays) }
+    /// The registries this backend has read (one backend per process).
+    let memo = AquaRegistryCache()
+    var registries: AquaRegistrySource {
+        AquaRegistrySource(http: http, fs: fs, mirrors: mirrors, environment: environment, cache: cache, retryDelays: retryDelays, memo: memo)
+    }
 
     func package(_ request: ToolRequest, in registry: AquaRegistry) throws(TackError) -> AquaPackage {
         let name = request.source.identity ?? request.name

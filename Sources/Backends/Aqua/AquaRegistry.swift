@@ -52,6 +52,18 @@ public struct AquaRegistry: Sendable {
     }
 }
 
+/// Registries read in this process, by where they came from: a lock of ten aqua tools reads
+/// (and parses) the file once, not twenty times.
+final class AquaRegistryCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var loaded: [String: AquaRegistry] = [:]
+
+    init() {}
+
+    func registry(_ key: String) -> AquaRegistry? { lock.withLock { loaded[key] } }
+    func keep(_ registry: AquaRegistry, as keys: [String]) { lock.withLock { for key in keys { loaded[key] = registry } } }
+}
+
 /// Where the registry comes from: `TACK_AQUA_REGISTRY` (a path or URL, tag `local`), else
 /// aqua-registry's `registry.yaml` at a release tag (the newest, unless the lock names one),
 /// downloaded once per tag into `$TACK_HOME/cache/aqua/`.
@@ -63,10 +75,20 @@ struct AquaRegistrySource: Sendable {
     let environment: [String: String]
     let cache: String
     var retryDelays: [Double] = [0.25, 0.5, 1, 2]
+    var memo = AquaRegistryCache()
 
     /// The registry at `tag` (nil: the newest, or `TACK_AQUA_REGISTRY`'s), and when `sha256` is
     /// given, only if the file has that SHA-256.
     func load(tag: String?, sha256: String?, file: String? = nil) async throws(TackError) -> AquaRegistry {
+        let custom = environment["TACK_AQUA_REGISTRY"].flatMap { $0.isEmpty ? nil : $0 }
+        let key = file.map { "file:" + $0 } ?? custom.map { "custom:" + $0 } ?? "tag:" + (tag == "local" ? "newest" : tag ?? "newest")
+        if let known = memo.registry(key), sha256 == nil || known.sha256 == sha256 { return known }
+        let registry = try await read(tag: tag, sha256: sha256, file: file)
+        memo.keep(registry, as: [key, "tag:" + registry.tag])
+        return registry
+    }
+
+    func read(tag: String?, sha256: String?, file: String?) async throws(TackError) -> AquaRegistry {
         let (bytes, actualTag, source): ([UInt8], String, String)
         if let file {
             do { (bytes, actualTag, source) = (try fs.read(file, limit: 256 << 20), "local", file) } catch { throw TackError("cannot read the aqua registry \(file): \(error)") }
