@@ -102,6 +102,10 @@ import Testing
         let frozen = try s.tack(["install", "--frozen"], in: "app", env: f.env.merging(["TACK_HOME": s.root + "/home2"]) { $1 })
         #expect(frozen.status == 0, "\(frozen.stderr)")
         #expect(try runProgram(s.root + "/home2/installs/gh/2.62.0/bin/gh") == "gh version 2.62.0 (\(here))\n")
+        // What tack sbom says of it: the GitHub package at its tag, this platform's download and hash.
+        let bom = try s.tack(["sbom"], in: "app", env: f.env)
+        #expect(bom.status == 0 && bom.stdout.contains("pkg:github/cli/cli@v2.62.0") && bom.stdout.contains(f.sums[asset] ?? "?"), "\(bom.stdout.prefix(2000))")
+        #expect(bom.stdout.contains("checksum-file"), "\(bom.stdout.prefix(2000))")
     }
 
     @Test func aLockForEveryPlatformFetchesOnlyTheChecksums() throws {

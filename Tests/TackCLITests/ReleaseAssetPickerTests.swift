@@ -118,6 +118,11 @@ import Testing
         #expect(pick("tool", ["tool-linux-amd64", "tool-linux-amd64.tar.gz"], Self.linux) == .success("tool-linux-amd64.tar.gz"))
     }
 
+    @Test func aCompressedProgramIsADownloadAndAPlainOneIsPreferred() {
+        #expect(pick("elm", ["elm-0.19.2-linux-x64.gz", "elm-0.19.2-mac-x64.gz", "elm-0.19.2-windows.exe"], Self.linux) == .success("elm-0.19.2-linux-x64.gz"))
+        #expect(pick("tool", ["tool-linux-amd64.xz", "tool-linux-amd64"], Self.linux) == .success("tool-linux-amd64"))
+    }
+
     @Test func aNameWithNoOSServesOnlyTheArchitectureItNames() {
         #expect(pick("tool", ["tool-x86_64.tar.gz", "tool-arm64.tar.gz"], Self.linux) == .success("tool-x86_64.tar.gz"))
         #expect(pick("tool", ["tool.tar.gz", "tool-src.zip"], Self.linux) == .failure(.none(platform: "linux-x86_64", assets: ["tool.tar.gz", "tool-src.zip"])))

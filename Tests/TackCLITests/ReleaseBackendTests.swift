@@ -163,6 +163,24 @@ import Testing
         #expect(bad.status != 0 && bad.stderr.contains("`release` is a GitHub repository written `owner/repo`"), "\(bad.stderr)")
     }
 
+    /// A release whose download is one compressed program (`tool-linux-amd64.gz`).
+    @Test func aCompressedProgramRelease() throws {
+        let s = try Sandbox()
+        let goarch = Platform.current.arch == "x86_64" ? "amd64" : Platform.current.arch
+        let dir = "www/gh/acme/packed/releases/download/v1.0.0"
+        try s.mkdir(dir)
+        let name = "packed-\(Platform.current.os)-\(goarch).gz"
+        _ = try runProgram(FixtureServer.python, ["-c", "import gzip,sys; open(sys.argv[1],'wb').write(gzip.compress(sys.argv[2].encode()))", s.root + "/\(dir)/\(name)", "#!/bin/sh\necho packed 1.0.0\n"])
+        let release = #"{"tag_name": "v1.0.0", "assets": [{"name": "\#(name)", "browser_download_url": "https://github.com/acme/packed/releases/download/v1.0.0/\#(name)"}]}"#
+        try s.write("www/repos/acme/packed/releases/tags/v1.0.0", release)
+        try s.write("www/repos/acme/packed/releases/index.html", "[\(release)]")
+        let server = try FixtureServer(serving: s.root + "/www")
+        try s.write("app/tack.yml", "tools:\n  packed: { release: acme/packed, version: 1.0.0 }\n")
+        let r = try s.tack(["install"], in: "app", env: ["TACK_GITHUB_API": server.url("static"), "TACK_GITHUB_DOWNLOADS": server.url("static/gh")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try runProgram(s.root + "/tack-home/installs/packed/1.0.0/bin/packed") == "packed 1.0.0\n")
+    }
+
     @Test func theManifestKeyIsChecked() throws {
         let s = try Sandbox()
         for (value, message) in [("koalaman", "`release` is a GitHub repository written `owner/repo`"), ("a/b/c", "`release` is a GitHub repository"),

@@ -134,12 +134,13 @@ struct AssetName: Sendable {
     let isMetadata: Bool
 
     enum Format: Equatable, Sendable {
-        case archive(String), program, refused(String)
+        /// `compressed`: one program, gzip-, bzip2-, xz- or zstd-compressed (`elm-linux-x64.gz`).
+        case archive(String), program, compressed(String), refused(String)
         /// Greater is preferred; 0 is not installable.
         var rank: Int {
             switch self {
             case .archive(let ext): [".zip": 2, ".tar": 3, ".tar.bz2": 3, ".tbz": 3, ".tbz2": 3][ext] ?? 4
-            case .program: 1
+            case .program, .compressed: 1
             case .refused: 0
             }
         }
@@ -221,12 +222,12 @@ struct AssetName: Sendable {
     static let archives = [".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz", ".tar.zst", ".tzst", ".tar", ".zip"]
     static let metadata = ["sha256", "sha256sum", "sha256sums", "sha512", "sha512sum", "sha1", "md5", "sig", "asc", "minisig", "pem", "cert", "crt", "cer",
                            "key", "pub", "sbom", "spdx", "json", "jsonl", "txt", "xml", "yaml", "yml", "intoto", "bundle", "b3", "sum", "sums", "md"]
-    static let refused = ["deb", "rpm", "apk", "msi", "msix", "pkg", "dmg", "appimage", "snap", "flatpak", "exe", "7z", "rar", "vsix", "whl", "nupkg", "jar",
-                          "gz", "xz", "bz2", "zst"]
+    static let refused = ["deb", "rpm", "apk", "msi", "msix", "pkg", "dmg", "appimage", "snap", "flatpak", "exe", "7z", "rar", "vsix", "whl", "nupkg", "jar"]
+    static let compressions = ["gz", "xz", "bz2", "zst"]
 
     /// What the name says the file is: an archive, a program (no extension, or a dot that is
-    /// part of a version or a platform word: `tool_1.2.3_linux_amd64`), a file about the
-    /// downloads, or a format tack does not install.
+    /// part of a version or a platform word: `tool_1.2.3_linux_amd64`), a compressed program,
+    /// a file about the downloads, or a format tack does not install.
     static func format(of lower: String) -> (Format, isMetadata: Bool) {
         if lower.hasPrefix("checksums") || lower.hasPrefix("sha256sums") || lower.hasPrefix("shasums") { return (.refused("checksums"), true) }
         if let ext = archives.first(where: lower.hasSuffix) { return (.archive(ext), false) }
@@ -234,6 +235,7 @@ struct AssetName: Sendable {
         let ext = String(lower[lower.index(after: dot)...])
         if metadata.contains(ext) { return (.refused(ext), true) }
         if refused.contains(ext) { return (.refused(ext), false) }
+        if compressions.contains(ext) { return (.compressed(ext), false) }
         // Letters alone after the last dot are an extension tack does not know, unless they
         // are a platform word; anything else (digits, `_`) is part of the name.
         let platformWord = (osWords + archWords).contains { $0.0 == ext }

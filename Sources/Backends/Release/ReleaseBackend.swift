@@ -107,10 +107,16 @@ public struct ReleaseBackend: Backend {
         let from = learned.isEmpty ? "tack.lock says" : "GitHub or the release's checksums say"
         let fetched = try await downloader.fetch(mirrors.apply(url), expected: expected, from: from, tool: tool, platform: key, cache: job.cache,
                                                  offline: job.offline, report: job.report)
-        try DownloadFormat.checkFormat(fetched.path, url: url)
         let unpacker = DownloadUnpacker(fs: fs, platform: platform, limits: limits)
         let bins = job.request.options.bin.map { platform.render($0, version: job.locked.version.text, extra: ["tag": tag]) }
-        let (binaries, notes) = try unpacker.install(fetched.path, url: url, bins: bins, job: job, tool: tool)
+        let binaries: [String], notes: [String]
+        if case .compressed = AssetName(asset, project: "").format {
+            let name = bins.first.map { BinSpec.split($0).name } ?? job.locked.name
+            (binaries, notes) = (try unpacker.installCompressed(fetched.path, name: name, job: job, tool: tool), [])
+        } else {
+            try DownloadFormat.checkFormat(fetched.path, url: url)
+            (binaries, notes) = try unpacker.install(fetched.path, url: url, bins: bins, job: job, tool: tool)
+        }
         var fields = record.fields
         fields["sha256"] = .map(sums)
         var outcome = InstallOutcome(binaries: binaries, lockFields: fields, notes: notes)
@@ -183,7 +189,8 @@ public struct ReleaseBackend: Backend {
         // Nothing published: the download's own SHA-256, locked (trust on first use).
         let fetched = try await downloader.fetch(mirrors.apply(url), expected: nil, from: "", tool: tool, platform: platform.description, cache: cache,
                                                  offline: false) { _ in }
-        try DownloadFormat.checkFormat(fetched.path, url: url)
+        // A compressed program is checked once decompressed, at install.
+        if case .compressed = AssetName(name, project: "").format {} else { try DownloadFormat.checkFormat(fetched.path, url: url) }
         return (name, fetched.sum)
     }
 }
