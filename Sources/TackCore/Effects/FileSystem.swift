@@ -14,9 +14,11 @@ public protocol FileSystem: Sendable {
     func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8]
     /// Writes a file atomically: a temporary file beside it, flushed (with `flush`) then renamed
     /// over it; with `permissions` exactly those (whatever the umask), else the usual 0644 less
-    /// the umask. Without `flush` a reader still sees the old file or the new one, never a part,
-    /// but a crash may leave it empty: for what can be made again (a cache, a snapshot) or
-    /// what is made durable another way (a staged install, renamed into place when whole).
+    /// the umask. Without `flush` a reader sees the old file, the new one or, for a moment, none
+    /// (the old one is removed first: renaming over a file makes ext4 write the new one out at
+    /// once, four times the cost), never a part, and a crash may leave it empty: for what can
+    /// be made again (a cache, a snapshot) or what is made durable another way (a staged
+    /// install, renamed into place when whole).
     func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?, flush: Bool) throws(FileSystemError)
     /// Writes a file at a path the user named (`tack sbom --output PATH`): replaced atomically
     /// where nothing is there or a regular file is; anything else — a device, a FIFO, a link
