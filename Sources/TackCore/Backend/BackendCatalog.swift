@@ -7,6 +7,9 @@ public struct BackendCatalog: Sendable {
     let byName: [String: Int]
     let bySourceKey: [String: Int]
     let byOptionKey: [String: Int]
+    /// Every field an entry or install record of any kind may have (made once: each entry
+    /// read asks).
+    public let lockFields: Set<String>
 
     /// `kinds`, the first of any two that share a name or key winning (`BackendCatalogTests`
     /// checks that tack's own share none).
@@ -19,6 +22,7 @@ public struct BackendCatalog: Sendable {
             for key in kind.options.keys where byOptionKey[key] == nil { byOptionKey[key] = i }
         }
         (self.byName, self.bySourceKey, self.byOptionKey) = (byName, bySourceKey, byOptionKey)
+        lockFields = LockedTool.knownFields.union(kinds.flatMap(\.lockFields))
     }
 
     /// These kinds and `more` after them.
@@ -53,7 +57,4 @@ public struct BackendCatalog: Sendable {
         for kind in kinds { out += kind.options.keys }
         return out
     }
-
-    /// Every field an entry or install record of any kind may have.
-    public var lockFields: Set<String> { LockedTool.knownFields.union(kinds.flatMap(\.lockFields)) }
 }

@@ -135,7 +135,7 @@ public struct Lockfile: Sendable, Equatable {
             throw fail(marks["version"] ?? mark, "\(quoted(versionText)) is not a version")
         }
         let known = backends.lockFields
-        for key in fields.keys.sorted() where !known.contains(key) {
+        if fields.keys.contains(where: { !known.contains($0) }), let key = fields.keys.sorted().first(where: { !known.contains($0) }) {
             throw fail(keyMarks[key] ?? mark, "unknown key `\(key)` in the entry for \(name.value) (tack writes: \(known.sorted().joined(separator: ", "))) — run `tack lock` to write it again")
         }
         try checkPlatformFields(name.value, kind: backends.kind(named: backend), fields, at: { marks[$0] ?? mark }, fail)
