@@ -273,7 +273,7 @@ public struct AquaBackend: Backend {
         record.signatures = download.signatures
         var fields = record.fields
         fields["sha256"] = .map(sums)
-        let unverified = download.signatures.isEmpty ? [] : ["aqua's registry names \(download.signatures.joined(separator: ", ")) for \(tool), which tack does not verify yet (the checksum is checked)"]
+        let unverified = download.signatures.isEmpty ? [] : ["not verified (keyless): the \(download.signatures.joined(separator: ", ")) aqua's registry names for \(tool); its checksum is checked"]
         var outcome = InstallOutcome(binaries: binaries, lockFields: fields, notes: notes + unverified)
         outcome.learned = learned
         return outcome
