@@ -61,6 +61,41 @@ struct AquaSignatureTests {
         return f
     }
 
+    /// A download the registry says is signed with minisign (its top-level `minisign`): checked
+    /// before it is installed.
+    @Test func aSignedDownload() throws {
+        let f = try fake()
+        let key = try f.key("publisher")
+        let goarch = Platform.current.arch == "x86_64" ? "amd64" : Platform.current.arch
+        let asset = f.dir + "/signed-\(Platform.current.os)-\(goarch)"
+        func sign(with name: String) throws {
+            try? FileManager.default.removeItem(atPath: asset + ".minisig")
+            try f.run(["minisign", "-S", "-s", f.s.root + "/\(name).key", "-m", asset, "-x", asset + ".minisig"])
+        }
+        try f.s.write("registry.yaml", """
+            packages:
+              - type: github_release
+                repo_owner: acme
+                repo_name: signed
+                asset: signed-{{.OS}}-{{.Arch}}
+                format: raw
+                minisign:
+                  type: github_release
+                  asset: "{{.Asset}}.minisig"
+                  public_key: \(key)
+
+            """)
+        try sign(with: "publisher")
+        let good = try f.s.tack(["install"], in: "app", env: f.env)
+        #expect(good.status == 0 && !good.stderr.contains("not verified"), "\(good.stderr)")
+        _ = try f.key("someone-else")
+        try sign(with: "someone-else")
+        try FileManager.default.removeItem(atPath: f.s.root + "/app/tack.lock")
+        let other = try f.s.tack(["install"], in: "app", env: f.env.merging(["TACK_HOME": f.s.root + "/home2"]) { $1 })
+        #expect(other.status != 0, "\(other.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: f.s.root + "/home2/installs/signed/1.0.0"))
+    }
+
     /// A keyed cosign signature of the checksum file, the key where the registry says.
     @Test func aCosignSignedChecksumFile() throws {
         let f = try fake()

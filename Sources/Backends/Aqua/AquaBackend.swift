@@ -148,6 +148,7 @@ public struct AquaBackend: Backend {
         }
         let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: nil, from: "", tool: tool, platform: platform.description, cache: cache, offline: false) { _ in }
         try check(fetched.path, against: published, tool: tool, url: download.url)
+        if let minisign = download.minisign { try await verifyDownload(fetched.path, sum: fetched.sum, url: download.url, signedWith: minisign, tool: tool, cache: cache) }
         return fetched.sum
     }
 
@@ -178,6 +179,16 @@ public struct AquaBackend: Backend {
             try fs.writeAtomically(path, body, permissions: nil, flush: false)
         } catch { throw TackError("cannot keep the checksums of \(tool) in \(cache)/downloads: \(error)") }
         return (path, sum, String(url.split(separator: "?").first?.split(separator: "/").last ?? ""))
+    }
+
+    /// A download against the publisher's minisign signature of it and the key the registry
+    /// names, fetched fresh.
+    func verifyDownload(_ path: String, sum: String, url: String, signedWith minisign: AquaDownload.Minisign, tool: String, cache: String) async throws(TackError) {
+        let key: SigningKey
+        do { key = try SigningKey(.minisign, text: minisign.publicKey) } catch { throw TackError("aqua's registry names a minisign key for \(tool) that tack cannot read: \(error.message)") }
+        let name = String(url.split(separator: "?").first?.split(separator: "/").last ?? "")
+        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs)
+            .verify(path, sum: sum, key: key, signatureURL: mirrors.apply(minisign.url), cache: cache, fresh: true, tool: tool, downloadName: name)
     }
 
     /// The checksum file `body` (from `url`) against the publisher's minisign signature and the
@@ -248,6 +259,10 @@ public struct AquaBackend: Backend {
         }
         let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: expected, from: learned.isEmpty ? "tack.lock says" : "the publisher says",
                                                  tool: tool, platform: key, cache: job.cache, offline: job.offline, report: job.report)
+        if let minisign = download.minisign {
+            job.report(.custom("verifying"))
+            try await verifyDownload(fetched.path, sum: fetched.sum, url: download.url, signedWith: minisign, tool: tool, cache: job.cache)
+        }
         let unpacker = DownloadUnpacker(fs: fs, platform: platform, limits: limits)
         if ["gz", "bz2", "xz", "zst"].contains(download.format) {
             let binaries = try unpacker.installCompressed(fetched.path, name: download.files.first?.name ?? job.locked.name, job: job, tool: tool)

@@ -15,6 +15,9 @@ public struct AquaDownload: Equatable, Sendable {
     /// The signatures the registry lists for it (`cosign`, `minisign`, `slsa_provenance`,
     /// `github_artifact_attestations`), verified or said to be unverified.
     public var signatures: [String] = []
+    /// The publisher's minisign signature of the download itself, and the key the registry
+    /// names (its top-level `minisign`): checked before anything is unpacked.
+    public var minisign: Minisign?
 
     public struct File: Equatable, Sendable {
         public var name: String
@@ -114,7 +117,9 @@ struct AquaDownloadRenderer {
         values["AssetWithoutExt"] = .string(Self.withoutExtension(asset))
         var download = AquaDownload(url: url, asset: asset, format: format, files: try files(values, asset: asset, format: format))
         download.checksum = try checksum(base: values)
+        download.minisign = try minisign(package.fields["minisign"], values: values, signed: asset)
         download.signatures = ["cosign", "minisign", "slsa_provenance", "github_artifact_attestations"].filter { key in
+            if key == "minisign", download.minisign != nil { return false }
             guard let node = package.fields[key] else { return false }
             if case .mapping(let pairs, _) = node, let enabled = pairs.first(where: { $0.key.value == "enabled" }) { return AquaPackage.string(enabled.value) != "false" }
             return true
@@ -124,6 +129,29 @@ struct AquaDownloadRenderer {
             download.signatures.append("cosign")
         }
         return download
+    }
+
+    /// A `minisign:` block (`{ type: github_release, asset: …, public_key: … }` or `type: http`
+    /// with `url:`) rendered for the file it signs, `signed`; nil when there is none or it is
+    /// turned off.
+    func minisign(_ node: Node?, values: [String: AquaTemplate.Value], signed: String) throws(TackError) -> AquaDownload.Minisign? {
+        guard case .mapping(let m, _)? = node else { return nil }
+        var ms: [String: String] = [:]
+        for (key, value) in m { if let v = AquaPackage.string(value) { ms[key.value] = v } }
+        guard ms["enabled"] != "false" else { return nil }
+        guard let key = ms["public_key"] else { throw fail("its minisign signature names no `public_key`") }
+        var signatureValues = values
+        signatureValues["Asset"] = .string(signed)
+        switch ms["type"] ?? "github_release" {
+        case "github_release":
+            guard let repository = package.repository, let template = ms["asset"] else { throw fail("its minisign signature needs `asset`") }
+            return .init(url: "https://github.com/\(repository)/releases/download/\(version)/\(try render(template, signatureValues))", publicKey: key)
+        case "http":
+            guard let template = ms["url"] else { throw fail("its minisign signature needs `url`") }
+            return .init(url: try render(template, signatureValues), publicKey: key)
+        default:
+            throw fail("its minisign type \(quoted(ms["type"] ?? "")) is not one tack reads")
+        }
     }
 
     func replacements(_ node: Node?) -> [String: String] {
@@ -227,25 +255,7 @@ struct AquaDownloadRenderer {
         guard ["sha256", "sha512", "sha1", "md5"].contains(algorithm) else { throw fail("its checksum algorithm \(quoted(algorithm)) is not one tack reads") }
         var checksum = AquaDownload.Checksum(url: url, algorithm: algorithm, fileFormat: AquaPackage.string(c["file_format"]) ?? "",
                                              checksumPattern: patterns["checksum"], filePattern: patterns["file"])
-        if case .mapping(let m, _)? = c["minisign"] {
-            var ms: [String: String] = [:]
-            for (key, value) in m { if let v = AquaPackage.string(value) { ms[key.value] = v } }
-            if ms["enabled"] != "false" {
-                guard let key = ms["public_key"] else { throw fail("its checksum's minisign signature names no `public_key`") }
-                var signatureValues = values
-                signatureValues["Asset"] = .string(String(url.split(separator: "/").last ?? ""))
-                switch ms["type"] ?? "github_release" {
-                case "github_release":
-                    guard let repository = package.repository, let template = ms["asset"] else { throw fail("its checksum's minisign signature needs `asset`") }
-                    checksum.minisign = .init(url: "https://github.com/\(repository)/releases/download/\(version)/\(try render(template, signatureValues))", publicKey: key)
-                case "http":
-                    guard let template = ms["url"] else { throw fail("its checksum's minisign signature needs `url`") }
-                    checksum.minisign = .init(url: try render(template, signatureValues), publicKey: key)
-                default:
-                    throw fail("its checksum's minisign type \(quoted(ms["type"] ?? "")) is not one tack reads")
-                }
-            }
-        }
+        checksum.minisign = try minisign(c["minisign"], values: values, signed: String(url.split(separator: "/").last ?? ""))
         if case .mapping(let m, _)? = c["cosign"], case .sequence(let items, _)? = m.first(where: { $0.key.value == "opts" })?.value {
             let opts = items.compactMap { AquaPackage.string($0) }
             func option(_ name: String) -> String? {
