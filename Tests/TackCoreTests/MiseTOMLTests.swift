@@ -53,6 +53,8 @@ import BackendKinds
         ("[tools]\nnode = \n", "expected a value"),
         ("[tools]\n\"aqua:a/tool\" = \"1\"\n\"github:b/tool\" = \"2\"\n", "are both named `tool`"),
         ("x = " + String(repeating: "[", count: 100) + "\n", "deeper than 64"),
+        (String(repeating: "a.", count: 20_000) + "b = 1\n", "more than 64 dotted parts"),
+        ("[" + String(repeating: "a.", count: 20_000) + "b]\n", "more than 64 dotted parts"),
     ])
     func whatCannotBeReadSaysWhere(text: String, message: String) {
         do throws(TackError) { _ = try read(text); Issue.record("read \(text)") } catch { #expect(error.message.contains(message), "\(error.message)") }

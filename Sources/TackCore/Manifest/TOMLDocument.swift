@@ -184,6 +184,8 @@ public struct TOMLDocument: Sendable {
         mutating func key() throws(Failure) -> [String] {
             var parts: [String] = []
             repeat {
+                // Each part is a table to make (recursively): a hostile key must not exhaust the stack.
+                guard parts.count < 64 else { throw fail("a key of more than 64 dotted parts") }
                 skipSpaces()
                 if peek == "\"" { parts.append(try basicString()) } else if peek == "'" { parts.append(try literalString()) } else {
                     var word = ""
