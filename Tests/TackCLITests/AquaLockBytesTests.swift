@@ -61,6 +61,13 @@ import YAML
         var fetchedAssets = 0
         for path in assetPaths { fetchedAssets += try server.requests("static/gh/" + path) }
         #expect(fetchedAssets == 0, "a four-platform lock downloaded \(fetchedAssets) assets")
+        // Each tool's checksum file once, not once per platform.
+        let files = FileManager.default.enumerator(atPath: s.root + "/www/gh")?.allObjects as? [String] ?? []
+        for file in files where !assetPaths.contains(file) && !file.hasSuffix("index.html") && FileManager.default.fileExists(atPath: s.root + "/www/gh/" + file) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: s.root + "/www/gh/" + file, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            #expect(try server.requests("static/gh/" + file) == 1, "\(file)")
+        }
         let lock = s.read("app/tack.lock") ?? ""
         #expect(lock.components(separatedBy: "registry-sha256:").count - 1 == 10)
         if ProcessInfo.processInfo.environment["TACK_BENCH_REPORT"] != nil {

@@ -61,12 +61,12 @@ import Testing
         ("release-2024.1", "2024.1"), ("k8s-v1.30.2", "1.30.2"), ("V4.0", "4.0"),
     ])
     func tagsNameVersions(tag: String, version: String) {
-        #expect(GitHubReleases.version(ofTag: tag) == Version(version))
+        #expect(Version(tag: tag) == Version(version))
     }
 
     @Test(arguments: ["nightly", "latest", "go1.21.0", "", "v", "x1.0", "1..2"])
     func tagsThatNameNoVersion(tag: String) {
-        #expect(GitHubReleases.version(ofTag: tag) == nil)
+        #expect(Version(tag: tag) == nil)
     }
 
     @Test func aTagWithSlashesIsOnePathSegment() async throws {

@@ -14,7 +14,8 @@ public struct AquaBackend: Backend {
     let http: any HTTPClient
     let fs: any FileSystem
     let platform: Platform
-    let libc: ReleaseAssetPicker.LibC
+    /// The C library a test gives; nil: this machine's, read only when a download is chosen.
+    let givenLibC: ReleaseAssetPicker.LibC?
     let mirrors: DownloadMirrors
     let limits: SafeExtractor.Limits
     let environment: [String: String]
@@ -29,16 +30,21 @@ public struct AquaBackend: Backend {
         self.cache = cache
         self.environment = environment
         self.platform = platform
-        self.libc = libc ?? (platform.os == "linux" ? .host(fs: fs) : .gnu)
+        givenLibC = libc
         self.mirrors = mirrors
         self.limits = limits
         self.retryDelays = retryDelays
     }
 
+    /// This machine's C library (reads /etc/os-release and /lib: asked at install, never when
+    /// the backend is made, which every command does).
+    var libc: ReleaseAssetPicker.LibC { .of(platform, given: givenLibC, fs: fs) }
     var releases: GitHubReleases { GitHubReleases(http: http, mirrors: mirrors, retryDelays: retryDelays) }
     var downloader: Downloader { Downloader(http: http, retryDelays: retryDelays, fs: fs) }
     /// The registries this backend has read (one backend per process).
     let memo = AquaRegistryCache()
+    /// Checksum files and releases this backend has fetched and checked.
+    let fetched = AquaFetches()
     var registries: AquaRegistrySource {
         AquaRegistrySource(http: http, fs: fs, mirrors: mirrors, environment: environment, cache: cache, retryDelays: retryDelays, memo: memo)
     }
@@ -143,7 +149,7 @@ public struct AquaBackend: Backend {
         let published = try await publishedSum(download, tool: tool)
         if let published, published.algorithm == "sha256" { return published.sum }
         if let repository, download.url.hasPrefix("https://github.com/\(repository)/releases/download/"),
-           let digest = try? await releases.release(repository, tag: tag).assets.first(where: { $0.name == download.asset })?.sha256 {
+           let digest = await release(repository, tag: tag)?.assets.first(where: { $0.name == download.asset })?.sha256 {
             return digest
         }
         let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: nil, from: "", tool: tool, platform: platform.description, cache: cache, offline: false) { _ in }
@@ -152,16 +158,31 @@ public struct AquaBackend: Backend {
         return fetched.sum
     }
 
-    /// The entry's checksum file's hash for the download, and its algorithm.
+    /// The release of `tag` as GitHub lists it, asked once per process; nil when GitHub does
+    /// not answer (the download is then hashed instead).
+    func release(_ repository: String, tag: String) async -> GitHubReleases.Release? {
+        if let known = fetched.release("\(repository)@\(tag)") { return known }
+        guard let release = try? await releases.release(repository, tag: tag) else { return nil }
+        fetched.keepRelease(release, as: "\(repository)@\(tag)")
+        return release
+    }
+
+    /// The entry's checksum file's hash for the download, and its algorithm. The file is
+    /// fetched and its signature checked once per process: a lock for four platforms reads one.
     func publishedSum(_ download: AquaDownload, tool: String) async throws(TackError) -> (sum: String, algorithm: String)? {
         guard let c = download.checksum else { return nil }
         let url = mirrors.apply(c.url)
         let body: [UInt8]
-        do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url, limit: .checksums) } } catch {
-            throw TackError("cannot fetch the checksums of \(tool) from \(Redact.url(url)): \(error.message) — nothing was installed")
+        // Kept with the keys it was checked with.
+        let kept = "\(url) \(c.minisign?.publicKey ?? "") \(c.cosign?.keyURL ?? "")"
+        if let known = fetched.checksumFile(kept) { body = known } else {
+            do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url, limit: .checksums) } } catch {
+                throw TackError("cannot fetch the checksums of \(tool) from \(Redact.url(url)): \(error.message) — nothing was installed")
+            }
+            if let minisign = c.minisign { try await verify(body, from: url, signedWith: minisign, tool: tool) }
+            if let cosign = c.cosign { try await verify(body, from: url, signedWith: cosign, tool: tool) }
+            fetched.keepChecksumFile(body, from: kept)
         }
-        if let minisign = c.minisign { try await verify(body, from: url, signedWith: minisign, tool: tool) }
-        if let cosign = c.cosign { try await verify(body, from: url, signedWith: cosign, tool: tool) }
         let file = try AquaChecksumFile(String(decoding: body, as: UTF8.self), format: c.fileFormat, checksumPattern: c.checksumPattern, filePattern: c.filePattern)
         guard let sum = file.hash(for: download.asset, algorithm: c.algorithm) else {
             throw TackError("the checksums of \(tool) at \(Redact.url(url)) list no \(c.algorithm) for \(download.asset) — nothing was installed")
@@ -227,8 +248,8 @@ public struct AquaBackend: Backend {
         case "sha1": algorithm = .sha1
         default: return  // md5: libcrypto's legacy digest; the locked SHA-256 is the check
         }
-        guard let bytes = try? fs.read(path, limit: Int.max) else { throw TackError("cannot read the download of \(tool)") }
-        let actual = Digest.hash(algorithm, bytes).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        guard let (digest, _) = Hashing.digest(algorithm, file: path) else { throw TackError("cannot read the download of \(tool)") }
+        let actual = Hashing.hex(digest)
         guard actual == published.sum else {
             throw TackError("the download of \(tool) from \(Redact.url(url)) does not match the publisher's \(published.algorithm) (\(published.sum)); got \(actual) — nothing was installed")
         }
@@ -320,10 +341,6 @@ extension AquaBackend {
         let registry = try await catalogRegistry.load(tag: nil, sha256: nil)
         return registry.search(word).map { entry($0, name: String($0.name.split(separator: "/").last ?? ""), registry: registry) }
     }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }
 
 extension AquaKind: BackendMaking {

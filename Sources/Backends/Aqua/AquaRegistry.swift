@@ -64,6 +64,22 @@ final class AquaRegistryCache: @unchecked Sendable {
     func keep(_ registry: AquaRegistry, as keys: [String]) { lock.withLock { for key in keys { loaded[key] = registry } } }
 }
 
+/// What a process fetched for aqua's entries and checked, kept by URL: a checksum file whose
+/// signature held (one per release, whatever the platforms a lock covers), and a release's
+/// assets as GitHub lists them.
+final class AquaFetches: @unchecked Sendable {
+    private let lock = NSLock()
+    private var checksums: [String: [UInt8]] = [:]
+    private var releases: [String: GitHubReleases.Release] = [:]
+
+    init() {}
+
+    func checksumFile(_ url: String) -> [UInt8]? { lock.withLock { checksums[url] } }
+    func keepChecksumFile(_ body: [UInt8], from url: String) { lock.withLock { checksums[url] = body } }
+    func release(_ key: String) -> GitHubReleases.Release? { lock.withLock { releases[key] } }
+    func keepRelease(_ release: GitHubReleases.Release, as key: String) { lock.withLock { releases[key] = release } }
+}
+
 /// Where the registry comes from: `TACK_AQUA_REGISTRY` (a path or URL, tag `local`), else
 /// aqua-registry's `registry.yaml` at a release tag (the newest, unless the lock names one),
 /// downloaded once per tag into `$TACK_HOME/cache/aqua/`.

@@ -85,7 +85,7 @@ struct GitHubReleases: Sendable {
     /// One release of GitHub's JSON; nil when it has no tag.
     static func release(_ object: Any) -> Release? {
         guard let r = object as? [String: Any], let tag = r["tag_name"] as? String, !tag.isEmpty else { return nil }
-        var release = Release(tag: tag, version: version(ofTag: tag))
+        var release = Release(tag: tag, version: Version(tag: tag))
         release.prerelease = r["prerelease"] as? Bool ?? false
         release.draft = r["draft"] as? Bool ?? false
         release.published = (r["published_at"] as? String).flatMap(ReleaseAge.timestamp)
@@ -101,6 +101,4 @@ struct GitHubReleases: Sendable {
         return release
     }
 
-    /// The version a release tag names (`Version(tag:)`).
-    static func version(ofTag tag: String) -> Version? { Version(tag: tag) }
 }

@@ -1,6 +1,12 @@
 import TackCore
 
 extension ReleaseAssetPicker.LibC {
+    /// The C library `platform`'s downloads are for here: `given` (a test's), else on Linux
+    /// this machine's (`host`), else GNU's (which macOS never asks about).
+    static func of(_ platform: Platform, given: Self?, fs: any FileSystem) -> Self {
+        given ?? (platform.os == "linux" ? .host(fs: fs) : .gnu)
+    }
+
     /// This Linux machine's C library: musl on Alpine (and the other distributions built on
     /// it), or where only musl's dynamic loader is found; GNU otherwise, and on a machine
     /// that says nothing (what most Linux binaries are built against).

@@ -18,8 +18,8 @@ public struct ReleaseBackend: Backend {
     let http: any HTTPClient
     let fs: any FileSystem
     let platform: Platform
-    /// This machine's C library (the lock of another Linux platform assumes GNU's).
-    let libc: ReleaseAssetPicker.LibC
+    /// The C library a test gives; nil: this machine's, read only when a download is chosen.
+    let givenLibC: ReleaseAssetPicker.LibC?
     let mirrors: DownloadMirrors
     let limits: SafeExtractor.Limits
     let retryDelays: [Double]
@@ -29,12 +29,15 @@ public struct ReleaseBackend: Backend {
         self.http = http
         self.fs = fs
         self.platform = platform
-        self.libc = libc ?? (platform.os == "linux" ? .host(fs: fs) : .gnu)
+        givenLibC = libc
         self.mirrors = mirrors
         self.limits = limits
         self.retryDelays = retryDelays
     }
 
+    /// This machine's C library (reads /etc/os-release and /lib: asked at install, never when
+    /// the backend is made, which every command does).
+    var libc: ReleaseAssetPicker.LibC { .of(platform, given: givenLibC, fs: fs) }
     var releases: GitHubReleases { GitHubReleases(http: http, mirrors: mirrors, retryDelays: retryDelays) }
     var downloader: Downloader { Downloader(http: http, retryDelays: retryDelays, fs: fs) }
 
@@ -126,7 +129,7 @@ public struct ReleaseBackend: Backend {
 
     /// The entry's tag, when it names the entry's version.
     func lockedTag(_ record: ReleaseLockRecord, _ entry: LockedTool) throws(TackError) -> String {
-        guard let tag = record.tag, ReleaseLockRecord.isTag(tag), GitHubReleases.version(ofTag: tag) == entry.version else {
+        guard let tag = record.tag, ReleaseLockRecord.isTag(tag), Version(tag: tag) == entry.version else {
             throw TackError("tack.lock's release tag of \(entry.name) \(entry.version) is \(quoted(record.tag ?? "")), which does not name that version — nothing was installed; run `tack lock` again")
         }
         return tag
