@@ -4,7 +4,7 @@ import TackKit
 
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Find tools in the catalogs tack can pin from (aqua's registry) by name or description.",
+        abstract: "Find tools by name (or description) in tack's registry, yours and aqua's.",
         discussion: """
             Each line is a tool's short name, the source that pins it and what it is; \
             `tack use NAME@VERSION` pins it.

@@ -37,11 +37,22 @@ public struct CatalogService: Sendable {
         return nil
     }
 
-    /// Every catalog's entries with `word` in their name or description, and the catalogs
-    /// that could not be read.
+    /// The entries of tack's registry and the user's (`tack registry add`), then every
+    /// backend catalog's, with `word` in their name (or description), and the catalogs that
+    /// could not be read.
     public func search(_ word: String, workspace: Workspace) async -> (entries: [CatalogEntry], problems: [String]) {
         var entries: [CatalogEntry] = []
         var problems: [String] = []
+        let store = context.settings.store
+        do {
+            let registry = try ToolRegistry.load(store: store, backends: context.settings.backends)
+            let userFiles = store.map { s in Set(ToolRegistry.userRegistries(store: s).map { s.root + "/registries/" + $0 + "/registry.yml" }) } ?? []
+            for (name, request) in registry.entries where name.lowercased().contains(word.lowercased()) {
+                let key = request.source.kind?.sourceKeys.first ?? request.source.backend
+                let catalog = userFiles.contains(request.origin.file) ? "your registry \(request.origin.file)" : "tack's registry"
+                entries.append(CatalogEntry(name: name, key: key, identity: request.source.identity ?? "", description: catalog, catalog: catalog))
+            }
+        } catch { problems.append("the registries: \(error.message)") }
         for kind in context.settings.backends.kinds {
             guard let backend = workspace.registry.backends[kind.name] else { continue }
             do { entries += try await backend.searchCatalog(word) } catch { problems.append("\(kind.name)'s catalog: \(error.message)") }

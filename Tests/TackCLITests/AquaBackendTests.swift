@@ -170,6 +170,9 @@ import Testing
         #expect(versions.status == 0 && versions.stdout == "1.9.4\n1.9.5\n", "\(versions.stdout) \(versions.stderr)")
         let found = try s.tack(["search", "terraform"], in: "app", env: f.env)
         #expect(found.status == 0 && found.stdout.contains("terraform  aqua: hashicorp/terraform  Terraform enables you"), "\(found.stdout) \(found.stderr)")
+        // tack's own registry too: jq is one of its short names.
+        let jq = try s.tack(["search", "jq"], in: "app", env: f.env)
+        #expect(jq.status == 0 && jq.stdout.contains("tack's registry") && jq.stdout.contains("aqua: jqlang/jq"), "\(jq.stdout) \(jq.stderr)")
         let none = try s.tack(["search", "no-such-tool-anywhere"], in: "app", env: f.env)
         #expect(none.status == 1 && none.stderr.contains("nothing in the catalogs matches"), "\(none.stderr)")
         // Offline, or with the registry out of reach, a name nobody knows says so as before.
