@@ -30,8 +30,8 @@ public enum Launcher {
             current(tool: tool, json: json)
         case .install:
             if let snapshot = LeanSnapshot.current(), snapshot.isUpToDate { exit(0) }
-        case .hookEnv:
-            if hookUnchanged() { exit(0) }
+        case .hookEnv(let shell):
+            hookEnv(shell)
         case .full:
             break
         }
@@ -88,15 +88,35 @@ public enum Launcher {
         exit(0)
     }
 
-    /// Whether the snapshot here still holds and its digest is the one the shell has applied.
-    static func hookUnchanged() -> Bool {
+    /// `tack hook-env SHELL` when the snapshot here holds: nothing when its digest is the one
+    /// the shell has applied, else the commands that apply it (`HookScript`, as `tack-front`
+    /// would print them). Returns when there is more to say — a manifest not trusted, a tool
+    /// not installed, an error the shell was told of — which the front end says.
+    static func hookEnv(_ shell: UnsafeMutablePointer<CChar>) {
         guard let context = LeanContext.current(), let path = context.snapshotPath(),
               let snapshot = LeanSnapshot.load(path: path, context: context), let digest = snapshot.digest
-        else { return false }
-        return digest.withMemoryRebound(to: CChar.self, capacity: 1) { d in
-            if let applied = getenv("__TACK_HOOK") { return strcmp(d, applied) == 0 }
-            return emptyDigest.withUTF8Buffer { e in e.baseAddress!.withMemoryRebound(to: CChar.self, capacity: e.count) { strcmp(d, $0) == 0 } }
+        else { return }
+        let ours = LeanContext.bytes(UnsafePointer(digest.withMemoryRebound(to: CChar.self, capacity: 1) { $0 }))
+        let empty = HookScript.bytes(of: emptyDigest)
+        let applied = LeanContext.exactVariable(HookScript.digestVariable) ?? empty
+        if ours == applied { exit(0) }
+        guard !snapshot.hasUntrusted, !snapshot.hasMissing, LeanContext.exactVariable(HookScript.errorVariable) == nil else { return }
+        var bins: [[UInt8]] = []
+        snapshot.forEach(.bin) { dir, _ in
+            bins.append(LeanContext.bytes(UnsafePointer(dir.withMemoryRebound(to: CChar.self, capacity: 1) { $0 })))
+            return true
         }
+        var variables: [HookScript.Variable] = []
+        snapshot.forEach(.setenv) { name, value in
+            variables.append(HookScript.Variable(
+                name: LeanContext.bytes(UnsafePointer(name.withMemoryRebound(to: CChar.self, capacity: 1) { $0 })),
+                value: LeanContext.bytes(UnsafePointer(value.withMemoryRebound(to: CChar.self, capacity: 1) { $0 }))))
+            return true
+        }
+        let syntax: HookScript.Syntax = strcmp(shell, "fish") == 0 ? .fish : .posix
+        let nothing = bins.isEmpty && variables.isEmpty
+        write(HookScript.script(syntax, bins: bins, variables: variables, digest: nothing ? nil : ours, lookup: LeanContext.exactVariable))
+        exit(0)
     }
 
     /// Runs `tack-front` (beside this program in a build directory, or in `../libexec/tack` of

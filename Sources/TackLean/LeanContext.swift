@@ -49,6 +49,20 @@ public struct LeanContext {
         return value.isEmpty ? nil : value
     }
 
+    /// The variable's value as the process has it (empty when set empty).
+    public static func exactVariable(_ name: StaticString) -> [UInt8]? {
+        name.withUTF8Buffer { b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { getenv($0) } }.map { bytes(UnsafePointer($0)) }
+    }
+
+    /// The variable `name` (its bytes) as the process has it.
+    public static func exactVariable(_ name: [UInt8]) -> [UInt8]? {
+        var z = name
+        z.append(0)
+        return z.withUnsafeBufferPointer { b in
+            b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { getenv($0) }.map { bytes(UnsafePointer($0)) }
+        }
+    }
+
     /// `Settings.isFrozen`: TACK_FROZEN is 1, true or yes, in any case.
     public static var isFrozenByEnvironment: Bool {
         guard let v = variable("TACK_FROZEN") else { return false }

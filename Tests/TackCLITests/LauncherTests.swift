@@ -76,6 +76,73 @@ import TackLean
         #expect(elsewhere.status == 127 && elsewhere.stderr == missing, "\(elsewhere)")
     }
 
+    /// After a `cd`, the prompt hook finds a snapshot that holds but is not the one the shell
+    /// has applied: the lone `tack` prints the commands that apply it, byte for byte what
+    /// `tack-front` prints (entering and leaving, bash and fish), and hands anything it cannot
+    /// say alone (a manifest not trusted, an error the shell was told of) to the front end.
+    @Test func theHookAppliesAHeldSnapshotWithoutTheFrontEnd() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\nenv:\n  GREETING: \"it's a 'quote' \\\\ and % and :\"\n  FOO: new\n")
+        try s.mkdir("app/a/b")
+        try s.mkdir("elsewhere")
+        try s.write("untrusted/tack.yml", "env:\n  FOO: x\n")
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        let front = (try Sandbox.binary() as NSString).deletingLastPathComponent + "/tack-front"
+        let lonely = s.root + "/lonely/bin"
+        try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
+        try copyExecutable(try Sandbox.binary(), to: lonely + "/tack")
+        let tack = lonely + "/tack"
+        let missing = "tack: tack-front is missing (beside tack, or in ../libexec/tack) — reinstall tack with ./bootstrap.sh\n"
+
+        /// What the shell has after `script` (its `export`/`set -gx` and `unset`/`set -e` lines).
+        func applying(_ script: String, to env: [String: String]) -> [String: String] {
+            var out = env
+            for line in script.split(separator: "\n").map(String.init) {
+                if line.hasPrefix("export "), let eq = line.firstIndex(of: "=") {
+                    let name = String(line[line.index(line.startIndex, offsetBy: 7)..<eq])
+                    let quoted = String(line[line.index(after: eq)...])
+                    out[name] = String(quoted.dropFirst().dropLast()).replacingOccurrences(of: "'\\''", with: "'")
+                } else if line.hasPrefix("unset ") {
+                    out[String(line.dropFirst(6))] = nil
+                }
+            }
+            return out
+        }
+
+        let shellEnv = ["PATH": "/usr/bin:/bin", "FOO": "old", "__TACK_HOOK": "", "__TACK_DIFF": "", "__TACK_ERROR": ""]
+        func without(_ env: [String: String], _ names: String...) -> [String: String] {
+            env.filter { !names.contains($0.key) }
+        }
+        let entering = without(shellEnv, "__TACK_HOOK", "__TACK_DIFF", "__TACK_ERROR")
+        // The front end writes the snapshots; after that the lone tack must print the same.
+        for dir in ["app/a/b", "elsewhere"] { _ = try s.run(front, ["hook-env", "bash"], in: dir, env: entering) }
+        for shell in ["bash", "fish", "zsh"] {
+            let expected = try s.run(front, ["hook-env", shell], in: "app/a/b", env: entering)
+            #expect(expected.status == 0 && expected.stdout.contains("GREETING") && expected.stdout.contains("/installs/hello/1.0.0/bin"), "\(expected)")
+            let lone = try s.run(tack, ["hook-env", shell], in: "app/a/b", env: entering)
+            #expect(lone.status == 0 && lone.stdout == expected.stdout && lone.stderr == expected.stderr, "\(shell): \(lone)")
+        }
+        // Inside: nothing to do. Leaving: what the hook set is taken back out, FOO restored.
+        let inside = applying(try s.run(tack, ["hook-env", "bash"], in: "app/a/b", env: entering).stdout, to: entering)
+        #expect(inside["FOO"] == "new" && inside["GREETING"] == "it's a 'quote' \\ and % and :" && inside["PATH"]?.hasSuffix(":/usr/bin:/bin") == true, "\(inside)")
+        let still = try s.run(tack, ["hook-env", "bash"], in: "app/a/b", env: inside)
+        #expect(still.status == 0 && still.stdout == "" && still.stderr == "", "\(still)")
+        let leavingExpected = try s.run(front, ["hook-env", "bash"], in: "elsewhere", env: inside)
+        let leaving = try s.run(tack, ["hook-env", "bash"], in: "elsewhere", env: inside)
+        #expect(leaving.status == 0 && leaving.stdout == leavingExpected.stdout, "\(leaving) vs \(leavingExpected)")
+        let left = applying(leaving.stdout, to: inside)
+        #expect(left["FOO"] == "old" && left["GREETING"] == nil && left["PATH"] == "/usr/bin:/bin" && left["__TACK_HOOK"] == nil && left["__TACK_DIFF"] == nil, "\(left)")
+
+        // What only the front end says: an error the shell was told of, set even empty.
+        let told = try s.run(tack, ["hook-env", "bash"], in: "app/a/b", env: without(shellEnv, "__TACK_HOOK", "__TACK_DIFF"))
+        #expect(told.status == 127 && told.stderr == missing, "\(told)")
+        // A manifest not trusted here: warned about by the front end.
+        _ = try s.run(front, ["hook-env", "bash"], in: "untrusted", env: entering)
+        let warned = try s.run(tack, ["hook-env", "bash"], in: "untrusted", env: entering)
+        #expect(warned.status == 127 && warned.stderr == missing, "\(warned)")
+    }
+
     /// The relay leaves a snapshot behind: after `tack install` and `tack use` the very next
     /// shim is answered by `tack` alone, and a touch of tack.yml that changes no byte keeps it.
     @Test func theFirstShimAfterAChangeTakesTheHotPath() throws {

@@ -1,3 +1,5 @@
+import TackLean
+
 /// The shell hook: `tack activate SHELL` prints it once; at every prompt it runs
 /// `tack hook-env SHELL`, which prints the commands that move the shell from what it has to
 /// what the current directory asks for.
@@ -126,51 +128,22 @@ public enum ShellHook {
 
     /// One step of the hook: the shell commands (and warnings for stderr) that take the shell
     /// from `environment` to `run` (nil: nothing here, or the directory could not be resolved).
+    /// The commands are `HookScript`'s, which the Embedded `tack` runs too.
     public static func update(_ shell: Shell, run: RunEnvironment?, environment: [String: String], home: String?) -> (script: String, warnings: [String]) {
-        let previous = Diff.decode(environment[diffVariable] ?? "")
-        // What the shell had before tack changed anything.
-        var pathEntries = (environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        if pathEntries == [""] { pathEntries = [] }
-        for dir in previous.prepended {
-            if let i = pathEntries.firstIndex(of: dir) { pathEntries.remove(at: i) }
-        }
-        var base: [String: String?] = [:]
-        for v in previous.variables {
-            let now = environment[v.name]
-            base.updateValue(now == v.new ? v.old : now, forKey: v.name)
-        }
-
-        var next = Diff()
-        var target: [String: String?] = base
         let run = run ?? RunEnvironment()
-        next.prepended = run.binDirectories
-        for v in run.variables where !reserved.contains(v.name) {
-            let old = base[v.name] ?? environment[v.name]
-            next.variables.append(.init(name: v.name, old: old, new: v.value))
-            target[v.name] = .some(v.value)
-        }
-        if environment["PATH"] != nil || !run.binDirectories.isEmpty {
-            target["PATH"] = .some((run.binDirectories + pathEntries).joined(separator: ":"))
-        }
-        let applied = !run.isEmpty
-        // (updateValue: assigning nil through the subscript would remove the key.)
-        target.updateValue(applied ? run.digest : nil, forKey: digestVariable)
-        target.updateValue(applied ? next.encode() : nil, forKey: diffVariable)
-
-        var lines: [String] = []
-        for name in target.keys.sorted() {
-            let value = target[name]!
-            if value == environment[name] { continue }
-            lines.append(value.map { assign(shell, name, $0) } ?? unset(shell, name))
-        }
+        let script = HookScript.script(
+            syntax(shell), bins: run.binDirectories.map { Array($0.utf8) },
+            variables: run.variables.map { HookScript.Variable(name: Array($0.name.utf8), value: Array($0.value.utf8)) },
+            digest: run.isEmpty ? nil : Array(run.digest.utf8),
+            lookup: { name in environment[String(decoding: name, as: UTF8.self)].map { Array($0.utf8) } })
         var warnings = run.untrusted.map { RunEnvironment.untrustedWarning($0, home: home) }
         if !run.missing.isEmpty {
             warnings.append("not installed here: \(run.missing.joined(separator: ", ")) — run `tack install`")
         }
-        return (lines.map { $0 + "\n" }.joined(), warnings)
+        return (String(decoding: script, as: UTF8.self), warnings)
     }
 
-    static let reserved: Set<String> = ["PATH", digestVariable, diffVariable]
+    static func syntax(_ shell: Shell) -> HookScript.Syntax { shell == .fish ? .fish : .posix }
 
     /// Set while the last resolution here failed: a short fingerprint of its error, so the hook
     /// says it once, not at every prompt.
@@ -183,27 +156,10 @@ public enum ShellHook {
 
     /// The shell line that sets (or, with nil, unsets) one variable.
     public static func line(_ shell: Shell, _ name: String, _ value: String?) -> String {
-        (value.map { assign(shell, name, $0) } ?? unset(shell, name)) + "\n"
+        String(decoding: HookScript.line(syntax(shell), Array(name.utf8), value.map { Array($0.utf8) }), as: UTF8.self)
     }
 
-    static func assign(_ shell: Shell, _ name: String, _ value: String) -> String {
-        switch shell {
-        case .bash, .zsh: return "export \(name)=\(ShellQuote.posix(value))"
-        case .fish: return "set -gx \(name) \(ShellQuote.fish(value))"
-        }
-    }
-
-    static func unset(_ shell: Shell, _ name: String) -> String {
-        switch shell {
-        case .bash, .zsh: return "unset \(name)"
-        case .fish: return "set -e \(name)"
-        }
-    }
-
-
-    /// What the hook changed, in one variable: `p:DIR` for a directory put on PATH,
-    /// `s:NAME:NEW:OLD` for a variable that had a value, `u:NAME:NEW` for one that was unset;
-    /// entries separated by spaces, values percent-encoded.
+    /// What the hook changed (`HookScript.Diff`), with strings.
     struct Diff: Equatable {
         struct Variable: Equatable {
             var name: String
@@ -214,64 +170,16 @@ public enum ShellHook {
         var variables: [Variable] = []
 
         func encode() -> String {
-            var parts = prepended.map { "p:" + Diff.escape($0) }
-            for v in variables {
-                if let old = v.old {
-                    parts.append("s:\(v.name):\(Diff.escape(v.new)):\(Diff.escape(old))")
-                } else {
-                    parts.append("u:\(v.name):\(Diff.escape(v.new))")
-                }
-            }
-            return parts.joined(separator: " ")
+            let d = HookScript.Diff(
+                prepended: prepended.map { Array($0.utf8) },
+                variables: variables.map { .init(name: Array($0.name.utf8), old: $0.old.map { Array($0.utf8) }, new: Array($0.new.utf8)) })
+            return String(decoding: d.encode(), as: UTF8.self)
         }
 
-        /// Anything malformed is dropped: the variable is the user's to break.
         static func decode(_ s: String) -> Diff {
-            var d = Diff()
-            for part in s.split(separator: " ") {
-                let f = part.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-                switch (f.first, f.count) {
-                case ("p", 2): if let dir = unescape(f[1]) { d.prepended.append(dir) }
-                case ("s", 4):
-                    if let new = unescape(f[2]), let old = unescape(f[3]) { d.variables.append(.init(name: f[1], old: old, new: new)) }
-                case ("u", 3): if let new = unescape(f[2]) { d.variables.append(.init(name: f[1], old: nil, new: new)) }
-                default: continue
-                }
-            }
-            return d
-        }
-
-        static func escape(_ s: String) -> String {
-            let digits = Array("0123456789ABCDEF".utf8)
-            var out: [UInt8] = []
-            for b in s.utf8 {
-                let safe = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "/._-+,@=~".utf8.contains(b)
-                if safe { out.append(b) } else { out += [0x25, digits[Int(b >> 4)], digits[Int(b & 0xF)]] }
-            }
-            return String(decoding: out, as: UTF8.self)
-        }
-
-        static func unescape(_ s: String) -> String? {
-            var out: [UInt8] = []
-            var bytes = s.utf8.makeIterator()
-            func hex(_ b: UInt8?) -> UInt8? {
-                guard let b else { return nil }
-                switch b {
-                case 0x30...0x39: return b - 0x30
-                case 0x41...0x46: return b - 0x37
-                case 0x61...0x66: return b - 0x57
-                default: return nil
-                }
-            }
-            while let b = bytes.next() {
-                if b == 0x25 {
-                    guard let hi = hex(bytes.next()), let lo = hex(bytes.next()) else { return nil }
-                    out.append(hi << 4 | lo)
-                } else {
-                    out.append(b)
-                }
-            }
-            return String(decoding: out, as: UTF8.self)
+            let d = HookScript.Diff.decode(Array(s.utf8))
+            func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
+            return Diff(prepended: d.prepended.map(text), variables: d.variables.map { .init(name: text($0.name), old: $0.old.map(text), new: text($0.new)) })
         }
     }
 }

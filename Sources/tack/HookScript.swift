@@ -1,0 +1,1 @@
+../TackLean/HookScript.swift
