@@ -64,6 +64,9 @@ let package = Package(
             resources: [.embedInCode("Resources/registry.yml")]),
         .target(name: "CLean"),
         .target(name: "CSpawn"),
+        // Sigstore bundles (keyless signatures, attestations), verified with libcrypto.
+        .target(name: "CSigstore", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "Sigstore", dependencies: ["CSigstore"], resources: [.embedInCode("Resources/trusted_root.json")]),
         .target(name: "TackLean", dependencies: ["CLean"]),
         .target(name: "TackFront", dependencies: ["TackCore", "TackLean", "BackendKinds"]),
         // Each backend's folder under Sources/Backends holds its kind (`GitKind.swift`: keys,
@@ -86,7 +89,7 @@ let package = Package(
         .target(
             name: "TackCLI",
             dependencies: [
-                "TackCore", "TackKit", "TackFront", "Git", "Archive", "BackendKinds", "Backends", "Scaffold",
+                "TackCore", "TackKit", "TackFront", "Git", "Archive", "BackendKinds", "Backends", "Scaffold", "Sigstore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "tack-front", dependencies: ["TackFront"], linkerSettings: staticFront),

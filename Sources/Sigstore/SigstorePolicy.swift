@@ -1,0 +1,79 @@
+import Foundation
+
+/// Who may have signed: a certificate naming this identity, issued on the word of this OIDC
+/// issuer (Fulcio's keyless signatures), or a key the verifier holds.
+public enum SigstorePolicy: Sendable {
+    public enum Identity: Sendable, Equatable {
+        /// The certificate's subject alternative name, exactly.
+        case exact(String)
+        /// A regular expression that matches somewhere in it (unanchored, as cosign's
+        /// `--certificate-identity-regexp`; anchor it with `^…$` to match it whole).
+        case regexp(String)
+        /// A glob over the whole name, `*` any run of characters (`tack.yml`'s `signer:`).
+        case glob(String)
+
+        func matches(_ name: String) -> Bool {
+            switch self {
+            case .exact(let s): return s == name
+            case .regexp(let pattern):
+                guard let re = try? NSRegularExpression(pattern: pattern) else { return false }
+                return re.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
+            case .glob(let pattern): return Identity.glob(Array(pattern.unicodeScalars), Array(name.unicodeScalars))
+            }
+        }
+
+        var text: String {
+            switch self {
+            case .exact(let s): return s
+            case .regexp(let s): return "an identity matching /\(s)/"
+            case .glob(let s): return s
+            }
+        }
+
+        static func glob(_ p: [Unicode.Scalar], _ s: [Unicode.Scalar]) -> Bool {
+            var pi = 0, si = 0, star = -1, mark = 0
+            while si < s.count {
+                if pi < p.count && p[pi] != "*" && p[pi] == s[si] { pi += 1; si += 1 }
+                else if pi < p.count && p[pi] == "*" { star = pi; mark = si; pi += 1 }
+                else if star >= 0 { pi = star + 1; mark += 1; si = mark }
+                else { return false }
+            }
+            while pi < p.count && p[pi] == "*" { pi += 1 }
+            return pi == p.count
+        }
+    }
+
+    case certificate(identity: Identity, issuer: String)
+    case key(spki: [UInt8])
+
+    /// `--key FILE`: a PEM public key.
+    public static func key(pem: String) throws(SigstoreError) -> SigstorePolicy {
+        guard let key = PublicKey(pem: pem) else { throw .malformed(what: "the key", why: "it is not a PEM public key") }
+        return .key(spki: key.spki)
+    }
+}
+
+/// What was signed: the artifact's bytes, or only its SHA-256.
+public enum SigstoreArtifact: Sendable {
+    case bytes([UInt8])
+    case sha256([UInt8])
+
+    var sha256: [UInt8] {
+        switch self {
+        case .bytes(let b): return HashAlgorithm.sha256.digest(b)
+        case .sha256(let d): return d
+        }
+    }
+}
+
+/// What a verified bundle proves.
+public struct SigstoreVerification: Sendable, Equatable {
+    /// The certificate's identity and issuer (nil for a key).
+    public var identity: String?
+    public var issuer: String?
+    /// The signing times the bundle proves (seconds since the epoch).
+    public var times: [Int64]
+    /// The DSSE payload type, for an envelope (an in-toto statement).
+    public var payloadType: String?
+    public var payload: [UInt8]?
+}
