@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "CSpawn"),
         // Sigstore bundles (keyless signatures, attestations), verified with libcrypto.
         .target(name: "CSigstore", linkerSettings: [.linkedLibrary("crypto")]),
-        .target(name: "Sigstore", dependencies: ["CSigstore"], resources: [.embedInCode("Resources/trusted_root.json")]),
+        .target(name: "Sigstore", dependencies: ["CSigstore", "TackCore"], resources: [.embedInCode("Resources/trusted_root.json")]),
         .target(name: "TackLean", dependencies: ["CLean"]),
         .target(name: "TackFront", dependencies: ["TackCore", "TackLean", "BackendKinds"]),
         // Each backend's folder under Sources/Backends holds its kind (`GitKind.swift`: keys,
@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "TackCore", "BackendKinds", "Git", "Archive", "CSpawn", "CCrypto", "CCurl", .product(name: "SystemPackage", package: "swift-system"),
+                "TackCore", "BackendKinds", "Git", "Archive", "CSpawn", "CCrypto", "CCurl", "Sigstore", .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: backendKindSources,
             resources: [.embedInCode("Resources/swift-keys.asc")]),

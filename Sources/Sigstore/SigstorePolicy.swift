@@ -1,4 +1,5 @@
 import Foundation
+import TackCore
 
 /// Who may have signed: a certificate naming this identity, issued on the word of this OIDC
 /// issuer (Fulcio's keyless signatures), or a key the verifier holds.
@@ -18,7 +19,7 @@ public enum SigstorePolicy: Sendable {
             case .regexp(let pattern):
                 guard let re = try? NSRegularExpression(pattern: pattern) else { return false }
                 return re.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
-            case .glob(let pattern): return Identity.glob(Array(pattern.unicodeScalars), Array(name.unicodeScalars))
+            case .glob(let pattern): return Glob.matches(pattern, name)
             }
         }
 
@@ -28,18 +29,6 @@ public enum SigstorePolicy: Sendable {
             case .regexp(let s): return "an identity matching /\(s)/"
             case .glob(let s): return s
             }
-        }
-
-        static func glob(_ p: [Unicode.Scalar], _ s: [Unicode.Scalar]) -> Bool {
-            var pi = 0, si = 0, star = -1, mark = 0
-            while si < s.count {
-                if pi < p.count && p[pi] != "*" && p[pi] == s[si] { pi += 1; si += 1 }
-                else if pi < p.count && p[pi] == "*" { star = pi; mark = si; pi += 1 }
-                else if star >= 0 { pi = star + 1; mark += 1; si = mark }
-                else { return false }
-            }
-            while pi < p.count && p[pi] == "*" { pi += 1 }
-            return pi == p.count
         }
     }
 

@@ -1,41 +1,56 @@
 import CCrypto
 import Foundation
 import BackendKinds
+import Sigstore
 import TackCore
 
 /// A download checked against the publisher's signature with the key tack.yml names
 /// (`SigningKey`), before anything is extracted: minisign's format (Ed25519 over the file, or
 /// over its BLAKE2b-512 hash for prehashed `ED` signatures, and the trusted comment signed
-/// with it) and keyed cosign blobs (a base64 DER ECDSA P-256 signature over the file's
-/// SHA-256). Signatures are kept in the download cache beside the file they sign
+/// with it), keyed cosign blobs (a base64 DER ECDSA P-256 signature over the file's
+/// SHA-256) and keyless Sigstore bundles (`BundleVerifier`, offline, with the trusted root of
+/// `SigstoreTrust`). Signatures are kept in the download cache beside the file they sign
 /// (`downloads/<name>.minisig`, `DownloadCacheName`), so an offline install checks them again.
 struct SignatureCheck {
     let http: any HTTPClient
     let downloader: Downloader
     let fs: any FileSystem
+    /// Where keyless signatures are checked against (the environment's choice).
+    let sigstore: SigstoreTrust
 
     /// Checks `file` (whose SHA-256 is `sum`) with `key`, its signature fetched from
-    /// `signatureURL` (or the cache, unless `fresh`); the key's id as tack.lock records it.
+    /// `signatureURL` (or the cache, unless `fresh`); who signed, as tack.lock records it.
     func verify(_ file: String, sum: String, key: SigningKey, signatureURL: String, cache: String, fresh: Bool = false, tool: String, downloadName: String) async throws(TackError) -> String {
         let kept = file + key.scheme.suffix
-        func problem(_ signature: [UInt8]) -> String? {
+        /// Who signed, or what is wrong.
+        func check(_ signature: [UInt8]) throws(TackError) -> Result<String, Problem> {
             switch key.scheme {
-            case .minisign: return Self.minisignProblem(file, signature: signature, key: key, name: downloadName)
-            case .cosign: return Self.cosignProblem(sum: sum, signature: signature, key: key)
+            case .minisign: return Self.minisignProblem(file, signature: signature, key: key, name: downloadName).map { .failure(Problem($0)) } ?? .success(key.id)
+            case .cosign: return Self.cosignProblem(sum: sum, signature: signature, key: key).map { .failure(Problem($0)) } ?? .success(key.id)
+            case .sigstore: return try sigstore.check(bundle: signature, sum: sum, key: key)
             }
         }
-        // A kept signature that this key made is as good as a fresh one (offline too); one
-        // another key made (the key changed) is fetched again.
-        if !fresh, let cached = try? fs.read(kept), problem(cached) == nil { return key.id }
+        // A kept signature this signer made is as good as a fresh one (offline too); one
+        // another signer made (the key changed) is fetched again.
+        if !fresh, let cached = try? fs.read(kept), case .success(let signer) = try check(cached) { return signer }
         let signature: [UInt8]
         do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(signatureURL, limit: .signature) } } catch {
             throw TackError("cannot download the \(key.scheme.rawValue) signature of \(tool) (\(Redact.url(signatureURL))): \(error.message) — nothing was installed; tack installs nothing tack.yml says is signed without checking its signature")
         }
-        if let problem = problem(signature) {
-            throw TackError("\(tool) failed its \(key.scheme.rawValue) signature check (\(Redact.url(signatureURL))): \(problem); tack.yml names the key \(key.id) — nothing was installed")
+        switch try check(signature) {
+        case .failure(let problem):
+            let named = key.scheme == .sigstore ? "tack.yml names the signer \(key.text) (issuer \(key.issuer ?? ""))" : "tack.yml names the key \(key.id)"
+            throw TackError("\(tool) failed its \(key.scheme.rawValue) signature check (\(Redact.url(signatureURL))): \(problem.text); \(named) — nothing was installed")
+        case .success(let signer):
+            if !fresh { try? fs.writeAtomically(kept, signature) }
+            return signer
         }
-        if !fresh { try? fs.writeAtomically(kept, signature) }
-        return key.id
+    }
+
+    /// Why a signature does not hold.
+    struct Problem: Error {
+        var text: String
+        init(_ text: String) { self.text = text }
     }
 
     /// What is wrong with a minisign signature of `file`, or nil when it is good.

@@ -21,10 +21,13 @@ public struct URLBackend: Backend {
     let fs: any FileSystem
     /// Where a publisher's URLs are fetched from instead (`TACK_PYTHON_MIRROR`, …).
     let mirrors: DownloadMirrors
+    /// The trusted root keyless signatures (`signer:`) are checked against.
+    let sigstore: SigstoreTrust
 
     public init(http: any HTTPClient, platform: Platform = .current, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard,
-                mirrors: DownloadMirrors = .none, fs: any FileSystem = LocalFileSystem()) {
+                mirrors: DownloadMirrors = .none, fs: any FileSystem = LocalFileSystem(), sigstore: SigstoreTrust? = nil) {
         self.fs = fs
+        self.sigstore = sigstore ?? SigstoreTrust(rootFile: nil, fs: fs)
         self.mirrors = mirrors
         self.http = http
         self.platform = platform
@@ -55,7 +58,7 @@ public struct URLBackend: Backend {
         return ["build": build]
     }
 
-    var signatures: SignatureCheck { SignatureCheck(http: http, downloader: downloader, fs: fs) }
+    var signatures: SignatureCheck { SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: sigstore) }
     var unpacker: DownloadUnpacker { DownloadUnpacker(fs: fs, platform: platform, limits: limits) }
 
     /// Where the publisher's signature of the download at `url` is: the key's `url:` template
@@ -67,7 +70,8 @@ public struct URLBackend: Backend {
 
     /// The error for a lock whose signer is not the key tack.yml names now.
     static func keyChanged(_ tool: String, name: String, platform: String, key: SigningKey, locked: String) -> TackError {
-        TackError("tack.yml names the \(key.scheme.rawValue) key \(key.id) for \(tool), but tack.lock says \(locked) signed its \(platform) download: the publisher's key changed, or someone changed tack.yml or tack.lock — nothing was installed; if the new key is right, run `tack update \(name)`")
+        let named = key.scheme == .sigstore ? "tack.yml allows the signer \(key.text) (issuer \(key.issuer ?? ""))" : "tack.yml names the \(key.scheme.rawValue) key \(key.id)"
+        return TackError("\(named) for \(tool), but tack.lock says \(locked) signed its \(platform) download: the publisher's key changed, or someone changed tack.yml or tack.lock — nothing was installed; if the new key is right, run `tack update \(name)`")
     }
 
     /// Letters, digits, `.`, `_` and `-`, starting with a letter or digit and with no `..`:
@@ -298,6 +302,6 @@ public struct URLBackend: Backend {
 
 extension URLKind: BackendMaking {
     public func makeBackend(_ e: BackendEffects) -> any Backend {
-        URLBackend(http: e.http(), limits: e.limits, mirrors: e.mirrors, fs: e.fs)
+        URLBackend(http: e.http(), limits: e.limits, mirrors: e.mirrors, fs: e.fs, sigstore: SigstoreTrust(environment: e.settings.environment, fs: e.fs))
     }
 }

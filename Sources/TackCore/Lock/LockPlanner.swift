@@ -182,7 +182,7 @@ public struct LockPlanner: Sendable {
                             // `tack update` accepts the publisher's new key: the old signer
                             // goes, and the next install checks the new key's signature.
                             if update.includes(request.name), let key = request.options.signingKey,
-                               kept.signers.values.contains(where: { $0 != key.id }) {
+                               kept.signers.values.contains(where: { !key.accepts($0) }) {
                                 kept.signers = [:]
                             }
                             return (request.name, .success(kept))

@@ -1,14 +1,24 @@
-/// A publisher's key that a url tool's downloads must be signed by: `minisign:` (Ed25519, in
+/// Who a url tool's downloads must be signed by: a publisher's key, `minisign:` (Ed25519, in
 /// minisign's format, trusted comment included) or `cosign:` (a keyed `cosign sign-blob`
-/// signature: ECDSA P-256 over SHA-256). The signature is checked before anything is
-/// extracted, and the key's id goes into tack.lock (`signed-by`), so a key that later changes
-/// in tack.yml is refused, as a moved tag is, until `tack update` accepts it.
+/// signature: ECDSA P-256 over SHA-256), or `signer:`, a keyless Sigstore signature (a bundle
+/// whose certificate names this identity, issued on the word of this OIDC issuer). The
+/// signature is checked before anything is extracted, and who signed goes into tack.lock
+/// (`signed-by`), so a signer that later changes is refused, as a moved tag is, until
+/// `tack update` accepts it.
 public struct SigningKey: Sendable, Hashable {
     public enum Scheme: String, Sendable, Hashable, CaseIterable {
         case minisign, cosign
+        /// Keyless: a Sigstore bundle (tack.yml's `signer:`).
+        case sigstore
 
         /// What follows the download's URL where the publisher puts its signature.
-        public var suffix: String { self == .minisign ? ".minisig" : ".sig" }
+        public var suffix: String {
+            switch self {
+            case .minisign: return ".minisig"
+            case .cosign: return ".sig"
+            case .sigstore: return ".sigstore.json"
+            }
+        }
     }
 
     public var scheme: Scheme
@@ -18,8 +28,23 @@ public struct SigningKey: Sendable, Hashable {
     /// with `.minisig` (minisign) or `.sig` (cosign) added.
     public var url: String?
     /// minisign: the key id (8 bytes) then the Ed25519 key (32); cosign: the DER
-    /// SubjectPublicKeyInfo.
+    /// SubjectPublicKeyInfo; keyless: nothing.
     public let material: [UInt8]
+    /// Keyless: the OIDC issuer that must vouch for the signer (`text` is the identity, a glob).
+    public var issuer: String?
+
+    /// Keyless: a bundle whose certificate names an identity `identity` (a glob: `*` is any run
+    /// of characters) matches, issued by `issuer`.
+    public init(issuer: String, identity: String, url: String? = nil) throws(TackError) {
+        func plain(_ s: String) -> Bool { !s.isEmpty && !s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == " " } }
+        guard plain(issuer) else { throw TackError("`signer.issuer` is the OIDC issuer's URL (like https://token.actions.githubusercontent.com), one word") }
+        guard plain(identity) else { throw TackError("`signer.identity` is the signer's identity (a workflow's URL or an e-mail; `*` matches any run of characters), one word") }
+        scheme = .sigstore
+        text = identity
+        self.url = url
+        self.issuer = issuer
+        material = []
+    }
 
     /// The key read from `text`, or what is wrong with it.
     public init(_ scheme: Scheme, text: String, url: String? = nil) throws(TackError) {
@@ -43,6 +68,8 @@ public struct SigningKey: Sendable, Hashable {
                 throw TackError("a cosign public key is a PEM block between `-----BEGIN PUBLIC KEY-----` and `-----END PUBLIC KEY-----` (as `cosign generate-key-pair` writes cosign.pub)")
             }
             material = der
+        case .sigstore:
+            throw TackError("a keyless signer is `signer: { issuer:, identity: }`, not a key")
         }
     }
 
@@ -52,7 +79,20 @@ public struct SigningKey: Sendable, Hashable {
         switch scheme {
         case .minisign: return "minisign:" + Self.minisignID(material[0..<8])
         case .cosign: return "cosign:sha256:" + SHA256Digest.hex(material)
+        case .sigstore: return Self.sigstoreID(issuer: issuer ?? "", identity: text)
         }
+    }
+
+    /// What tack.lock records of a keyless signer: `sigstore:ISSUER IDENTITY` (the identity
+    /// the certificate names; the key's `id` holds the pattern).
+    public static func sigstoreID(issuer: String, identity: String) -> String { "sigstore:\(issuer) \(identity)" }
+
+    /// Whether a signer tack.lock records is one this key accepts: the key itself, or a
+    /// keyless signer with this issuer whose identity matches.
+    public func accepts(_ signer: String) -> Bool {
+        guard scheme == .sigstore, let issuer else { return signer == id }
+        let prefix = "sigstore:\(issuer) "
+        return signer.hasPrefix(prefix) && Glob.matches(text, String(signer.dropFirst(prefix.count)))
     }
 
     /// A minisign key id as minisign prints it: the 8 bytes as one little-endian number, in
@@ -72,13 +112,13 @@ public struct SigningKey: Sendable, Hashable {
     /// Whether an install made from `record` lacks the signature check this key asks for on
     /// `platform`: made before tack.yml named the key. It is installed again, verified.
     public func wasNotChecked(_ record: LockedTool, platform: Platform) -> Bool {
-        record.signers[platform.description] != id
+        record.signers[platform.description].map { !accepts($0) } ?? true
     }
 
     /// Whether `entry` records another signer for `platform` than this key: the key changed
     /// in tack.yml since the lock was written (or the lock was edited).
     public func contradicts(_ entry: LockedTool, platform: Platform) -> String? {
-        guard let locked = entry.signers[platform.description], locked != id else { return nil }
+        guard let locked = entry.signers[platform.description], !accepts(locked) else { return nil }
         return locked
     }
 }

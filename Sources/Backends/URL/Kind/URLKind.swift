@@ -24,7 +24,10 @@ public struct URLKind: BackendKind {
     public var lockFields: [String] { ["build"] }
 
     public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
-        if let key = request?.options.url.signingKey { return Verification(.signature, "\(key.scheme.rawValue) signature by \(key.id)") }
+        if let key = request?.options.url.signingKey {
+            if key.scheme == .sigstore { return Verification(.signature, "keyless Sigstore signature by \(key.text) (issuer \(key.issuer ?? ""))") }
+            return Verification(.signature, "\(key.scheme.rawValue) signature by \(key.id)")
+        }
         if let file = entry.options["checksums"] { return Verification(.checksumFile, "the publisher's checksums at \(file)") }
         if entry.options["checksum"] != nil || entry.options.keys.contains(where: { $0.hasSuffix(".checksum") }) {
             return Verification(.manifestChecksum, "the checksum in tack.yml")

@@ -13,21 +13,22 @@ public struct URLOptions: BackendOptionSet {
     /// or one `.sha256` per download), which a download's first checksum must agree with.
     public var checksumsURL: String?
     /// `minisign: { key:, url: }` or `cosign: { key:, url: }`: the publisher's key every
-    /// download must be signed by. Not in the lock's `options`: the lock records the key's id
+    /// download must be signed by; or `signer: { issuer:, identity:, bundle: }`, the keyless
+    /// signer (a Sigstore bundle beside each download, `URL.sigstore.json` unless `bundle:`). Not in the lock's `options`: the lock records the key's id
     /// (`signed-by`), and a key that changes later is refused until `tack update`.
     public var signingKey: SigningKey?
     public init() {}
 
-    public static let keys = ["checksum", "platforms", "versions", "checksums", "minisign", "cosign"]
+    public static let keys = ["checksum", "platforms", "versions", "checksums", "minisign", "cosign", "signer"]
 
     public mutating func decode(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) {
         switch key.value {
         case "checksum": checksum = try reader.checksum(value, "`checksum`")
         case "platforms": platforms = try reader.platformOverrides(value)
         case "checksums": checksumsURL = try reader.checksumsFile(value)
-        case "minisign", "cosign":
-            guard signingKey == nil else { throw reader.fail(key.mark, "give one signing key, `minisign` or `cosign`, not both") }
-            signingKey = try reader.signingKey(value, SigningKey.Scheme(rawValue: key.value) ?? .minisign)
+        case "minisign", "cosign", "signer":
+            guard signingKey == nil else { throw reader.fail(key.mark, "give one signer, `minisign`, `cosign` or `signer`, not two") }
+            signingKey = key.value == "signer" ? try reader.keylessSigner(value) : try reader.signingKey(value, SigningKey.Scheme(rawValue: key.value) ?? .minisign)
         default: versionIndex = try reader.versionIndex(value)
         }
     }
@@ -124,6 +125,23 @@ extension ManifestDecoder {
         }
         guard let url else { throw fail(v.mark, "`checksums` needs `url`, the publisher's checksum file (like SHA256SUMS)") }
         return url
+    }
+
+    /// `signer: { issuer:, identity:, bundle: }`: a keyless Sigstore signer.
+    public func keylessSigner(_ v: Node) throws(TackError) -> SigningKey {
+        var issuer: String?, identity: String?, bundle: String?
+        for (fk, fv) in try mapping(v, "`signer`") {
+            switch fk.value {
+            case "issuer": issuer = try string(fv, "`signer.issuer`")
+            case "identity": identity = try string(fv, "`signer.identity`")
+            case "bundle": bundle = try downloadURL(fv, "`signer.bundle`")
+            default: throw unknownKey(fk, in: ["issuer", "identity", "bundle"], context: " in `signer`")
+            }
+        }
+        guard let issuer, let identity else {
+            throw fail(v.mark, "`signer` needs `issuer` (the OIDC issuer, like https://token.actions.githubusercontent.com) and `identity` (who signs: a workflow's URL or an e-mail; `*` matches any run of characters)")
+        }
+        do { return try SigningKey(issuer: issuer, identity: identity, url: bundle) } catch { throw fail(v.mark, error.message) }
     }
 
     /// `minisign:`/`cosign:`: the key alone, or `{ key: …, url: … }` with where the signature is.

@@ -1,0 +1,49 @@
+import Sigstore
+import TackCore
+
+/// What keyless signatures are checked against: Sigstore's public-good trusted root as tack
+/// ships it, or the file `TACK_SIGSTORE_TRUSTED_ROOT` names (a private Sigstore instance, the
+/// tests). One rule for `tack verify` and every install.
+public struct SigstoreTrust: Sendable {
+    /// The trusted root file, nil for tack's copy of the public-good instance's.
+    public let rootFile: String?
+    let fs: any FileSystem
+
+    public init(environment: [String: String], fs: any FileSystem) {
+        rootFile = environment["TACK_SIGSTORE_TRUSTED_ROOT"].flatMap { $0.isEmpty ? nil : $0 }
+        self.fs = fs
+    }
+
+    public init(rootFile: String?, fs: any FileSystem) {
+        self.rootFile = rootFile
+        self.fs = fs
+    }
+
+    /// The trusted root, or why it cannot be read.
+    public func root() throws(TackError) -> TrustedRoot {
+        guard let rootFile else {
+            do { return try TrustedRoot.publicGood() } catch { throw TackError("tack's copy of Sigstore's trusted root cannot be read: \(error.message) — reinstall tack") }
+        }
+        let bytes: [UInt8]
+        do { bytes = try fs.read(rootFile, limit: 16 << 20) } catch {
+            throw TackError("cannot read the Sigstore trusted root \(rootFile) (TACK_SIGSTORE_TRUSTED_ROOT): \(error.reason)")
+        }
+        do { return try TrustedRoot.parse(bytes, what: "the Sigstore trusted root \(rootFile)") } catch { throw TackError(error.message) }
+    }
+
+    /// A keyless signature of the download whose SHA-256 is `sum`: who signed, as tack.lock
+    /// records it (`sigstore:ISSUER IDENTITY`), or what is wrong with it.
+    func check(bundle: [UInt8], sum: String, key: SigningKey) throws(TackError) -> Result<String, SignatureCheck.Problem> {
+        guard let issuer = key.issuer else { return .failure(.init("tack.yml names no issuer")) }
+        let digest = Checksum.bytes(sum)
+        guard digest.count == 32 else { return .failure(.init("the download's SHA-256 is not known")) }
+        let root = try root()
+        do {
+            let parsed = try SigstoreBundle.parse(bundle)
+            let result = try BundleVerifier(root: root).verify(parsed, artifact: .sha256(digest), policy: .certificate(identity: .glob(key.text), issuer: issuer))
+            return .success(SigningKey.sigstoreID(issuer: result.issuer ?? issuer, identity: result.identity ?? ""))
+        } catch {
+            return .failure(.init(error.message))
+        }
+    }
+}
