@@ -1,4 +1,5 @@
 import Foundation
+import TackCore
 
 /// Base64 as protobuf's JSON writes bytes: the standard or URL alphabet, padded or not, and
 /// line breaks ignored (as Go's decoder, which wrote most bundles, ignores them). Anything else
@@ -15,33 +16,12 @@ enum Base64 {
     static func encode(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 }
 
+/// Hexadecimal, as TackCore spells checksums (`Checksum.hex`, `Checksum.bytes`).
 enum Hex {
-    static func encode(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes { out += [digits[Int(b >> 4)], digits[Int(b & 0xF)]] }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func encode(_ bytes: [UInt8]) -> String { Checksum.hex(bytes) }
 
     static func decode(_ text: String) -> [UInt8]? {
-        let chars = Array(text.utf8)
-        guard chars.count % 2 == 0 else { return nil }
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x41...0x46: return c - 0x37
-            case 0x61...0x66: return c - 0x57
-            default: return nil
-            }
-        }
-        var out: [UInt8] = []
-        var i = 0
-        while i < chars.count {
-            guard let hi = value(chars[i]), let lo = value(chars[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
+        let bytes = Checksum.bytes(text)
+        return bytes.isEmpty && !text.isEmpty ? nil : bytes
     }
 }

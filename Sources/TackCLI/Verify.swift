@@ -1,4 +1,5 @@
 import ArgumentParser
+import Backends
 import Sigstore
 import TackCore
 
@@ -94,17 +95,18 @@ struct VerifyRun {
         let bundleBytes = try read(bundle, what: "the bundle")
         let input: SigstoreArtifact
         if artifact.hasPrefix("sha256:"), !settings.fs.isFile(path(artifact)) {
-            guard let digest = hex(String(artifact.dropFirst(7))), digest.count == 32 else {
+            let digest = Checksum.bytes(String(artifact.dropFirst(7)))
+            guard digest.count == 32 else {
                 throw TackError("`\(artifact)` is not a SHA-256 digest (sha256: and 64 hexadecimal digits)")
             }
             input = .sha256(digest)
         } else {
             input = .bytes(try read(artifact, what: "the file"))
         }
-        let rootPath = trustedRoot ?? settings.environment["TACK_SIGSTORE_TRUSTED_ROOT"].flatMap { $0.isEmpty ? nil : $0 }
+        // One rule for the trusted root, as installs choose it (`SigstoreTrust`).
+        let trust = trustedRoot.map { SigstoreTrust(rootFile: path($0), fs: settings.fs) } ?? SigstoreTrust(environment: settings.environment, fs: settings.fs)
+        let root = try trust.root()
         do {
-            let root = try rootPath.map { (p) throws(TackError) in try read(p, what: "the trusted root") }
-                .map { (b) throws(SigstoreError) in try TrustedRoot.parse(b) } ?? TrustedRoot.publicGood()
             let resolved: SigstorePolicy
             switch policy {
             case .certificate(let identity, let issuer): resolved = .certificate(identity: identity, issuer: issuer)
@@ -126,18 +128,5 @@ struct VerifyRun {
         do { return try settings.fs.read(path(p), limit: 64 << 20) } catch {
             throw TackError("cannot read \(what) \(Terminal.escapeControls(p)): \(error.reason)")
         }
-    }
-
-    func hex(_ s: String) -> [UInt8]? {
-        let chars = Array(s.utf8)
-        guard chars.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        var i = 0
-        while i < chars.count {
-            guard let v = UInt8(String(decoding: chars[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
-            out.append(v)
-            i += 2
-        }
-        return out
     }
 }

@@ -7,6 +7,18 @@ public enum Checksum {
 
     public static func same(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
 
+    /// Lowercase hexadecimal of `bytes` (a digest, a key id).
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The bytes a hexadecimal checksum spells; empty when it is not hexadecimal.
     public static func bytes(_ hex: String) -> [UInt8] {
         let digits = Array(hex.utf8)

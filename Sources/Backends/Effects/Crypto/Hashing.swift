@@ -1,4 +1,5 @@
 import Foundation
+import TackCore
 
 public enum Hashing {
     /// The SHA-256 of a file's bytes, lowercase hex.
@@ -6,17 +7,8 @@ public enum Hashing {
         hex(Digest.hash(.sha256, bytes))
     }
 
-    /// Lowercase hex of a digest.
-    public static func hex(_ digest: [UInt8]) -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(digest.count * 2)
-        for byte in digest {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// Lowercase hex of a digest (`Checksum.hex`).
+    public static func hex(_ digest: [UInt8]) -> String { Checksum.hex(digest) }
 
     /// The SHA-256 (hex) and size of a file, read in pieces; nil when it cannot be read.
     public static func sha256(file path: String) -> (hex: String, size: Int)? {
