@@ -57,6 +57,7 @@ public struct BundleVerifier: Sendable {
             guard foundIssuer == issuer else { throw .issuer(expected: issuer, found: foundIssuer) }
             result.identity = found
             result.issuer = foundIssuer
+            result.sourceRepository = certificate.fulcioExtension(12)
         }
         return result
     }

@@ -16,9 +16,7 @@ public enum SigstorePolicy: Sendable {
         func matches(_ name: String) -> Bool {
             switch self {
             case .exact(let s): return s == name
-            case .regexp(let pattern):
-                guard let re = try? NSRegularExpression(pattern: pattern) else { return false }
-                return re.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
+            case .regexp(let pattern): return Pattern.matchesAnywhere(pattern, name)
             case .glob(let pattern): return Glob.matches(pattern, name)
             }
         }
@@ -65,4 +63,13 @@ public struct SigstoreVerification: Sendable, Equatable {
     /// The DSSE payload type, for an envelope (an in-toto statement).
     public var payloadType: String?
     public var payload: [UInt8]?
+    /// The repository the certificate says the signing workflow ran for (Fulcio's
+    /// SourceRepositoryURI, `https://github.com/OWNER/REPO`).
+    public var sourceRepository: String?
+
+    /// The in-toto statement's predicate type, for a DSSE envelope that holds one.
+    public var predicateType: String? {
+        guard let payload, let object = try? JSONObject.parse(payload, what: "the statement") else { return nil }
+        return object.optionalString("predicateType")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TackCore
+@testable import Backends
 
 /// Keyless (Sigstore) signatures on url downloads (issue 47): a Sigstore instance of the
 /// test's own (Fixtures/sigstore.py: a certificate authority, a transparency log, a CT log,
@@ -162,5 +163,111 @@ import TackCore
         #expect(update.status == 0, "\(update.stderr)")
         #expect(f.lock.contains("\"sigstore:\(Self.actions) \(other)@refs/tags/v1.0.0\""), "\(f.lock)")
         withExtendedLifetime(f.server) {}
+    }
+
+    // MARK: GitHub artifact attestations (`attested:`)
+
+    /// What GitHub's API answers for the download of `platform`: an attestation made with the
+    /// test's instance (`sign` arguments), inline or at a `bundle_url`.
+    func attest(_ f: Fixture, _ platform: String, _ args: [String] = [], atURL: Bool = false) throws {
+        let bundle = f.s.root + "/attestation-\(platform).json"
+        try Self.python(["sign", f.s.root + "/sigstore", f.file(platform), bundle, "--dsse", "https://slsa.dev/provenance/v1"] + args)
+        let text = try String(contentsOfFile: bundle, encoding: .utf8)
+        let entry = atURL ? "{\"bundle\": null, \"bundle_url\": \"\(f.server.url("static/bundles/\(platform).json"))\"}" : "{\"bundle\": \(text), \"repository_id\": 1}"
+        if atURL { try f.s.write("www/bundles/\(platform).json", text) }
+        try f.s.write("www/repos/acme/tool/attestations/sha256:\(try sha256(f.file(platform)))", "{\"attestations\": [\(entry)]}")
+    }
+
+    func attestedManifest(_ f: Fixture, _ attested: String = "{ github: acme/tool }") throws {
+        try f.s.write("app/tack.yml", """
+            tools:
+              tool:
+                url: "\(f.server.url("files/tool-{os}-{arch}.tar.gz"))"
+                version: 1.0.0
+                bin: shellcheck-v{version}/shellcheck
+                attested: \(attested)
+
+            """)
+    }
+
+    func githubEnv(_ f: Fixture) -> [String: String] { ["TACK_GITHUB_API": f.server.url("static")] }
+
+    @Test(arguments: [false, true]) func aDownloadGitHubAttestsIsCheckedAndItsSignerLocked(atURL: Bool) throws {
+        let f = try setUp()
+        try attest(f, Self.here, atURL: atURL)
+        try attestedManifest(f)
+        let r = try f.tack(["install"], env: githubEnv(f))
+        #expect(r.status == 0 && f.installed, "\(r.stderr)")
+        #expect(f.lock.contains("\(Self.here): \"sigstore:\(Self.actions) \(Self.workflow)@refs/tags/v1.0.0\""), "\(f.lock)")
+        // Kept with the download: offline, with GitHub gone, a reinstall checks it again.
+        #expect(try f.tack(["uninstall", "tool@1.0.0"]).status == 0)
+        let offline = try f.tack(["install"], env: ["TACK_OFFLINE": "1", "TACK_GITHUB_API": "http://127.0.0.1:9"])
+        #expect(offline.status == 0 && f.installed, "\(offline.stderr)")
+        withExtendedLifetime(f.server) {}
+    }
+
+    @Test(arguments: ["another repository's workflow", "made for another repository", "another predicate", "another subject", "none", "another workflow named"])
+    func anAttestationThatDoesNotHoldInstallsNothing(_ attack: String) throws {
+        let f = try setUp()
+        var attested = "{ github: acme/tool }"
+        switch attack {
+        case "another repository's workflow": try attest(f, Self.here, ["--identity", "https://github.com/mallory/tool/.github/workflows/release.yml@refs/tags/v1.0.0"])
+        case "made for another repository": try attest(f, Self.here, ["--repository", "https://github.com/mallory/tool"])
+        case "another predicate":
+            let bundle = f.s.root + "/spdx.json"
+            try Self.python(["sign", f.s.root + "/sigstore", f.file(Self.here), bundle, "--dsse", "https://spdx.dev/Document/v2.3"])
+            try f.s.write("www/repos/acme/tool/attestations/sha256:\(try sha256(f.file(Self.here)))", "{\"attestations\": [{\"bundle\": \(try String(contentsOfFile: bundle, encoding: .utf8))}]}")
+        case "another subject": try attest(f, Self.here, ["--tamper", "artifact"])
+        case "another workflow named":
+            try attest(f, Self.here)
+            attested = "{ github: acme/tool, workflow: acme/tool/.github/workflows/other.yml }"
+        default: break
+        }
+        try attestedManifest(f, attested)
+        let r = try f.tack(["install"], env: githubEnv(f))
+        #expect(r.status == 1 && !f.installed, "\(attack): \(r)")
+        let expected: String
+        switch attack {
+        case "another repository's workflow": expected = "signed by https://github.com/mallory/tool/.github/workflows/release.yml@refs/tags/v1.0.0, not an identity matching"
+        case "made for another repository": expected = "the attestation was made for https://github.com/mallory/tool, not https://github.com/acme/tool"
+        case "another predicate": expected = "the attestation's statement is a https://spdx.dev/Document/v2.3, not a https://slsa.dev/provenance/v1"
+        case "another subject": expected = "its statement names no subject with the artifact's SHA-256"
+        case "another workflow named": expected = "not an identity matching /(?i)^https://github\\.com/acme/tool/\\.github/workflows/other\\.yml/"
+        default: expected = "GitHub keeps no attestation of tool 1.0.0"
+        }
+        #expect(r.stderr.contains(expected) && r.stderr.contains("nothing was installed"), "\(attack): \(r.stderr)")
+        #expect(!f.lock.contains("sigstore:"), "\(f.lock)")
+        withExtendedLifetime(f.server) {}
+    }
+
+    /// `attested: github` takes the repository from a github.com release URL; any other URL
+    /// must name it.
+    @Test func attestedGitHubNeedsAGitHubReleaseURL() throws {
+        let f = try setUp()
+        try attestedManifest(f, "github")
+        let r = try f.tack(["install"], env: githubEnv(f))
+        #expect(r.status == 1 && r.stderr.contains("`attested: github` (tool, set by") && r.stderr.contains("name the repository instead: `attested: { github: OWNER/REPO }`"), "\(r.stderr)")
+        #expect(GitHub.repository(ofDownload: "https://github.com/cli/cli/releases/download/v2.63.0/gh_2.63.0_linux_amd64.tar.gz") == "cli/cli")
+        #expect(GitHub.repository(ofDownload: "https://github.com/cli/cli/archive/v2.63.0.tar.gz") == nil)
+        withExtendedLifetime(f.server) {}
+    }
+}
+
+/// Snappy's block format, as GitHub serves attestation bundles at a `bundle_url`.
+@Suite struct SnappyTests {
+    @Test func literalsAndCopies() {
+        // 12 bytes: the literal "abcd", then a copy of 8 bytes from 4 back (a 1-byte offset).
+        #expect(Snappy.decode([12, 0x0C] + Array("abcd".utf8) + [0x11, 0x04]) == Array("abcdabcdabcd".utf8))
+        // A copy with a 2-byte offset, and a long literal (length in the next byte).
+        let text = Array(String(repeating: "x", count: 70).utf8)
+        #expect(Snappy.decode([76, 60 << 2, 69] + text + [0x02 | (5 << 2), 70, 0]) == text + Array(text[0..<6]))
+    }
+
+    @Test(arguments: [
+        [UInt8](), [5, 0x0C] + Array("abcd".utf8), [12, 0x0C] + Array("abcd".utf8) + [0x11, 0x05], [4, 0x0C] + Array("abcd".utf8) + [0x11, 0x04],
+        [0xFF, 0xFF, 0xFF, 0xFF, 0x7F], [3, 0xF0],
+    ])
+    func hostileBlocksAreRefused(_ block: [UInt8]) {
+        #expect(Snappy.decode(block) == nil)
     }
 }

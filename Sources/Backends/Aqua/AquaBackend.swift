@@ -208,7 +208,7 @@ public struct AquaBackend: Backend {
         let key: SigningKey
         do { key = try SigningKey(.minisign, text: minisign.publicKey) } catch { throw TackError("aqua's registry names a minisign key for \(tool) that tack cannot read: \(error.message)") }
         let name = String(url.split(separator: "?").first?.split(separator: "/").last ?? "")
-        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs))
+        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
             .verify(path, sum: sum, key: key, signatureURL: mirrors.apply(minisign.url), cache: cache, fresh: true, tool: tool, downloadName: name)
     }
 
@@ -218,7 +218,7 @@ public struct AquaBackend: Backend {
         let key: SigningKey
         do { key = try SigningKey(.minisign, text: minisign.publicKey) } catch { throw TackError("aqua's registry names a minisign key for \(tool) that tack cannot read: \(error.message)") }
         let (path, sum, name) = try keep(body, from: url, tool: tool)
-        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs))
+        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
             .verify(path, sum: sum, key: key, signatureURL: mirrors.apply(minisign.url), cache: cache, fresh: true, tool: "\(tool)'s checksums", downloadName: name)
     }
 
@@ -235,7 +235,7 @@ public struct AquaBackend: Backend {
             throw TackError("the cosign key of \(tool) at \(Redact.url(keyURL)) is not one tack reads: \(error.message)")
         }
         let (path, sum, name) = try keep(body, from: url, tool: tool)
-        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs))
+        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
             .verify(path, sum: sum, key: key, signatureURL: mirrors.apply(cosign.signatureURL), cache: cache, fresh: true, tool: "\(tool)'s checksums", downloadName: name)
     }
 

@@ -17,6 +17,8 @@ struct SignatureCheck {
     let fs: any FileSystem
     /// Where keyless signatures are checked against (the environment's choice).
     let sigstore: SigstoreTrust
+    /// Where GitHub's API is (attestations are asked of it).
+    var mirrors: DownloadMirrors = .none
 
     /// Checks `file` (whose SHA-256 is `sum`) with `key`, its signature fetched from
     /// `signatureURL` (or the cache, unless `fresh`); who signed, as tack.lock records it.
@@ -27,12 +29,13 @@ struct SignatureCheck {
             switch key.scheme {
             case .minisign: return Self.minisignProblem(file, signature: signature, key: key, name: downloadName).map { .failure(Problem($0)) } ?? .success(key.id)
             case .cosign: return Self.cosignProblem(sum: sum, signature: signature, key: key).map { .failure(Problem($0)) } ?? .success(key.id)
-            case .sigstore: return try sigstore.check(bundle: signature, sum: sum, key: key)
+            case .sigstore, .attestation: return try sigstore.check(bundle: signature, sum: sum, key: key)
             }
         }
         // A kept signature this signer made is as good as a fresh one (offline too); one
         // another signer made (the key changed) is fetched again.
         if !fresh, let cached = try? fs.read(kept), case .success(let signer) = try check(cached) { return signer }
+        if key.scheme == .attestation { return try await attested(file, kept: kept, sum: sum, key: key, check: check, fresh: fresh, tool: tool) }
         let signature: [UInt8]
         do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(signatureURL, limit: .signature) } } catch {
             throw TackError("cannot download the \(key.scheme.rawValue) signature of \(tool) (\(Redact.url(signatureURL))): \(error.message) — nothing was installed; tack installs nothing tack.yml says is signed without checking its signature")
@@ -45,6 +48,27 @@ struct SignatureCheck {
             if !fresh { try? fs.writeAtomically(kept, signature) }
             return signer
         }
+    }
+
+    /// A download GitHub keeps an attestation of, by the repository (and workflow) the key
+    /// names: the first of GitHub's attestations for its digest that verifies, kept beside it.
+    func attested(_ file: String, kept: String, sum: String, key: SigningKey, check: (_ bundle: [UInt8]) throws(TackError) -> Result<String, Problem>,
+                  fresh: Bool, tool: String) async throws(TackError) -> String {
+        guard let repository = key.repository else { throw TackError("an attestation names no repository") }
+        let bundles = try await GitHubAttestations(http: http, downloader: downloader, mirrors: mirrors).bundles(of: repository, sha256: sum, tool: tool)
+        guard !bundles.isEmpty else {
+            throw TackError("GitHub keeps no attestation of \(tool) (sha256 \(sum)) for \(repository) — nothing was installed; tack installs nothing tack.yml says is attested without checking the attestation")
+        }
+        var problems: [String] = []
+        for bundle in bundles {
+            switch try check(bundle) {
+            case .success(let signer):
+                if !fresh { try? fs.writeAtomically(kept, bundle) }
+                return signer
+            case .failure(let problem): problems.append(problem.text)
+            }
+        }
+        throw TackError("\(tool) failed its attestation check: none of GitHub's \(bundles.count) attestation\(bundles.count == 1 ? "" : "s") for its digest holds (\(problems.joined(separator: "; "))); the attestation must be made by \(key.text) — nothing was installed")
     }
 
     /// Why a signature does not hold.

@@ -31,19 +31,32 @@ public struct SigstoreTrust: Sendable {
         do { return try TrustedRoot.parse(bytes, what: "the Sigstore trusted root \(rootFile)") } catch { throw TackError(error.message) }
     }
 
-    /// A keyless signature of the download whose SHA-256 is `sum`: who signed, as tack.lock
-    /// records it (`sigstore:ISSUER IDENTITY`), or what is wrong with it.
+    /// A keyless signature (a bundle, or a GitHub attestation) of the download whose SHA-256
+    /// is `sum`: who signed, as tack.lock records it (`sigstore:ISSUER IDENTITY`), or what is
+    /// wrong with it.
     func check(bundle: [UInt8], sum: String, key: SigningKey) throws(TackError) -> Result<String, SignatureCheck.Problem> {
         guard let issuer = key.issuer else { return .failure(.init("tack.yml names no issuer")) }
         let digest = Checksum.bytes(sum)
         guard digest.count == 32 else { return .failure(.init("the download's SHA-256 is not known")) }
         let root = try root()
+        let identity: SigstorePolicy.Identity = key.identityIsPattern ? .regexp(key.text) : .glob(key.text)
+        let result: SigstoreVerification
         do {
             let parsed = try SigstoreBundle.parse(bundle)
-            let result = try BundleVerifier(root: root).verify(parsed, artifact: .sha256(digest), policy: .certificate(identity: .glob(key.text), issuer: issuer))
-            return .success(SigningKey.sigstoreID(issuer: result.issuer ?? issuer, identity: result.identity ?? ""))
+            result = try BundleVerifier(root: root).verify(parsed, artifact: .sha256(digest), policy: .certificate(identity: identity, issuer: issuer))
         } catch {
             return .failure(.init(error.message))
         }
+        if key.scheme == .attestation, let repository = key.repository {
+            // What `gh attestation verify -R OWNER/REPO` holds it to, beyond the signer.
+            let expected = "https://github.com/" + repository
+            guard let source = result.sourceRepository, source.lowercased() == expected.lowercased() else {
+                return .failure(.init("the attestation was made for \(result.sourceRepository ?? "no repository"), not \(expected)"))
+            }
+            if let wanted = key.predicateType, result.predicateType != wanted {
+                return .failure(.init("the attestation's statement is a \(result.predicateType ?? "payload of no type"), not a \(wanted)"))
+            }
+        }
+        return .success(SigningKey.sigstoreID(issuer: result.issuer ?? issuer, identity: result.identity ?? ""))
     }
 }

@@ -58,7 +58,7 @@ public struct URLBackend: Backend {
         return ["build": build]
     }
 
-    var signatures: SignatureCheck { SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: sigstore) }
+    var signatures: SignatureCheck { SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: sigstore, mirrors: mirrors) }
     var unpacker: DownloadUnpacker { DownloadUnpacker(fs: fs, platform: platform, limits: limits) }
 
     /// Where the publisher's signature of the download at `url` is: the key's `url:` template
@@ -66,6 +66,17 @@ public struct URLBackend: Backend {
     func signatureURL(_ key: SigningKey, download url: String, version: Version, fields: [String: LockValue], platform: Platform) -> String {
         guard let template = key.url else { return url + key.scheme.suffix }
         return mirrors.apply(platform.render(template, version: version.text, extra: Self.templateValues(fields)))
+    }
+
+    /// Who tack.yml says signs `request`'s downloads: its key or keyless signer, and for
+    /// `attested: github` the attestation of the repository whose release the URL downloads.
+    func signer(_ request: ToolRequest) throws(TackError) -> SigningKey? {
+        guard let key = request.options.url.signingKey else { return nil }
+        guard key.scheme == .attestation, key.repository == nil else { return key }
+        guard let repository = GitHub.repository(ofDownload: source(of: request)) else {
+            throw TackError("`attested: github` (\(request.name), set by \(request.origin.describe(home: nil))) needs a download from a GitHub release (https://github.com/OWNER/REPO/releases/download/…); name the repository instead: `attested: { github: OWNER/REPO }`")
+        }
+        return key.attesting(repository)
     }
 
     /// The error for a lock whose signer is not the key tack.yml names now.
@@ -208,7 +219,7 @@ public struct URLBackend: Backend {
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] {
         var record = URLLockRecord(entry.fields)
         let tool = "\(entry.name) \(entry.version)"
-        let key = request.options.url.signingKey
+        let key = try signer(request)
         // Each platform with no checksum yet: its own URL, downloaded and hashed (not installed).
         var missing: [PlatformDownload] = []
         var problems: [String] = []
@@ -260,7 +271,7 @@ public struct URLBackend: Backend {
         var record = URLLockRecord(job.locked.fields)
         var locked = record.sha256
         let platformKey = platform.description
-        let signingKey = job.request.options.url.signingKey
+        let signingKey = try signer(job.request)
         if let signingKey, let signer = signingKey.contradicts(job.locked, platform: platform) {
             throw Self.keyChanged(tool, name: job.locked.name, platform: platformKey, key: signingKey, locked: signer)
         }

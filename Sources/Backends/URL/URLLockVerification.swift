@@ -11,7 +11,8 @@ struct URLLockVerification {
         let sums = record.sha256
         guard !sums.isEmpty else { return (0, []) }
         let tool = "\(entry.name) \(entry.version)"
-        let signingKey = request.options.url.signingKey
+        let signingKey: SigningKey?
+        do { signingKey = try backend.signer(request) } catch { return (0, ["\(tool): \(error.message)"]) }
         let downloads: [URLBackend.PlatformDownload] = sums.keys.sorted().compactMap { key in
             guard let p = Platform(key: key) else { return nil }
             let (url, _, _) = backend.target(request, entry.version, fields: entry.fields, for: p)

@@ -8,15 +8,20 @@
 public struct SigningKey: Sendable, Hashable {
     public enum Scheme: String, Sendable, Hashable, CaseIterable {
         case minisign, cosign
-        /// Keyless: a Sigstore bundle (tack.yml's `signer:`).
+        /// Keyless: a Sigstore bundle (tack.yml's `signer:`, aqua's `cosign.bundle`).
         case sigstore
+        /// Keyless, found by the download's digest: a GitHub artifact attestation (`attested:
+        /// github`, aqua's `github_artifact_attestations`).
+        case attestation
 
-        /// What follows the download's URL where the publisher puts its signature.
+        /// What follows the download's URL where the publisher puts its signature (and the
+        /// download cache keeps it).
         public var suffix: String {
             switch self {
             case .minisign: return ".minisig"
             case .cosign: return ".sig"
             case .sigstore: return ".sigstore.json"
+            case .attestation: return ".attestation.json"
             }
         }
     }
@@ -30,17 +35,68 @@ public struct SigningKey: Sendable, Hashable {
     /// minisign: the key id (8 bytes) then the Ed25519 key (32); cosign: the DER
     /// SubjectPublicKeyInfo; keyless: nothing.
     public let material: [UInt8]
-    /// Keyless: the OIDC issuer that must vouch for the signer (`text` is the identity, a glob).
+    /// Keyless: the OIDC issuer that must vouch for the signer (`text` is the identity, a glob,
+    /// or with `identityIsPattern` a regular expression matched anywhere, as cosign's
+    /// `--certificate-identity-regexp`).
     public var issuer: String?
+    public var identityIsPattern = false
+    /// An attestation: the GitHub repository (`owner/repo`) whose attestations are asked for,
+    /// and the statement's predicate type they must have.
+    public var repository: String?
+    public var workflow: String?
+    public var predicateType: String?
+
+    /// An attestation GitHub keeps for a download of `repository` (`owner/repo`; nil: the
+    /// repository a github.com download URL names, filled in by `attesting(_:)`), made by a
+    /// workflow of that repository (or `workflow`, `owner/repo/.github/workflows/x.yml`), with
+    /// a statement of `predicateType`, as `gh attestation verify` checks it.
+    public init(attestationOf repository: String?, workflow: String? = nil, predicateType: String = "https://slsa.dev/provenance/v1") throws(TackError) {
+        if let repository, !GitHub.isValidRepository(repository) {
+            throw TackError("an attestation's repository is `owner/repo`, found \(quoted(repository))")
+        }
+        if let workflow, workflow.isEmpty || workflow.unicodeScalars.contains(where: { $0.value < 0x21 }) {
+            throw TackError("an attestation's workflow is `owner/repo/.github/workflows/NAME.yml`, found \(quoted(workflow))")
+        }
+        scheme = .attestation
+        // Until the repository is known (`attested: github`: the download URL's), any of
+        // GitHub's workflows; the check of a download always knows it.
+        text = "(?i)^https://github\\.com/"
+        identityIsPattern = true
+        issuer = "https://token.actions.githubusercontent.com"
+        self.workflow = workflow
+        self.predicateType = predicateType
+        material = []
+        if let repository {
+            self.repository = repository
+            text = Self.attestationIdentity(repository: repository, workflow: workflow)
+        }
+    }
+
+    /// Who may make an attestation of `repository`: one of its workflows, or `workflow`.
+    /// GitHub's names are case-insensitive; their dots are literal.
+    static func attestationIdentity(repository: String, workflow: String?) -> String {
+        "(?i)^https://github\\.com/" + (workflow ?? repository + "/").replacing(".", with: "\\.")
+    }
+
+    /// The attestation of `repository`'s downloads: the signer is one of its workflows (or
+    /// the workflow named), as `gh attestation verify -R` requires.
+    public func attesting(_ repository: String) -> SigningKey {
+        var key = self
+        key.repository = repository
+        key.text = Self.attestationIdentity(repository: repository, workflow: workflow)
+        return key
+    }
 
     /// Keyless: a bundle whose certificate names an identity `identity` (a glob: `*` is any run
     /// of characters) matches, issued by `issuer`.
-    public init(issuer: String, identity: String, url: String? = nil) throws(TackError) {
+    public init(issuer: String, identity: String, url: String? = nil, pattern: Bool = false) throws(TackError) {
         func plain(_ s: String) -> Bool { !s.isEmpty && !s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == " " } }
         guard plain(issuer) else { throw TackError("`signer.issuer` is the OIDC issuer's URL (like https://token.actions.githubusercontent.com), one word") }
         guard plain(identity) else { throw TackError("`signer.identity` is the signer's identity (a workflow's URL or an e-mail; `*` matches any run of characters), one word") }
+        if pattern && !Pattern.isValid(identity) { throw TackError("the signer's identity pattern \(quoted(identity)) is not a regular expression") }
         scheme = .sigstore
         text = identity
+        identityIsPattern = pattern
         self.url = url
         self.issuer = issuer
         material = []
@@ -68,7 +124,7 @@ public struct SigningKey: Sendable, Hashable {
                 throw TackError("a cosign public key is a PEM block between `-----BEGIN PUBLIC KEY-----` and `-----END PUBLIC KEY-----` (as `cosign generate-key-pair` writes cosign.pub)")
             }
             material = der
-        case .sigstore:
+        case .sigstore, .attestation:
             throw TackError("a keyless signer is `signer: { issuer:, identity: }`, not a key")
         }
     }
@@ -79,8 +135,13 @@ public struct SigningKey: Sendable, Hashable {
         switch scheme {
         case .minisign: return "minisign:" + Self.minisignID(material[0..<8])
         case .cosign: return "cosign:sha256:" + SHA256Digest.hex(material)
-        case .sigstore: return Self.sigstoreID(issuer: issuer ?? "", identity: text)
+        case .sigstore, .attestation: return Self.sigstoreID(issuer: issuer ?? "", identity: text)
         }
+    }
+
+    /// Whether `identity` (a certificate's) is one this keyless signer allows.
+    public func allows(identity: String) -> Bool {
+        identityIsPattern ? Pattern.matchesAnywhere(text, identity) : Glob.matches(text, identity)
     }
 
     /// What tack.lock records of a keyless signer: `sigstore:ISSUER IDENTITY` (the identity
@@ -90,9 +151,9 @@ public struct SigningKey: Sendable, Hashable {
     /// Whether a signer tack.lock records is one this key accepts: the key itself, or a
     /// keyless signer with this issuer whose identity matches.
     public func accepts(_ signer: String) -> Bool {
-        guard scheme == .sigstore, let issuer else { return signer == id }
+        guard scheme == .sigstore || scheme == .attestation, let issuer else { return signer == id }
         let prefix = "sigstore:\(issuer) "
-        return signer.hasPrefix(prefix) && Glob.matches(text, String(signer.dropFirst(prefix.count)))
+        return signer.hasPrefix(prefix) && allows(identity: String(signer.dropFirst(prefix.count)))
     }
 
     /// A minisign key id as minisign prints it: the 8 bytes as one little-endian number, in

@@ -11,6 +11,16 @@ public enum GitHub {
     /// The git URL of `owner/repo` on GitHub.
     public static func url(_ repository: String) -> String { "https://github.com/\(repository).git" }
 
+    /// `owner/repo` of a release download on github.com (`https://github.com/owner/repo/releases/download/…`);
+    /// nil for any other URL.
+    public static func repository(ofDownload url: String) -> String? {
+        guard url.lowercased().hasPrefix("https://github.com/") else { return nil }
+        let parts = url.dropFirst("https://github.com/".count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count > 4, parts[2] == "releases", parts[3] == "download" else { return nil }
+        let repository = parts[0] + "/" + parts[1]
+        return isValidRepository(String(repository)) ? String(repository) : nil
+    }
+
     /// `owner/repo` of a git URL on GitHub (`https://github.com/owner/repo(.git)`); nil for
     /// any other.
     public static func repository(ofGitURL url: String) -> String? {

@@ -7,11 +7,15 @@ given with TACK_SIGSTORE_TRUSTED_ROOT, and keyless bundles made with it for any 
   sigstore.py init DIR
       keys and DIR/trusted_root.json
   sigstore.py sign DIR FILE OUT [--identity URI] [--issuer URL] [--time UNIX] [--tamper WHAT]
+                                [--dsse PREDICATE_TYPE] [--repository URI]
       OUT: a v0.3 bundle signing FILE (a message signature, a hashedrekord 0.0.1 entry with
       its signed promise, an inclusion proof and checkpoint, the certificate's SCT). WHAT makes
       it hostile: artifact (signs other bytes), log-entry (the entry records another digest),
       promise (the signed promise is another's), time (integrated after the certificate
-      expired), untrusted-ca (a certificate authority the root does not list)
+      expired), untrusted-ca (a certificate authority the root does not list). With --dsse,
+      a DSSE envelope of an in-toto statement of that predicate type whose subject is FILE,
+      logged as a dsse 0.0.1 entry: a GitHub artifact attestation's shape. --repository sets
+      the certificate's SourceRepositoryURI (default https://github.com/acme/tool).
 
 Uses the `cryptography` package (Debian's python3-cryptography).
 """
@@ -29,6 +33,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, ObjectIdentifier
 
 ISSUER_OID = ObjectIdentifier("1.3.6.1.4.1.57264.1.8")
+SOURCE_REPOSITORY_OID = ObjectIdentifier("1.3.6.1.4.1.57264.1.12")
 SCT_OID = ObjectIdentifier("1.3.6.1.4.1.11129.2.4.2")
 DEFAULT_IDENTITY = "https://github.com/acme/tool/.github/workflows/release.yml@refs/tags/v1.0.0"
 DEFAULT_ISSUER = "https://token.actions.githubusercontent.com"
@@ -95,18 +100,23 @@ def init(directory):
         json.dump(root, f, indent=2)
 
 
-def leaf_certificate(directory, leaf_key, identity, issuer, t, ca_name):
+def utf8_string(text):
+    value = text.encode()
+    return bytes([0x0C]) + der_length(len(value)) + value
+
+
+def leaf_certificate(directory, leaf_key, identity, issuer, t, ca_name, repository):
     ca_key = load_key(os.path.join(directory, ca_name + ".pem"))
     ca = x509.load_der_x509_certificate(open(os.path.join(directory, ca_name + ".crt"), "rb").read())
     start = datetime.datetime.fromtimestamp(t - 60, datetime.timezone.utc)
-    issuer_value = issuer.encode()
     builder = (x509.CertificateBuilder().subject_name(x509.Name([])).issuer_name(ca.subject).public_key(leaf_key.public_key())
                .serial_number(x509.random_serial_number()).not_valid_before(start).not_valid_after(start + datetime.timedelta(minutes=10))
                .add_extension(x509.KeyUsage(True, False, False, False, False, False, False, False, False), critical=True)
                .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CODE_SIGNING]), critical=False)
                .add_extension(x509.SubjectAlternativeName([x509.UniformResourceIdentifier(identity)]), critical=True)
-               # A DER UTF8String, as Fulcio writes 1.3.6.1.4.1.57264.1.8.
-               .add_extension(x509.UnrecognizedExtension(ISSUER_OID, bytes([0x0C, len(issuer_value)]) + issuer_value), critical=False))
+               # DER UTF8Strings, as Fulcio writes 1.3.6.1.4.1.57264.1.8 and later.
+               .add_extension(x509.UnrecognizedExtension(ISSUER_OID, utf8_string(issuer)), critical=False)
+               .add_extension(x509.UnrecognizedExtension(SOURCE_REPOSITORY_OID, utf8_string(repository)), critical=False))
     # The SCT signs the certificate as it is without the SCT list (RFC 6962's precertificate).
     precert = builder.sign(ca_key, hashes.SHA256())
     tbs = precert.tbs_certificate_bytes
@@ -129,19 +139,39 @@ def der_length(n):
     return bytes([0x80 | len(body)]) + body
 
 
-def sign(directory, path, out, identity=DEFAULT_IDENTITY, issuer=DEFAULT_ISSUER, t=T0, tamper=None):
+def sign(directory, path, out, identity=DEFAULT_IDENTITY, issuer=DEFAULT_ISSUER, t=T0, tamper=None, dsse=None,
+         repository="https://github.com/acme/tool"):
     data = open(path, "rb").read()
     digest = hashlib.sha256(data).digest()
     leaf_key = ec.generate_private_key(ec.SECP256R1())
-    cert = leaf_certificate(directory, leaf_key, identity, issuer, t, "rogue" if tamper == "untrusted-ca" else "ca")
-    signed_data = data + b"tampered" if tamper == "artifact" else data
-    signature = leaf_key.sign(signed_data, ec.ECDSA(hashes.SHA256()))
+    cert = leaf_certificate(directory, leaf_key, identity, issuer, t, "rogue" if tamper == "untrusted-ca" else "ca", repository)
     pem = cert.public_bytes(serialization.Encoding.PEM)
-    logged_digest = hashlib.sha256(b"another artifact").digest() if tamper == "log-entry" else digest
-    body = json.dumps({"apiVersion": "0.0.1", "kind": "hashedrekord",
-                       "spec": {"data": {"hash": {"algorithm": "sha256", "value": logged_digest.hex()}},
-                                "signature": {"content": b64(signature), "publicKey": {"content": b64(pem)}}}},
-                      separators=(",", ":"), sort_keys=True).encode()
+    if dsse:
+        subject = hashlib.sha256(b"another artifact").digest() if tamper == "artifact" else digest
+        statement = {"_type": "https://in-toto.io/Statement/v1", "subject": [{"name": os.path.basename(path), "digest": {"sha256": subject.hex()}}],
+                     "predicateType": dsse, "predicate": {"buildDefinition": {"buildType": "https://actions.github.io/buildtypes/workflow/v1"}}}
+        payload = json.dumps(statement).encode()
+        payload_type = "application/vnd.in-toto+json"
+        pae = b"DSSEv1 %d %s %d %s" % (len(payload_type), payload_type.encode(), len(payload), payload)
+        signature = leaf_key.sign(pae, ec.ECDSA(hashes.SHA256()))
+        envelope = {"payload": b64(payload), "payloadType": payload_type, "signatures": [{"sig": b64(signature)}]}
+        logged_payload = b"another payload" if tamper == "log-entry" else payload
+        body = {"apiVersion": "0.0.1", "kind": "dsse",
+                "spec": {"envelopeHash": {"algorithm": "sha256", "value": hashlib.sha256(json.dumps(envelope).encode()).hexdigest()},
+                         "payloadHash": {"algorithm": "sha256", "value": hashlib.sha256(logged_payload).hexdigest()},
+                         "signatures": [{"signature": b64(signature), "verifier": b64(pem)}]}}
+        content = {"dsseEnvelope": envelope}
+        kind = "dsse"
+    else:
+        signed_data = data + b"tampered" if tamper == "artifact" else data
+        signature = leaf_key.sign(signed_data, ec.ECDSA(hashes.SHA256()))
+        logged_digest = hashlib.sha256(b"another artifact").digest() if tamper == "log-entry" else digest
+        body = {"apiVersion": "0.0.1", "kind": "hashedrekord",
+                "spec": {"data": {"hash": {"algorithm": "sha256", "value": logged_digest.hex()}},
+                         "signature": {"content": b64(signature), "publicKey": {"content": b64(pem)}}}}
+        content = {"messageSignature": {"messageDigest": {"algorithm": "SHA2_256", "digest": b64(digest)}, "signature": b64(signature)}}
+        kind = "hashedrekord"
+    body = json.dumps(body, separators=(",", ":"), sort_keys=True).encode()
     log_key = load_key(os.path.join(directory, "log.pem"))
     log_id = hashlib.sha256(spki(log_key)).digest()
     integrated = t + 3600 if tamper == "time" else t
@@ -157,12 +187,12 @@ def sign(directory, path, out, identity=DEFAULT_IDENTITY, issuer=DEFAULT_ISSUER,
         "verificationMaterial": {
             "certificate": {"rawBytes": b64(cert.public_bytes(serialization.Encoding.DER))},
             "tlogEntries": [{
-                "logIndex": "0", "logId": {"keyId": b64(log_id)}, "kindVersion": {"kind": "hashedrekord", "version": "0.0.1"},
+                "logIndex": "0", "logId": {"keyId": b64(log_id)}, "kindVersion": {"kind": kind, "version": "0.0.1"},
                 "integratedTime": str(integrated), "inclusionPromise": {"signedEntryTimestamp": b64(set_signature)},
                 "inclusionProof": {"logIndex": "0", "rootHash": b64(root_hash), "treeSize": "1", "hashes": [], "checkpoint": {"envelope": checkpoint}},
                 "canonicalizedBody": b64(body)}]},
-        "messageSignature": {"messageDigest": {"algorithm": "SHA2_256", "digest": b64(digest)}, "signature": b64(signature)},
     }
+    bundle.update(content)
     with open(out, "w") as f:
         json.dump(bundle, f)
 
@@ -174,6 +204,7 @@ if __name__ == "__main__":
     elif args[:1] == ["sign"] and len(args) >= 4:
         options = dict(zip(args[4::2], args[5::2]))
         sign(args[1], args[2], args[3], identity=options.get("--identity", DEFAULT_IDENTITY), issuer=options.get("--issuer", DEFAULT_ISSUER),
-             t=int(options.get("--time", T0)), tamper=options.get("--tamper"))
+             t=int(options.get("--time", T0)), tamper=options.get("--tamper"), dsse=options.get("--dsse"),
+             repository=options.get("--repository", "https://github.com/acme/tool"))
     else:
         sys.exit(__doc__)

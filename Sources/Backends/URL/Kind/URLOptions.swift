@@ -19,16 +19,20 @@ public struct URLOptions: BackendOptionSet {
     public var signingKey: SigningKey?
     public init() {}
 
-    public static let keys = ["checksum", "platforms", "versions", "checksums", "minisign", "cosign", "signer"]
+    public static let keys = ["checksum", "platforms", "versions", "checksums", "minisign", "cosign", "signer", "attested"]
 
     public mutating func decode(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) {
         switch key.value {
         case "checksum": checksum = try reader.checksum(value, "`checksum`")
         case "platforms": platforms = try reader.platformOverrides(value)
         case "checksums": checksumsURL = try reader.checksumsFile(value)
-        case "minisign", "cosign", "signer":
-            guard signingKey == nil else { throw reader.fail(key.mark, "give one signer, `minisign`, `cosign` or `signer`, not two") }
-            signingKey = key.value == "signer" ? try reader.keylessSigner(value) : try reader.signingKey(value, SigningKey.Scheme(rawValue: key.value) ?? .minisign)
+        case "minisign", "cosign", "signer", "attested":
+            guard signingKey == nil else { throw reader.fail(key.mark, "give one signer, `minisign`, `cosign`, `signer` or `attested`, not two") }
+            switch key.value {
+            case "signer": signingKey = try reader.keylessSigner(value)
+            case "attested": signingKey = try reader.attestation(value)
+            default: signingKey = try reader.signingKey(value, SigningKey.Scheme(rawValue: key.value) ?? .minisign)
+            }
         default: versionIndex = try reader.versionIndex(value)
         }
     }
@@ -142,6 +146,27 @@ extension ManifestDecoder {
             throw fail(v.mark, "`signer` needs `issuer` (the OIDC issuer, like https://token.actions.githubusercontent.com) and `identity` (who signs: a workflow's URL or an e-mail; `*` matches any run of characters)")
         }
         do { return try SigningKey(issuer: issuer, identity: identity, url: bundle) } catch { throw fail(v.mark, error.message) }
+    }
+
+    /// `attested: github` (the repository the download URL names), or `attested: { github:
+    /// owner/repo, workflow: owner/repo/.github/workflows/release.yml, predicate: TYPE }`.
+    public func attestation(_ v: Node) throws(TackError) -> SigningKey {
+        if case .scalar(let s) = v, !s.isNull {
+            guard s.value == "github" else { throw fail(s.mark, "`attested` is `github` (GitHub's artifact attestations of the download), or `{ github: owner/repo, workflow: …, predicate: … }`") }
+            do { return try SigningKey(attestationOf: nil) } catch { throw fail(s.mark, error.message) }
+        }
+        var repository: String?, workflow: String?, predicate: String?
+        for (fk, fv) in try mapping(v, "`attested`") {
+            switch fk.value {
+            case "github": repository = try string(fv, "`attested.github`")
+            case "workflow": workflow = try string(fv, "`attested.workflow`")
+            case "predicate": predicate = try string(fv, "`attested.predicate`")
+            default: throw unknownKey(fk, in: ["github", "workflow", "predicate"], context: " in `attested`")
+            }
+        }
+        do { return try SigningKey(attestationOf: repository, workflow: workflow, predicateType: predicate ?? "https://slsa.dev/provenance/v1") } catch {
+            throw fail(v.mark, error.message)
+        }
     }
 
     /// `minisign:`/`cosign:`: the key alone, or `{ key: …, url: … }` with where the signature is.

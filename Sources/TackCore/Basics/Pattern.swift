@@ -1,0 +1,13 @@
+/// Regular expressions as signers' identities are written (cosign's
+/// `--certificate-identity-regexp`, aqua's registry, `gh attestation`): matched anywhere in the
+/// text unless anchored with `^…$`. Swift's regular expressions, which read the syntax those
+/// tools write (RE2's, for the patterns they use).
+public enum Pattern {
+    public static func isValid(_ pattern: String) -> Bool { (try? Regex(pattern)) != nil }
+
+    /// Whether `pattern` matches somewhere in `text`; false for a pattern that is not one.
+    public static func matchesAnywhere(_ pattern: String, _ text: String) -> Bool {
+        guard let regex = try? Regex(pattern) else { return false }
+        return (try? regex.firstMatch(in: text)) != nil
+    }
+}
