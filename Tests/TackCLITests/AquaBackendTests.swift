@@ -7,6 +7,8 @@ import Testing
 /// and jq's releases, assets and checksum files as the real ones are named.
 @Suite(.ownThreads) struct AquaBackendTests {
     static let registry = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/aqua/registry.yaml").path
+    /// The workflow that signs gh's attestations (aqua's registry names it).
+    static let deployment = "https://github.com/cli/cli/.github/workflows/deployment.yml@refs/tags/v2.62.0"
     /// gh's asset word and archive format per platform, as its releases name them.
     static let gh = ["linux-x86_64": ("linux_amd64", "tar.gz"), "linux-arm64": ("linux_arm64", "tar.gz"),
                      "darwin-arm64": ("macOS_arm64", "zip"), "darwin-x86_64": ("macOS_amd64", "zip")]
@@ -55,6 +57,15 @@ import Testing
             assets.append(#"{"name": "\#(name)", "browser_download_url": "https://github.com/cli/cli/releases/download/v2.62.0/\#(name)"}"#)
         }
         try s.write("\(dir)/gh_2.62.0_checksums.txt", lines.joined(separator: "\n") + "\n")
+        // GitHub's attestation of each, by gh's deployment workflow (as the registry requires),
+        // made with the test's own Sigstore instance.
+        try KeylessSignatureTests.python(["init", s.root + "/sigstore"])
+        for (name, sum) in sums {
+            let bundle = s.root + "/attestation-\(name).json"
+            try KeylessSignatureTests.python(["sign", s.root + "/sigstore", s.root + "/\(dir)/\(name)", bundle, "--dsse", "https://slsa.dev/provenance/v1",
+                                              "--identity", Self.deployment, "--repository", "https://github.com/cli/cli"])
+            try s.write("www/repos/cli/cli/attestations/sha256:\(sum)", "{\"attestations\": [{\"bundle\": \(try String(contentsOfFile: bundle, encoding: .utf8))}]}")
+        }
         let release = #"{"tag_name": "v2.62.0", "prerelease": false, "assets": [\#(assets.joined(separator: ","))]}"#
         try s.write("www/repos/cli/cli/releases/tags/v2.62.0", release)
         try s.write("www/repos/cli/cli/releases/index.html", #"[\#(release), {"tag_name": "v2.61.0", "assets": []}]"#)
@@ -80,7 +91,8 @@ import Testing
         try s.write("www/repos/rhysd/actionlint/releases/index.html", #"[{"tag_name": "v1.7.4", "assets": []}, {"tag_name": "v1.7.3", "assets": []}]"#)
         try s.write("www/repos/hashicorp/terraform/releases/index.html", #"[{"tag_name": "v1.9.5"}, {"tag_name": "v1.9.4"}, {"tag_name": "v1.10.0-rc1", "prerelease": true}]"#)
         let server = try FixtureServer(serving: s.root + "/www")
-        let env = ["TACK_GITHUB_API": server.url("static"), "TACK_GITHUB_DOWNLOADS": server.url("static/gh"), "TACK_AQUA_REGISTRY": Self.registry]
+        let env = ["TACK_GITHUB_API": server.url("static"), "TACK_GITHUB_DOWNLOADS": server.url("static/gh"), "TACK_AQUA_REGISTRY": Self.registry,
+                   "TACK_SIGSTORE_TRUSTED_ROOT": s.root + "/sigstore/trusted_root.json"]
         return Fake(sandbox: s, server: server, env: env, sums: sums)
     }
 
@@ -92,7 +104,9 @@ import Testing
         try s.write("app/tack.yml", "tools:\n  gh: { aqua: cli/cli, version: \"~> 2.60\" }\n")
         let r = try s.tack(["install"], in: "app", env: f.env)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("not verified (keyless): the github_artifact_attestations aqua's registry names for gh 2.62.0"), "\(r.stderr)")
+        // The attestation the registry names is checked, and who made it locked.
+        #expect(!r.stderr.contains("not verified"), "\(r.stderr)")
+        #expect(s.read("app/tack.lock")?.contains("\(here): \"sigstore:https://token.actions.githubusercontent.com \(Self.deployment)\"") == true, "\(s.read("app/tack.lock") ?? "")")
         #expect(try runProgram(s.root + "/tack-home/installs/gh/2.62.0/bin/gh") == "gh version 2.62.0 (\(here))\n")
         let lock = s.read("app/tack.lock") ?? ""
         let (word, format) = Self.gh[here] ?? ("linux_amd64", "tar.gz")

@@ -1,5 +1,6 @@
 import Archive
 import BackendKinds
+import Foundation
 import TackCore
 
 /// Tools from aqua's registry (`aqua: cli/cli`). The registry entry lists nothing but how a
@@ -129,7 +130,11 @@ public struct AquaBackend: Backend {
                 continue
             }
             do throws(TackError) {
-                sums[p.description] = try await sha256(of: download, repository: package.repository, tag: tag, tool: "\(entry.name) \(entry.version)", platform: p, cache: cache)
+                let sum = try await sha256(of: download, repository: package.repository, tag: tag, tool: "\(entry.name) \(entry.version)", platform: p, cache: cache)
+                // Each platform's keyless signatures, checked now: they need only the digest.
+                let (signers, _) = try await verifyKeyless(download, path: "\(cache)/downloads/aqua-\(sum)", sum: sum, tool: "\(entry.name) \(entry.version) (\(p))", cache: cache, fresh: true)
+                sums[p.description] = sum
+                if !signers.isEmpty { record.signedBy[p.description] = signers }
                 record.urls[p.description] = download.url
                 record.signatures = download.signatures
             } catch {
@@ -174,13 +179,19 @@ public struct AquaBackend: Backend {
         let url = mirrors.apply(c.url)
         let body: [UInt8]
         // Kept with the keys it was checked with.
-        let kept = "\(url) \(c.minisign?.publicKey ?? "") \(c.cosign?.keyURL ?? "")"
+        let kept = "\(url) \(c.minisign?.publicKey ?? "") \(c.cosign?.keyURL ?? "") \(c.keyless?.key.text ?? "")"
         if let known = fetched.checksumFile(kept) { body = known } else {
             do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url, limit: .checksums) } } catch {
                 throw TackError("cannot fetch the checksums of \(tool) from \(Redact.url(url)): \(error.message) — nothing was installed")
             }
             if let minisign = c.minisign { try await verify(body, from: url, signedWith: minisign, tool: tool) }
             if let cosign = c.cosign { try await verify(body, from: url, signedWith: cosign, tool: tool) }
+            if let keyless = c.keyless {
+                let (path, sum, name) = try keep(body, from: url, tool: tool)
+                _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
+                    .verify(path, sum: sum, key: keyless.key, signatureURL: mirrors.apply(keyless.url ?? ""), cache: cache, fresh: true, tool: "\(tool)'s checksums",
+                            downloadName: name, label: "cosign", policy: "aqua's registry")
+            }
             fetched.keepChecksumFile(body, from: kept)
         }
         let file = try AquaChecksumFile(String(decoding: body, as: UTF8.self), format: c.fileFormat, checksumPattern: c.checksumPattern, filePattern: c.filePattern)
@@ -239,6 +250,44 @@ public struct AquaBackend: Backend {
             .verify(path, sum: sum, key: key, signatureURL: mirrors.apply(cosign.signatureURL), cache: cache, fresh: true, tool: "\(tool)'s checksums", downloadName: name)
     }
 
+    /// The download's keyless signatures the registry names (a cosign bundle, GitHub's
+    /// attestations, SLSA provenance), each checked against the registry's policy: who signed
+    /// (joined by `, `), and what could not be checked (provenance in slsa-github-generator's
+    /// old format, which carries no transparency log proof). `fresh`: fetched now, never from
+    /// the download cache, and not kept (a lock of another platform).
+    func verifyKeyless(_ download: AquaDownload, path: String, sum: String, tool: String, cache: String, fresh: Bool) async throws(TackError) -> (String, [String]) {
+        var signers: [String] = [], notes: [String] = []
+        let check = SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
+        let name = String(download.url.split(separator: "?").first?.split(separator: "/").last ?? "")
+        for k in download.keyless {
+            let url = mirrors.apply(k.url ?? "")
+            var fetched: [UInt8]?
+            if k.kind == "slsa_provenance", fresh || (try? fs.read(path + ".slsa_provenance" + k.key.scheme.suffix)) == nil {
+                let body: [UInt8]
+                do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url, limit: .signature) } } catch {
+                    throw TackError("cannot download the SLSA provenance of \(tool) (\(Redact.url(url))): \(error.message) — nothing was installed")
+                }
+                // slsa-github-generator before 2.1 writes a bare DSSE envelope: its log entry
+                // must be looked up online, which tack does not do.
+                guard Self.isSigstoreBundle(body) else {
+                    notes.append("not verified: the SLSA provenance aqua's registry names for \(tool) is in slsa-github-generator's old format (no transparency log proof in it); its checksum is checked")
+                    continue
+                }
+                fetched = body
+            }
+            let signer = try await check.verify(path, sum: sum, key: k.key, signatureURL: url, cache: cache, fresh: fresh, tool: tool, downloadName: name,
+                                                label: k.kind, fetched: fetched, policy: "aqua's registry")
+            if !signers.contains(signer) { signers.append(signer) }
+        }
+        return (signers.joined(separator: ", "), notes)
+    }
+
+    /// Whether `bytes` is a Sigstore bundle (JSON with a bundle media type), not a bare envelope.
+    static func isSigstoreBundle(_ bytes: [UInt8]) -> Bool {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any], let media = object["mediaType"] as? String else { return false }
+        return media.hasPrefix("application/vnd.dev.sigstore.bundle")
+    }
+
     /// The file against a published hash of another algorithm than SHA-256.
     func check(_ path: String, against published: (sum: String, algorithm: String)?, tool: String, url: String) throws(TackError) {
         guard let published, published.algorithm != "sha256" else { return }
@@ -284,10 +333,16 @@ public struct AquaBackend: Backend {
             job.report(.custom("verifying"))
             try await verifyDownload(fetched.path, sum: fetched.sum, url: download.url, signedWith: minisign, tool: tool, cache: job.cache)
         }
+        if !download.keyless.isEmpty { job.report(.custom("verifying")) }
+        let (signers, keylessNotes) = try await verifyKeyless(download, path: fetched.path, sum: fetched.sum, tool: tool, cache: job.cache, fresh: false)
+        if let locked = record.signedBy[key], locked != signers {
+            throw TackError("tack.lock says \(locked.isEmpty ? "nobody" : locked) signed the \(key) download of \(tool), but its signatures now say \(signers.isEmpty ? "nobody" : signers) — nothing was installed; if the new signer is right, run `tack update \(job.locked.name)`")
+        }
+        if !signers.isEmpty { record.signedBy[key] = signers }
         let unpacker = DownloadUnpacker(fs: fs, platform: platform, limits: limits)
         if ["gz", "bz2", "xz", "zst"].contains(download.format) {
             let binaries = try unpacker.installCompressed(fetched.path, name: download.files.first?.name ?? job.locked.name, job: job, tool: tool)
-            return outcome(binaries: binaries, notes: [], record: record, registry: registry, download: download, sums: sums, key: key, learned: learned, tool: tool)
+            return outcome(binaries: binaries, notes: keylessNotes, record: record, registry: registry, download: download, sums: sums, key: key, learned: learned, tool: tool)
         }
         let archive = download.format != "raw"
         if archive, !["tar.gz", "tgz", "tar.xz", "txz", "tar.bz2", "tbz2", "tbz", "tar.zst", "tzst", "tar", "zip"].contains(download.format) {
@@ -297,7 +352,7 @@ public struct AquaBackend: Backend {
         let bins = download.files.map { $0.src == $0.name ? $0.name : "\($0.src)=\($0.name)" }
         let (binaries, notes) = try unpacker.install(fetched.path, url: download.url, bins: archive ? bins : [download.files.first?.name ?? job.locked.name],
                                                      job: job, tool: tool, archive: archive)
-        return outcome(binaries: binaries, notes: notes, record: record, registry: registry, download: download, sums: sums, key: key, learned: learned, tool: tool)
+        return outcome(binaries: binaries, notes: notes + keylessNotes, record: record, registry: registry, download: download, sums: sums, key: key, learned: learned, tool: tool)
     }
 
     /// What an install tells the lock and the user.

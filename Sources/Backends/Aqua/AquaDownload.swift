@@ -12,9 +12,13 @@ public struct AquaDownload: Equatable, Sendable {
     /// Each command (`name`) and its path in the archive (`src`).
     public var files: [File]
     public var checksum: Checksum?
-    /// The signatures the registry lists for it (`cosign`, `minisign`, `slsa_provenance`,
-    /// `github_artifact_attestations`), verified or said to be unverified.
+    /// The signatures the registry lists for it that tack cannot verify (a `cosign` signature
+    /// with no bundle needs the log looked up online), said on install.
     public var signatures: [String] = []
+    /// The keyless signatures of the download itself the registry names, which tack verifies:
+    /// a `cosign` bundle, GitHub's attestations (`github_artifact_attestations`), SLSA
+    /// provenance (`slsa_provenance`).
+    public var keyless: [Keyless] = []
     /// The publisher's minisign signature of the download itself, and the key the registry
     /// names (its top-level `minisign`): checked before anything is unpacked.
     public var minisign: Minisign?
@@ -40,6 +44,17 @@ public struct AquaDownload: Equatable, Sendable {
         /// A keyed cosign signature of the checksum file (`cosign: { opts: [--key URL,
         /// --signature URL] }`): where the public key and the signature are.
         public var cosign: Cosign?
+        /// A keyless one (`cosign: { bundle: …, opts: [--certificate-identity …] }`).
+        public var keyless: Keyless?
+    }
+
+    /// A keyless signature: who may sign (the registry's policy, a `SigningKey`) and where the
+    /// bundle is (nil: GitHub's attestations of the file's digest).
+    public struct Keyless: Equatable, Sendable {
+        /// `cosign`, `github_artifact_attestations` or `slsa_provenance`.
+        public var kind: String
+        public var key: SigningKey
+        public var url: String?
     }
 
     public struct Cosign: Equatable, Sendable {
@@ -118,17 +133,110 @@ struct AquaDownloadRenderer {
         var download = AquaDownload(url: url, asset: asset, format: format, files: try files(values, asset: asset, format: format))
         download.checksum = try checksum(base: values)
         download.minisign = try minisign(package.fields["minisign"], values: values, signed: asset)
+        if let k = try keyless(cosign: package.fields["cosign"], values: values, signed: asset) { download.keyless.append(k) }
+        if let k = try attestations(package.fields["github_artifact_attestations"]) { download.keyless.append(k) }
+        if let k = try provenance(package.fields["slsa_provenance"], values: values) { download.keyless.append(k) }
         download.signatures = ["cosign", "minisign", "slsa_provenance", "github_artifact_attestations"].filter { key in
             if key == "minisign", download.minisign != nil { return false }
+            if download.keyless.contains(where: { $0.kind == key }) { return false }
             guard let node = package.fields[key] else { return false }
             if case .mapping(let pairs, _) = node, let enabled = pairs.first(where: { $0.key.value == "enabled" }) { return AquaPackage.string(enabled.value) != "false" }
             return true
         }
-        if case .mapping(let pairs, _)? = package.fields["checksum"], pairs.contains(where: { $0.key.value == "cosign" }), download.checksum?.cosign == nil,
-           !download.signatures.contains("cosign") {
+        if case .mapping(let pairs, _)? = package.fields["checksum"], pairs.contains(where: { $0.key.value == "cosign" }),
+           download.checksum?.cosign == nil, download.checksum?.keyless == nil, !download.signatures.contains("cosign") {
             download.signatures.append("cosign")
         }
         return download
+    }
+
+    /// A `cosign:` block with a `bundle` (keyless, as `cosign verify-blob --bundle` checks it),
+    /// for the file `signed`: the signer its `opts` name and where the bundle is; nil when it
+    /// names no bundle or no signer (a signature and certificate alone need the log looked up
+    /// online, which tack does not do), or is turned off.
+    func keyless(cosign node: Node?, values: [String: AquaTemplate.Value], signed: String) throws(TackError) -> AquaDownload.Keyless? {
+        guard case .mapping(let m, _)? = node else { return nil }
+        var fields: [String: Node] = [:]
+        for (key, value) in m { fields[key.value] = value }
+        if AquaPackage.flag(fields["enabled"]) == false { return nil }
+        guard let bundle = fields["bundle"], case .sequence(let items, _)? = fields["opts"] else { return nil }
+        let opts = items.compactMap { AquaPackage.string($0) }
+        func option(_ name: String) -> String? {
+            guard let i = opts.firstIndex(of: name), i + 1 < opts.count else { return nil }
+            return opts[i + 1]
+        }
+        guard let issuer = option("--certificate-oidc-issuer") else { return nil }
+        var fileValues = values
+        fileValues["Asset"] = .string(signed)
+        guard let url = try file(bundle, values: fileValues, what: "cosign bundle") else { return nil }
+        let key: SigningKey
+        do {
+            if let exact = option("--certificate-identity") {
+                key = try SigningKey(issuer: try render(issuer, fileValues), identity: "^" + Pattern.literal(try render(exact, fileValues)) + "$", url: url, pattern: true)
+            } else if let pattern = option("--certificate-identity-regexp") {
+                key = try SigningKey(issuer: try render(issuer, fileValues), identity: try render(pattern, fileValues), url: url, pattern: true)
+            } else {
+                return nil
+            }
+        } catch { throw fail("its cosign signer: \(error.message)") }
+        return .init(kind: "cosign", key: key, url: url)
+    }
+
+    /// `github_artifact_attestations: { signer_workflow:, predicate_type: }`: GitHub's
+    /// attestations of the download, made by a workflow of the package's repository (or the
+    /// one named, a pattern).
+    func attestations(_ node: Node?) throws(TackError) -> AquaDownload.Keyless? {
+        guard let node, let repository = package.repository else { return nil }
+        var fields: [String: String] = [:]
+        if case .mapping(let m, _) = node { for (key, value) in m { if let v = AquaPackage.string(value) { fields[key.value] = v } } }
+        if fields["enabled"] == "false" { return nil }
+        do {
+            let key = try SigningKey(attestationOf: repository, workflow: fields["signer_workflow"] ?? fields["signer-workflow"], workflowIsPattern: true,
+                                     predicateType: fields["predicate_type"] ?? "https://slsa.dev/provenance/v1")
+            return .init(kind: "github_artifact_attestations", key: key, url: nil)
+        } catch { throw fail("its github_artifact_attestations: \(error.message)") }
+    }
+
+    /// `slsa_provenance: { type:, asset:|url:, source_uri: }`: a provenance file made by
+    /// slsa-github-generator's trusted builders for the package's repository (or `source_uri`).
+    func provenance(_ node: Node?, values: [String: AquaTemplate.Value]) throws(TackError) -> AquaDownload.Keyless? {
+        guard let node, case .mapping(let m, _) = node else { return nil }
+        var fields: [String: Node] = [:]
+        for (key, value) in m { fields[key.value] = value }
+        if AquaPackage.flag(fields["enabled"]) == false { return nil }
+        guard let url = try file(node, values: values, what: "SLSA provenance") else { return nil }
+        var source = AquaPackage.string(fields["source_uri"]) ?? package.repository.map { "github.com/" + $0 } ?? ""
+        for prefix in ["https://", "github.com/"] where source.hasPrefix(prefix) { source.removeFirst(prefix.count) }
+        guard GitHub.isValidRepository(source) else { return nil }
+        do throws(TackError) {
+            var key = try SigningKey(issuer: "https://token.actions.githubusercontent.com", identity: Self.slsaBuilders, url: url, pattern: true)
+            key.repository = source
+            return .init(kind: "slsa_provenance", key: key, url: url)
+        } catch { throw fail("its slsa_provenance: \(error.message)") }
+    }
+
+    /// slsa-github-generator's trusted reusable workflows, at a release tag (what slsa-verifier
+    /// accepts as the builder).
+    static let slsaBuilders = #"^https://github\.com/slsa-framework/slsa-github-generator/\.github/workflows/[A-Za-z0-9_.-]+\.ya?ml@refs/tags/v[0-9]+\.[0-9]+\.[0-9]+$"#
+
+    /// A `{ type: github_release, asset: … }` or `{ type: http, url: … }` file, rendered.
+    func file(_ node: Node, values: [String: AquaTemplate.Value], what: String) throws(TackError) -> String? {
+        guard case .mapping(let m, _) = node else { return nil }
+        var fields: [String: String] = [:]
+        for (key, value) in m { if let v = AquaPackage.string(value) { fields[key.value] = v } }
+        switch fields["type"] ?? "github_release" {
+        case "github_release":
+            let owner = fields["repo_owner"], name = fields["repo_name"]
+            guard let repository = owner.flatMap({ o in name.map { o + "/" + $0 } }) ?? package.repository, let template = fields["asset"] else {
+                throw fail("its \(what) needs the repository and `asset`")
+            }
+            return "https://github.com/\(repository)/releases/download/\(version)/\(try render(template, values))"
+        case "http":
+            guard let template = fields["url"] else { throw fail("its \(what) needs `url`") }
+            return try render(template, values)
+        default:
+            throw fail("its \(what) type \(quoted(fields["type"] ?? "")) is not one tack reads")
+        }
     }
 
     /// A `minisign:` block (`{ type: github_release, asset: …, public_key: … }` or `type: http`
@@ -264,6 +372,7 @@ struct AquaDownloadRenderer {
             }
             var signatureValues = values
             signatureValues["Asset"] = .string(String(url.split(separator: "/").last ?? ""))
+            checksum.keyless = try keyless(cosign: c["cosign"], values: values, signed: String(url.split(separator: "/").last ?? ""))
             if let key = option("--key"), let signature = option("--signature"),
                key.hasPrefix("https://") || key.hasPrefix("http://"), signature.hasPrefix("https://") || signature.hasPrefix("http://") {
                 checksum.cosign = .init(keyURL: try render(key, signatureValues), signatureURL: try render(signature, signatureValues))

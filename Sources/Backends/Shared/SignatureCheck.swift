@@ -22,8 +22,11 @@ struct SignatureCheck {
 
     /// Checks `file` (whose SHA-256 is `sum`) with `key`, its signature fetched from
     /// `signatureURL` (or the cache, unless `fresh`); who signed, as tack.lock records it.
-    func verify(_ file: String, sum: String, key: SigningKey, signatureURL: String, cache: String, fresh: Bool = false, tool: String, downloadName: String) async throws(TackError) -> String {
-        let kept = file + key.scheme.suffix
+    /// `label` tells apart two signatures of one scheme kept for one file (aqua's cosign bundle
+    /// and SLSA provenance); `fetched`, a signature already fetched from `signatureURL`.
+    func verify(_ file: String, sum: String, key: SigningKey, signatureURL: String, cache: String, fresh: Bool = false, tool: String, downloadName: String,
+                label: String? = nil, fetched: [UInt8]? = nil, policy: String = "tack.yml") async throws(TackError) -> String {
+        let kept = file + (label.map { "." + $0 } ?? "") + key.scheme.suffix
         /// Who signed, or what is wrong.
         func check(_ signature: [UInt8]) throws(TackError) -> Result<String, Problem> {
             switch key.scheme {
@@ -35,14 +38,18 @@ struct SignatureCheck {
         // A kept signature this signer made is as good as a fresh one (offline too); one
         // another signer made (the key changed) is fetched again.
         if !fresh, let cached = try? fs.read(kept), case .success(let signer) = try check(cached) { return signer }
-        if key.scheme == .attestation { return try await attested(file, kept: kept, sum: sum, key: key, check: check, fresh: fresh, tool: tool) }
+        if key.scheme == .attestation { return try await attested(file, kept: kept, sum: sum, key: key, check: check, fresh: fresh, tool: tool, policy: policy) }
         let signature: [UInt8]
-        do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(signatureURL, limit: .signature) } } catch {
-            throw TackError("cannot download the \(key.scheme.rawValue) signature of \(tool) (\(Redact.url(signatureURL))): \(error.message) — nothing was installed; tack installs nothing tack.yml says is signed without checking its signature")
+        if let fetched {
+            signature = fetched
+        } else {
+            do { signature = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(signatureURL, limit: .signature) } } catch {
+                throw TackError("cannot download the \(key.scheme.rawValue) signature of \(tool) (\(Redact.url(signatureURL))): \(error.message) — nothing was installed; tack installs nothing \(policy) says is signed without checking its signature")
+            }
         }
         switch try check(signature) {
         case .failure(let problem):
-            let named = key.scheme == .sigstore ? "tack.yml names the signer \(key.text) (issuer \(key.issuer ?? ""))" : "tack.yml names the key \(key.id)"
+            let named = key.scheme == .sigstore ? "\(policy) names the signer \(key.text) (issuer \(key.issuer ?? ""))" : "\(policy) names the key \(key.id)"
             throw TackError("\(tool) failed its \(key.scheme.rawValue) signature check (\(Redact.url(signatureURL))): \(problem.text); \(named) — nothing was installed")
         case .success(let signer):
             if !fresh { try? fs.writeAtomically(kept, signature) }
@@ -53,11 +60,11 @@ struct SignatureCheck {
     /// A download GitHub keeps an attestation of, by the repository (and workflow) the key
     /// names: the first of GitHub's attestations for its digest that verifies, kept beside it.
     func attested(_ file: String, kept: String, sum: String, key: SigningKey, check: (_ bundle: [UInt8]) throws(TackError) -> Result<String, Problem>,
-                  fresh: Bool, tool: String) async throws(TackError) -> String {
+                  fresh: Bool, tool: String, policy: String) async throws(TackError) -> String {
         guard let repository = key.repository else { throw TackError("an attestation names no repository") }
         let bundles = try await GitHubAttestations(http: http, downloader: downloader, mirrors: mirrors).bundles(of: repository, sha256: sum, tool: tool)
         guard !bundles.isEmpty else {
-            throw TackError("GitHub keeps no attestation of \(tool) (sha256 \(sum)) for \(repository) — nothing was installed; tack installs nothing tack.yml says is attested without checking the attestation")
+            throw TackError("GitHub keeps no attestation of \(tool) (sha256 \(sum)) for \(repository) — nothing was installed; tack installs nothing \(policy) says is attested without checking the attestation")
         }
         var problems: [String] = []
         for bundle in bundles {

@@ -47,15 +47,17 @@ public struct SigstoreTrust: Sendable {
         } catch {
             return .failure(.init(error.message))
         }
-        if key.scheme == .attestation, let repository = key.repository {
-            // What `gh attestation verify -R OWNER/REPO` holds it to, beyond the signer.
+        // What `gh attestation verify -R OWNER/REPO` and slsa-verifier's `--source-uri` hold
+        // it to, beyond the signer: the repository the signing workflow ran for.
+        let what = key.scheme == .attestation ? "attestation" : "signature"
+        if let repository = key.repository {
             let expected = "https://github.com/" + repository
             guard let source = result.sourceRepository, source.lowercased() == expected.lowercased() else {
-                return .failure(.init("the attestation was made for \(result.sourceRepository ?? "no repository"), not \(expected)"))
+                return .failure(.init("the \(what) was made for \(result.sourceRepository ?? "no repository"), not \(expected)"))
             }
-            if let wanted = key.predicateType, result.predicateType != wanted {
-                return .failure(.init("the attestation's statement is a \(result.predicateType ?? "payload of no type"), not a \(wanted)"))
-            }
+        }
+        if let wanted = key.predicateType, result.predicateType != wanted {
+            return .failure(.init("the \(what)'s statement is a \(result.predicateType ?? "payload of no type"), not a \(wanted)"))
         }
         return .success(SigningKey.sigstoreID(issuer: result.issuer ?? issuer, identity: result.identity ?? ""))
     }

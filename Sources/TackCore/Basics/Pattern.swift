@@ -5,6 +5,16 @@
 public enum Pattern {
     public static func isValid(_ pattern: String) -> Bool { (try? Regex(pattern)) != nil }
 
+    /// A pattern that matches `text` itself: every character a pattern gives meaning escaped.
+    public static func literal(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            if "\\^$.|?*+()[]{}".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+
     /// Whether `pattern` matches somewhere in `text`; false for a pattern that is not one.
     public static func matchesAnywhere(_ pattern: String, _ text: String) -> Bool {
         guard let regex = try? Regex(pattern) else { return false }

@@ -50,7 +50,8 @@ public struct SigningKey: Sendable, Hashable {
     /// repository a github.com download URL names, filled in by `attesting(_:)`), made by a
     /// workflow of that repository (or `workflow`, `owner/repo/.github/workflows/x.yml`), with
     /// a statement of `predicateType`, as `gh attestation verify` checks it.
-    public init(attestationOf repository: String?, workflow: String? = nil, predicateType: String = "https://slsa.dev/provenance/v1") throws(TackError) {
+    public init(attestationOf repository: String?, workflow: String? = nil, workflowIsPattern: Bool = false,
+                predicateType: String = "https://slsa.dev/provenance/v1") throws(TackError) {
         if let repository, !GitHub.isValidRepository(repository) {
             throw TackError("an attestation's repository is `owner/repo`, found \(quoted(repository))")
         }
@@ -63,19 +64,20 @@ public struct SigningKey: Sendable, Hashable {
         text = "(?i)^https://github\\.com/"
         identityIsPattern = true
         issuer = "https://token.actions.githubusercontent.com"
-        self.workflow = workflow
+        self.workflow = workflow.map { workflowIsPattern ? $0 : Pattern.literal($0) }
         self.predicateType = predicateType
         material = []
         if let repository {
             self.repository = repository
-            text = Self.attestationIdentity(repository: repository, workflow: workflow)
+            text = Self.attestationIdentity(repository: repository, workflow: self.workflow)
         }
+        if !Pattern.isValid(text) { throw TackError("an attestation's workflow \(quoted(workflow ?? "")) is not a regular expression") }
     }
 
-    /// Who may make an attestation of `repository`: one of its workflows, or `workflow`.
-    /// GitHub's names are case-insensitive; their dots are literal.
+    /// Who may make an attestation of `repository`: one of its workflows, or `workflow` (a
+    /// pattern). GitHub's names are case-insensitive.
     static func attestationIdentity(repository: String, workflow: String?) -> String {
-        "(?i)^https://github\\.com/" + (workflow ?? repository + "/").replacing(".", with: "\\.")
+        "(?i)^https://github\\.com/" + (workflow ?? Pattern.literal(repository + "/"))
     }
 
     /// The attestation of `repository`'s downloads: the signer is one of its workflows (or

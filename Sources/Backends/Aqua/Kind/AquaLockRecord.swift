@@ -3,13 +3,17 @@ import TackCore
 /// What tack.lock records of an aqua tool's version beyond every kind's fields: the release
 /// tag aqua's registry calls the version (`v2.62.0`, `jq-1.7.1`), the registry read (its tag
 /// and SHA-256: the same registry reads the same way), each platform's download URL (its
-/// SHA-256 is in `sha256`), and the signatures the registry names, not yet verified.
+/// SHA-256 is in `sha256`), who signed each platform's download where the registry names a
+/// keyless signature tack verifies (`signed-by`), and the signatures it names that tack
+/// cannot verify.
 public struct AquaLockRecord: Equatable, Sendable {
     public var tag: String?
     public var registry: String?
     public var registrySHA256: String?
     public var urls: [String: String] = [:]
     public var signatures: [String] = []
+    /// Per platform, who signed its download (`sigstore:ISSUER IDENTITY`, several joined by `, `).
+    public var signedBy: [String: String] = [:]
 
     public static let fieldNames = ["tag", "registry", "registry-sha256", "urls", "signatures"]
 
@@ -25,6 +29,7 @@ public struct AquaLockRecord: Equatable, Sendable {
         if case .string(let s)? = fields["registry-sha256"] { registrySHA256 = s }
         if case .map(let m)? = fields["urls"] { urls = m }
         if case .string(let s)? = fields["signatures"] { signatures = s.split(separator: " ").map(String.init) }
+        if case .map(let m)? = fields["signed-by"] { signedBy = m }
     }
 
     public var fields: [String: LockValue] {
@@ -34,6 +39,7 @@ public struct AquaLockRecord: Equatable, Sendable {
         if let registrySHA256 { out["registry-sha256"] = .string(registrySHA256) }
         if !urls.isEmpty { out["urls"] = .map(urls) }
         if !signatures.isEmpty { out["signatures"] = .string(signatures.joined(separator: " ")) }
+        if !signedBy.isEmpty { out["signed-by"] = .map(signedBy) }
         return out
     }
 
