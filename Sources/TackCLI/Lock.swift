@@ -18,6 +18,7 @@ struct Lock: AsyncParsableCommand {
               tack lock
               tack lock --platform linux-arm64     also cover ARM Linux (kept from then on)
               tack lock --verify                   download every locked artifact again and compare
+              tack lock --verify --offline         check the kept downloads and signatures, no network
             """
     )
 
@@ -26,15 +27,21 @@ struct Lock: AsyncParsableCommand {
     @Flag(help: "Download every platform's artifact the lock has a checksum for again, and compare; change nothing.")
     var verify = false
 
+    @Flag(help: "With --verify: check what the download cache kept (downloads, signatures, bundles) instead, with no network.")
+    var offline = false
+
     func validate() throws {
         if verify && !platform.names.isEmpty { throw ValidationError("--verify checks the lock as it is; it takes no --platform") }
+        if offline && !verify { throw ValidationError("--offline goes with --verify (set TACK_OFFLINE to lock from the cache)") }
     }
 
     func run() async throws {
         // Asked for, a lock is written beside other managers' version files too.
         let project = try Workspace.current(locking: true, locksVersionFiles: !verify)
         if verify {
-            let status: Int32 = await InstallService(project).verifyLocks().problems == 0 ? 0 : 1
+            var options = InstallOptions(project.context)
+            options.offline = options.offline || offline
+            let status: Int32 = await InstallService(project, options: options).verifyLocks().problems == 0 ? 0 : 1
             if status != 0 { throw ExitCode(status) }
             return
         }

@@ -19,7 +19,16 @@ extension InstallService {
             locks += 1
             for request in requests {
                 guard let entry = lock.tools[request.name], let backend = try? workspace.registry.backend(for: request) else { continue }
-                let result = await backend.verifyLock(entry, for: request, scratch: scratch, jobs: options.jobs)
+                let result: (checked: Int, problems: [String])
+                if options.offline {
+                    guard let kept = await backend.verifyLockOffline(entry, for: request, cache: workspace.store.cache) else {
+                        context.notify(.line("\(request.name) \(entry.version): not checked offline (a \(backend.name) tool's downloads are checked only with the network)"))
+                        continue
+                    }
+                    result = kept
+                } else {
+                    result = await backend.verifyLock(entry, for: request, scratch: scratch, jobs: options.jobs)
+                }
                 checked += result.checked
                 for p in result.problems { context.notify(.problem(p)) }
                 problems += result.problems.count
@@ -29,7 +38,10 @@ extension InstallService {
             context.notify(.problem("there is no tack.lock here to verify — run `tack lock` first"))
             return (checked, 1)
         }
-        if problems == 0 { context.notify(.line("verified \(checked) download\(checked == 1 ? "" : "s"): each matches tack.lock")) }
+        if problems == 0 {
+            context.notify(.line(options.offline ? "verified \(checked) download\(checked == 1 ? "" : "s") from the download cache, with no network: each matches tack.lock"
+                                                 : "verified \(checked) download\(checked == 1 ? "" : "s"): each matches tack.lock"))
+        }
         return (checked, problems)
     }
 }

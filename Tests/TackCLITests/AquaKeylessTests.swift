@@ -192,6 +192,11 @@ import Testing
         for (_, _, p) in Self.platforms {
             #expect(f.lock.contains("\(p): \"sigstore:\(Self.actions) \(Self.release), sigstore:\(Self.actions) \(Self.builder)\""), "\(p): \(f.lock)")
         }
+        // Offline, with nothing served: every platform's kept signatures are checked again.
+        try FileManager.default.moveItem(atPath: f.s.root + "/www", toPath: f.s.root + "/www-gone")
+        let offline = try f.tack(["lock", "--verify", "--offline"])
+        #expect(offline.status == 0 && offline.stderr.contains("verified 3 downloads from the download cache, with no network"), "\(offline.stderr)")
+        try FileManager.default.moveItem(atPath: f.s.root + "/www-gone", toPath: f.s.root + "/www")
         // One platform's provenance now another repository's: locking it again refuses.
         try f.provenance(f.asset("linux", "arm64"), repository: "https://github.com/mallory/keyless")
         try FileManager.default.removeItem(atPath: f.s.root + "/app/tack.lock")

@@ -131,6 +131,21 @@ import TackCore
             #expect(f.lock.contains("\(p): \"sigstore:\(Self.actions) \(Self.workflow)@refs/tags/v1.0.0\""), "\(p): \(f.lock)")
         }
         #expect(try f.tack(["lock", "--verify"]).status == 0)
+        // Offline, with nothing served: the kept downloads and bundles are checked again.
+        try FileManager.default.moveItem(atPath: f.s.root + "/www", toPath: f.s.root + "/www-gone")
+        let offline = try f.tack(["lock", "--verify", "--offline"], env: ["TACK_GITHUB_API": "http://127.0.0.1:9"])
+        #expect(offline.status == 0 && offline.stderr.contains("verified 3 downloads from the download cache, with no network"), "\(offline.stderr)")
+        // A kept bundle replaced in the cache by another signer's: refused offline too.
+        let cached = try #require(FileManager.default.contentsOfDirectory(atPath: f.s.root + "/tack-home/cache/downloads").filter { $0.hasSuffix(".sigstore.json") }.sorted().first)
+        try FileManager.default.moveItem(atPath: f.s.root + "/www-gone", toPath: f.s.root + "/www")
+        let stranger = f.s.root + "/stranger.json"
+        try Self.python(["sign", f.s.root + "/sigstore", f.file(Self.here), stranger, "--identity", "https://github.com/mallory/tool/.github/workflows/release.yml@refs/tags/v1.0.0"])
+        let original = try Data(contentsOf: URL(fileURLWithPath: f.s.root + "/tack-home/cache/downloads/" + cached))
+        try FileManager.default.removeItem(atPath: f.s.root + "/tack-home/cache/downloads/" + cached)
+        try FileManager.default.copyItem(atPath: stranger, toPath: f.s.root + "/tack-home/cache/downloads/" + cached)
+        let replaced = try f.tack(["lock", "--verify", "--offline"])
+        #expect(replaced.status == 1 && replaced.stderr.contains("the signature kept in the download cache does not hold"), "\(replaced.stderr)")
+        try original.write(to: URL(fileURLWithPath: f.s.root + "/tack-home/cache/downloads/" + cached))
         // One platform's bundle replaced by another signer's: `lock --verify` and a new lock of
         // that platform refuse it.
         try f.sign("linux-arm64", identity: "https://github.com/mallory/tool/.github/workflows/release.yml@refs/tags/v1.0.0")

@@ -132,7 +132,7 @@ public struct AquaBackend: Backend {
             do throws(TackError) {
                 let sum = try await sha256(of: download, repository: package.repository, tag: tag, tool: "\(entry.name) \(entry.version)", platform: p, cache: cache)
                 // Each platform's keyless signatures, checked now: they need only the digest.
-                let (signers, _) = try await verifyKeyless(download, path: "\(cache)/downloads/aqua-\(sum)", sum: sum, tool: "\(entry.name) \(entry.version) (\(p))", cache: cache, fresh: true)
+                let (signers, _) = try await verifyKeyless(download, path: Self.signaturesPath(cache, sum: sum), sum: sum, tool: "\(entry.name) \(entry.version) (\(p))", cache: cache, fresh: true)
                 sums[p.description] = sum
                 if !signers.isEmpty { record.signedBy[p.description] = signers }
                 record.urls[p.description] = download.url
@@ -255,14 +255,14 @@ public struct AquaBackend: Backend {
     /// (joined by `, `), and what could not be checked (provenance in slsa-github-generator's
     /// old format, which carries no transparency log proof). `fresh`: fetched now, never from
     /// the download cache, and not kept (a lock of another platform).
-    func verifyKeyless(_ download: AquaDownload, path: String, sum: String, tool: String, cache: String, fresh: Bool) async throws(TackError) -> (String, [String]) {
+    func verifyKeyless(_ download: AquaDownload, path: String, sum: String, tool: String, cache: String, fresh: Bool, offline: Bool = false) async throws(TackError) -> (String, [String]) {
         var signers: [String] = [], notes: [String] = []
         let check = SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
         let name = String(download.url.split(separator: "?").first?.split(separator: "/").last ?? "")
         for k in download.keyless {
             let url = mirrors.apply(k.url ?? "")
             var fetched: [UInt8]?
-            if k.kind == "slsa_provenance", fresh || (try? fs.read(path + ".slsa_provenance" + k.key.scheme.suffix)) == nil {
+            if k.kind == "slsa_provenance", !offline, fresh || (try? fs.read(path + ".slsa_provenance" + k.key.scheme.suffix)) == nil {
                 let body: [UInt8]
                 do { body = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url, limit: .signature) } } catch {
                     throw TackError("cannot download the SLSA provenance of \(tool) (\(Redact.url(url))): \(error.message) — nothing was installed")
@@ -276,10 +276,44 @@ public struct AquaBackend: Backend {
                 fetched = body
             }
             let signer = try await check.verify(path, sum: sum, key: k.key, signatureURL: url, cache: cache, fresh: fresh, tool: tool, downloadName: name,
-                                                label: k.kind, fetched: fetched, policy: "aqua's registry")
+                                                label: k.kind, fetched: fetched, policy: "aqua's registry", offline: offline)
             if !signers.contains(signer) { signers.append(signer) }
         }
         return (signers.joined(separator: ", "), notes)
+    }
+
+    /// Where a download's keyless signatures are kept (beside a name its SHA-256 gives, so a
+    /// lock of another platform, which never downloads it, keeps them too).
+    static func signaturesPath(_ cache: String, sum: String) -> String { "\(cache)/downloads/aqua-\(sum.lowercased())" }
+
+    /// `tack lock --verify --offline`: each locked platform's keyless signatures, as the
+    /// download cache kept them, checked again against the locked SHA-256, the (cached,
+    /// pinned) registry's policy and the signer tack.lock records.
+    public func verifyLockOffline(_ entry: LockedTool, for request: ToolRequest, cache: String) async -> (checked: Int, problems: [String])? {
+        let record = AquaLockRecord(entry.fields)
+        let tool = "\(entry.name) \(entry.version)"
+        let package: AquaPackage, tag: String
+        do {
+            let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256, file: registryFile(request))
+            package = try self.package(request, in: registry)
+            tag = try lockedTag(record, entry, package)
+        } catch { return (0, ["\(tool): \(error.message)"]) }
+        var checked = 0, problems: [String] = []
+        for (key, sum) in entry.checksums.sorted(by: { $0.key < $1.key }) {
+            guard let p = Platform(key: key) else { continue }
+            do throws(TackError) {
+                let download = try package.download(version: tag, platform: p, vars: request.options.aqua.vars)
+                let (signers, _) = try await verifyKeyless(download, path: Self.signaturesPath(cache, sum: sum), sum: sum, tool: "\(tool) (\(p))", cache: cache, fresh: false, offline: true)
+                if let locked = record.signedBy[key], locked != signers {
+                    problems.append("\(tool) (\(p)): tack.lock says \(locked) signed it, but its kept signatures are \(signers.isEmpty ? "nobody's" : signers + "'s")")
+                    continue
+                }
+                checked += 1
+            } catch {
+                problems.append(error.message)
+            }
+        }
+        return (checked, problems)
     }
 
     /// Whether `bytes` is a Sigstore bundle (JSON with a bundle media type), not a bare envelope.
@@ -334,7 +368,7 @@ public struct AquaBackend: Backend {
             try await verifyDownload(fetched.path, sum: fetched.sum, url: download.url, signedWith: minisign, tool: tool, cache: job.cache)
         }
         if !download.keyless.isEmpty { job.report(.custom("verifying")) }
-        let (signers, keylessNotes) = try await verifyKeyless(download, path: fetched.path, sum: fetched.sum, tool: tool, cache: job.cache, fresh: false)
+        let (signers, keylessNotes) = try await verifyKeyless(download, path: Self.signaturesPath(job.cache, sum: fetched.sum), sum: fetched.sum, tool: tool, cache: job.cache, fresh: false)
         if let locked = record.signedBy[key], locked != signers {
             throw TackError("tack.lock says \(locked.isEmpty ? "nobody" : locked) signed the \(key) download of \(tool), but its signatures now say \(signers.isEmpty ? "nobody" : signers) — nothing was installed; if the new signer is right, run `tack update \(job.locked.name)`")
         }

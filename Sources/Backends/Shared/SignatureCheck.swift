@@ -25,7 +25,7 @@ struct SignatureCheck {
     /// `label` tells apart two signatures of one scheme kept for one file (aqua's cosign bundle
     /// and SLSA provenance); `fetched`, a signature already fetched from `signatureURL`.
     func verify(_ file: String, sum: String, key: SigningKey, signatureURL: String, cache: String, fresh: Bool = false, tool: String, downloadName: String,
-                label: String? = nil, fetched: [UInt8]? = nil, policy: String = "tack.yml") async throws(TackError) -> String {
+                label: String? = nil, fetched: [UInt8]? = nil, policy: String = "tack.yml", offline: Bool = false) async throws(TackError) -> String {
         let kept = file + (label.map { "." + $0 } ?? "") + key.scheme.suffix
         /// Who signed, or what is wrong.
         func check(_ signature: [UInt8]) throws(TackError) -> Result<String, Problem> {
@@ -37,7 +37,14 @@ struct SignatureCheck {
         }
         // A kept signature this signer made is as good as a fresh one (offline too); one
         // another signer made (the key changed) is fetched again.
-        if !fresh, let cached = try? fs.read(kept), case .success(let signer) = try check(cached) { return signer }
+        if !fresh, let cached = try? fs.read(kept) {
+            switch try check(cached) {
+            case .success(let signer): return signer
+            case .failure(let problem) where offline: throw TackError("\(tool): the signature kept in the download cache does not hold: \(problem.text)")
+            case .failure: break
+            }
+        }
+        if offline { throw TackError("\(tool): no signature of it is kept in the download cache — run `tack lock --verify` with the network") }
         if key.scheme == .attestation { return try await attested(file, kept: kept, sum: sum, key: key, check: check, fresh: fresh, tool: tool, policy: policy) }
         let signature: [UInt8]
         if let fetched {
@@ -52,7 +59,9 @@ struct SignatureCheck {
             let named = key.scheme == .sigstore ? "\(policy) names the signer \(key.text) (issuer \(key.issuer ?? ""))" : "\(policy) names the key \(key.id)"
             throw TackError("\(tool) failed its \(key.scheme.rawValue) signature check (\(Redact.url(signatureURL))): \(problem.text); \(named) — nothing was installed")
         case .success(let signer):
-            if !fresh { try? fs.writeAtomically(kept, signature) }
+            // Kept (a fresh check's too), so an offline install and `tack lock --verify
+            // --offline` check it again.
+            try? fs.writeAtomically(kept, signature)
             return signer
         }
     }
@@ -70,7 +79,7 @@ struct SignatureCheck {
         for bundle in bundles {
             switch try check(bundle) {
             case .success(let signer):
-                if !fresh { try? fs.writeAtomically(kept, bundle) }
+                try? fs.writeAtomically(kept, bundle)
                 return signer
             case .failure(let problem): problems.append(problem.text)
             }

@@ -254,6 +254,11 @@ public struct URLBackend: Backend {
         return record.fields
     }
 
+    /// `tack lock --verify --offline` (`URLLockOfflineVerification`).
+    public func verifyLockOffline(_ entry: LockedTool, for request: ToolRequest, cache: String) async -> (checked: Int, problems: [String])? {
+        await URLLockOfflineVerification(backend: self).verify(entry, for: request, cache: cache)
+    }
+
     /// `tack lock --verify` (`URLLockVerification`).
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
         await URLLockVerification(backend: self).verify(entry, for: request, scratch: scratch, jobs: jobs)

@@ -24,6 +24,10 @@ public protocol Backend: Sendable {
     /// again (into `scratch`, never from the download cache) and compared; how many were
     /// checked, and each mismatch or failure.
     func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String])
+    /// `tack lock --verify --offline`: what the download cache (`cache`) kept of the entry's
+    /// platforms — downloads, signatures, bundles — checked again with no network; nil when
+    /// this backend keeps nothing it could check.
+    func verifyLockOffline(_ entry: LockedTool, for request: ToolRequest, cache: String) async -> (checked: Int, problems: [String])?
     /// What a build of `locked` depends on, for the team cache's key (source, commit, products
     /// or build command, `bin:`, the toolchain), or nil when this backend's installs are not
     /// builds (downloads are verified by checksum instead). `built` is an install's record of
@@ -69,6 +73,7 @@ extension Backend {
     public func buildInputs(_ request: ToolRequest, _ locked: LockedTool, destination: String, built: [String: String]?) async throws(TackError) -> [String: String]? { nil }
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] { [:] }
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) { (0, []) }
+    public func verifyLockOffline(_ entry: LockedTool, for request: ToolRequest, cache: String) async -> (checked: Int, problems: [String])? { nil }
     public func available(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         var all = request
         all.requirement = .latest
