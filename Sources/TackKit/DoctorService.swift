@@ -133,13 +133,21 @@ public struct DoctorService {
     func checkTrustOnFirstUse(_ resolution: Resolution, _ entries: [LockedTool?]?, _ r: inout Report) {
         guard let entries else { return }
         let registry = try? ToolRegistry.load(store: settings.store, backends: settings.backends)
-        var names: [String] = []
+        var names: [String] = [], checksumOnly: [String] = []
         for case (let pin, let entry?) in zip(resolution.pins, entries) where LockPlanner.isLockable(pin.request) {
             let request = registry?.apply(pin.request) ?? pin.request
-            if Verification.of(entry, request: request, backends: settings.backends).kind == .trustOnFirstUse { names.append(entry.name) }
+            switch Verification.of(entry, request: request, backends: settings.backends).kind {
+            case .trustOnFirstUse: names.append(entry.name)
+            case .checksumFile, .manifestChecksum: checksumOnly.append(entry.name)
+            case .signature: continue
+            }
         }
-        guard !names.isEmpty else { return }
-        r.note("\(names.sorted().joined(separator: ", ")) rest\(names.count == 1 ? "s" : "") on trust on first use: tack.lock recorded what was first downloaded, and nothing the publisher signed or listed checked it — where the publisher publishes them, name its checksum file (`checksums:`) or key (`minisign:`, `cosign:`) in tack.yml; `tack sbom` says how each tool is verified")
+        if !names.isEmpty {
+            r.note("\(names.sorted().joined(separator: ", ")) rest\(names.count == 1 ? "s" : "") on trust on first use: tack.lock recorded what was first downloaded, and nothing the publisher signed or listed checked it — where the publisher publishes them, name its checksum file (`checksums:`), key (`minisign:`, `cosign:`) or keyless signer (`signer:`, `attested: github`) in tack.yml; `tack sbom` says how each tool is verified")
+        }
+        if !checksumOnly.isEmpty {
+            r.note("\(checksumOnly.sorted().joined(separator: ", ")) \(checksumOnly.count == 1 ? "is" : "are") verified by a checksum only: nothing says who published it — where the publisher signs its releases, name the signer (`signer:`, `attested: github`, `minisign:`, `cosign:`) in tack.yml")
+        }
     }
 
     static func describe(_ entry: LockedTool, kind: (any BackendKind)?) -> String {

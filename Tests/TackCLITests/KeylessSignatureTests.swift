@@ -78,6 +78,12 @@ import TackCore
         #expect(r.status == 0 && f.installed, "\(r.stderr)")
         let signer = "sigstore:\(Self.actions) \(Self.workflow)@refs/tags/v1.0.0"
         #expect(f.lock.contains("signed-by:\n      \(Self.here): \"\(signer)\""), "\(f.lock)")
+        // The bill of materials says who signed; doctor has nothing to say of it.
+        let sbom = try f.tack(["sbom"])
+        #expect(sbom.stdout.contains("keyless Sigstore signature by \(Self.workflow.replacingOccurrences(of: "/", with: "\\/"))@refs\\/tags\\/v1.0.0 (issuer https:\\/\\/token.actions.githubusercontent.com)")
+                || sbom.stdout.contains("keyless Sigstore signature by \(Self.workflow)@refs/tags/v1.0.0 (issuer \(Self.actions))"), "\(sbom.stdout)")
+        let doctor = try f.tack(["doctor"])
+        #expect(!doctor.stdout.contains("trust on first use") && !doctor.stdout.contains("checksum only"), "\(doctor.stdout)")
         // The bundle is kept with the download: offline, with the server's copy gone, a
         // reinstall checks it again.
         try FileManager.default.removeItem(atPath: f.file(Self.here) + ".sigstore.json")

@@ -25,14 +25,27 @@ public struct URLKind: BackendKind {
 
     public func verification(_ entry: LockedTool, request: ToolRequest?) -> Verification {
         if let key = request?.options.url.signingKey {
-            if key.scheme == .sigstore { return Verification(.signature, "keyless Sigstore signature by \(key.text) (issuer \(key.issuer ?? ""))") }
-            return Verification(.signature, "\(key.scheme.rawValue) signature by \(key.id)")
+            switch key.scheme {
+            case .sigstore, .attestation:
+                // Who signed, as tack.lock records it for each platform.
+                let signers = Set(entry.signers.values).sorted()
+                let what = key.scheme == .attestation ? "GitHub artifact attestation" : "keyless Sigstore signature"
+                return Verification(.signature, signers.isEmpty ? "\(what) (not yet checked)" : "\(what) by " + signers.map(Self.signer).joined(separator: "; "))
+            default:
+                return Verification(.signature, "\(key.scheme.rawValue) signature by \(key.id)")
+            }
         }
         if let file = entry.options["checksums"] { return Verification(.checksumFile, "the publisher's checksums at \(file)") }
         if entry.options["checksum"] != nil || entry.options.keys.contains(where: { $0.hasSuffix(".checksum") }) {
             return Verification(.manifestChecksum, "the checksum in tack.yml")
         }
         return Verification(.trustOnFirstUse, "the SHA-256 of the first download, locked")
+    }
+
+    /// A locked keyless signer (`sigstore:ISSUER IDENTITY`) in words: `IDENTITY (issuer ISSUER)`.
+    static func signer(_ locked: String) -> String {
+        guard locked.hasPrefix("sigstore:"), let space = locked.firstIndex(of: " ") else { return locked }
+        return "\(locked[locked.index(after: space)...]) (issuer \(locked[locked.index(locked.startIndex, offsetBy: 9)..<space]))"
     }
 
     public func describe(_ entry: LockedTool, in c: inout BillOfMaterials.Component) {
