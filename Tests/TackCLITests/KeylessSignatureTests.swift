@@ -48,9 +48,23 @@ import TackCore
         var lock: String { s.read("app/tack.lock") ?? "" }
     }
 
+    /// The interpreter with `cryptography`: the system's (Debian's python3-cryptography, which
+    /// `./bootstrap.sh --dev` installs), else the one on PATH.
+    static let interpreter: String = {
+        let system = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: system) else { return FixtureServer.python }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: system)
+        p.arguments = ["-c", "import cryptography"]
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return FixtureServer.python }
+        p.waitUntilDone()
+        return p.terminationStatus == 0 ? system : FixtureServer.python
+    }()
+
     static func python(_ args: [String]) throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: FixtureServer.python)
+        p.executableURL = URL(fileURLWithPath: interpreter)
         p.arguments = [script] + args
         p.standardOutput = FileHandle.nullDevice
         try p.run()
