@@ -105,12 +105,20 @@ import Testing
         withExtendedLifetime(f.server) {}
     }
 
-    @Test(arguments: ["cosign by another workflow", "no attestation", "provenance of another repository", "provenance by another builder", "cosign of another file"])
+    @Test(arguments: ["cosign by another workflow", "no attestation", "provenance of another repository", "provenance by another builder", "cosign of another file",
+                      "cosign by another issuer", "cosign log entry of another file", "cosign logged after the certificate expired"])
     func aSignatureThatDoesNotHoldInstallsNothing(_ attack: String) throws {
         let f = try fake()
         try f.registry(Self.allThree)
-        try f.cosign(f.asset(), identity: attack == "cosign by another workflow" ? "https://github.com/acme/keyless/.github/workflows/other.yml@refs/tags/v1.0.0" : Self.release,
-                     attack == "cosign of another file" ? ["--tamper", "artifact"] : [])
+        let more: [String]
+        switch attack {
+        case "cosign of another file": more = ["--tamper", "artifact"]
+        case "cosign by another issuer": more = ["--issuer", "https://accounts.google.com"]
+        case "cosign log entry of another file": more = ["--tamper", "log-entry"]
+        case "cosign logged after the certificate expired": more = ["--tamper", "time"]
+        default: more = []
+        }
+        try f.cosign(f.asset(), identity: attack == "cosign by another workflow" ? "https://github.com/acme/keyless/.github/workflows/other.yml@refs/tags/v1.0.0" : Self.release, more)
         if attack != "no attestation" { try f.attest(f.asset()) }
         try f.provenance(f.asset(), repository: attack == "provenance of another repository" ? "https://github.com/mallory/keyless" : "https://github.com/acme/keyless",
                          identity: attack == "provenance by another builder" ? "https://github.com/mallory/generator/.github/workflows/builder.yml@refs/tags/v1.0.0" : Self.builder)
@@ -122,6 +130,9 @@ import Testing
         case "no attestation": expected = "GitHub keeps no attestation of keyless 1.0.0"
         case "provenance of another repository": expected = "the signature was made for https://github.com/mallory/keyless, not https://github.com/acme/keyless"
         case "provenance by another builder": expected = "signed by https://github.com/mallory/generator/"
+        case "cosign by another issuer": expected = "the signer's identity was issued by https://accounts.google.com, not https://token.actions.githubusercontent.com"
+        case "cosign log entry of another file": expected = "transparency log entry 0 records another artifact digest than the bundle"
+        case "cosign logged after the certificate expired": expected = "outside the signing certificate's validity"
         default: expected = "signature: it does not verify with the signer's key"
         }
         #expect(r.stderr.contains(expected) && r.stderr.contains("nothing was installed"), "\(attack): \(r.stderr)")

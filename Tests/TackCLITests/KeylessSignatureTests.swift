@@ -281,9 +281,76 @@ import TackCore
         let f = try setUp()
         try attestedManifest(f, "github")
         let r = try f.tack(["install"], env: githubEnv(f))
-        #expect(r.status == 1 && r.stderr.contains("`attested: github` (tool, set by") && r.stderr.contains("name the repository instead: `attested: { github: OWNER/REPO }`"), "\(r.stderr)")
+        #expect(r.status == 1 && r.stderr.contains("`attested: github` (tool, set by") && r.stderr.contains("to know the source repository; name it instead: `attested: { github: OWNER/REPO }`"), "\(r.stderr)")
         #expect(GitHub.repository(ofDownload: "https://github.com/cli/cli/releases/download/v2.63.0/gh_2.63.0_linux_amd64.tar.gz") == "cli/cli")
         #expect(GitHub.repository(ofDownload: "https://github.com/cli/cli/archive/v2.63.0.tar.gz") == nil)
+        withExtendedLifetime(f.server) {}
+    }
+
+    // MARK: SLSA provenance (`provenance:`)
+
+    static let builder = "https://github.com/slsa-framework/slsa-github-generator/.github/workflows/generator_generic_slsa3.yml@refs/tags/v2.1.0"
+
+    /// slsa-github-generator's provenance of `platform`'s download, beside it.
+    func provenance(_ f: Fixture, _ platform: String, repository: String = "https://github.com/acme/tool", identity: String = KeylessSignatureTests.builder, tamper: String? = nil) throws {
+        var args = ["sign", f.s.root + "/sigstore", f.file(platform), f.file(platform) + ".intoto.jsonl", "--dsse", "https://slsa.dev/provenance/v0.2",
+                    "--identity", identity, "--repository", repository]
+        if let tamper { args += ["--tamper", tamper] }
+        try Self.python(args)
+    }
+
+    func provenanceManifest(_ f: Fixture) throws {
+        try f.s.write("app/tack.yml", """
+            tools:
+              tool:
+                url: "\(f.server.url("files/tool-{os}-{arch}.tar.gz"))"
+                version: 1.0.0
+                bin: shellcheck-v{version}/shellcheck
+                provenance:
+                  url: "\(f.server.url("files/tool-{os}-{arch}.tar.gz.intoto.jsonl"))"
+                  source: acme/tool
+
+            """)
+    }
+
+    @Test func aDownloadWithSLSAProvenanceIsCheckedAndItsBuilderLocked() throws {
+        let f = try setUp()
+        try provenance(f, Self.here)
+        try provenanceManifest(f)
+        let r = try f.tack(["install"])
+        #expect(r.status == 0 && f.installed, "\(r.stderr)")
+        #expect(f.lock.contains("\(Self.here): \"sigstore:\(Self.actions) \(Self.builder)\""), "\(f.lock)")
+        withExtendedLifetime(f.server) {}
+    }
+
+    @Test(arguments: ["another repository", "another builder", "another subject", "old format", "issuer", "log-entry", "time"])
+    func provenanceThatDoesNotHoldInstallsNothing(_ attack: String) throws {
+        let f = try setUp()
+        switch attack {
+        case "another repository": try provenance(f, Self.here, repository: "https://github.com/mallory/tool")
+        case "another builder": try provenance(f, Self.here, identity: "https://github.com/mallory/generator/.github/workflows/builder.yml@refs/tags/v1.0.0")
+        case "another subject": try provenance(f, Self.here, tamper: "artifact")
+        case "old format":
+            try f.s.write("www/tool-\(Self.here).tar.gz.intoto.jsonl", #"{"payloadType":"application/vnd.in-toto+json","payload":"e30=","signatures":[{"keyid":"","sig":"MEUC"}]}"#)
+        case "issuer":
+            try Self.python(["sign", f.s.root + "/sigstore", f.file(Self.here), f.file(Self.here) + ".intoto.jsonl", "--dsse", "https://slsa.dev/provenance/v0.2",
+                             "--identity", Self.builder, "--issuer", "https://accounts.google.com"])
+        default: try provenance(f, Self.here, tamper: attack)
+        }
+        try provenanceManifest(f)
+        let r = try f.tack(["install"])
+        #expect(r.status == 1 && !f.installed, "\(attack): \(r)")
+        let expected: String
+        switch attack {
+        case "another repository": expected = "the signature was made for https://github.com/mallory/tool, not https://github.com/acme/tool"
+        case "another builder": expected = "signed by https://github.com/mallory/generator/.github/workflows/builder.yml@refs/tags/v1.0.0, not an identity matching"
+        case "another subject": expected = "its statement names no subject with the artifact's SHA-256"
+        case "old format": expected = "the provenance is in slsa-github-generator's old format"
+        case "issuer": expected = "the signer's identity was issued by https://accounts.google.com"
+        case "log-entry": expected = "transparency log entry 0 records another DSSE payload than the bundle"
+        default: expected = "outside the signing certificate's validity"
+        }
+        #expect(r.stderr.contains(expected) && r.stderr.contains("nothing was installed"), "\(attack): \(r.stderr)")
         withExtendedLifetime(f.server) {}
     }
 }

@@ -269,7 +269,7 @@ public struct AquaBackend: Backend {
                 }
                 // slsa-github-generator before 2.1 writes a bare DSSE envelope: its log entry
                 // must be looked up online, which tack does not do.
-                guard Self.isSigstoreBundle(body) else {
+                guard SigstoreTrust.isSigstoreBundle(body) else {
                     notes.append("not verified: the SLSA provenance aqua's registry names for \(tool) is in slsa-github-generator's old format (no transparency log proof in it); its checksum is checked")
                     continue
                 }
@@ -316,11 +316,6 @@ public struct AquaBackend: Backend {
         return (checked, problems)
     }
 
-    /// Whether `bytes` is a Sigstore bundle (JSON with a bundle media type), not a bare envelope.
-    static func isSigstoreBundle(_ bytes: [UInt8]) -> Bool {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any], let media = object["mediaType"] as? String else { return false }
-        return media.hasPrefix("application/vnd.dev.sigstore.bundle")
-    }
 
     /// The file against a published hash of another algorithm than SHA-256.
     func check(_ path: String, against published: (sum: String, algorithm: String)?, tool: String, url: String) throws(TackError) {

@@ -209,15 +209,9 @@ struct AquaDownloadRenderer {
         for prefix in ["https://", "github.com/"] where source.hasPrefix(prefix) { source.removeFirst(prefix.count) }
         guard GitHub.isValidRepository(source) else { return nil }
         do throws(TackError) {
-            var key = try SigningKey(issuer: "https://token.actions.githubusercontent.com", identity: Self.slsaBuilders, url: url, pattern: true)
-            key.repository = source
-            return .init(kind: "slsa_provenance", key: key, url: url)
+            return .init(kind: "slsa_provenance", key: try SigningKey(provenanceAt: url, source: source), url: url)
         } catch { throw fail("its slsa_provenance: \(error.message)") }
     }
-
-    /// slsa-github-generator's trusted reusable workflows, at a release tag (what slsa-verifier
-    /// accepts as the builder).
-    static let slsaBuilders = #"^https://github\.com/slsa-framework/slsa-github-generator/\.github/workflows/[A-Za-z0-9_.-]+\.ya?ml@refs/tags/v[0-9]+\.[0-9]+\.[0-9]+$"#
 
     /// A `{ type: github_release, asset: … }` or `{ type: http, url: … }` file, rendered.
     func file(_ node: Node, values: [String: AquaTemplate.Value], what: String) throws(TackError) -> String? {

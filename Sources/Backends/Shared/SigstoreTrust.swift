@@ -1,3 +1,4 @@
+import Foundation
 import Sigstore
 import TackCore
 
@@ -31,6 +32,12 @@ public struct SigstoreTrust: Sendable {
         do { return try TrustedRoot.parse(bytes, what: "the Sigstore trusted root \(rootFile)") } catch { throw TackError(error.message) }
     }
 
+    /// Whether `bytes` is a Sigstore bundle (JSON with a bundle media type), not a bare envelope.
+    static func isSigstoreBundle(_ bytes: [UInt8]) -> Bool {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any], let media = object["mediaType"] as? String else { return false }
+        return media.hasPrefix("application/vnd.dev.sigstore.bundle")
+    }
+
     /// A keyless signature (a bundle, or a GitHub attestation) of the download whose SHA-256
     /// is `sum`: who signed, as tack.lock records it (`sigstore:ISSUER IDENTITY`), or what is
     /// wrong with it.
@@ -38,6 +45,9 @@ public struct SigstoreTrust: Sendable {
         guard let issuer = key.issuer else { return .failure(.init("tack.yml names no issuer")) }
         let digest = Checksum.bytes(sum)
         guard digest.count == 32 else { return .failure(.init("the download's SHA-256 is not known")) }
+        if key.isProvenance, !Self.isSigstoreBundle(bundle) {
+            return .failure(.init("the provenance is in slsa-github-generator's old format (a bare DSSE envelope with no transparency log proof), which tack cannot verify offline; generator 2.1 and later write a Sigstore bundle"))
+        }
         let root = try root()
         let identity: SigstorePolicy.Identity = key.identityIsPattern ? .regexp(key.text) : .glob(key.text)
         let result: SigstoreVerification

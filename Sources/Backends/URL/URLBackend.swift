@@ -72,9 +72,10 @@ public struct URLBackend: Backend {
     /// `attested: github` the attestation of the repository whose release the URL downloads.
     func signer(_ request: ToolRequest) throws(TackError) -> SigningKey? {
         guard let key = request.options.url.signingKey else { return nil }
-        guard key.scheme == .attestation, key.repository == nil else { return key }
+        guard key.scheme == .attestation || key.isProvenance, key.repository == nil else { return key }
         guard let repository = GitHub.repository(ofDownload: source(of: request)) else {
-            throw TackError("`attested: github` (\(request.name), set by \(request.origin.describe(home: nil))) needs a download from a GitHub release (https://github.com/OWNER/REPO/releases/download/…); name the repository instead: `attested: { github: OWNER/REPO }`")
+            let instead = key.isProvenance ? "`provenance: { url: …, source: OWNER/REPO }`" : "`attested: { github: OWNER/REPO }`"
+            throw TackError("`\(key.isProvenance ? "provenance" : "attested: github")` (\(request.name), set by \(request.origin.describe(home: nil))) needs a download from a GitHub release (https://github.com/OWNER/REPO/releases/download/…) to know the source repository; name it instead: \(instead)")
         }
         return key.attesting(repository)
     }

@@ -45,6 +45,8 @@ public struct SigningKey: Sendable, Hashable {
     public var repository: String?
     public var workflow: String?
     public var predicateType: String?
+    /// SLSA provenance (`provenance:`): the identity is the builder's, `repository` the source's.
+    public var isProvenance = false
 
     /// An attestation GitHub keeps for a download of `repository` (`owner/repo`; nil: the
     /// repository a github.com download URL names, filled in by `attesting(_:)`), made by a
@@ -74,6 +76,21 @@ public struct SigningKey: Sendable, Hashable {
         if !Pattern.isValid(text) { throw TackError("an attestation's workflow \(quoted(workflow ?? "")) is not a regular expression") }
     }
 
+    /// SLSA provenance at `url` (a template like a download's), made by one of
+    /// slsa-github-generator's trusted reusable workflows at a release tag, for the builds of
+    /// `source` (`owner/repo`; nil: the repository a github.com release download names,
+    /// filled in by `attesting(_:)`), naming the download as a subject.
+    public init(provenanceAt url: String, source: String?) throws(TackError) {
+        if let source, !GitHub.isValidRepository(source) { throw TackError("`provenance.source` is `owner/repo`, found \(quoted(source))") }
+        try self.init(issuer: "https://token.actions.githubusercontent.com", identity: Self.slsaBuilders, url: url, pattern: true)
+        repository = source
+        isProvenance = true
+    }
+
+    /// slsa-github-generator's trusted reusable workflows, at a release tag (what slsa-verifier
+    /// accepts as the builder).
+    public static let slsaBuilders = #"^https://github\.com/slsa-framework/slsa-github-generator/\.github/workflows/[A-Za-z0-9_.-]+\.ya?ml@refs/tags/v[0-9]+\.[0-9]+\.[0-9]+$"#
+
     /// Who may make an attestation of `repository`: one of its workflows, or `workflow` (a
     /// pattern). GitHub's names are case-insensitive.
     static func attestationIdentity(repository: String, workflow: String?) -> String {
@@ -85,7 +102,7 @@ public struct SigningKey: Sendable, Hashable {
     public func attesting(_ repository: String) -> SigningKey {
         var key = self
         key.repository = repository
-        key.text = Self.attestationIdentity(repository: repository, workflow: workflow)
+        if !isProvenance { key.text = Self.attestationIdentity(repository: repository, workflow: workflow) }
         return key
     }
 

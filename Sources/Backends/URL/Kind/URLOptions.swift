@@ -19,18 +19,19 @@ public struct URLOptions: BackendOptionSet {
     public var signingKey: SigningKey?
     public init() {}
 
-    public static let keys = ["checksum", "platforms", "versions", "checksums", "minisign", "cosign", "signer", "attested"]
+    public static let keys = ["checksum", "platforms", "versions", "checksums", "minisign", "cosign", "signer", "attested", "provenance"]
 
     public mutating func decode(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) {
         switch key.value {
         case "checksum": checksum = try reader.checksum(value, "`checksum`")
         case "platforms": platforms = try reader.platformOverrides(value)
         case "checksums": checksumsURL = try reader.checksumsFile(value)
-        case "minisign", "cosign", "signer", "attested":
-            guard signingKey == nil else { throw reader.fail(key.mark, "give one signer, `minisign`, `cosign`, `signer` or `attested`, not two") }
+        case "minisign", "cosign", "signer", "attested", "provenance":
+            guard signingKey == nil else { throw reader.fail(key.mark, "give one signer, `minisign`, `cosign`, `signer`, `attested` or `provenance`, not two") }
             switch key.value {
             case "signer": signingKey = try reader.keylessSigner(value)
             case "attested": signingKey = try reader.attestation(value)
+            case "provenance": signingKey = try reader.provenance(value)
             default: signingKey = try reader.signingKey(value, SigningKey.Scheme(rawValue: key.value) ?? .minisign)
             }
         default: versionIndex = try reader.versionIndex(value)
@@ -167,6 +168,22 @@ extension ManifestDecoder {
         do { return try SigningKey(attestationOf: repository, workflow: workflow, predicateType: predicate ?? "https://slsa.dev/provenance/v1") } catch {
             throw fail(v.mark, error.message)
         }
+    }
+
+    /// `provenance: { url: …, source: owner/repo }`: SLSA provenance that slsa-github-generator
+    /// made for the downloads (its bundle form), built from `source` (default: the repository
+    /// a github.com release URL names).
+    public func provenance(_ v: Node) throws(TackError) -> SigningKey {
+        var url: String?, source: String?
+        for (fk, fv) in try mapping(v, "`provenance`") {
+            switch fk.value {
+            case "url": url = try downloadURL(fv, "`provenance.url`")
+            case "source": source = try string(fv, "`provenance.source`")
+            default: throw unknownKey(fk, in: ["url", "source"], context: " in `provenance`")
+            }
+        }
+        guard let url else { throw fail(v.mark, "`provenance` needs `url`, where the release's provenance (`*.intoto.jsonl`) is") }
+        do { return try SigningKey(provenanceAt: url, source: source) } catch { throw fail(v.mark, error.message) }
     }
 
     /// `minisign:`/`cosign:`: the key alone, or `{ key: …, url: … }` with where the signature is.
