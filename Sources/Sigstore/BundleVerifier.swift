@@ -116,6 +116,11 @@ public struct BundleVerifier: Sendable {
                 signed = true
             }
             guard signed else { throw .logEntry(index: i, why: "its checkpoint is not signed by the log") }
+            // The proof's own root and size must be the checkpoint's: a bundle that says two
+            // things about one tree says nothing.
+            guard proof.rootHash == checkpoint.rootHash, proof.treeSize == checkpoint.size else {
+                throw .logEntry(index: i, why: "its checkpoint is for another tree than its inclusion proof")
+            }
             guard MerkleProof.root(leaf: MerkleProof.leafHash(entry.body), index: entry.logIndex, size: checkpoint.size, proof: proof.hashes) == checkpoint.rootHash else {
                 throw .logEntry(index: i, why: "its inclusion proof does not lead to the checkpoint's root")
             }
