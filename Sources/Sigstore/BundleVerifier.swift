@@ -58,6 +58,7 @@ public struct BundleVerifier: Sendable {
             result.identity = found
             result.issuer = foundIssuer
             result.sourceRepository = certificate.fulcioExtension(12)
+            result.sourceRef = certificate.fulcioExtension(14)
         }
         return result
     }

@@ -66,6 +66,8 @@ public struct SigstoreVerification: Sendable, Equatable {
     /// The repository the certificate says the signing workflow ran for (Fulcio's
     /// SourceRepositoryURI, `https://github.com/OWNER/REPO`).
     public var sourceRepository: String?
+    /// The ref it ran at (Fulcio's SourceRepositoryRef, `refs/tags/v1.2.0`).
+    public var sourceRef: String?
 
     /// The in-toto statement's predicate type, for a DSSE envelope that holds one.
     public var predicateType: String? {

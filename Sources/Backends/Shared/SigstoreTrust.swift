@@ -69,6 +69,9 @@ public struct SigstoreTrust: Sendable {
         if let wanted = key.predicateType, result.predicateType != wanted {
             return .failure(.init("the \(what)'s statement is a \(result.predicateType ?? "payload of no type"), not a \(wanted)"))
         }
+        if key.isProvenance {
+            return .success(SigningKey.provenanceID(builder: result.identity ?? "", source: result.sourceRepository ?? "", ref: result.sourceRef))
+        }
         return .success(SigningKey.sigstoreID(issuer: result.issuer ?? issuer, identity: result.identity ?? ""))
     }
 }

@@ -171,8 +171,19 @@ public struct SigningKey: Sendable, Hashable {
     /// keyless signer with this issuer whose identity matches.
     public func accepts(_ signer: String) -> Bool {
         guard scheme == .sigstore || scheme == .attestation, let issuer else { return signer == id }
+        if isProvenance {
+            // `slsa:BUILDER SOURCE@REF`: the builder must be one this key allows.
+            guard signer.hasPrefix("slsa:"), let space = signer.firstIndex(of: " ") else { return false }
+            return allows(identity: String(signer[signer.index(signer.startIndex, offsetBy: 5)..<space]))
+        }
         let prefix = "sigstore:\(issuer) "
         return signer.hasPrefix(prefix) && allows(identity: String(signer.dropFirst(prefix.count)))
+    }
+
+    /// What tack.lock records of SLSA provenance: `slsa:BUILDER SOURCE@REF` (the builder's
+    /// workflow, and the repository and ref it built).
+    public static func provenanceID(builder: String, source: String, ref: String?) -> String {
+        "slsa:\(builder) \(source)" + (ref.map { "@" + $0 } ?? "")
     }
 
     /// A minisign key id as minisign prints it: the 8 bytes as one little-endian number, in

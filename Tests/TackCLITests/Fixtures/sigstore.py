@@ -34,6 +34,7 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, ObjectIdentifier
 
 ISSUER_OID = ObjectIdentifier("1.3.6.1.4.1.57264.1.8")
 SOURCE_REPOSITORY_OID = ObjectIdentifier("1.3.6.1.4.1.57264.1.12")
+SOURCE_REF_OID = ObjectIdentifier("1.3.6.1.4.1.57264.1.14")
 SCT_OID = ObjectIdentifier("1.3.6.1.4.1.11129.2.4.2")
 DEFAULT_IDENTITY = "https://github.com/acme/tool/.github/workflows/release.yml@refs/tags/v1.0.0"
 DEFAULT_ISSUER = "https://token.actions.githubusercontent.com"
@@ -116,7 +117,8 @@ def leaf_certificate(directory, leaf_key, identity, issuer, t, ca_name, reposito
                .add_extension(x509.SubjectAlternativeName([x509.UniformResourceIdentifier(identity)]), critical=True)
                # DER UTF8Strings, as Fulcio writes 1.3.6.1.4.1.57264.1.8 and later.
                .add_extension(x509.UnrecognizedExtension(ISSUER_OID, utf8_string(issuer)), critical=False)
-               .add_extension(x509.UnrecognizedExtension(SOURCE_REPOSITORY_OID, utf8_string(repository)), critical=False))
+               .add_extension(x509.UnrecognizedExtension(SOURCE_REPOSITORY_OID, utf8_string(repository)), critical=False)
+               .add_extension(x509.UnrecognizedExtension(SOURCE_REF_OID, utf8_string("refs/tags/v1.0.0")), critical=False))
     # The SCT signs the certificate as it is without the SCT list (RFC 6962's precertificate).
     precert = builder.sign(ca_key, hashes.SHA256())
     tbs = precert.tbs_certificate_bytes
