@@ -24,7 +24,7 @@ import TackKit
             "platforms": "{ linux-x86_64: { url: \"https://example.com/x\" } }", "versions": "{ url: \"https://example.com\", regex: \"(.*)\" }",
             "checksums": "{ url: \"https://example.com/SHA256SUMS\" }", "prebuilt": "false", "relocatable": "true", "build_env": "{ A: b }",
             "python": "python3", "index_url": "https://example.com/simple", "find_links": "/wheels", "extras": "[a]", "source": "https://example.com",
-            "sdks": "[static-linux]", "attested": "github", "signer": "{ issuer: \"https://token.actions.githubusercontent.com\", identity: \"https://github.com/o/r/*\" }", "vars": "{ channel: stable }", "asset": "tool", "minisign": "RWT+ocXWlNqWvrou0nldDB1llJd8bfHcY8r3dd66iHgj9X+mWtI1pUL4",
+            "sdks": "[static-linux]", "attested": "github", "provenance": "{ url: \"https://example.com/x.intoto.jsonl\", source: o/r }", "signer": "{ issuer: \"https://token.actions.githubusercontent.com\", identity: \"https://github.com/o/r/*\" }", "vars": "{ channel: stable }", "asset": "tool", "minisign": "RWT+ocXWlNqWvrou0nldDB1llJd8bfHcY8r3dd66iHgj9X+mWtI1pUL4",
             "cosign": "\"-----BEGIN PUBLIC KEY-----\\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAExjQl2M+90GGUYabGlxlNvsHZqlqdowrbcA8M6M4dIhjCIGe0oBvddvFGvV1yqU9F4PBUNz21I3YW1ilPz6j7MA==\\n-----END PUBLIC KEY-----\"",
         ]
         for kind in Self.catalog.kinds {

@@ -196,7 +196,7 @@ struct SignatureTests {
         #expect(r.stderr.contains("a minisign public key is one base64 line starting with `RW`"), "\(r.stderr)")
         try f.manifest("    minisign: \"RWT+ocXWlNqWvrou0nldDB1llJd8bfHcY8r3dd66iHgj9X+mWtI1pUL4\"\n    cosign: \"x\"\n")
         let both = try f.s.tack(["install"], in: "app")
-        #expect(both.stderr.contains("give one signer, `minisign`, `cosign`, `signer` or `attested`, not two"), "\(both.stderr)")
+        #expect(both.stderr.contains("give one signer, `minisign`, `cosign`, `signer`, `attested` or `provenance`, not two"), "\(both.stderr)")
         withExtendedLifetime(f.server) {}
     }
 }

@@ -22,12 +22,15 @@ import Testing
         let artifact = try Self.bytes("\(Self.cases)/a.txt")
         let rootFile = "\(Self.cases)/\(name)/trusted_root.json"
         let root = FileManager.default.fileExists(atPath: rootFile) ? try TrustedRoot.parse(try Self.bytes(rootFile)) : try TrustedRoot.publicGood()
-        #expect(verifies(bundle, root: root, artifact: artifact), "the case itself verifies")
+        let itself = verifies(bundle, root: root, artifact: artifact)
+        #expect(itself, "the case itself verifies")
         var generator = SystemRandomNumberGenerator()
-        // Cut anywhere: never JSON that verifies.
+        // Cut anywhere before its last brace: never JSON that verifies.
+        let end = try #require(bundle.lastIndex(of: UInt8(ascii: "}")))
         for _ in 0..<150 {
-            let cut = Int.random(in: 0..<bundle.count, using: &generator)
-            #expect(!verifies(Array(bundle[..<cut]), root: root, artifact: artifact), "cut at \(cut)")
+            let cut = Int.random(in: 0..<end, using: &generator)
+            let verified = verifies(Array(bundle[..<cut]), root: root, artifact: artifact)
+            #expect(!verified, "cut at \(cut) of \(bundle.count)")
         }
         // A base64 character of a signature, a proof hash or the certificate changed.
         let text = String(decoding: bundle, as: UTF8.self)
@@ -38,7 +41,8 @@ import Testing
             let offset = text.utf8.distance(from: text.utf8.startIndex, to: at.upperBound.samePosition(in: text.utf8) ?? text.utf8.startIndex) + 10
             guard offset < b.count else { continue }
             b[offset] = b[offset] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-            #expect(!verifies(b, root: root, artifact: artifact), "\(key) changed")
+            let verified = verifies(b, root: root, artifact: artifact)
+            #expect(!verified, "\(key) changed")
             changed += 1
         }
         #expect(changed >= 3)
