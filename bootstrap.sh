@@ -88,7 +88,7 @@ install_packages() {
         # and link (its libraries, a C toolchain, git for SwiftPM, certificates for HTTPS).
         local pkgs=(libgit2-dev libyaml-dev libarchive-dev zlib1g-dev libcurl4-openssl-dev libssl-dev pkg-config
                     ca-certificates git binutils gcc g++ libc6-dev libxml2 libsqlite3-0 libncurses6 tzdata)
-        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv ruby ruby-dev python3 python3-venv python3-pip python3-jsonschema python3-cryptography gnupg minisign docker-registry skopeo apache2-utils curl openssl debootstrap)
+        [ "$dev" -eq 1 ] && pkgs+=(shellcheck hyperfine bash zsh fish rbenv direnv ruby ruby-dev python3 python3-venv python3-pip python3-jsonschema python3-cryptography gnupg minisign tinyproxy docker-registry skopeo apache2-utils curl openssl debootstrap)
         for p in "${pkgs[@]}"; do
             dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
         done
@@ -101,7 +101,7 @@ install_packages() {
     elif command -v dnf >/dev/null 2>&1; then
         local pkgs=(libgit2-devel libyaml-devel libarchive-devel zlib-devel libcurl-devel openssl-devel pkgconf-pkg-config
                     ca-certificates git binutils gcc gcc-c++ glibc-devel libxml2 sqlite-libs ncurses-libs tzdata)
-        [ "$dev" -eq 1 ] && pkgs+=(ShellCheck hyperfine bash zsh fish rbenv direnv ruby ruby-devel python3 python3-pip python3-jsonschema python3-cryptography minisign)
+        [ "$dev" -eq 1 ] && pkgs+=(ShellCheck hyperfine bash zsh fish rbenv direnv ruby ruby-devel python3 python3-pip python3-jsonschema python3-cryptography minisign tinyproxy)
         for p in "${pkgs[@]}"; do rpm -q "$p" >/dev/null 2>&1 || missing+=("$p"); done
         if [ ${#missing[@]} -gt 0 ]; then
             need_root "dnf install -y ${missing[*]}"

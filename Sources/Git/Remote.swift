@@ -26,14 +26,32 @@ extension Git {
         return config.rewrite(url)
     }
 
+    /// libgit2's proxy options: through `proxy` (its URL), or none. The URL's copy is
+    /// `Proxy`'s to free.
+    final class Proxy {
+        var options = git_proxy_options()
+        private let text: UnsafeMutablePointer<CChar>?
+
+        init(_ proxy: String?) {
+            git_proxy_options_init(&options, UInt32(GIT_PROXY_OPTIONS_VERSION))
+            text = proxy.flatMap { strdup($0) }
+            if let text {
+                options.type = GIT_PROXY_SPECIFIED
+                options.url = UnsafePointer(text)
+            }
+        }
+
+        deinit { free(text) }
+    }
+
     /// Lists a remote's tags without cloning it.
-    public static func listTags(_ url: String) throws(GitError) -> [RemoteTag] {
-        try listRefs(url).compactMap { $0.name.hasPrefix("refs/tags/") ? RemoteTag(name: String($0.name.dropFirst(10)), commit: $0.commit) : nil }
+    public static func listTags(_ url: String, proxy: String? = nil) throws(GitError) -> [RemoteTag] {
+        try listRefs(url, proxy: proxy).compactMap { $0.name.hasPrefix("refs/tags/") ? RemoteTag(name: String($0.name.dropFirst(10)), commit: $0.commit) : nil }
     }
 
     /// Lists a remote's branches and tags (`refs/heads/…`, `refs/tags/…`) with the commit each
     /// points to (annotated tags peeled), without cloning it.
-    public static func listRefs(_ url: String) throws(GitError) -> [RemoteTag] {
+    public static func listRefs(_ url: String, proxy: String? = nil) throws(GitError) -> [RemoteTag] {
         try ensureInitialised()
         let actual = rewrite(url)
         var remote: OpaquePointer?
@@ -43,7 +61,8 @@ extension Git {
         defer { git_remote_free(remote) }
         var callbacks = git_remote_callbacks()
         git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION))
-        guard git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil) == 0 else {
+        let through = Proxy(proxy)
+        guard git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, &through.options, nil) == 0 else {
             throw GitError.last("listing the tags of \(url)")
         }
         defer { git_remote_disconnect(remote) }
@@ -71,9 +90,9 @@ extension Git {
 
     /// Fetches one ref (a tag, a branch, or a commit SHA) of `url` into a new repository at
     /// `directory` and checks it out. Returns the commit checked out.
-    public static func checkout(_ url: String, ref: String, into directory: String) throws(GitError) -> String {
+    public static func checkout(_ url: String, ref: String, into directory: String, proxy: String? = nil) throws(GitError) -> String {
         try withNewRepository(directory, remote: url) { (repo, remote) throws(GitError) -> String in
-            try checkout(url, ref: ref, repo: repo, remote: remote)
+            try checkout(url, ref: ref, repo: repo, remote: remote, proxy: Proxy(proxy))
         }
     }
 
@@ -94,11 +113,12 @@ extension Git {
         return try body(repo, remote)
     }
 
-    static func checkout(_ url: String, ref: String, repo: OpaquePointer, remote: OpaquePointer) throws(GitError) -> String {
+    static func checkout(_ url: String, ref: String, repo: OpaquePointer, remote: OpaquePointer, proxy: Proxy) throws(GitError) -> String {
         let isSHA = ref.count == 40 && ref.allSatisfy(\.isHexDigit)
         var options = git_fetch_options()
         git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
         options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        options.proxy_opts = proxy.options
         if isSHA {
             // Servers need not serve a bare commit; every branch and tag is reachable to all.
             let specs = ["+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"]
@@ -116,7 +136,7 @@ extension Git {
             let again: Int32 = withStrArray([branch]) { specs in git_remote_fetch(remote, specs, &options, nil) }
             guard again == 0 else {
                 // Neither fetched: say whether the repository or the ref is what is missing.
-                guard git_remote_connect(remote, GIT_DIRECTION_FETCH, nil, nil, nil) == 0 else {
+                guard git_remote_connect(remote, GIT_DIRECTION_FETCH, nil, &proxy.options, nil) == 0 else {
                     throw GitError.last("cannot reach the repository \(url)")
                 }
                 git_remote_disconnect(remote)
@@ -180,10 +200,16 @@ extension GitConfig {
 
 extension Git {
     /// Clones `url` (its default branch) into `directory`, honouring `insteadOf`.
-    public static func clone(_ url: String, into directory: String) throws(GitError) {
+    public static func clone(_ url: String, into directory: String, proxy: String? = nil) throws(GitError) {
         try ensureInitialised()
         var repo: OpaquePointer?
-        guard git_clone(&repo, rewrite(url), directory, nil) == 0, let repo else {
+        var options = git_clone_options()
+        git_clone_options_init(&options, UInt32(GIT_CLONE_OPTIONS_VERSION))
+        let through = Proxy(proxy)
+        options.fetch_opts.proxy_opts = through.options
+        let cloned = git_clone(&repo, rewrite(url), directory, &options)
+        withExtendedLifetime(through) {}
+        guard cloned == 0, let repo else {
             throw GitError.last("cloning \(url)")
         }
         git_repository_free(repo)
@@ -210,17 +236,19 @@ extension Git {
     /// checks it out when `checkout` is set. A commit the origin does not reach (a pull
     /// request's head, another branch, a commit that was never pushed) is refused, so a lock
     /// cannot choose code its pin's source never published there.
-    public static func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, into directory: String, checkout: Bool) throws(GitError) {
+    public static func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, into directory: String, checkout: Bool, proxy: String? = nil) throws(GitError) {
         guard isCommitID(commit) else { throw GitError(message: "`\(commit)` is not a full commit id") }
         try withNewRepository(directory, remote: url) { (repo, remote) throws(GitError) in
-            try fetch(url, commit: commit, reachableFrom: origin, repo: repo, remote: remote, checkout: checkout)
+            try fetch(url, commit: commit, reachableFrom: origin, repo: repo, remote: remote, checkout: checkout, proxy: proxy)
         }
     }
 
-    static func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, repo: OpaquePointer, remote: OpaquePointer, checkout: Bool) throws(GitError) {
-        let (specs, described) = try fetchSpecs(url, origin: origin, remote: remote)
+    static func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, repo: OpaquePointer, remote: OpaquePointer, checkout: Bool, proxy: String?) throws(GitError) {
+        let through = Proxy(proxy)
+        let (specs, described) = try fetchSpecs(url, origin: origin, remote: remote, proxy: through, proxyURL: proxy)
         var options = git_fetch_options()
         git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
+        options.proxy_opts = through.options
         options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
         guard withStrArray(specs, { git_remote_fetch(remote, $0, &options, nil) }) == 0 else {
             throw GitError.last("fetching \(url)")
@@ -234,18 +262,18 @@ extension Git {
     }
 
     /// The refspecs that fetch what `origin` allows (into `refs/tack/`), and how to name it.
-    static func fetchSpecs(_ url: String, origin: CommitOrigin, remote: OpaquePointer) throws(GitError) -> ([String], String) {
+    static func fetchSpecs(_ url: String, origin: CommitOrigin, remote: OpaquePointer, proxy: Proxy, proxyURL: String?) throws(GitError) -> ([String], String) {
         switch origin {
         case .ref(let ref):
             if ref.hasPrefix("refs/") { return (["+\(ref):refs/tack/0"], "`\(ref)`") }
-            let refs = try listRefs(url)
+            let refs = try listRefs(url, proxy: proxyURL)
             if refs.contains(where: { $0.name == "refs/tags/\(ref)" }) { return (["+refs/tags/\(ref):refs/tack/0"], "`\(ref)`") }
             if refs.contains(where: { $0.name == "refs/heads/\(ref)" }) { return (["+refs/heads/\(ref):refs/tack/0"], "`\(ref)`") }
             throw GitError(message: "\(url) has no branch or tag `\(ref)`")
         case .defaultBranchOrTags:
             var callbacks = git_remote_callbacks()
             git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION))
-            guard git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil) == 0 else {
+            guard git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, &proxy.options, nil) == 0 else {
                 throw GitError.last("reaching \(url)")
             }
             var buf = git_buf()

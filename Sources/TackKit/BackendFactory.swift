@@ -10,15 +10,16 @@ public enum BackendFactory {
     public static func standard(_ settings: Settings, pathPrefix: [String]) -> BackendRegistry {
         // One remote per registry, its listings asked once (`MemoizedRemotes`).
         let effects = BackendEffects(settings: settings, interpreters: environment(settings, pathPrefix: pathPrefix),
-                                     git: MemoizedRemotes(LibGit2Remotes(trace: settings.trace)),
+                                     git: MemoizedRemotes(LibGit2Remotes(trace: settings.trace, network: NetworkSettings(environment: settings.environment))),
                                      limits: SafeExtractor.Limits.from(environment: settings.environment),
                                      mirrors: DownloadMirrors(environment: settings.environment))
         return BackendRegistry(settings.backends.kinds.compactMap { ($0 as? any BackendMaking)?.makeBackend(effects) })
     }
 
-    /// The process environment with `pathPrefix` first on PATH.
+    /// The process environment with `pathPrefix` first on PATH, and the certificate
+    /// authorities tack trusts told to the children the way each reads them (`NetworkSettings`).
     public static func environment(_ settings: Settings, pathPrefix: [String]) -> [String: String] {
-        var env = settings.environment
+        var env = NetworkSettings(environment: settings.environment).childEnvironment(settings.environment)
         if !pathPrefix.isEmpty {
             env["PATH"] = (pathPrefix + [settings.environment["PATH"] ?? ExecutableSearch.defaultPath]).joined(separator: ":")
         }

@@ -41,6 +41,7 @@ public struct DoctorService {
         r.ok("libyaml \(YAMLParser.libraryVersion)")
         r.ok("libgit2 \(Git.libraryVersion)")
         checkHome(&r)
+        checkNetwork(&r)
         checkBinaries(&r)
         checkPath(&r)
         checkProjects(&r)
@@ -130,6 +131,18 @@ public struct DoctorService {
     /// The tools pinned here whose lock rests only on trust on first use: what their first
     /// download (or tag, or index) gave was locked, and nothing the publisher signed or listed
     /// checked it.
+    /// The proxy, certificate authorities and mirrors in effect (credentials left out), and
+    /// whether the CA file can be read.
+    func checkNetwork(_ r: inout Report) {
+        let network = NetworkSettings(environment: settings.environment)
+        for line in network.description { r.ok("network: \(line)") }
+        if let file = network.caFile, settings.fs.info(file) == nil {
+            r.problem("\(settings.environment["TACK_CA_BUNDLE"].map { $0.isEmpty ? "SSL_CERT_FILE" : "TACK_CA_BUNDLE" } ?? "SSL_CERT_FILE") names \(file), which does not exist: every HTTPS download will fail")
+        }
+        let mirrors = DownloadMirrors(environment: settings.environment)
+        for rule in mirrors.describe { r.ok("mirror: \(rule)") }
+    }
+
     func checkTrustOnFirstUse(_ resolution: Resolution, _ entries: [LockedTool?]?, _ r: inout Report) {
         guard let entries else { return }
         let registry = try? ToolRegistry.load(store: settings.store, backends: settings.backends)

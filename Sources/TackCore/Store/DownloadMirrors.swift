@@ -36,6 +36,15 @@ public struct DownloadMirrors: Sendable {
 
     public static let none = DownloadMirrors(environment: [:])
 
+    /// Each rule in effect, `FROM → TO`, credentials in TO left out (`tack doctor`).
+    public var describe: [String] {
+        rules.map { rule in
+            var to = rule.to
+            if let at = to.lastIndex(of: "@"), let scheme = to.range(of: "://"), scheme.upperBound < at { to = String(to[..<scheme.upperBound]) + "…" + String(to[at...]) }
+            return "\(rule.from) → \(to)"
+        }
+    }
+
     /// `url` from its mirror, if one is set for it.
     public func apply(_ url: String) -> String {
         for rule in rules where url.hasPrefix(rule.from + "/") { return rule.to + url.dropFirst(rule.from.count) }

@@ -32,6 +32,8 @@ final class CurlTransfer {
     let sink: Sink
     let watch: TransferWatch
     let progress: @Sendable (Int64, Int64?) -> Void
+    /// The proxy and certificate authorities the environment names.
+    let network: NetworkSettings
     private var status = 0
     private var headers: [String: String] = [:]
     private var body: [UInt8] = []
@@ -44,8 +46,10 @@ final class CurlTransfer {
     /// The body of an answer that is not for the file was cut short on purpose.
     private var refused = false
 
-    init(_ request: HTTPRequest, sink: Sink, limits: TransferLimits, progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }) {
+    init(_ request: HTTPRequest, sink: Sink, limits: TransferLimits, network: NetworkSettings = NetworkSettings(environment: [:]),
+         progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }) {
         self.request = request
+        self.network = network
         self.sink = sink
         self.watch = TransferWatch(limits: limits, host: URLComponents(string: request.url)?.host ?? "")
         self.progress = progress
@@ -77,6 +81,11 @@ final class CurlTransfer {
     /// Sets everything but the URL and the body; returns the header list to free after.
     private func configure(_ curl: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) -> UnsafeMutablePointer<curl_slist>? {
         tack_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
+        // The proxy as the context's environment says (an empty one: none, whatever the
+        // process's own variables say), decided per URL with NO_PROXY's rules.
+        (network.proxy(for: request.url) ?? "").withCString { _ = tack_curl_set_pointer(curl, CURLOPT_PROXY, $0) }
+        if let file = network.caFile { file.withCString { _ = tack_curl_set_pointer(curl, CURLOPT_CAINFO, $0) } }
+        if let directory = network.caDirectory { directory.withCString { _ = tack_curl_set_pointer(curl, CURLOPT_CAPATH, $0) } }
         tack_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
         tack_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(watch.limits.idle * 1000))
         "http,https".withCString { _ = tack_curl_set_pointer(curl, CURLOPT_PROTOCOLS_STR, $0) }
@@ -222,6 +231,9 @@ final class CurlTransfer {
             break
         case CURLE_PARTIAL_FILE:
             throw HTTPFailure(status: nil, message: "the download was cut short: \(received) of \(expected.map(String.init) ?? "?") bytes")
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
+            let trusted = network.caFile.map { "the certificate authorities in \($0)" } ?? "the system's certificate authorities (set SSL_CERT_FILE or TACK_CA_BUNDLE to a PEM file that adds your organisation's)"
+            throw HTTPFailure(status: nil, message: "the certificate of \(watch.host) is not signed by \(trusted)\(detail.isEmpty ? "" : " (\(detail))") — behind a TLS-inspecting proxy, trust its certificate authority with SSL_CERT_FILE; tack never turns verification off")
         case CURLE_OPERATION_TIMEDOUT:
             throw HTTPFailure(status: nil, message: "\(watch.host) sent nothing for \(TransferWatch.seconds(watch.limits.idle)) (\(watch.limits.variable)), so tack gave up on it")
         default:
