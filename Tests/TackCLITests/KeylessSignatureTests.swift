@@ -26,18 +26,20 @@ import TackCore
             try KeylessSignatureTests.python(args)
         }
 
-        func manifest(identity: String = KeylessSignatureTests.workflow + "@refs/tags/v*", issuer: String = KeylessSignatureTests.actions) throws {
+        /// The tool's pin with `signing` (lines of its mapping, indented four spaces).
+        func pin(_ signing: String) throws {
             try s.write("app/tack.yml", """
                 tools:
                   tool:
                     url: "\(server.url("files/tool-{os}-{arch}.tar.gz"))"
                     version: 1.0.0
                     bin: shellcheck-v{version}/shellcheck
-                    signer:
-                      issuer: \(issuer)
-                      identity: \(identity)
 
-                """)
+                """ + signing)
+        }
+
+        func manifest(identity: String = KeylessSignatureTests.workflow + "@refs/tags/v*", issuer: String = KeylessSignatureTests.actions) throws {
+            try pin("    signer:\n      issuer: \(issuer)\n      identity: \(identity)\n")
         }
 
         func tack(_ args: [String], env extra: [String: String] = [:]) throws -> Sandbox.Result {
@@ -214,15 +216,7 @@ import TackCore
     }
 
     func attestedManifest(_ f: Fixture, _ attested: String = "{ github: acme/tool }") throws {
-        try f.s.write("app/tack.yml", """
-            tools:
-              tool:
-                url: "\(f.server.url("files/tool-{os}-{arch}.tar.gz"))"
-                version: 1.0.0
-                bin: shellcheck-v{version}/shellcheck
-                attested: \(attested)
-
-            """)
+        try f.pin("    attested: \(attested)\n")
     }
 
     func githubEnv(_ f: Fixture) -> [String: String] { ["TACK_GITHUB_API": f.server.url("static")] }
@@ -300,17 +294,7 @@ import TackCore
     }
 
     func provenanceManifest(_ f: Fixture) throws {
-        try f.s.write("app/tack.yml", """
-            tools:
-              tool:
-                url: "\(f.server.url("files/tool-{os}-{arch}.tar.gz"))"
-                version: 1.0.0
-                bin: shellcheck-v{version}/shellcheck
-                provenance:
-                  url: "\(f.server.url("files/tool-{os}-{arch}.tar.gz.intoto.jsonl"))"
-                  source: acme/tool
-
-            """)
+        try f.pin("    provenance:\n      url: \"\(f.server.url("files/tool-{os}-{arch}.tar.gz.intoto.jsonl"))\"\n      source: acme/tool\n")
     }
 
     @Test func aDownloadWithSLSAProvenanceIsCheckedAndItsBuilderLocked() throws {
