@@ -7,6 +7,7 @@
 #include <openssl/evp.h>
 #include <openssl/objects.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs7.h>
 #include <openssl/rsa.h>
 #include <openssl/ts.h>
 #include <openssl/x509.h>
@@ -474,6 +475,23 @@ int tack_ts_verify(const uint8_t *response, size_t response_len, const uint8_t *
     untrusted = NULL;
     if (TS_RESP_verify_response(context, resp) == 1) {
         result = 1;
+        // Where the trusted root names the authority's own signing certificate (not a CA), the
+        // token must be signed by exactly it, not by another under the same root.
+        X509 *leaf = count > 0 ? read_cert(chain[0], lengths[0]) : NULL;
+        if (leaf && X509_check_ca(leaf) == 0) {
+            STACK_OF(X509) *known = sk_X509_new_null();
+            STACK_OF(X509) *signers = NULL;
+            if (known && sk_X509_push(known, leaf)) {
+                signers = PKCS7_get0_signers(TS_RESP_get_token(resp), known, 0);
+            }
+            if (!signers || sk_X509_num(signers) != 1 || X509_cmp(sk_X509_value(signers, 0), leaf) != 0) {
+                result = 0;
+                say(error, error_cap, "the timestamp is not signed by the authority's certificate the trusted root names");
+            }
+            sk_X509_free(signers);
+            sk_X509_free(known);
+        }
+        X509_free(leaf);
     } else {
         result = 0;
         unsigned long code = ERR_peek_last_error();

@@ -51,7 +51,8 @@ public struct BundleVerifier: Sendable {
         if let certificate, case .certificate(let identity, let issuer) = policy {
             let found = certificate.altName(.uri) ?? certificate.altName(.email) ?? certificate.altName(.username)
             guard let found else { throw .certificate("it names no signer (no URI, e-mail or username)") }
-            let foundIssuer = certificate.fulcioExtension(8) ?? certificate.fulcioExtension(1)
+            // The newer extension when it is there (unreadable: no issuer), else the older one.
+            let foundIssuer = certificate.extensionValue("1.3.6.1.4.1.57264.1.8") != nil ? certificate.fulcioExtension(8) : certificate.fulcioExtension(1)
             guard let foundIssuer else { throw .certificate("it names no OIDC issuer") }
             guard identity.matches(found) else { throw .identity(expected: identity.text, found: found) }
             guard foundIssuer == issuer else { throw .issuer(expected: issuer, found: foundIssuer) }
@@ -72,7 +73,11 @@ public struct BundleVerifier: Sendable {
         var verified = 0
         var times: [Int64] = []
         var skipped: [String] = []
+        var seen: Set<String> = []
         for (i, entry) in bundle.entries.enumerated() {
+            guard seen.insert(Hex.encode(entry.logID) + ":\(entry.logIndex)").inserted else {
+                throw .logEntry(index: i, why: "it is the same log entry as another in the bundle")
+            }
             guard let log = root.logs.first(where: { $0.keyID == entry.logID }) else {
                 skipped.append("entry \(i) is from a log the trusted root does not list")
                 continue
@@ -221,7 +226,7 @@ public struct BundleVerifier: Sendable {
 
     /// At least one of the certificate's embedded SCTs verifies with a CT log of the root.
     func checkTransparency(_ leaf: Certificate, issuer: Certificate) throws(SigstoreError) {
-        guard !root.ctLogs.isEmpty else { return }
+        guard !root.ctLogs.isEmpty else { throw .certificateTransparency("the trusted root lists no certificate transparency log") }
         guard let scts = leaf.scts else { throw .certificateTransparency("its SCT list cannot be read") }
         guard !scts.isEmpty else { throw .certificateTransparency("the certificate embeds none") }
         guard let tbs = leaf.precertificateTBS, let issuerKey = issuer.publicKey, tbs.count < 1 << 24 else {
@@ -271,8 +276,6 @@ public struct BundleVerifier: Sendable {
                 holds = key.verifies(signature, over: b)
             } else {
                 holds = key.verifies(signature, digest: digest, hash: hash)
-                // Signers of v0.1 to v0.3 bundles may sign a SHA-256 digest with a P-384 key.
-                if !holds && hash != .sha256 { holds = key.verifies(signature, digest: HashAlgorithm.sha256.digest(digest), hash: .sha256) }
             }
             guard holds else { throw .signature("it does not verify with the signer's key") }
         case .dsse(let type, let payload, let signatures):

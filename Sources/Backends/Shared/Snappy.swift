@@ -19,7 +19,8 @@ enum Snappy {
         }
         guard length <= limit else { return nil }
         var out: [UInt8] = []
-        out.reserveCapacity(length)
+        // A hint only: what a small input claims is not reserved whole.
+        out.reserveCapacity(min(length, 1 << 20))
         func littleEndian(_ count: Int) -> Int? {
             var v = 0
             for k in 0..<count {

@@ -1,5 +1,6 @@
-/// How tack reaches the network, from the environment, as curl reads it: the proxy for each
-/// scheme (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, either case; the lowercase one first),
+/// How tack reaches the network, from the environment: the proxy for each scheme
+/// (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, either case, the lowercase one first; curl
+/// itself reads only the lowercase `http_proxy`, a rule for CGI programs tack is not),
 /// the hosts that bypass it (`NO_PROXY`: host names, domains, `*`, IPv4 CIDR ranges), and the
 /// certificate authorities to trust (`TACK_CA_BUNDLE`, else `SSL_CERT_FILE`; `SSL_CERT_DIR`).
 /// One rule for tack's HTTP client, libgit2's fetches and the children tack runs.
@@ -43,6 +44,7 @@ public struct NetworkSettings: Sendable, Equatable {
             // A port in the entry (`host:8080`) is not compared: curl compares names.
             if let colon = name.lastIndex(of: ":"), !name.contains("/"), name.filter({ $0 == ":" }).count == 1 { name = String(name[..<colon]) }
             if name.hasPrefix(".") { name.removeFirst() }
+            guard !name.isEmpty else { continue }
             if host == name || host.hasSuffix("." + name) { return true }
             if let range = IPv4Range(name), let address = IPv4Range.address(host), range.contains(address) { return true }
         }
@@ -112,7 +114,7 @@ public struct NetworkSettings: Sendable, Equatable {
             guard octets.count == 4 else { return nil }
             var value: UInt32 = 0
             for o in octets {
-                guard o.count <= 3, let n = UInt32(o), n <= 255 else { return nil }
+                guard (1...3).contains(o.count), o.allSatisfy({ $0.isASCII && $0.isNumber }), let n = UInt32(o), n <= 255 else { return nil }
                 value = value << 8 | n
             }
             return value

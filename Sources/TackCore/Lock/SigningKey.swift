@@ -26,7 +26,7 @@ public struct SigningKey: Sendable, Hashable {
         }
     }
 
-    public var scheme: Scheme
+    public let scheme: Scheme
     /// The key as tack.yml gives it (minisign's `RW…`, cosign's PEM block).
     public var text: String
     /// Where the signature is: a URL template like the download's; nil for the download's URL
