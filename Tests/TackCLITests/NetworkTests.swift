@@ -142,6 +142,11 @@ import Testing
         let lowerFirst = NetworkSettings(environment: ["https_proxy": "http://lower:1", "HTTPS_PROXY": "http://upper:2", "ALL_PROXY": "socks5://all:3"])
         #expect(lowerFirst.proxy(for: "https://x/") == "http://lower:1" && lowerFirst.proxy(for: "http://x/") == "socks5://all:3")
         #expect(NetworkSettings(environment: [:]).proxy(for: "https://x/") == nil)
+        // IPv6 literals, bracketed in the URL, with or without brackets in NO_PROXY; an entry
+        // that is empty once trimmed matches nothing.
+        let six = NetworkSettings(environment: ["https_proxy": "http://p:1", "no_proxy": "[::1], fd00::7, ., :80"])
+        #expect(six.proxy(for: "https://[::1]:8443/x") == nil && six.proxy(for: "https://[fd00::7]/x") == nil)
+        #expect(six.proxy(for: "https://[fd00::8]/x") != nil && six.proxy(for: "https://example.com./x") != nil && six.proxy(for: "https://x/") != nil)
     }
 
     @Test func childrenAreToldTheCertificateAuthorities() {

@@ -41,8 +41,14 @@ public struct NetworkSettings: Sendable, Equatable {
         for entry in noProxy {
             if entry == "*" { return true }
             var name = entry
+            // An IPv6 address, bracketed or not (`[::1]`, `::1`), is compared whole.
+            if name.hasPrefix("["), let close = name.firstIndex(of: "]") { name = String(name[name.index(after: name.startIndex)..<close]) }
+            if name.filter({ $0 == ":" }).count > 1 {
+                if host == name { return true }
+                continue
+            }
             // A port in the entry (`host:8080`) is not compared: curl compares names.
-            if let colon = name.lastIndex(of: ":"), !name.contains("/"), name.filter({ $0 == ":" }).count == 1 { name = String(name[..<colon]) }
+            if let colon = name.lastIndex(of: ":"), !name.contains("/") { name = String(name[..<colon]) }
             if name.hasPrefix(".") { name.removeFirst() }
             guard !name.isEmpty else { continue }
             if host == name || host.hasSuffix("." + name) { return true }
