@@ -137,7 +137,7 @@ public struct DoctorService {
         let network = NetworkSettings(environment: settings.environment)
         for line in network.description { r.ok("network: \(line)") }
         if let file = network.caFile, settings.fs.info(file) == nil {
-            r.problem("\(settings.environment["TACK_CA_BUNDLE"].map { $0.isEmpty ? "SSL_CERT_FILE" : "TACK_CA_BUNDLE" } ?? "SSL_CERT_FILE") names \(file), which does not exist: every HTTPS download will fail")
+            r.problem("\(network.caVariable ?? "SSL_CERT_FILE") names \(file), which does not exist: every HTTPS download will fail")
         }
         let mirrors = DownloadMirrors(environment: settings.environment)
         for rule in mirrors.describe { r.ok("mirror: \(rule)") }

@@ -56,7 +56,7 @@ public enum HookScript {
             target.set(v.name, v.value)
         }
         if currentPath != nil || !bins.isEmpty {
-            target.set(path, join(bins + pathEntries, UInt8(ascii: ":")))
+            target.set(path, Array((bins + pathEntries).joined(separator: [UInt8(ascii: ":")])))
         }
         target.set(hook, digest)
         target.set(diff, digest == nil ? nil : next.encode())
@@ -134,7 +134,7 @@ public enum HookScript {
                     parts.append(HookScript.bytes(of: "u:") + v.name + [colon] + Diff.escape(v.new))
                 }
             }
-            return HookScript.join(parts, UInt8(ascii: " "))
+            return Array(parts.joined(separator: [UInt8(ascii: " ")]))
         }
 
         /// Anything malformed is dropped: the variable is the user's to break.
@@ -223,14 +223,5 @@ public enum HookScript {
 
     static func bytes(of s: StaticString) -> [UInt8] {
         Array(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-    }
-
-    static func join(_ parts: [[UInt8]], _ separator: UInt8) -> [UInt8] {
-        var out: [UInt8] = []
-        for (i, p) in parts.enumerated() {
-            if i > 0 { out.append(separator) }
-            out += p
-        }
-        return out
     }
 }

@@ -43,10 +43,9 @@ public struct LeanContext {
         return p.withMemoryRebound(to: UInt8.self, capacity: n) { Array(UnsafeBufferPointer(start: $0, count: n)) }
     }
 
+    /// The variable's value, nil when unset or empty.
     static func variable(_ name: StaticString) -> [UInt8]? {
-        guard let v = name.withUTF8Buffer({ b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { getenv($0) } }) else { return nil }
-        let value = bytes(v)
-        return value.isEmpty ? nil : value
+        exactVariable(name).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The variable's value as the process has it (empty when set empty).

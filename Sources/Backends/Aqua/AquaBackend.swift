@@ -188,7 +188,7 @@ public struct AquaBackend: Backend {
             if let cosign = c.cosign { try await verify(body, from: url, signedWith: cosign, tool: tool) }
             if let keyless = c.keyless {
                 let (path, sum, name) = try keep(body, from: url, tool: tool)
-                _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
+                _ = try await signatures
                     .verify(path, sum: sum, key: keyless.key, signatureURL: mirrors.apply(keyless.url ?? ""), cache: cache, fresh: true, tool: "\(tool)'s checksums",
                             downloadName: name, label: "cosign", policy: "aqua's registry")
             }
@@ -199,6 +199,12 @@ public struct AquaBackend: Backend {
             throw TackError("the checksums of \(tool) at \(Redact.url(url)) list no \(c.algorithm) for \(download.asset) — nothing was installed")
         }
         return (sum, c.algorithm)
+    }
+
+    /// How every signature the registry names is checked (keyless ones against the
+    /// environment's trusted root).
+    var signatures: SignatureCheck {
+        SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
     }
 
     /// The checksum file `body` (from `url`) kept in the download cache for its signature's
@@ -219,7 +225,7 @@ public struct AquaBackend: Backend {
         let key: SigningKey
         do { key = try SigningKey(.minisign, text: minisign.publicKey) } catch { throw TackError("aqua's registry names a minisign key for \(tool) that tack cannot read: \(error.message)") }
         let name = String(url.split(separator: "?").first?.split(separator: "/").last ?? "")
-        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
+        _ = try await signatures
             .verify(path, sum: sum, key: key, signatureURL: mirrors.apply(minisign.url), cache: cache, fresh: true, tool: tool, downloadName: name)
     }
 
@@ -229,7 +235,7 @@ public struct AquaBackend: Backend {
         let key: SigningKey
         do { key = try SigningKey(.minisign, text: minisign.publicKey) } catch { throw TackError("aqua's registry names a minisign key for \(tool) that tack cannot read: \(error.message)") }
         let (path, sum, name) = try keep(body, from: url, tool: tool)
-        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
+        _ = try await signatures
             .verify(path, sum: sum, key: key, signatureURL: mirrors.apply(minisign.url), cache: cache, fresh: true, tool: "\(tool)'s checksums", downloadName: name)
     }
 
@@ -246,7 +252,7 @@ public struct AquaBackend: Backend {
             throw TackError("the cosign key of \(tool) at \(Redact.url(keyURL)) is not one tack reads: \(error.message)")
         }
         let (path, sum, name) = try keep(body, from: url, tool: tool)
-        _ = try await SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
+        _ = try await signatures
             .verify(path, sum: sum, key: key, signatureURL: mirrors.apply(cosign.signatureURL), cache: cache, fresh: true, tool: "\(tool)'s checksums", downloadName: name)
     }
 
@@ -257,7 +263,6 @@ public struct AquaBackend: Backend {
     /// the download cache, and not kept (a lock of another platform).
     func verifyKeyless(_ download: AquaDownload, path: String, sum: String, tool: String, cache: String, fresh: Bool, offline: Bool = false) async throws(TackError) -> (String, [String]) {
         var signers: [String] = [], notes: [String] = []
-        let check = SignatureCheck(http: http, downloader: downloader, fs: fs, sigstore: SigstoreTrust(environment: environment, fs: fs), mirrors: mirrors)
         let name = String(download.url.split(separator: "?").first?.split(separator: "/").last ?? "")
         for k in download.keyless {
             let url = mirrors.apply(k.url ?? "")
@@ -275,7 +280,7 @@ public struct AquaBackend: Backend {
                 }
                 fetched = body
             }
-            let signer = try await check.verify(path, sum: sum, key: k.key, signatureURL: url, cache: cache, fresh: fresh, tool: tool, downloadName: name,
+            let signer = try await signatures.verify(path, sum: sum, key: k.key, signatureURL: url, cache: cache, fresh: fresh, tool: tool, downloadName: name,
                                                 label: k.kind, fetched: fetched, policy: "aqua's registry", offline: offline)
             if !signers.contains(signer) { signers.append(signer) }
         }

@@ -10,6 +10,8 @@ public struct NetworkSettings: Sendable, Equatable {
     public var noProxy: [String]
     /// A PEM file of the certificate authorities to trust instead of the system's.
     public var caFile: String?
+    /// The variable that named it (`TACK_CA_BUNDLE` or `SSL_CERT_FILE`).
+    public var caVariable: String?
     /// A directory of them (OpenSSL's hashed layout).
     public var caDirectory: String?
 
@@ -22,7 +24,8 @@ public struct NetworkSettings: Sendable, Equatable {
         httpsProxy = first("https_proxy", "HTTPS_PROXY") ?? all
         httpProxy = first("http_proxy", "HTTP_PROXY") ?? all
         noProxy = (first("no_proxy", "NO_PROXY") ?? "").split(separator: ",").map { String($0).trimmingSpaces.lowercased() }.filter { !$0.isEmpty }
-        caFile = first("TACK_CA_BUNDLE", "SSL_CERT_FILE")
+        caVariable = first("TACK_CA_BUNDLE") != nil ? "TACK_CA_BUNDLE" : first("SSL_CERT_FILE") != nil ? "SSL_CERT_FILE" : nil
+        caFile = caVariable.flatMap { first($0) }
         caDirectory = first("SSL_CERT_DIR")
     }
 

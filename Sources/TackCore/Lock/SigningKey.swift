@@ -180,6 +180,16 @@ public struct SigningKey: Sendable, Hashable {
         return signer.hasPrefix(prefix) && allows(identity: String(signer.dropFirst(prefix.count)))
     }
 
+    /// A locked keyless signer in words: `IDENTITY (issuer ISSUER)` for `sigstore:ISSUER
+    /// IDENTITY`, `BUILDER (SLSA provenance of SOURCE@REF)` for `slsa:BUILDER SOURCE@REF`.
+    public static func words(_ locked: String) -> String {
+        if locked.hasPrefix("slsa:"), let space = locked.firstIndex(of: " ") {
+            return "\(locked[locked.index(locked.startIndex, offsetBy: 5)..<space]) (SLSA provenance of \(locked[locked.index(after: space)...]))"
+        }
+        guard locked.hasPrefix("sigstore:"), let space = locked.firstIndex(of: " ") else { return locked }
+        return "\(locked[locked.index(after: space)...]) (issuer \(locked[locked.index(locked.startIndex, offsetBy: 9)..<space]))"
+    }
+
     /// What tack.lock records of SLSA provenance: `slsa:BUILDER SOURCE@REF` (the builder's
     /// workflow, and the repository and ref it built).
     public static func provenanceID(builder: String, source: String, ref: String?) -> String {

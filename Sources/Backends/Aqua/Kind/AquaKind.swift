@@ -33,7 +33,7 @@ public struct AquaKind: BackendKind {
         let unverified = record.signatures.isEmpty ? "" : "; the \(record.signatures.joined(separator: ", ")) the registry names are not verified"
         let signers = Set(record.signedBy.values.flatMap { $0.split(separator: ",").map { String($0.drop { $0 == " " }) } }).sorted()
         if !signers.isEmpty {
-            return Verification(.signature, "keyless signatures aqua's registry \(record.registry ?? "") names, by " + signers.map(URLKind.signer).joined(separator: "; ") + unverified)
+            return Verification(.signature, "keyless signatures aqua's registry \(record.registry ?? "") names, by " + signers.map(SigningKey.words).joined(separator: "; ") + unverified)
         }
         return Verification(.checksumFile, "the SHA-256 from the publisher's checksums (or the first download), as aqua's registry \(record.registry ?? "") describes them, locked\(unverified)")
     }

@@ -13,10 +13,13 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
     let environment: [String: String]
     /// Where each request is said, for `-v`.
     let trace: Trace
+    /// The proxy and certificate authorities the environment names.
+    let network: NetworkSettings
     static let maximumRedirects = 10
 
     public init(limits: TransferLimits? = nil, environment: [String: String] = CurrentProcess.environment(), trace: Trace = .off) {
         self.environment = environment
+        self.network = NetworkSettings(environment: environment)
         self.limits = limits ?? .from(environment: environment)
         self.trace = trace
     }
@@ -99,7 +102,7 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
     func exchange(_ request: HTTPRequest, sink: () -> CurlTransfer.Sink, progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }) async throws(HTTPFailure) -> FinalAnswer {
         var current = request
         for _ in 0...Self.maximumRedirects {
-            let transfer = Handed(CurlTransfer(current, sink: sink(), limits: limits, network: NetworkSettings(environment: environment), progress: progress))
+            let transfer = Handed(CurlTransfer(current, sink: sink(), limits: limits, network: network, progress: progress))
             let answer = try await OffPool.run(throwing: { () throws(HTTPFailure) -> Handed<CurlTransfer.Answer> in Handed(try transfer.value.run()) }).value
             guard let location = answer.location, [301, 302, 303, 307, 308].contains(answer.status) else {
                 return FinalAnswer(status: answer.status, headers: answer.headers, body: answer.body, sha256: answer.sha256, url: current.url)

@@ -30,7 +30,7 @@ public struct URLKind: BackendKind {
                 // Who signed, as tack.lock records it for each platform.
                 let signers = Set(entry.signers.values).sorted()
                 let what = key.scheme == .attestation ? "GitHub artifact attestation" : key.isProvenance ? "SLSA provenance" : "keyless Sigstore signature"
-                return Verification(.signature, signers.isEmpty ? "\(what) (not yet checked)" : "\(what) by " + signers.map(Self.signer).joined(separator: "; "))
+                return Verification(.signature, signers.isEmpty ? "\(what) (not yet checked)" : "\(what) by " + signers.map(SigningKey.words).joined(separator: "; "))
             default:
                 return Verification(.signature, "\(key.scheme.rawValue) signature by \(key.id)")
             }
@@ -40,16 +40,6 @@ public struct URLKind: BackendKind {
             return Verification(.manifestChecksum, "the checksum in tack.yml")
         }
         return Verification(.trustOnFirstUse, "the SHA-256 of the first download, locked")
-    }
-
-    /// A locked keyless signer in words: `IDENTITY (issuer ISSUER)` for `sigstore:ISSUER
-    /// IDENTITY`, `BUILDER (SLSA provenance of SOURCE@REF)` for `slsa:BUILDER SOURCE@REF`.
-    static func signer(_ locked: String) -> String {
-        if locked.hasPrefix("slsa:"), let space = locked.firstIndex(of: " ") {
-            return "\(locked[locked.index(locked.startIndex, offsetBy: 5)..<space]) (SLSA provenance of \(locked[locked.index(after: space)...]))"
-        }
-        guard locked.hasPrefix("sigstore:"), let space = locked.firstIndex(of: " ") else { return locked }
-        return "\(locked[locked.index(after: space)...]) (issuer \(locked[locked.index(locked.startIndex, offsetBy: 9)..<space]))"
     }
 
     public func describe(_ entry: LockedTool, in c: inout BillOfMaterials.Component) {
