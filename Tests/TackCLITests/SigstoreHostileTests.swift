@@ -65,3 +65,101 @@ import Testing
         }
     }
 }
+
+/// Bundles and trusted roots made from the conformance cases to pass where a check was
+/// missing: each verified before its check was added, through `tack verify`.
+@Suite(.ownThreads) struct SigstoreLooseningTests {
+    static let cases = SigstoreConformanceTests.cases
+
+    static func json(_ path: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
+    static func write(_ object: Any, _ path: String) throws {
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// `tack verify` of `bundle` (with `root`, else the public-good one) for a.txt, as the beacon.
+    func verify(_ s: Sandbox, bundle: [String: Any], root: [String: Any]? = nil) throws -> Sandbox.Result {
+        try Self.write(bundle, s.root + "/bundle.json")
+        var args = ["verify", "--bundle", s.root + "/bundle.json", "--certificate-identity", SigstoreConformanceTests.beacon,
+                    "--certificate-oidc-issuer", SigstoreConformanceTests.actions]
+        if let root {
+            try Self.write(root, s.root + "/root.json")
+            args += ["--trusted-root", s.root + "/root.json"]
+        }
+        return try s.tack(args + [Self.cases + "/a.txt"])
+    }
+
+    func entries(_ bundle: [String: Any]) throws -> [[String: Any]] {
+        try #require((bundle["verificationMaterial"] as? [String: Any])?["tlogEntries"] as? [[String: Any]])
+    }
+
+    func with(_ bundle: [String: Any], entries: [[String: Any]]) -> [String: Any] {
+        var b = bundle
+        var material = b["verificationMaterial"] as? [String: Any] ?? [:]
+        material["tlogEntries"] = entries
+        b["verificationMaterial"] = material
+        return b
+    }
+
+    @Test func aV3EntryWithoutItsOwnProofDoesNotBorrowAnothers() throws {
+        let s = try Sandbox()
+        let bundle = try Self.json(Self.cases + "/happy-path-v0.3/bundle.sigstore.json")
+        #expect(try verify(s, bundle: bundle).status == 0)
+        let entry = try #require(try entries(bundle).first)
+        // A: the real entry with its signed promise but no proof. B: a copy from a log the root
+        // does not list, which keeps the proof (and is skipped).
+        var promiseOnly = entry
+        promiseOnly["inclusionProof"] = nil
+        var elsewhere = entry
+        elsewhere["logId"] = ["keyId": Data(repeating: 7, count: 32).base64EncodedString()]
+        let r = try verify(s, bundle: with(bundle, entries: [promiseOnly, elsewhere]))
+        #expect(r.status == 1 && r.stderr.contains("log entries need an inclusion proof"), "\(r.stderr)")
+    }
+
+    @Test func oneLogEntryTwiceIsRefused() throws {
+        let s = try Sandbox()
+        let bundle = try Self.json(Self.cases + "/happy-path-v0.3/bundle.sigstore.json")
+        let entry = try #require(try entries(bundle).first)
+        let r = try verify(s, bundle: with(bundle, entries: [entry, entry]))
+        #expect(r.status == 1 && r.stderr.contains("it is the same log entry as another in the bundle"), "\(r.stderr)")
+    }
+
+    @Test func aTrustedRootWithNoCertificateTransparencyLogVerifiesNoCertificate() throws {
+        let s = try Sandbox()
+        let bundle = try Self.json(Self.cases + "/happy-path-v0.3/bundle.sigstore.json")
+        var root = try Self.json("Sources/Sigstore/Resources/trusted_root.json".withPackageRoot)
+        #expect(try verify(s, bundle: bundle, root: root).status == 0)
+        root["ctlogs"] = [Any]()
+        let r = try verify(s, bundle: bundle, root: root)
+        #expect(r.status == 1 && r.stderr.contains("the trusted root lists no certificate transparency log"), "\(r.stderr)")
+    }
+
+    /// The root names the timestamp authority's own certificate: a token signed by any other
+    /// (here, the authority's real one, which the token carries) does not count.
+    @Test func aTimestampMustBeSignedByTheCertificateTheRootNames() throws {
+        let s = try Sandbox()
+        let dir = Self.cases + "/rekor2-timestamp-with-embedded-cert"
+        let bundle = try Self.json(dir + "/bundle.sigstore.json")
+        var root = try Self.json(dir + "/trusted_root.json")
+        #expect(try verify(s, bundle: bundle, root: root).status == 0)
+        // Another certificate under the same root in the authority's place: the bundle's own
+        // signing certificate (not a CA).
+        let signing = try #require(((bundle["verificationMaterial"] as? [String: Any])?["certificate"] as? [String: Any])?["rawBytes"] as? String)
+        var authorities = try #require(root["timestampAuthorities"] as? [[String: Any]])
+        var chain = try #require((authorities[0]["certChain"] as? [String: Any])?["certificates"] as? [[String: Any]])
+        chain[0] = ["rawBytes": signing]
+        authorities[0]["certChain"] = ["certificates": chain]
+        root["timestampAuthorities"] = authorities
+        let r = try verify(s, bundle: bundle, root: root)
+        #expect(r.status == 1 && r.stderr.contains("the timestamp is not signed by the authority's certificate the trusted root names"), "\(r.stderr)")
+    }
+}
+
+extension String {
+    /// A path in the package, from this test file's place.
+    var withPackageRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(self).path
+    }
+}
