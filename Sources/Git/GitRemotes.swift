@@ -12,4 +12,13 @@ public protocol GitRemotes: Sendable {
     func clone(_ url: String, into directory: String) async throws(GitError)
     /// Fetches `commit` (which `origin` must reach) into `directory`, checked out if asked.
     func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, into directory: String, checkout: Bool) async throws(GitError)
+    /// A bare copy of the repository at `directory`, every branch and tag, HEAD on the default
+    /// branch (`tack mirror`); brought up to date when there already.
+    func mirror(_ url: String, into directory: String) async throws(GitError)
+}
+
+extension GitRemotes {
+    public func mirror(_ url: String, into directory: String) async throws(GitError) {
+        throw GitError(message: "cannot copy \(url): these remotes make no copies")
+    }
 }

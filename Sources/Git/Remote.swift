@@ -305,3 +305,45 @@ extension Git {
         return false
     }
 }
+
+extension Git {
+    /// A bare copy of `url` at `directory`: every branch and tag under its own name, and HEAD
+    /// on the remote's default branch, so the copy answers listings, checkouts and fetches as
+    /// the remote would (`git clone --mirror`, branches and tags only). A copy already there
+    /// is brought up to date.
+    public static func mirror(_ url: String, into directory: String, proxy: String? = nil) throws(GitError) {
+        try ensureInitialised()
+        var repo: OpaquePointer?
+        let opened = git_repository_open_bare(&repo, directory) == 0 ? true : git_repository_init(&repo, directory, 1) == 0
+        guard opened, let repo else { throw GitError.last("creating a repository in \(directory)") }
+        defer { git_repository_free(repo) }
+        var remote: OpaquePointer?
+        guard git_remote_create_anonymous(&remote, repo, rewrite(url)) == 0, let remote else {
+            throw GitError.last("reaching \(url)")
+        }
+        defer { git_remote_free(remote) }
+        let through = Proxy(proxy)
+        var callbacks = git_remote_callbacks()
+        git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION))
+        guard git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, &through.options, nil) == 0 else {
+            throw GitError.last("reaching \(url)")
+        }
+        var buf = git_buf()
+        let branch = git_remote_default_branch(&buf, remote) == 0 && buf.ptr != nil ? String(cString: buf.ptr) : nil
+        git_buf_dispose(&buf)
+        git_remote_disconnect(remote)
+        var options = git_fetch_options()
+        git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
+        options.proxy_opts = through.options
+        options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        options.prune = GIT_FETCH_PRUNE
+        let specs = ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"]
+        guard withStrArray(specs, { git_remote_fetch(remote, $0, &options, nil) }) == 0 else {
+            throw GitError.last("fetching \(url)")
+        }
+        withExtendedLifetime(through) {}
+        if let branch, branch.hasPrefix("refs/heads/") {
+            guard git_repository_set_head(repo, branch) == 0 else { throw GitError.last("setting HEAD of \(directory) to \(branch)") }
+        }
+    }
+}

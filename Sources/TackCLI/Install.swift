@@ -1,4 +1,5 @@
 import ArgumentParser
+import Backends
 import TackCore
 import TackKit
 
@@ -18,6 +19,8 @@ struct Install: AsyncParsableCommand {
               tack install swiftlint        one pinned tool
               tack install jq@1.7.1 shellcheck
               tack install --frozen         CI: exactly tack.lock; fail on any difference
+              tack install --from /mnt/copy exactly tack.lock, from a copy `tack mirror` made,
+                                            with no other network
             """
     )
 
@@ -38,6 +41,9 @@ struct Install: AsyncParsableCommand {
 
     @OptionGroup var cacheOption: NoCacheOption
 
+    @Option(help: ArgumentHelp("Install exactly tack.lock from a copy `tack mirror` made (a directory, or oci://HOST/REPO[:TAG]), with no other network (also TACK_MIRROR_FROM).", valueName: "copy"))
+    var from: String?
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         for t in tools { try t.check() }
@@ -48,7 +54,13 @@ struct Install: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let project = try Workspace.current(locking: true)
+        let settings = try processSettings()
+        let place = from ?? settings.environment["TACK_MIRROR_FROM"].flatMap { $0.isEmpty ? nil : $0 }
+        var copy: CarriedCopy?
+        if let place {
+            do { copy = .from(try await CopyConnection.open(place, settings: settings)) } catch { throw fail(error) }
+        }
+        let project = try Workspace.current(locking: true, copy: copy)
         let pinned = tools.filter { $0.requirement == nil }.map(\.name)
         let versions = tools.compactMap { t -> ToolRequest? in
             t.requirement.map { project.request(named: t.name, requirement: $0) }
@@ -66,7 +78,8 @@ struct Install: AsyncParsableCommand {
             throw fail(TackError("\(t) is not pinned here — pin it with `tack use \(t)`, or install a version without pinning it: `tack install \(t)@VERSION`"))
         }
         var options = InstallOptions(project.context)
-        options.frozen = options.frozen || frozen
+        // A copy is of a lock: installed exactly, as --frozen installs.
+        options.frozen = options.frozen || frozen || copy != nil
         options.rebuild = rebuild
         options.build = build
         options.noCache = cacheOption.noCache

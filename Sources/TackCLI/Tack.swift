@@ -29,7 +29,7 @@ public struct Tack: AsyncParsableCommand {
             """,
         subcommands: [
             Install.self, Use.self, Lock.self, Update.self, Outdated.self, Current.self, Which.self, Where.self, Ls.self,
-            LsRemote.self, Search.self, Verify.self, Exec.self, Env.self, Uninstall.self, Prune.self, Reshim.self, Activate.self, Deactivate.self,
+            LsRemote.self, Search.self, Verify.self, Mirror.self, Exec.self, Env.self, Uninstall.self, Prune.self, Reshim.self, Activate.self, Deactivate.self,
             HookEnv.self, Registry.self, Cache.self, Trust.self, Bootstrap.self, New.self, Doctor.self, Sbom.self, Completion.self, VersionCommand.self,
         ]
     )

@@ -7,12 +7,13 @@ import TackCore
 public enum BackendFactory {
     /// The backend of every kind `settings.backends` registers (each kind makes its own:
     /// `BackendMaking`), with `pathPrefix` first on the PATH of those that run an interpreter.
-    public static func standard(_ settings: Settings, pathPrefix: [String]) -> BackendRegistry {
+    /// With `copy`, they make a copy of what they fetch, or fetch only from one (`CarriedCopy`).
+    public static func standard(_ settings: Settings, pathPrefix: [String], copy: CarriedCopy?) -> BackendRegistry {
         // One remote per registry, its listings asked once (`MemoizedRemotes`).
         let effects = BackendEffects(settings: settings, interpreters: environment(settings, pathPrefix: pathPrefix),
                                      git: MemoizedRemotes(LibGit2Remotes(trace: settings.trace, network: NetworkSettings(environment: settings.environment))),
                                      limits: SafeExtractor.Limits.from(environment: settings.environment),
-                                     mirrors: DownloadMirrors(environment: settings.environment))
+                                     mirrors: settings.downloadMirrors, copy: copy)
         return BackendRegistry(settings.backends.kinds.compactMap { ($0 as? any BackendMaking)?.makeBackend(effects) })
     }
 

@@ -12,8 +12,11 @@ public struct Context: Sendable {
     /// Writes project files (tack.yml, tack.lock) whole; tack-cli's puts the old bytes back
     /// if the process is interrupted.
     public var projectFiles: any ProjectFileWriter
-    /// The backends for these settings, with `pathPrefix` first on their PATH.
-    public var makeBackends: @Sendable (Settings, _ pathPrefix: [String]) -> BackendRegistry
+    /// The backends for these settings, with `pathPrefix` first on their PATH, making or
+    /// reading `copy` if there is one.
+    public var makeBackends: @Sendable (Settings, _ pathPrefix: [String], _ copy: CarriedCopy?) -> BackendRegistry
+    /// A copy of a lock this command makes (`tack mirror`) or installs from (`--from`).
+    public var copy: CarriedCopy?
     /// Registers what to put back if the process is interrupted before the command ends
     /// (by key: the first registration of a key wins).
     public var undoOnInterrupt: @Sendable (String, @escaping @Sendable () -> Void) -> Void
@@ -29,7 +32,7 @@ public struct Context: Sendable {
         settings: Settings,
         notify: @escaping @Sendable (Notice) -> Void = { _ in },
         projectFiles: (any ProjectFileWriter)? = nil,
-        makeBackends: @escaping @Sendable (Settings, [String]) -> BackendRegistry = BackendFactory.standard,
+        makeBackends: @escaping @Sendable (Settings, [String], CarriedCopy?) -> BackendRegistry = BackendFactory.standard,
         undoOnInterrupt: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Void = { _, _ in },
         launcher: @escaping @Sendable () -> String? = { nil },
         defaultJobs: Int? = nil,

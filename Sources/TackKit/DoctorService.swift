@@ -41,13 +41,15 @@ public struct DoctorService {
         r.ok("libyaml \(YAMLParser.libraryVersion)")
         r.ok("libgit2 \(Git.libraryVersion)")
         checkHome(&r)
-        checkNetwork(&r)
+        let resolved: Result<Resolution, TackError>
+        do { resolved = .success(try Resolver(settings).resolve()) } catch { resolved = .failure(error) }
+        checkNetwork(&r, manifestMirrors: (try? resolved.get())?.mirrors ?? [])
         checkBinaries(&r)
         checkPath(&r)
         checkProjects(&r)
         checkInstalledCommands(&r)
         do {
-            let resolution = try Resolver(settings).resolve()
+            let resolution = try resolved.get()
             let files = Set(resolution.pins.map { $0.request.origin }.filter { $0.kind != .environment }.map(\.file))
             r.ok("\(resolution.pins.count) tool\(resolution.pins.count == 1 ? "" : "s") pinned here, from \(files.count) file\(files.count == 1 ? "" : "s")")
             // Shown once elsewhere; here every time.
@@ -133,13 +135,13 @@ public struct DoctorService {
     /// checked it.
     /// The proxy, certificate authorities and mirrors in effect (credentials left out), and
     /// whether the CA file can be read.
-    func checkNetwork(_ r: inout Report) {
+    func checkNetwork(_ r: inout Report, manifestMirrors: [DownloadMirrors.Rule]) {
         let network = NetworkSettings(environment: settings.environment)
         for line in network.description { r.ok("network: \(line)") }
         if let file = network.caFile, settings.fs.info(file) == nil {
             r.problem("\(network.caVariable ?? "SSL_CERT_FILE") names \(file), which does not exist: every HTTPS download will fail")
         }
-        let mirrors = DownloadMirrors(environment: settings.environment)
+        let mirrors = DownloadMirrors(environment: settings.environment, manifest: manifestMirrors)
         for rule in mirrors.describe { r.ok("mirror: \(rule)") }
     }
 

@@ -39,6 +39,10 @@ public struct InstallService: Sendable {
         }
         var plan = await lockGroups(rebuilding: stale)
         await planExtra(&plan)
+        guard checkCopy(plan.items) else {
+            report.problems = plan.problems + 1
+            return report
+        }
         if let root = workspace.resolution.projectRoot { workspace.remember(root) }
         report.problems = plan.problems
         guard options.install, !plan.items.isEmpty || !plan.unresolved.isEmpty else {

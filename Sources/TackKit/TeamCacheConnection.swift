@@ -13,6 +13,10 @@ public enum TeamCacheConnection {
 
     /// The cache to install through, or nil (none named, or unusable: said).
     public static func open(_ project: Workspace, quietAboutTrust: Bool = false) -> (any BuildCache)? {
+        // Installing from a copy: its builds, and no registry.
+        if let copy = project.context.copy?.reader {
+            return CarriedBuildCache(copy: copy, platform: BuildPlatform.current(fs: project.settings.fs), limits: SafeExtractor.Limits.from(environment: project.settings.environment))
+        }
         let selection: TeamCache.Selection
         do { selection = try self.selection(project) } catch {
             project.context.notify(.problem(error.message + "; building without the team cache"))

@@ -19,12 +19,15 @@ public struct Workspace: Sendable {
     public var home: String? { settings.home }
 
     public init(_ context: Context) throws(TackError) {
-        self.context = context
+        var context = context
         self.store = try context.settings.requireStore()
         let resolution = try Resolver(context.settings).resolve()
         if !resolution.ignored.isEmpty { context.notify(.ignored(resolution.ignored)) }
+        // Every download from here on goes through the global manifest's mirrors too.
+        context.settings.manifestMirrors = resolution.mirrors
+        self.context = context
         self.resolution = resolution
-        self.registry = context.makeBackends(context.settings, BackendFactory.pinnedBinDirectories(resolution, context.settings))
+        self.registry = context.makeBackends(context.settings, BackendFactory.pinnedBinDirectories(resolution, context.settings), context.copy)
         self.releaseAge = try ReleaseAge.inForce(resolution, settings: context.settings, home: context.settings.home)
     }
 
@@ -46,7 +49,7 @@ public struct Workspace: Sendable {
 
     /// The backends again, with the pinned tools installed since this workspace was read on PATH.
     public func registryWithPinnedInterpreters() -> BackendRegistry {
-        context.makeBackends(settings, BackendFactory.pinnedBinDirectories(resolution, settings))
+        context.makeBackends(settings, BackendFactory.pinnedBinDirectories(resolution, settings), context.copy)
     }
 
     /// A tool named on the command line, as every command reads it: as pinned here, else as

@@ -13,7 +13,7 @@ import TackKit
 
     @Test func everyKindHasABackendAndEveryBackendAKind() {
         let settings = Settings(environment: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"], cwd: "/", fs: InMemoryFileSystem(), backends: .standard)
-        let registry = BackendFactory.standard(settings, pathPrefix: [])
+        let registry = BackendFactory.standard(settings, pathPrefix: [], copy: nil)
         #expect(Set(registry.backends.keys) == Set(Self.catalog.kinds.map(\.name)))
         for (name, backend) in registry.backends { #expect(Self.catalog.kind(named: backend.name)?.name == name) }
     }

@@ -69,7 +69,7 @@ import Testing
         Case(name: "bin going up", files: ["p/tack.yml": "tools:\n  sc: { url: \"https://example.org/sc\", version: 1.0.0, bin: [\"a/../../x\"] }\n"], args: ["install"],
              error: "$ROOT/p/tack.yml:2:62: `bin` paths name files inside the install, like `bin/tool` (relative, without `..`), found \"a/../../x\""),
         Case(name: "escape sequence in a key", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\n\"\\e[31mred\": 1\n"],
-             error: "$ROOT/p/tack.yml:3:1: unknown key `\\u{1B}[31mred` at the top level (expected one of: tools, env, bootstrap, cache, platforms, min_release_age)"),
+             error: "$ROOT/p/tack.yml:3:1: unknown key `\\u{1B}[31mred` at the top level (expected one of: tools, env, bootstrap, cache, platforms, min_release_age, mirrors)"),
         Case(name: "unknown env-section value type", files: ["p/tack.yml": "tools:\n  jq: 1.7.1\nenv:\n  FOO: { a: 1 }\n"],
              error: "$ROOT/p/tack.yml:4:8: the value of `FOO` must be a string, found a mapping"),
     ]

@@ -104,7 +104,7 @@ final class Sandbox {
     static let inProcessCommands: Set<String> = [
         "install", "use", "lock", "update", "outdated", "where", "ls", "ls-remote", "uninstall", "prune", "reshim",
         "registry", "cache", "trust", "bootstrap", "doctor", "sbom", "completion", "version", "help", "env",
-        "activate", "deactivate", "verify",
+        "activate", "deactivate", "verify", "mirror",
     ]
 
     /// The sandbox gives git a configuration of its own (`insteadOf`, an author), which libgit2

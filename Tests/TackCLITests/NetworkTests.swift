@@ -117,12 +117,14 @@ import Testing
 @Suite struct NetworkDoctorTests {
     @Test func doctorShowsTheProxyTheCertificatesAndTheMirrors() throws {
         let s = try Sandbox()
+        try s.write("home/.config/tack/tack.yml", "mirrors:\n  https://nodejs.org: https://carol:pw2@art.corp/node\n")
         let r = try s.tack(["doctor"], env: ["HTTPS_PROXY": "http://alice:s3cret@proxy.corp:3128", "NO_PROXY": ".corp", "SSL_CERT_FILE": s.root + "/no-such.pem",
                                               "TACK_MIRRORS": "https://github.com=https://bob:pw@mirror.corp/gh"])
+        #expect(r.stdout.contains("mirror: https://nodejs.org → https://…@art.corp/node"), "\(r.stdout)")
         #expect(r.stdout.contains("network: HTTPS proxy http://…@proxy.corp:3128") && r.stdout.contains("network: no proxy for .corp"), "\(r.stdout)")
         #expect(r.stdout.contains("SSL_CERT_FILE names \(s.root)/no-such.pem, which does not exist"), "\(r.stdout)")
         #expect(r.stdout.contains("mirror: https://github.com → https://…@mirror.corp/gh"), "\(r.stdout)")
-        #expect(!r.stdout.contains("s3cret") && !r.stdout.contains("bob:pw"), "\(r.stdout)")
+        #expect(!r.stdout.contains("s3cret") && !r.stdout.contains("bob:pw") && !r.stdout.contains("pw2"), "\(r.stdout)")
     }
 }
 

@@ -83,9 +83,15 @@ final class RegistryServer {
         throw FixtureServer.FixtureFailed()
     }
 
-    deinit {
+    /// Stops the registry, keeping what it stored (`root/data`, `root/config.yml`).
+    func stop() {
+        guard registry.isRunning else { return }
         registry.terminate()
         registry.waitUntilDone()
+    }
+
+    deinit {
+        stop()
         try? tokenInput.fileHandleForWriting.close()
         tokenService?.terminate()
         tokenService?.waitUntilDone()

@@ -63,7 +63,7 @@ struct ServiceSetup {
     func context(in dir: String = "app", environment: [String: String] = [:]) -> Context {
         let notices = self.notices, backend = self.backend
         let settings = Settings(environment: sandbox.environment.merging(environment) { $1 }, cwd: sandbox.root + "/" + dir, fs: LocalFileSystem(), backends: .standard)
-        return Context(settings: settings, notify: { notices.add($0) }, makeBackends: { _, _ in BackendRegistry([backend]) }, defaultJobs: 2)
+        return Context(settings: settings, notify: { notices.add($0) }, makeBackends: { _, _, _ in BackendRegistry([backend]) }, defaultJobs: 2)
     }
 }
 

@@ -22,6 +22,8 @@ public struct AquaBackend: Backend {
     let environment: [String: String]
     let cache: String
     let retryDelays: [Double]
+    /// The copy being made (`tack mirror`), which keeps the pinned registry file.
+    var copy: CopyWriter?
 
     public init(http: any HTTPClient, fs: any FileSystem, cache: String, environment: [String: String], platform: Platform = .current,
                 libc: ReleaseAssetPicker.LibC? = nil, mirrors: DownloadMirrors = .none, limits: SafeExtractor.Limits = .standard,
@@ -321,6 +323,65 @@ public struct AquaBackend: Backend {
         return (checked, problems)
     }
 
+    /// `tack lock --verify`: each locked platform's download fetched again (never from the
+    /// cache) and compared with tack.lock's SHA-256, and its signatures — minisign, cosign
+    /// bundles, attestations, provenance — fetched and checked again against the pinned
+    /// registry's policy and the signer tack.lock records.
+    public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
+        let record = AquaLockRecord(entry.fields)
+        let tool = "\(entry.name) \(entry.version)"
+        let package: AquaPackage, tag: String
+        do {
+            let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256, file: registryFile(request))
+            package = try self.package(request, in: registry)
+            tag = try lockedTag(record, entry, package)
+        } catch { return (0, ["\(tool): \(error.message)"]) }
+        var checked = 0, problems: [String] = []
+        for (key, locked) in entry.checksums.sorted(by: { $0.key < $1.key }) {
+            guard let p = Platform(key: key) else { continue }
+            do throws(TackError) {
+                let download = try package.download(version: tag, platform: p, vars: request.options.aqua.vars)
+                let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: nil, from: "", tool: tool, platform: key, cache: scratch, offline: false) { _ in }
+                defer { try? fs.remove(fetched.path) }
+                guard fetched.sum == locked.lowercased() else {
+                    problems.append("\(tool) (\(p)): tack.lock says \(locked), but \(Redact.url(download.url)) now serves \(fetched.sum)")
+                    continue
+                }
+                if let minisign = download.minisign {
+                    try await verifyDownload(fetched.path, sum: fetched.sum, url: download.url, signedWith: minisign, tool: "\(tool) (\(p))", cache: scratch)
+                }
+                let (signers, _) = try await verifyKeyless(download, path: Self.signaturesPath(scratch, sum: fetched.sum), sum: fetched.sum, tool: "\(tool) (\(p))", cache: scratch, fresh: true)
+                if let lockedSigners = record.signedBy[key], lockedSigners != signers {
+                    problems.append("\(tool) (\(p)): tack.lock says \(lockedSigners) signed it, but its signatures now say \(signers.isEmpty ? "nobody" : signers)")
+                    continue
+                }
+                checked += 1
+            } catch {
+                problems.append(error.message)
+            }
+        }
+        return (checked, problems)
+    }
+
+    /// `tack mirror`: the pinned registry file (kept in the copy even when the download cache
+    /// already holds it) and what `tack lock --verify` fetches of each platform.
+    public func carry(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (carried: Int, problems: [String])? {
+        let record = AquaLockRecord(entry.fields)
+        let custom = environment["TACK_AQUA_REGISTRY"].map { !$0.isEmpty } ?? false
+        if let copy, let tag = record.registry, tag != "local", registryFile(request) == nil, !custom, ReleaseLockRecord.isTag(tag), !tag.contains("/") {
+            do {
+                let registry = try await registries.load(tag: tag, sha256: record.registrySHA256)
+                let bytes = try fs.read("\(cache)/aqua/registry-\(registry.tag).yaml", limit: 256 << 20)
+                try copy.keep(url: AquaRegistrySource.url(tag: registry.tag), bytes: bytes)
+            } catch let error as TackError {
+                return (0, ["\(entry.name) \(entry.version): \(error.message)"])
+            } catch {
+                return (0, ["\(entry.name) \(entry.version): cannot read aqua's registry \(tag) from \(cache)/aqua: \(error)"])
+            }
+        }
+        let verified = await verifyLock(entry, for: request, scratch: scratch, jobs: jobs)
+        return (verified.checked, verified.problems)
+    }
 
     /// The file against a published hash of another algorithm than SHA-256.
     func check(_ path: String, against published: (sum: String, algorithm: String)?, tool: String, url: String) throws(TackError) {
@@ -434,6 +495,8 @@ extension AquaBackend {
 
 extension AquaKind: BackendMaking {
     public func makeBackend(_ e: BackendEffects) -> any Backend {
-        AquaBackend(http: e.http(), fs: e.fs, cache: e.settings.store?.cache ?? "/nonexistent", environment: e.settings.environment, mirrors: e.mirrors, limits: e.limits)
+        var backend = AquaBackend(http: e.http(), fs: e.fs, cache: e.settings.store?.cache ?? "/nonexistent", environment: e.settings.environment, mirrors: e.mirrors, limits: e.limits)
+        backend.copy = e.copy?.writer
+        return backend
     }
 }

@@ -118,6 +118,9 @@ struct AquaRegistrySource: Sendable {
         return try AquaRegistry(bytes, tag: actualTag, sha256: sum, source: source)
     }
 
+    /// Where the registry file of `tag` is published.
+    static func url(tag: String) -> String { "https://github.com/\(repository)/raw/\(tag)/registry.yaml" }
+
     func fetch(tag: String?) async throws(TackError) -> (bytes: [UInt8], tag: String, source: String) {
         let downloader = Downloader(http: http, retryDelays: retryDelays, fs: fs)
         if let custom = environment["TACK_AQUA_REGISTRY"], !custom.isEmpty {
@@ -135,7 +138,7 @@ struct AquaRegistrySource: Sendable {
         guard let wanted, ReleaseLockRecord.isTag(wanted), !wanted.contains("/") else { throw TackError("\(quoted(tag ?? "")) is not a tag of aqua's registry") }
         let cached = "\(cache)/aqua/registry-\(wanted).yaml"
         if let bytes = try? fs.read(cached, limit: 256 << 20) { return (bytes, wanted, cached) }
-        let url = mirrors.apply("https://github.com/\(Self.repository)/raw/\(wanted)/registry.yaml")
+        let url = mirrors.apply(Self.url(tag: wanted))
         let bytes: [UInt8]
         do { bytes = try await downloader.withRetries { () async throws(HTTPFailure) -> [UInt8] in try await http.get(url, limit: .index) } } catch {
             throw TackError("cannot download aqua's registry \(wanted) from \(Redact.url(url)): \(error.message)")

@@ -19,6 +19,8 @@ public struct AsdfBackend: Backend {
     /// nil when the request's plugin may run, else why not.
     let mayRun: @Sendable (ToolRequest) -> String?
     let git: any GitRemotes
+    /// The copy being made (`tack mirror`), which keeps a bare copy of the plugin.
+    var copy: CopyWriter?
 
     /// Where its files are read and written (the context's file system).
     let fs: any FileSystem
@@ -298,8 +300,25 @@ public struct AsdfBackend: Backend {
 
 extension AsdfKind: BackendMaking {
     public func makeBackend(_ e: BackendEffects) -> any Backend {
-        AsdfBackend(runner: e.runner(), environment: e.interpreters, cache: e.settings.store?.cache, git: e.git,
-                    mayRun: AsdfBackend.pluginTrust(e.settings), fs: e.fs)
+        var backend = AsdfBackend(runner: e.runner(), environment: e.interpreters, cache: e.settings.store?.cache, git: e.git,
+                                  mayRun: AsdfBackend.pluginTrust(e.settings), fs: e.fs)
+        backend.copy = e.copy?.writer
+        return backend
+    }
+}
+
+extension AsdfBackend {
+    /// `tack mirror`: a bare copy of the plugin's repository. What the plugin's scripts
+    /// download is theirs to choose, so a copy carries it only as the team cache's build.
+    public func carry(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (carried: Int, problems: [String])? {
+        guard let copy else { return nil }
+        let url = source(of: request)
+        let dir: String
+        do { dir = try copy.repository(for: url) } catch { return (0, ["\(entry.name) \(entry.version): \(error.message)"]) }
+        do { try await git.mirror(url, into: dir) } catch {
+            return (0, ["\(entry.name) \(entry.version): cannot copy its plugin \(URLRedaction.text(url)): \(error.message)"])
+        }
+        return (1, [])
     }
 }
 

@@ -40,4 +40,9 @@ public struct LibGit2Remotes: GitRemotes {
             try Git.fetch(url, commit: commit, reachableFrom: origin, into: directory, checkout: checkout, proxy: network.proxy(for: Git.rewrite(url)))
         }
     }
+
+    public func mirror(_ url: String, into directory: String) async throws(GitError) {
+        trace("copying every branch and tag of \(URLRedaction.text(url))")
+        try await OffPool.run { () throws(GitError) in try Git.mirror(url, into: directory, proxy: network.proxy(for: Git.rewrite(url))) }
+    }
 }

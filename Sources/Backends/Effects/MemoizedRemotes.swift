@@ -37,4 +37,8 @@ public final class MemoizedRemotes: GitRemotes, @unchecked Sendable {
     public func fetch(_ url: String, commit: String, reachableFrom origin: CommitOrigin, into directory: String, checkout: Bool) async throws(GitError) {
         try await remotes.fetch(url, commit: commit, reachableFrom: origin, into: directory, checkout: checkout)
     }
+
+    public func mirror(_ url: String, into directory: String) async throws(GitError) {
+        try await remotes.mirror(url, into: directory)
+    }
 }

@@ -21,6 +21,10 @@ public struct GemBackend: Backend {
 
     /// For the gem server's JSON API (when each version was published); nil asks nothing.
     let http: (any HTTPClient)?
+    /// The copy being made (`tack mirror`): the locked gem files are kept in it.
+    var copy: CopyWriter?
+    /// The gem files of the copy installed from (`tack install --from`), fetched from nowhere else.
+    var carriedGems: String?
 
     public init(runner: any ProcessRunner, environment: [String: String], shims: String?, fs: any FileSystem = LocalFileSystem(), http: (any HTTPClient)? = nil) {
         self.fs = fs
@@ -180,7 +184,10 @@ public struct GemBackend: Backend {
                 continue
             }
             if job.offline { throw TackError("TACK_OFFLINE is set, and \(expectedName) is not in the cache — unset TACK_OFFLINE to install \(tool)") }
-            let (file, sum) = try await fetch(p, request: job.request, gem: gem, into: fetched, tool: tool)
+            let (file, sum): (String, String)
+            if let carriedGems { (file, sum) = try carried(p, from: carriedGems, tool: tool) } else {
+                (file, sum) = try await fetch(p, request: job.request, gem: gem, into: fetched, tool: tool)
+            }
             if let expected = lockedFiles[file] {
                 guard expected == sum else {
                     throw TackError("checksum mismatch for \(file) (\(tool)): tack.lock says \(expected), the gem from \(gemSource(job.request)) is \(sum) — nothing was installed")
@@ -191,8 +198,9 @@ public struct GemBackend: Backend {
                 learned.append(Learned("the checksum of \(file)", sum))
             }
             recorded[file] = sum
-            keep(fetched + "/" + file, sum: sum, cache: cache)
-            files.append(fetched + "/" + file)
+            let path = carriedGems.map { $0 + "/" + file } ?? fetched + "/" + file
+            keep(path, sum: sum, cache: cache)
+            files.append(path)
         }
         return (files, recorded, learned)
     }
@@ -211,6 +219,24 @@ public struct GemBackend: Backend {
             throw TackError("fetching \(p.name) \(p.version) for \(tool) did not produce \(p.file)\(got.isEmpty ? "" : " (it produced \(got.joined(separator: ", ")))")")
         }
         return (p.file, Hashing.sha256(data))
+    }
+
+    /// A gem file from the copy installed from (`tack install --from`): its name and SHA-256.
+    func carried(_ p: GemPin, from dir: String, tool: String) throws(TackError) -> (file: String, sum: String) {
+        guard let data = try? fs.read(dir + "/" + p.file, limit: Int.max) else {
+            throw TackError("the copy installed from has no \(p.file) for \(tool), and tack installs from the copy with no other network (make the copy again with `tack mirror` from this tack.lock)")
+        }
+        return (p.file, Hashing.sha256(data))
+    }
+
+    /// `tack mirror`: every gem file tack.lock has a checksum for, fetched and checked as
+    /// `tack lock --verify` does, kept in the copy by name.
+    public func carry(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (carried: Int, problems: [String])? {
+        guard let copy else { return nil }
+        var verification = GemLockVerification(backend: self)
+        verification.copy = copy
+        let verified = await verification.verify(entry, for: request, scratch: scratch, jobs: jobs)
+        return (verified.checked, verified.problems)
     }
 
     /// Keeps a fetched gem in the cache under its SHA-256. Best effort.
@@ -334,6 +360,9 @@ public struct GemBackend: Backend {
 
 extension GemKind: BackendMaking {
     public func makeBackend(_ e: BackendEffects) -> any Backend {
-        GemBackend(runner: e.runner(), environment: e.interpreters, shims: e.settings.store?.shims, fs: e.fs, http: e.http())
+        var backend = GemBackend(runner: e.runner(), environment: e.interpreters, shims: e.settings.store?.shims, fs: e.fs, http: e.http())
+        backend.copy = e.copy?.writer
+        backend.carriedGems = e.copy?.reader?.gems
+        return backend
     }
 }

@@ -5,6 +5,8 @@ import TackCore
 /// again from its source (never from the cache) and compared.
 struct GemLockVerification {
     let backend: GemBackend
+    /// `tack mirror`'s copy: each gem that matches its locked checksum is kept in it, by name.
+    var copy: CopyWriter? = nil
 
     /// `tack lock --verify`: every gem file the entry has a checksum for, fetched again from
     /// the source (never from the cache) and compared.
@@ -22,10 +24,12 @@ struct GemLockVerification {
         var problems: [String] = []
         for (p, result) in zip(gems, fetched) {
             switch result {
-            case .success(let (file, sum, _)):
+            case .success(let (file, sum, path)):
                 checked += 1
                 if let expected = sums[file], !Checksum.same(expected, sum) {
                     problems.append("\(tool): \(file) from \(backend.gemSource(request)) is \(sum), but tack.lock says \(expected) — was the gem replaced? tack.lock is unchanged")
+                } else if let copy {
+                    do { try copy.keepGem(named: file, file: path) } catch { problems.append("\(tool): \(error.message)") }
                 }
             case .failure(let error): problems.append("cannot verify \(p.file) of \(tool): \(error.message)")
             }

@@ -20,6 +20,8 @@ public struct GitBackend: Backend {
     let trace: Trace
     /// A release's artifact bundle, tried before building (nil: no HTTP, always build).
     let prebuilt: PrebuiltBundle?
+    /// The copy being made (`tack mirror`), which keeps a bare copy of the repository.
+    var copy: CopyWriter?
 
     public init(runner: any ProcessRunner, environment: [String: String], git: any GitRemotes = LibGit2Remotes(), fs: any FileSystem = LocalFileSystem(),
                 trace: Trace = .off, http: (any HTTPClient)? = nil, platform: Platform = .current, limits: SafeExtractor.Limits = .standard,
@@ -356,7 +358,27 @@ public struct GitBackend: Backend {
 
 extension GitKind: BackendMaking {
     public func makeBackend(_ e: BackendEffects) -> any Backend {
-        GitBackend(runner: e.runner(), environment: e.interpreters, git: e.git, fs: e.fs, trace: e.trace, http: e.http(), limits: e.limits, mirrors: e.mirrors)
+        var backend = GitBackend(runner: e.runner(), environment: e.interpreters, git: e.git, fs: e.fs, trace: e.trace, http: e.http(), limits: e.limits, mirrors: e.mirrors)
+        backend.copy = e.copy?.writer
+        return backend
+    }
+}
+
+extension GitBackend {
+    /// `tack mirror`: a bare copy of the repository (every branch and tag, so the lock's tag or
+    /// ref is checked against the copy as against the remote), and the prebuilt bundle the lock
+    /// chooses. A build from the team cache is carried beside it by `tack mirror` itself.
+    public func carry(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (carried: Int, problems: [String])? {
+        guard let copy else { return nil }
+        let url = source(of: request), tool = "\(entry.name) \(entry.version)"
+        let dir: String
+        do { dir = try copy.repository(for: url) } catch { return (0, ["\(entry.name) \(entry.version): \(error.message)"]) }
+        do { try await git.mirror(url, into: dir) } catch {
+            return (0, ["\(tool): cannot copy \(URLRedaction.text(url)): \(error.message)"])
+        }
+        guard let prebuilt, case .map(let chosen)? = entry.fields[PrebuiltBundle.field], chosen["none"] == nil else { return (1, []) }
+        do { try await prebuilt.carry(chosen, tool: tool, scratch: scratch) } catch { return (1, ["\(tool): \(error.message)"]) }
+        return (2, [])
     }
 }
 

@@ -119,6 +119,17 @@ struct PrebuiltBundle {
         return [Self.field: .map(["url": url, "sha256": file.sum])]
     }
 
+    /// `tack mirror`: the bundle the lock chooses (`chosen`), fetched and checked against its
+    /// SHA-256.
+    func carry(_ chosen: [String: String], tool: String, scratch: String) async throws(TackError) {
+        guard let url = chosen["url"], let sum = chosen["sha256"], Checksum.isSHA256(sum) else {
+            throw TackError("tack.lock's prebuilt bundle of \(tool) has no URL and SHA-256 — run `tack lock` again")
+        }
+        let file = try await downloader.fetch(mirrors.apply(url), expected: sum.lowercased(), from: "tack.lock says", tool: tool, platform: "every platform",
+                                              cache: scratch, offline: false) { _ in }
+        try? fs.remove(file.path)
+    }
+
     /// At install time: the install from the locked bundle, or nil when the lock names none,
     /// the entry now builds, or the bundle has no variant for this machine (then it is built).
     /// Whether the lock chooses a bundle this install would take.

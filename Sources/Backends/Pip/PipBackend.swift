@@ -20,6 +20,11 @@ public struct PipBackend: Backend {
 
     /// Where its files are read and written (the context's file system).
     let fs: any FileSystem
+    /// The copy being made (`tack mirror`): the locked distributions are kept in it.
+    var copy: CopyWriter?
+    /// The distributions of the copy installed from (`tack install --from`): uv and pip find
+    /// them there, and reach no index.
+    var carriedWheels: String?
 
     public init(runner: any ProcessRunner, http: any HTTPClient, environment: [String: String], shims: String?, fs: any FileSystem = LocalFileSystem()) {
         self.fs = fs
@@ -81,8 +86,10 @@ public struct PipBackend: Backend {
         return env
     }
 
-    /// `--index-url` and `--find-links` as the pin sets them.
+    /// `--index-url` and `--find-links` as the pin sets them; installing from a copy, the
+    /// copy's distributions and no index.
     func sources(_ request: ToolRequest) -> [String] {
+        if let carriedWheels { return ["--no-index", "--find-links", carriedWheels] }
         var out: [String] = []
         if let index = request.options.pip.indexURL { out += ["--index-url", index] }
         if let links = request.options.pip.findLinks { out += ["--find-links", index.findLinks(links, request)] }
@@ -381,10 +388,24 @@ public struct PipBackend: Backend {
         await PipLockVerification(index: index, http: http, fs: fs).verify(entry, for: request, scratch: scratch, jobs: jobs)
     }
 
+    /// `tack mirror`: every distribution tack.lock pins for the platforms it covers, found on
+    /// the index and checked as `tack lock --verify` does, kept in the copy by file name (the
+    /// find-links directory `tack install --from` points uv and pip at).
+    public func carry(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (carried: Int, problems: [String])? {
+        guard let copy else { return nil }
+        var verification = PipLockVerification(index: index, http: http, fs: fs)
+        verification.copy = copy
+        let verified = await verification.verify(entry, for: request, scratch: scratch, jobs: jobs)
+        return (verified.checked, verified.problems)
+    }
+
 }
 
 extension PipKind: BackendMaking {
     public func makeBackend(_ e: BackendEffects) -> any Backend {
-        PipBackend(runner: e.runner(), http: e.http(), environment: e.interpreters, shims: e.settings.store?.shims, fs: e.fs)
+        var backend = PipBackend(runner: e.runner(), http: e.http(), environment: e.interpreters, shims: e.settings.store?.shims, fs: e.fs)
+        backend.copy = e.copy?.writer
+        backend.carriedWheels = e.copy?.reader?.wheels
+        return backend
     }
 }

@@ -8,6 +8,8 @@ struct PipLockVerification {
     let index: PipIndex
     let http: any HTTPClient
     let fs: any FileSystem
+    /// `tack mirror`'s copy: every file that matches a locked hash is kept in it, by name.
+    var copy: CopyWriter? = nil
 
     /// `tack lock --verify`: every file tack.lock allows for each distribution the covered
     /// platforms install, found on the index again (by the hash its page declares, or among a
@@ -42,9 +44,13 @@ struct PipLockVerification {
             switch result {
             case .failure(let error):
                 problems.append("cannot verify \(item.file.name) of \(tool): \(error.message)")
-            case .success(let sum):
+            case .success(let (sum, path)):
                 checked += 1
                 served[item.pin.name, default: []].insert(sum)
+                if let copy, let path, Set(item.pin.hashes.map { $0.lowercased() }).contains(sum) {
+                    do { try copy.keepWheel(named: item.file.name, file: path) } catch { problems.append("\(tool): \(error.message)") }
+                }
+                if let path, !item.file.location.hasPrefix("/") { try? fs.remove(path) }
                 if let declared = item.file.declared, declared != sum {
                     problems.append("\(tool): \(item.file.name) from the index is \(sum), but its page and tack.lock say \(declared) — was the file replaced? tack.lock is unchanged")
                 }
@@ -65,19 +71,19 @@ struct PipLockVerification {
         return (checked, problems)
     }
 
-    /// Each file's SHA-256: a local one read, a remote one downloaded again (never from the
-    /// download cache), at most `jobs` at once.
-    func hash(_ files: [PipIndexFile], tool: String, scratch: String, jobs: Int) async -> [Result<String, TackError>] {
+    /// Each file's SHA-256 and where it is now (the caller removes a downloaded one): a local
+    /// one read, a remote one downloaded again (never from the download cache), at most `jobs`
+    /// at once.
+    func hash(_ files: [PipIndexFile], tool: String, scratch: String, jobs: Int) async -> [Result<(sum: String, path: String?), TackError>] {
         let downloader = Downloader(http: http, retryDelays: [0.25, 0.5, 1])
-        return await Concurrently.map(files, jobs: jobs) { file -> Result<String, TackError> in
+        return await Concurrently.map(files, jobs: jobs) { file -> Result<(sum: String, path: String?), TackError> in
             if file.location.hasPrefix("/") {
                 guard let sum = Hashing.sha256(file: file.location) else { return .failure(TackError("cannot read \(file.location)")) }
-                return .success(sum.hex)
+                return .success((sum.hex, file.location))
             }
             do throws(TackError) {
                 let fetched = try await downloader.fetch(file.location, expected: nil, from: "", tool: tool, platform: "", cache: scratch + "/pip", offline: false) { _ in }
-                try? fs.remove(fetched.path)
-                return .success(fetched.sum)
+                return .success((fetched.sum, fetched.path))
             } catch {
                 return .failure(error)
             }

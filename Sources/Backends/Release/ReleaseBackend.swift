@@ -196,6 +196,48 @@ public struct ReleaseBackend: Backend {
         if case .compressed = AssetName(name, project: "").format {} else { try DownloadFormat.checkFormat(fetched.path, url: url) }
         return (name, fetched.sum)
     }
+
+    /// `tack lock --verify`: each platform's asset downloaded again (never from the cache) and
+    /// compared with the SHA-256 tack.lock records.
+    public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
+        let record = ReleaseLockRecord(entry.fields)
+        let sums = entry.checksums
+        let tool = "\(entry.name) \(entry.version)"
+        var problems: [String] = []
+        var downloads: [(platform: String, url: String)] = []
+        for key in sums.keys.sorted() {
+            guard let url = record.downloadURL(repository: repository(request), platform: key) else {
+                problems.append("\(tool) (\(key)): tack.lock names no asset of it that tack can download")
+                continue
+            }
+            downloads.append((key, url))
+        }
+        let downloader = self.downloader, mirrors = self.mirrors, fs = self.fs
+        let results = await Concurrently.map(downloads, jobs: jobs) { d -> Result<String, TackError> in
+            do throws(TackError) {
+                let fetched = try await downloader.fetch(mirrors.apply(d.url), expected: nil, from: "", tool: tool, platform: d.platform, cache: scratch, offline: false) { _ in }
+                try? fs.remove(fetched.path)
+                return .success(fetched.sum)
+            } catch { return .failure(error) }
+        }
+        var checked = 0
+        for (d, result) in zip(downloads, results) {
+            switch result {
+            case .success(let sum):
+                checked += 1
+                let locked = sums[d.platform]?.lowercased() ?? ""
+                if sum != locked { problems.append("\(tool) (\(d.platform)): tack.lock says \(locked), but \(Redact.url(d.url)) now serves \(sum)") }
+            case .failure(let error): problems.append("\(tool) (\(d.platform)): \(error.message)")
+            }
+        }
+        return (checked, problems)
+    }
+
+    /// `tack mirror`: each platform's asset, as `tack lock --verify` fetches and checks it.
+    public func carry(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (carried: Int, problems: [String])? {
+        let verified = await verifyLock(entry, for: request, scratch: scratch, jobs: jobs)
+        return (verified.checked, verified.problems)
+    }
 }
 
 extension ReleaseKind: BackendMaking {

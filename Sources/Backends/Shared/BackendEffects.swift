@@ -13,21 +13,43 @@ public struct BackendEffects: Sendable {
     public var interpreters: [String: String]
     public var git: any GitRemotes
     public var limits: SafeExtractor.Limits
+    /// The rules backends apply to the URLs they fetch: none while a copy is made or read
+    /// (the recording client applies them, and a copy answers the publishers' URLs).
     public var mirrors: DownloadMirrors
+    /// A copy of a lock being made or installed from (`CarriedCopy`), if any.
+    public var copy: CarriedCopy?
 
-    public init(settings: Settings, interpreters: [String: String], git: any GitRemotes, limits: SafeExtractor.Limits, mirrors: DownloadMirrors) {
+    public init(settings: Settings, interpreters: [String: String], git: any GitRemotes, limits: SafeExtractor.Limits, mirrors: DownloadMirrors, copy: CarriedCopy? = nil) {
         self.settings = settings
         self.interpreters = interpreters
-        self.git = git
         self.limits = limits
-        self.mirrors = mirrors
+        self.copy = copy
+        switch copy {
+        case nil:
+            self.git = git
+            self.mirrors = mirrors
+        case .making:
+            self.git = git
+            self.mirrors = .none
+        case .from(let reader):
+            self.git = CarriedRemotes(copy: reader, local: LibGit2Remotes(trace: settings.trace))
+            self.mirrors = .none
+        }
     }
 
     public var fs: any FileSystem { settings.fs }
     public var trace: Trace { settings.trace }
 
-    /// An HTTP client of its own (libcurl), with the process's proxy and token settings.
-    public func http() -> any HTTPClient { CurlHTTPClient(environment: settings.environment, trace: settings.trace) }
+    /// An HTTP client of its own (libcurl), with the process's proxy and token settings; while
+    /// a copy is made, one that keeps what it fetches in it; installing from a copy, the copy.
+    public func http() -> any HTTPClient {
+        let curl = CurlHTTPClient(environment: settings.environment, trace: settings.trace)
+        switch copy {
+        case nil: return curl
+        case .making(let writer): return RecordingHTTPClient(base: curl, mirrors: settings.downloadMirrors, copy: writer)
+        case .from(let reader): return CarriedHTTPClient(copy: reader, environment: settings.environment)
+        }
+    }
 
     /// A runner of child processes of its own.
     public func runner() -> any ProcessRunner { ChildProcessRunner(trace: settings.trace) }

@@ -306,6 +306,13 @@ public struct SwiftBackend: Backend {
         return (toolchains.checked + sdks.checked, toolchains.problems + sdks.problems)
     }
 
+    /// `tack mirror`: every platform's archive and signature, and each SDK's, as `tack lock
+    /// --verify` fetches and checks them (an install from the copy needs no release list).
+    public func carry(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (carried: Int, problems: [String])? {
+        let verified = await verifyLock(entry, for: request, scratch: scratch, jobs: jobs)
+        return (verified.checked, verified.problems)
+    }
+
     func verifyToolchains(_ entry: LockedTool, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) {
         let record = SwiftLockRecord(entry.fields)
         guard !record.sha256.isEmpty else { return (0, []) }

@@ -265,6 +265,13 @@ public struct URLBackend: Backend {
         await URLLockVerification(backend: self).verify(entry, for: request, scratch: scratch, jobs: jobs)
     }
 
+    /// `tack mirror`: what `tack lock --verify` fetches is what an install fetches on each
+    /// platform (the download, its signature or bundle, the attestations), checked as it is kept.
+    public func carry(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (carried: Int, problems: [String])? {
+        let verified = await verifyLock(entry, for: request, scratch: scratch, jobs: jobs)
+        return (verified.checked, verified.problems)
+    }
+
     public func install(_ job: InstallJob) async throws(TackError) -> InstallOutcome {
         let tool = "\(job.locked.name) \(job.locked.version)"
         if let build = URLLockRecord(job.locked.fields).build, !Self.isPlainWord(build) {

@@ -28,6 +28,12 @@ public protocol Backend: Sendable {
     /// platforms — downloads, signatures, bundles — checked again with no network; nil when
     /// this backend keeps nothing it could check.
     func verifyLockOffline(_ entry: LockedTool, for request: ToolRequest, cache: String) async -> (checked: Int, problems: [String])?
+    /// `tack mirror`: fetches everything installing `entry` needs on each platform it covers
+    /// (downloads, signatures, bundles, registry files, repositories, distributions) through
+    /// this backend's HTTP client and remotes — which keep what they fetch in the copy being
+    /// made — and checks it against the lock as `verifyLock` does: how many artifacts were
+    /// carried, and each problem. Nil when this backend's tools cannot be carried.
+    func carry(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (carried: Int, problems: [String])?
     /// What a build of `locked` depends on, for the team cache's key (source, commit, products
     /// or build command, `bin:`, the toolchain), or nil when this backend's installs are not
     /// builds (downloads are verified by checksum instead). `built` is an install's record of
@@ -74,6 +80,7 @@ extension Backend {
     public func completeLock(_ entry: LockedTool, for request: ToolRequest, cache: String, platforms: [Platform], jobs: Int) async throws(TackError) -> [String: LockValue] { [:] }
     public func verifyLock(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (checked: Int, problems: [String]) { (0, []) }
     public func verifyLockOffline(_ entry: LockedTool, for request: ToolRequest, cache: String) async -> (checked: Int, problems: [String])? { nil }
+    public func carry(_ entry: LockedTool, for request: ToolRequest, scratch: String, jobs: Int) async -> (carried: Int, problems: [String])? { nil }
     public func available(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         var all = request
         all.requirement = .latest

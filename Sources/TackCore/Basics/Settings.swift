@@ -15,6 +15,12 @@ public struct Settings: Sendable {
     /// `tack lock` in a project that has only version files of other managers: their pins are
     /// locked in a new tack.lock there (otherwise such a project gets none until it asks).
     public var locksVersionFiles = false
+    /// The global manifest's `mirrors:`, once it is read (`Workspace`): with the environment's
+    /// rules, `downloadMirrors`.
+    public var manifestMirrors: [DownloadMirrors.Rule] = []
+
+    /// Where downloads come from instead of their publishers.
+    public var downloadMirrors: DownloadMirrors { DownloadMirrors(environment: environment, manifest: manifestMirrors) }
 
     public init(environment: [String: String], cwd: String, fs: any FileSystem, backends: BackendCatalog) {
         self.environment = environment

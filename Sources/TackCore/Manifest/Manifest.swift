@@ -32,8 +32,11 @@ public struct Manifest: Sendable, Equatable {
     }
     /// The platforms the lock covers (`platforms: [linux-x86_64, darwin-arm64]`); empty: this one.
     public var platforms: [Platform] = []
+    /// `mirrors:` (the global manifest only): URL prefixes and where to fetch them instead, in
+    /// the file's order (`DownloadMirrors`).
+    public var mirrors: [DownloadMirrors.Rule] = []
 
-    public static let topLevelKeys = ["tools", "env", "bootstrap", "cache", "platforms", "min_release_age"]
+    public static let topLevelKeys = ["tools", "env", "bootstrap", "cache", "platforms", "min_release_age", "mirrors"]
     public static let packageManagers = ["apt", "dnf", "pacman", "apk", "brew"]
 
     public init(path: String, tools: [ToolRequest] = [], bareEntries: Set<String> = [], env: [EnvEntry] = [], bootstrap: Bootstrap? = nil) {

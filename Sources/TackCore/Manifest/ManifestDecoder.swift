@@ -93,11 +93,30 @@ public struct ManifestDecoder {
                     }
                     if !manifest.platforms.contains(p) { manifest.platforms.append(p) }
                 }
+            case "mirrors":
+                manifest.mirrors = try decodeMirrors(value, key: key)
             default:
                 throw unknownKey(key, in: Manifest.topLevelKeys, context: " at the top level")
             }
         }
         return manifest
+    }
+
+    /// `mirrors: {FROM: TO, ...}`, each side an http(s) URL, in the file's order; read only from
+    /// the global manifest: a project's files never redirect where tack downloads from.
+    func decodeMirrors(_ node: Node, key: Scalar) throws(TackError) -> [DownloadMirrors.Rule] {
+        guard kind == .globalManifest else {
+            throw fail(key.mark, "`mirrors` is read only from the global manifest (~/.config/tack/tack.yml), so a project's files cannot redirect where tack downloads from — move it there, or set TACK_MIRRORS")
+        }
+        var rules: [DownloadMirrors.Rule] = []
+        for (from, to) in try mapping(node, "`mirrors`") {
+            let target = try string(to, "the mirror of `\(from.value)`")
+            guard let rule = DownloadMirrors.Rule(from: from.value, to: target) else {
+                throw fail(from.mark, "`mirrors` maps a URL prefix to another, each http:// or https:// (like `https://github.com: https://mirror.corp/github`), found \(quoted(from.value)): \(quoted(target))")
+            }
+            rules.append(rule)
+        }
+        return rules
     }
 
     /// `cache: oci://host/ns`, or `cache: {url: oci://host/ns, push: true, insecure: false}`.

@@ -22,6 +22,8 @@ public struct Resolution: Sendable {
     public var projectRoot: String?
     /// Manifests read, nearest first (tack.local.yml before tack.yml), then the global one.
     public var manifests: [Manifest]
+    /// The global manifest's `mirrors:` (no other file may have them).
+    public var mirrors: [DownloadMirrors.Rule] { manifests.flatMap(\.mirrors) }
     /// Every file looked for, and what was found (nil: absent), so a snapshot of this
     /// resolution can tell when it has gone stale.
     public var probes: [(path: String, info: FileInfo?)]

@@ -1,36 +1,57 @@
-/// Where downloads come from instead of their publisher, by environment variable: a mirror
-/// of python-build-standalone's releases (`TACK_PYTHON_MIRROR`), another GitHub API
-/// (`TACK_GITHUB_API`, a GitHub Enterprise server's, or a test's loopback one), or a mirror of
-/// github.com's release downloads (`TACK_GITHUB_DOWNLOADS`). Each replaces the start of every
-/// URL tack downloads from — a version index, a checksum file, a download, a release's
-/// bundle — that begins with the publisher's prefix; the first that fits wins. `TACK_MIRRORS`
-/// adds rules of its own, before those: `FROM=TO` pairs separated by spaces
-/// (`https://releases.hashicorp.com=https://mirror.example/hashicorp`), each side an http(s)
-/// URL (a pair that is not is left out).
+/// Where downloads come from instead of their publisher: one list of rules, each a URL prefix
+/// and its replacement, the first that fits a URL wins (mise's `url_replacements`). In order:
+/// - `TACK_MIRRORS`: `FROM=TO` pairs separated by spaces (CI's, so it comes first);
+/// - `mirrors:` in the global manifest (`Manifest.mirrors`), never a project's file;
+/// - the older one-rule variables, each an alias of one rule: another GitHub API
+///   (`TACK_GITHUB_API`, a GitHub Enterprise server's, or a test's loopback one), a mirror of
+///   python-build-standalone's releases (`TACK_PYTHON_MIRROR`), of github.com's release
+///   downloads (`TACK_GITHUB_DOWNLOADS`).
+/// A rule applies to every URL tack downloads from — a version index, a checksum file, a
+/// download, a signature, a release's bundle. tack.lock always records the publisher's URL.
 public struct DownloadMirrors: Sendable {
+    /// One rule: URLs that start with `from` (up to a `/`) are fetched from `to` instead.
+    public struct Rule: Sendable, Equatable {
+        public var from: String
+        public var to: String
+
+        /// Both sides http(s) URLs with a host (`to` may be a `file:///` directory too, a
+        /// share every machine mounts); a trailing `/` is dropped. Nil otherwise.
+        public init?(from: String, to: String) {
+            func isURL(_ s: String, file: Bool = false) -> Bool {
+                for scheme in ["https://", "http://"] + (file ? ["file:///"] : []) where s.hasPrefix(scheme) {
+                    return s.count > scheme.count && !s.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" })
+                }
+                return false
+            }
+            guard isURL(from), isURL(to, file: true) else { return nil }
+            func trimmed(_ s: String) -> String { s.hasSuffix("/") ? String(s.dropLast()) : s }
+            self.from = trimmed(from)
+            self.to = trimmed(to)
+        }
+    }
+
     public static let known: [(variable: String, prefix: String)] = [
         ("TACK_GITHUB_API", "https://api.github.com"),
         ("TACK_PYTHON_MIRROR", "https://github.com/astral-sh/python-build-standalone/releases/download"),
         ("TACK_GITHUB_DOWNLOADS", "https://github.com"),
     ]
 
-    var rules: [(from: String, to: String)]
+    public private(set) var rules: [Rule]
 
-    public init(environment: [String: String]) {
-        rules = Self.rules(environment["TACK_MIRRORS"] ?? "") + Self.known.compactMap { v in
+    /// The rules of `environment` and of the global manifest's `mirrors:` (`manifest`).
+    public init(environment: [String: String], manifest: [Rule] = []) {
+        rules = Self.rules(environment["TACK_MIRRORS"] ?? "") + manifest + Self.known.compactMap { v in
             guard let to = environment[v.variable], !to.isEmpty else { return nil }
-            return (v.prefix, to.hasSuffix("/") ? String(to.dropLast()) : to)
+            return Rule(from: v.prefix, to: to)
         }
     }
 
-    /// `TACK_MIRRORS`'s `FROM=TO` pairs.
-    static func rules(_ text: String) -> [(from: String, to: String)] {
-        func isURL(_ s: Substring) -> Bool { (s.hasPrefix("https://") || s.hasPrefix("http://")) && s.count > 8 }
-        return text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == ";" }).compactMap { pair in
+    /// `TACK_MIRRORS`'s `FROM=TO` pairs (a pair that is not two http(s) URLs is left out).
+    static func rules(_ text: String) -> [Rule] {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == ";" }).compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, isURL(parts[0]), isURL(parts[1]) else { return nil }
-            func trimmed(_ s: Substring) -> String { s.hasSuffix("/") ? String(s.dropLast()) : String(s) }
-            return (trimmed(parts[0]), trimmed(parts[1]))
+            guard parts.count == 2 else { return nil }
+            return Rule(from: String(parts[0]), to: String(parts[1]))
         }
     }
 

@@ -1,0 +1,131 @@
+import Foundation
+import TackCore
+import Testing
+
+/// `tack mirror` and `tack install --from`: a lock with an aqua tool (keyless attestations), a
+/// url tool behind a mirror rule, a git tool whose build is in the team cache and a pip tool,
+/// for two platforms, carried to a directory and to an OCI registry, then installed on a
+/// machine with no network at all (`unshare --net`), where every tool runs.
+@Suite(.ownThreads, .enabled(if: RegistryServer.isAvailable, "needs docker-registry: ./bootstrap.sh --dev"))
+struct AirGappedTests {
+    static let here = Platform.current.description
+    static let other = here == "darwin-arm64" ? "linux-x86_64" : "darwin-arm64"
+
+    /// The lock's world, online: aqua's fake GitHub (gh, with attestations), a url tool's
+    /// archives, a PEP 503 index of wheels, a git tool, and a team cache that has its build.
+    struct World {
+        var sandbox: Sandbox
+        var aqua: AquaBackendTests.Fake
+        var registry: RegistryServer
+        var online: [String: String]
+    }
+
+    func world() throws -> World {
+        let f = try AquaBackendTests().fake()
+        let s = f.sandbox
+        for p in [Self.here, Self.other] {
+            try s.mkdir("www/dl")
+            try FixtureServer.archive("tar.gz", s.root + "/www/dl/shellcheck-v0.10.0-\(p).tar.gz", version: "0.10.0")
+        }
+        try s.mkdir("www/pypi")
+        for args in [["wheel", "greet", "1.1.0", s.root + "/www/pypi", "helper>=1"], ["wheel", "helper", "1.2.0", s.root + "/www/pypi"], ["simple", s.root + "/www/pypi"]] {
+            _ = try runProgram(FixtureServer.python, [FixtureServer.script] + args)
+        }
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        let registry = try RegistryServer()
+        try s.writeTrusted("app/tack.yml", """
+            platforms: [\(Self.here), \(Self.other)]
+            tools:
+              gh: { aqua: cli/cli, version: 2.62.0 }
+              shellcheck: { url: "https://dl.example/shellcheck-v{version}-{os}-{arch}.tar.gz", version: 0.10.0, bin: "shellcheck-v{version}/shellcheck" }
+              hello: \(repo.entry("1.0.0"))
+              greet: { pip: greet, version: 1.1.0, index_url: "\(f.server.url("static/pypi/simple"))" }
+
+            """)
+        let online = f.env.merging(["TACK_MIRRORS": "https://dl.example=\(f.server.url("static/dl"))", "TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1",
+                                    "PATH": try uvDirectory() + ":/usr/bin:/bin"]) { $1 }
+        return World(sandbox: s, aqua: f, registry: registry, online: online)
+    }
+
+    /// Another machine, with no network: its own HOME and TACK_HOME, the files it was given
+    /// (aqua's registry, the Sigstore trusted root) and uv; no mirror, no team cache.
+    func offline(_ w: World, _ name: String) throws -> [String: String] {
+        try w.sandbox.mkdir(name + "/home")
+        return ["HOME": w.sandbox.root + "/" + name + "/home", "TACK_HOME": w.sandbox.root + "/" + name + "/tack-home",
+                "TACK_AQUA_REGISTRY": w.aqua.env["TACK_AQUA_REGISTRY"] ?? "", "TACK_SIGSTORE_TRUSTED_ROOT": w.aqua.env["TACK_SIGSTORE_TRUSTED_ROOT"] ?? "",
+                "PATH": (try uvDirectory()) + ":/usr/bin:/bin"]
+    }
+
+    /// `args` run with no network: in a network namespace of its own, whose only interface
+    /// (loopback) is down.
+    func noNetwork(_ s: Sandbox, _ program: String, _ args: [String], env: [String: String]) throws -> Sandbox.Result {
+        try s.tack(["--net", "--", program] + args, in: "app", env: env, program: "/usr/bin/unshare")
+    }
+
+    func tools(_ s: Sandbox, _ env: [String: String]) throws -> [String] {
+        let shims = (env["TACK_HOME"] ?? "") + "/shims/"
+        return try ["gh", "shellcheck", "hello", "greet"].map { try noNetwork(s, shims + $0, [], env: env).stdout }
+    }
+
+    @Test func aWholeLockCarriedToAMachineWithNoNetworkInstallsAndRuns() throws {
+        let w = try world()
+        let s = w.sandbox
+        let installed = try s.tack(["install"], in: "app", env: w.online)
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(installed.stderr.contains("hello 1.0.0: pushed to the team cache"), "\(installed.stderr)")
+        let lock = s.read("app/tack.lock") ?? ""
+
+        let dir = try s.tack(["mirror", s.root + "/copy"], in: "app", env: w.online)
+        #expect(dir.status == 0, "\(dir.stderr)")
+        #expect(dir.stderr.contains("copied 4 tools (") && dir.stderr.contains(", 1 build) for \([Self.here, Self.other].sorted().joined(separator: ", ")) to \(s.root)/copy"), "\(dir.stderr)")
+        // The copy answers the publishers' URLs (the mirror rule is this machine's), for
+        // every platform the lock covers, with the attestations GitHub's API gave.
+        let index = s.read("copy/tack-copy.json") ?? ""
+        for url in ["https://dl.example/shellcheck-v0.10.0-\(Self.other).tar.gz", "https://github.com/cli/cli/releases/download/v2.62.0/gh_2.62.0_macOS_arm64.zip",
+                    "https://api.github.com/repos/cli/cli/attestations/sha256:"] {
+            #expect(index.contains(url), "\(url) in \(index)")
+        }
+        #expect(!index.contains(w.aqua.server.url("static/dl")) && !index.contains(w.aqua.server.url("static/gh")), "no mirror's URL: \(index)")
+        let oci = "oci://127.0.0.1:\(w.registry.port)/copies/app:v1"
+        let pushed = try s.tack(["mirror", oci], in: "app", env: w.online)
+        #expect(pushed.status == 0 && pushed.stderr.contains("to \(oci) (sha256:"), "\(pushed.stderr)")
+        w.registry.stop()
+
+        // A machine with no network, from the directory.
+        let laptop = try offline(w, "laptop")
+        #expect(try s.tack(["trust"], in: "app", env: laptop).status == 0)
+        let fromDir = try noNetwork(s, try Sandbox.binary(), ["install", "--frozen", "--from", s.root + "/copy"], env: laptop)
+        #expect(fromDir.status == 0, "\(fromDir.stderr)")
+        #expect(fromDir.stderr.contains("4 installed") && fromDir.stderr.contains("1 from the team cache"), "\(fromDir.stderr)")
+        #expect(try tools(s, laptop) == ["gh version 2.62.0 (\(Self.here))\n", "shellcheck 0.10.0\n", "hello 1.0.0\n", "greet 1.1.0\n"])
+        #expect(s.read("app/tack.lock") == lock, "installed exactly tack.lock, unchanged")
+
+        // Another, from the registry: one that runs inside the air gap (the same storage,
+        // served in the machine's own network namespace).
+        let desk = try offline(w, "desk")
+        #expect(try s.tack(["trust"], in: "app", env: desk).status == 0)
+        let script = """
+            ip link set lo up
+            /usr/bin/docker-registry serve \(w.registry.root)/config.yml >/dev/null 2>&1 &
+            registry=$!
+            for i in $(seq 1 300); do curl -s -o /dev/null http://127.0.0.1:\(w.registry.port)/v2/ && break; sleep 0.05; done
+            "$0" install --frozen --from "\(oci)"
+            status=$?
+            kill -9 $registry
+            exit $status
+            """
+        let fromRegistry = try noNetwork(s, "/bin/sh", ["-c", script, try Sandbox.binary()], env: desk)
+        #expect(fromRegistry.status == 0, "\(fromRegistry.stderr)")
+        #expect(try tools(s, desk) == ["gh version 2.62.0 (\(Self.here))\n", "shellcheck 0.10.0\n", "hello 1.0.0\n", "greet 1.1.0\n"])
+
+        // A copy that lacks a file says which, and installs nothing.
+        let wheel = try #require(try FileManager.default.contentsOfDirectory(atPath: s.root + "/copy/wheels").first { $0.hasPrefix("helper-") })
+        try FileManager.default.removeItem(atPath: s.root + "/copy/wheels/" + wheel)
+        let cut = try offline(w, "cut")
+        #expect(try s.tack(["trust"], in: "app", env: cut).status == 0)
+        let lacking = try noNetwork(s, try Sandbox.binary(), ["install", "--from", s.root + "/copy"], env: cut)
+        #expect(lacking.status == 1, "\(lacking.stderr)")
+        #expect(lacking.stderr.contains("greet 1.1.0: the copy lacks \(wheel)") && lacking.stderr.contains("so nothing was installed"), "\(lacking.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.root + "/cut/tack-home/installs"), "nothing installed")
+    }
+}
