@@ -3,7 +3,7 @@ import TackCore
 import Testing
 
 /// `tack mirror` and `tack install --from`: a lock with an aqua tool (keyless attestations), a
-/// url tool behind a mirror rule, a git tool whose build is in the team cache and a pip tool,
+/// url tool behind the global manifest's mirror rule, a git tool whose build is in the team cache and a pip tool,
 /// for two platforms, carried to a directory and to an OCI registry, then installed on a
 /// machine with no network at all (`unshare --net`), where every tool runs.
 @Suite(.ownThreads, .enabled(if: RegistryServer.isAvailable, "needs docker-registry: ./bootstrap.sh --dev"))
@@ -42,8 +42,9 @@ struct AirGappedTests {
               greet: { pip: greet, version: 1.1.0, index_url: "\(f.server.url("static/pypi/simple"))" }
 
             """)
-        let online = f.env.merging(["TACK_MIRRORS": "https://dl.example=\(f.server.url("static/dl"))", "TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1",
-                                    "PATH": try uvDirectory() + ":/usr/bin:/bin"]) { $1 }
+        // The url tool's publisher, reached through a mirror rule of the user's global manifest.
+        try s.write("home/.config/tack/tack.yml", "mirrors:\n  https://dl.example: \(f.server.url("static/dl"))\n")
+        let online = f.env.merging(["TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1", "PATH": try uvDirectory() + ":/usr/bin:/bin"]) { $1 }
         return World(sandbox: s, aqua: f, registry: registry, online: online)
     }
 

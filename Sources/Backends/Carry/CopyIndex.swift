@@ -74,12 +74,24 @@ public struct CopyIndex: Codable, Sendable, Equatable {
 
     /// The index in `bytes`, or why it is not one (`place` names the copy).
     public static func decode(_ bytes: [UInt8], place: String) throws(TackError) -> CopyIndex {
-        let index: CopyIndex
-        do { index = try JSONDecoder().decode(CopyIndex.self, from: Data(bytes)) } catch {
-            throw TackError("\(place) is not a copy tack can read (its \(fileName) is damaged or not tack's) — make it again with `tack mirror`")
+        struct Format: Decodable { var format: String }
+        let damaged = TackError("\(place) is not a copy tack can read (its \(fileName) is damaged or not tack's) — make it again with `tack mirror`")
+        guard let format = try? JSONDecoder().decode(Format.self, from: Data(bytes)).format else { throw damaged }
+        guard format == currentFormat else {
+            throw TackError("\(place) is a copy in the format \(quoted(format)), which this tack (\(TackVersion.current)) does not read — make it again with this tack's `tack mirror`")
         }
-        guard index.format == currentFormat else {
-            throw TackError("\(place) is a copy in the format \(quoted(index.format)), which this tack (\(TackVersion.current)) does not read — make it again with this tack's `tack mirror`")
+        guard let index = try? JSONDecoder().decode(CopyIndex.self, from: Data(bytes)) else { throw damaged }
+        // Every place it names is one of the copy's own: a file by its SHA-256, a repository
+        // under git/, a distribution by a plain name.
+        func blob(_ b: Blob) -> Bool { Checksum.isSHA256(b.sha256) && b.sha256 == b.sha256.lowercased() && b.size >= 0 }
+        func name(_ n: String) -> Bool { !n.isEmpty && !n.hasPrefix(".") && !n.contains("/") && !n.contains("\\") && !n.contains("\0") }
+        let builds = index.builds.values.allSatisfy { blob($0.manifest) && blob($0.config) && blob($0.layer) }
+        let repositories = index.repositories.values.allSatisfy { r in
+            r.hasPrefix("git/") && r.hasSuffix(".git") && name(String(r.dropFirst(4))) && r.utf8.count < 128
+        }
+        guard index.urls.values.allSatisfy(blob), builds, repositories,
+              index.wheels.allSatisfy({ name($0.key) && blob($0.value) }), index.gems.allSatisfy({ name($0.key) && blob($0.value) }) else {
+            throw TackError("\(place) is not a copy tack can read (its \(fileName) names a file outside the copy) — make it again with `tack mirror`")
         }
         return index
     }

@@ -133,7 +133,7 @@ public struct CopyRegistry: Sendable {
     }
 
     /// A relative path of plain components (no `..`, `.` or empty ones), not the index's.
-    static func isSafe(_ path: String) -> Bool {
+    public static func isSafe(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         return !path.hasPrefix("/") && !parts.isEmpty && parts.count <= 16
             && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && !$0.contains("\\") }
