@@ -2,14 +2,19 @@ import CGit2
 
 public struct GitError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// TLS failed: most often a certificate no trusted authority signed.
+    public var isTLS = false
     public var description: String { message }
 
-    public init(message: String) { self.message = message }
+    public init(message: String, isTLS: Bool = false) {
+        self.message = message
+        self.isTLS = isTLS
+    }
 
     /// The last libgit2 error, with what tack was doing.
     static func last(_ doing: String) -> GitError {
         if let e = git_error_last(), let m = e.pointee.message {
-            return GitError(message: "\(doing): \(String(cString: m))")
+            return GitError(message: "\(doing): \(String(cString: m))", isTLS: e.pointee.klass == Int32(GIT_ERROR_SSL.rawValue))
         }
         return GitError(message: doing)
     }
@@ -21,6 +26,17 @@ public enum Git {
 
     static func ensureInitialised() throws(GitError) {
         guard initialised else { throw GitError(message: "libgit2 failed to initialise") }
+    }
+
+    /// The certificate authorities libgit2's HTTPS trusts instead of the system's: a PEM file,
+    /// a directory of them, or both (`SSL_CERT_FILE`, `TACK_CA_BUNDLE`, `SSL_CERT_DIR`). For
+    /// the whole process, as libgit2 keeps it.
+    public static func trustCertificates(file: String?, directory: String?) throws(GitError) {
+        try ensureInitialised()
+        guard file != nil || directory != nil else { return }
+        guard tack_git_set_ssl_cert_locations(file, directory) == 0 else {
+            throw GitError.last("trusting the certificate authorities in \(file ?? directory ?? "")")
+        }
     }
 
     /// `1.5.1`, the version of the libgit2 tack is linked with.

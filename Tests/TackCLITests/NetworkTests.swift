@@ -64,12 +64,9 @@ import Testing
         withExtendedLifetime(server) {}
     }
 
-    /// A server whose certificate a certificate authority made here signs: refused, with the
-    /// variable to set, until SSL_CERT_FILE (or TACK_CA_BUNDLE) names that authority.
-    @Test func aPrivateCertificateAuthorityIsTrustedOnlyWhenNamed() throws {
-        let s = try Sandbox()
-        try s.mkdir("www/files")
-        try FixtureServer.archive("tar.gz", s.root + "/www/files/" + Self.archive, version: "0.10.0")
+    /// A certificate authority made here (`ca.pem`) and a certificate it signs for 127.0.0.1
+    /// (`server.pem`, `server.key`).
+    static func certificateAuthority(in s: Sandbox) throws {
         func openssl(_ args: [String]) throws {
             let r = try s.run("/usr/bin/env", ["openssl"] + args)
             guard r.status == 0 else { throw FixtureServer.FixtureFailed() }
@@ -77,13 +74,20 @@ import Testing
         try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", s.root + "/ca.key", "-out", s.root + "/ca.pem",
                      "-days", "2", "-subj", "/CN=tack test CA"])
         try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", s.root + "/server.key", "-out", s.root + "/server.csr", "-subj", "/CN=127.0.0.1"])
-        try s.write("san.ext", "subjectAltName=IP:127.0.0.1\n")
+        // libgit2's TLS (mbedTLS) matches names only, so `localhost` too.
+        try s.write("san.ext", "subjectAltName=DNS:localhost,IP:127.0.0.1\n")
         try openssl(["x509", "-req", "-in", s.root + "/server.csr", "-CA", s.root + "/ca.pem", "-CAkey", s.root + "/ca.key", "-CAcreateserial",
                      "-out", s.root + "/server.pem", "-days", "2", "-extfile", s.root + "/san.ext"])
+    }
+
+    /// `root` served over TLS with the test's certificate, on a free port; stopped when the
+    /// returned process is killed.
+    static func tlsServer(_ s: Sandbox, root: String) throws -> (process: Process, port: Int) {
         let port = try RegistryServer.freePort()
         let script = """
             import http.server, ssl, functools, sys
             handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+            handler.log_message = lambda *args: None
             httpd = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), handler)
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); context.load_cert_chain(sys.argv[3], sys.argv[4])
             httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
@@ -91,14 +95,26 @@ import Testing
             """
         let server = Process()
         server.executableURL = URL(fileURLWithPath: FixtureServer.python)
-        server.arguments = ["-c", script, s.root + "/www", String(port), s.root + "/server.pem", s.root + "/server.key"]
+        server.arguments = ["-c", script, root, String(port), s.root + "/server.pem", s.root + "/server.key"]
         server.standardError = FileHandle.nullDevice
         try server.run()
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilDone() }
         for _ in 0..<100 {
-            if let out = try? runProgram("/usr/bin/env", ["curl", "-s", "--max-time", "2", "--cacert", s.root + "/ca.pem", "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(port)/files/"]), out == "200" { break }
+            if let out = try? runProgram("/usr/bin/env", ["curl", "-s", "--max-time", "2", "--cacert", s.root + "/ca.pem", "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(port)/"]),
+               out == "200" || out == "404" { break }
             usleep(30_000)
         }
+        return (server, port)
+    }
+
+    /// A server whose certificate a certificate authority made here signs: refused, with the
+    /// variable to set, until SSL_CERT_FILE (or TACK_CA_BUNDLE) names that authority.
+    @Test func aPrivateCertificateAuthorityIsTrustedOnlyWhenNamed() throws {
+        let s = try Sandbox()
+        try s.mkdir("www/files")
+        try FixtureServer.archive("tar.gz", s.root + "/www/files/" + Self.archive, version: "0.10.0")
+        try Self.certificateAuthority(in: s)
+        let (server, port) = try Self.tlsServer(s, root: s.root + "/www")
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilDone() }
         try manifest(s, url: "https://127.0.0.1:\(port)/files/" + Self.archive)
 
         let refused = try s.tack(["install"], in: "app", env: ["TACK_HOME": s.root + "/home1", "SSL_CERT_FILE": "", "TACK_CA_BUNDLE": ""])
@@ -110,6 +126,91 @@ import Testing
             let trusted = try s.tack(["install"], in: "app", env: ["TACK_HOME": s.root + "/" + home, variable: s.root + "/ca.pem"])
             #expect(trusted.status == 0 && installed(s, home), "\(variable): \(trusted.stderr)")
         }
+    }
+
+    /// libgit2's fetches and uv trust the same authority, named the same way: a git tool from
+    /// a TLS smart-HTTP server and a pip tool from a TLS index, each refused with the variable
+    /// to set, then installed once SSL_CERT_FILE (or TACK_CA_BUNDLE) names the authority.
+    @Test func gitAndUvTrustTheCertificateAuthorityTackIsGiven() throws {
+        let s = try Sandbox()
+        try Self.certificateAuthority(in: s)
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        let git = try FixtureServer(["git-http", s.root, s.root + "/server.pem", s.root + "/server.key"])
+        try s.mkdir("pypi")
+        for args in [["wheel", "greet", "1.1.0", s.root + "/pypi"], ["simple", s.root + "/pypi"]] { _ = try runProgram(FixtureServer.python, [FixtureServer.script] + args) }
+        let (index, port) = try Self.tlsServer(s, root: s.root + "/pypi")
+        defer { kill(index.processIdentifier, SIGKILL); index.waitUntilDone() }
+        _ = repo
+        try s.writeTrusted("git/tack.yml", "tools:\n  hello: { git: \"https://localhost:\(git.port)/hello-repo\", version: 1.0.0, build: sh build.sh, bin: out/hello }\n")
+        try s.write("pip/tack.yml", "tools:\n  greet: { pip: greet, version: 1.1.0, index_url: \"https://127.0.0.1:\(port)/simple\" }\n")
+        let uv = try uvDirectory() + ":/usr/bin:/bin"
+        // libgit2's trust is the process's: each install a process of its own.
+        let binary = try Sandbox.binary()
+        for (dir, tool) in [("git", "hello"), ("pip", "greet")] {
+            for home in ["home-\(tool)", "home-\(tool)-SSL_CERT_FILE", "home-\(tool)-TACK_CA_BUNDLE"] {
+                #expect(try s.tack(["trust"], in: dir, env: ["TACK_HOME": s.root + "/" + home]).status == 0)
+            }
+            let refused = try s.tack(["install"], in: dir, env: ["TACK_HOME": s.root + "/home-\(tool)", "PATH": uv, "SSL_CERT_FILE": "", "TACK_CA_BUNDLE": ""], program: binary)
+            #expect(refused.status == 1, "\(tool): \(refused.stderr)")
+            if tool == "hello" {
+                #expect(refused.stderr.contains("the certificate of localhost is not signed by the system's certificate authorities (set SSL_CERT_FILE or TACK_CA_BUNDLE"), "\(refused.stderr)")
+            }
+            for variable in ["SSL_CERT_FILE", "TACK_CA_BUNDLE"] {
+                let home = s.root + "/home-\(tool)-\(variable)"
+                let trusted = try s.tack(["install"], in: dir, env: ["TACK_HOME": home, "PATH": uv, variable: s.root + "/ca.pem"], program: binary)
+                #expect(trusted.status == 0, "\(tool), \(variable): \(trusted.stderr)")
+                #expect(FileManager.default.fileExists(atPath: home + "/installs/\(tool)/\(tool == "hello" ? "1.0.0" : "1.1.0")/bin/\(tool)"), "\(tool), \(variable)")
+            }
+        }
+    }
+
+    /// Every kind of request tack makes goes through the proxy — a url download, a git
+    /// fetch (libgit2), uv's index and downloads, the team cache's registry — and none does
+    /// once NO_PROXY names the host.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tinyproxy") && RegistryServer.isAvailable, "needs tinyproxy and docker-registry: ./bootstrap.sh --dev"))
+    func everyKindOfRequestGoesThroughTheProxy() throws {
+        let s = try Sandbox()
+        try s.mkdir("www/files")
+        try FixtureServer.archive("tar.gz", s.root + "/www/files/" + Self.archive, version: "0.10.0")
+        try s.mkdir("www/pypi")
+        for args in [["wheel", "greet", "1.1.0", s.root + "/www/pypi"], ["simple", s.root + "/www/pypi"]] { _ = try runProgram(FixtureServer.python, [FixtureServer.script] + args) }
+        let files = try FixtureServer(serving: s.root + "/www")
+        _ = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        try Self.certificateAuthority(in: s)
+        let git = try FixtureServer(["git-http", s.root, s.root + "/server.pem", s.root + "/server.key"])
+        let registry = try RegistryServer()
+        let (proxy, proxyURL, log) = try Self.proxy(in: s)
+        defer { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilDone() }
+        try s.writeTrusted("app/tack.yml", """
+            tools:
+              shellcheck: { url: "\(files.url("static/files/" + Self.archive))", version: 0.10.0, bin: "shellcheck-v{version}/shellcheck" }
+              hello: { git: "https://localhost:\(git.port)/hello-repo", version: 1.0.0, build: sh build.sh, bin: out/hello }
+              greet: { pip: greet, version: 1.1.0, index_url: "\(files.url("static/pypi/simple"))" }
+
+            """)
+        let env = ["HTTP_PROXY": proxyURL, "HTTPS_PROXY": proxyURL, "SSL_CERT_FILE": s.root + "/ca.pem", "TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1",
+                   "PATH": try uvDirectory() + ":/usr/bin:/bin"]
+        for home in ["home1", "home2"] { #expect(try s.tack(["trust"], in: "app", env: ["TACK_HOME": s.root + "/" + home]).status == 0) }
+        let through = try s.tack(["install"], in: "app", env: env.merging(["TACK_HOME": s.root + "/home1"]) { $1 }, program: try Sandbox.binary())
+        #expect(through.status == 0, "\(through.stderr)")
+        #expect(through.stderr.contains("hello 1.0.0: pushed to the team cache"), "\(through.stderr)")
+        let seen = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        for request in ["GET \(files.url("static/files/" + Self.archive)) HTTP/1.1", "CONNECT localhost:\(git.port) HTTP/1.1",
+                        "GET \(files.url("static/pypi/simple"))/greet/", "http://127.0.0.1:\(registry.port)/v2/team/hello/"] {
+            #expect(seen.contains(request), "\(request) in \(seen)")
+        }
+        // NO_PROXY names the host: nothing more reaches the proxy.
+        let before = seen.components(separatedBy: "\n").count
+        let direct = try s.tack(["install"], in: "app", env: env.merging(["TACK_HOME": s.root + "/home2", "NO_PROXY": "127.0.0.1,localhost"]) { $1 }, program: try Sandbox.binary())
+        #expect(direct.status == 0, "\(direct.stderr)")
+        let after = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "\n").count
+        #expect(after == before, "nothing went through the proxy")
+        // A plain-http repository cannot be reached through a proxy with libgit2: said, not
+        // sent around the proxy.
+        try s.writeTrusted("plain/tack.yml", "tools:\n  hello: { git: \"http://127.0.0.1:\(git.port)/hello-repo\", version: 1.0.0, build: sh build.sh, bin: out/hello }\n")
+        let plain = try s.tack(["ls-remote", "hello"], in: "plain", env: env, program: try Sandbox.binary())
+        #expect(plain.status == 1 && plain.stderr.contains("libgit2 tunnels only https through a proxy — use the repository's https:// URL, or name its host in NO_PROXY"), "\(plain.stderr)")
+        withExtendedLifetime(files) {}
     }
 }
 

@@ -60,6 +60,13 @@ public struct NetworkSettings: Sendable, Equatable {
         return false
     }
 
+    /// Why a TLS connection to `host` failed its certificate check, and what to do: the one
+    /// message tack's HTTP client and its git fetches give (`detail`: what the TLS library said).
+    public func untrustedCertificate(host: String, detail: String) -> String {
+        let trusted = caFile.map { "the certificate authorities in \($0)" } ?? "the system's certificate authorities (set SSL_CERT_FILE or TACK_CA_BUNDLE to a PEM file that adds your organisation's)"
+        return "the certificate of \(host) is not signed by \(trusted)\(detail.isEmpty ? "" : " (\(detail))") — behind a TLS-inspecting proxy, trust its certificate authority with SSL_CERT_FILE; tack never turns verification off"
+    }
+
     /// What is in effect, for `tack doctor` and `-v`, with credentials left out.
     public var description: [String] {
         var out: [String] = []
@@ -89,7 +96,7 @@ public struct NetworkSettings: Sendable, Equatable {
         return scheme + "…@" + proxy[proxy.index(after: at)...]
     }
 
-    static func schemeAndHost(_ url: String) -> (String, String)? {
+    public static func schemeAndHost(_ url: String) -> (scheme: String, host: String)? {
         guard let sep = url.range(of: "://") else { return nil }
         let scheme = url[..<sep.lowerBound].lowercased()
         var rest = url[sep.upperBound...]

@@ -36,6 +36,10 @@
                               a pure-Python wheel whose console script NAME prints
                               "NAME VERSION" and its arguments, requiring REQUIREMENTs
   fixtures.py simple DIR      DIR/simple/<project>/index.html (PEP 503) for the wheels in DIR
+  fixtures.py git-http ROOT [CERT KEY]
+                              git's smart HTTP protocol for the repositories under ROOT (through
+                              `git http-backend`) on 127.0.0.1 (port printed first), over TLS
+                              with CERT and KEY when given
 """
 import http.server, io, json, os, socketserver, stat, sys, tarfile, threading, time, zipfile
 
@@ -179,6 +183,62 @@ def logging_server(host, log, name, answer):
         allow_reuse_address = True
 
     server = Server((host, 0), Handler)
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    server.serve_forever()
+
+def git_http(root, cert=None, key=None):
+    import ssl, subprocess
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def body(self):
+            if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+                out = b""
+                while True:
+                    size = int(self.rfile.readline().strip() or b"0", 16)
+                    if size == 0:
+                        self.rfile.readline()
+                        return out
+                    out += self.rfile.read(size)
+                    self.rfile.readline()
+            return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+        def backend(self):
+            path, _, query = self.path.partition("?")
+            env = dict(os.environ, GIT_PROJECT_ROOT=root, GIT_HTTP_EXPORT_ALL="1", PATH_INFO=path, QUERY_STRING=query,
+                       REQUEST_METHOD=self.command, CONTENT_TYPE=self.headers.get("Content-Type", ""), REMOTE_ADDR="127.0.0.1")
+            data = self.body() if self.command == "POST" else b""
+            env["CONTENT_LENGTH"] = str(len(data))
+            out = subprocess.run(["git", "http-backend"], input=data, env=env, capture_output=True).stdout
+            head, _, payload = out.partition(b"\r\n\r\n")
+            status, headers = 200, []
+            for line in head.decode().split("\r\n"):
+                name, _, value = line.partition(":")
+                if name.lower() == "status":
+                    status = int(value.strip().split()[0])
+                elif name:
+                    headers.append((name, value.strip()))
+            self.send_response(status)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        do_GET = do_POST = backend
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+        allow_reuse_address = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    if cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print(server.server_address[1], flush=True)
     threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
     server.serve_forever()
@@ -428,6 +488,8 @@ if __name__ == "__main__":
         fake_github(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "sink":
         sink(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "git-http":
+        git_http(sys.argv[2], *sys.argv[3:5])
     elif sys.argv[1] == "xar":
         xar(sys.argv[2], sys.argv[3:])
     else:

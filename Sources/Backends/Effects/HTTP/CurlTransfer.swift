@@ -232,8 +232,7 @@ final class CurlTransfer {
         case CURLE_PARTIAL_FILE:
             throw HTTPFailure(status: nil, message: "the download was cut short: \(received) of \(expected.map(String.init) ?? "?") bytes")
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-            let trusted = network.caFile.map { "the certificate authorities in \($0)" } ?? "the system's certificate authorities (set SSL_CERT_FILE or TACK_CA_BUNDLE to a PEM file that adds your organisation's)"
-            throw HTTPFailure(status: nil, message: "the certificate of \(watch.host) is not signed by \(trusted)\(detail.isEmpty ? "" : " (\(detail))") — behind a TLS-inspecting proxy, trust its certificate authority with SSL_CERT_FILE; tack never turns verification off")
+            throw HTTPFailure(status: nil, message: network.untrustedCertificate(host: watch.host, detail: detail))
         case CURLE_OPERATION_TIMEDOUT:
             throw HTTPFailure(status: nil, message: "\(watch.host) sent nothing for \(TransferWatch.seconds(watch.limits.idle)) (\(watch.limits.variable)), so tack gave up on it")
         default:
