@@ -24,25 +24,35 @@ public struct DoctorService {
     let context: Context
     var settings: Settings { context.settings }
 
-    public init(_ context: Context) { self.context = context }
+    /// Whether the proxies and mirrors answer (libcurl unless a test gives its own).
+    var reachability: NetworkReachability
+
+    public init(_ context: Context, reachability: NetworkReachability? = nil) {
+        self.context = context
+        self.reachability = reachability ?? .curl(context.settings)
+    }
 
     /// Every check, in the order they are shown.
     public func run() async -> Report {
-        var report = local()
+        let resolved: Result<Resolution, TackError>
+        do { resolved = .success(try Resolver(settings).resolve()) } catch { resolved = .failure(error) }
+        var report = local(resolved)
+        let mirrors = DownloadMirrors(environment: settings.environment, manifest: (try? resolved.get())?.mirrors ?? [])
+        for (ok, line) in await reachability.check(network: NetworkSettings(environment: settings.environment), mirrors: mirrors, fs: settings.fs) {
+            if ok { report.ok("network: " + line) } else { report.problem(line) }
+        }
         await checkToolchain(&report)
         await checkSwiftDependencies(&report)
         return report
     }
 
     /// The checks that need no program run.
-    func local() -> Report {
+    func local(_ resolved: Result<Resolution, TackError>) -> Report {
         var r = Report()
         r.ok("tack \(TackVersion.current)")
         r.ok("libyaml \(YAMLParser.libraryVersion)")
         r.ok("libgit2 \(Git.libraryVersion)")
         checkHome(&r)
-        let resolved: Result<Resolution, TackError>
-        do { resolved = .success(try Resolver(settings).resolve()) } catch { resolved = .failure(error) }
         checkNetwork(&r, manifestMirrors: (try? resolved.get())?.mirrors ?? [])
         checkBinaries(&r)
         checkPath(&r)

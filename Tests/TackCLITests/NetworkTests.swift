@@ -229,6 +229,24 @@ import Testing
     }
 }
 
+/// `tack doctor` asks each proxy and mirror whether it answers.
+@Suite(.ownThreads) struct NetworkReachabilityTests {
+    @Test func eachProxyAndMirrorIsAskedWhetherItAnswers() throws {
+        let s = try Sandbox()
+        try s.mkdir("www")
+        let server = try FixtureServer(serving: s.root + "/www")
+        let up = "http://127.0.0.1:\(server.port)", down = "http://127.0.0.1:9"
+        try s.write("home/.config/tack/tack.yml", "mirrors:\n  https://nodejs.org: \(up)/static\n  https://go.dev: \(down)/go\n  https://example.org: file://\(s.root)/no-such-dir\n")
+        let r = try s.tack(["doctor"], env: ["HTTPS_PROXY": up, "HTTP_PROXY": down, "NO_PROXY": "127.0.0.1"])
+        #expect(r.stdout.contains("ok       network: the HTTPS proxy \(up) answers"), "\(r.stdout)")
+        #expect(r.stdout.contains("problem  the HTTP proxy \(down) does not answer:"), "\(r.stdout)")
+        #expect(r.stdout.contains("ok       network: mirror https://nodejs.org → \(up)/static answers"), "\(r.stdout)")
+        #expect(r.stdout.contains("problem  mirror https://go.dev → \(down)/go does not answer:"), "\(r.stdout)")
+        #expect(r.stdout.contains("problem  mirror https://example.org → file://\(s.root)/no-such-dir: \(s.root)/no-such-dir is not a directory on this machine"), "\(r.stdout)")
+        #expect(r.status == 1)
+    }
+}
+
 /// NO_PROXY's rules, the proxy for each scheme, and what children are told.
 @Suite struct NetworkSettingsTests {
     @Test func theProxyForEachSchemeAndTheHostsThatBypassIt() {
