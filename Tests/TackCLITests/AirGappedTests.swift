@@ -129,4 +129,30 @@ struct AirGappedTests {
         #expect(lacking.stderr.contains("greet 1.1.0: the copy lacks \(wheel)") && lacking.stderr.contains("so nothing was installed"), "\(lacking.stderr)")
         #expect(!FileManager.default.fileExists(atPath: s.root + "/cut/tack-home/installs"), "nothing installed")
     }
+
+    /// A Swift toolchain (its archive and signature, from a swift.org mirror) carried to a
+    /// machine with no network and no mirror: installed, its signature checked against the
+    /// keyring, and run.
+    @Test func aSwiftToolchainIsCarriedWithItsSignature() throws {
+        let s = try Sandbox()
+        let m = try SwiftMirror(s)
+        try m.releases(["6.0.3"])
+        try m.toolchain(tag: "swift-6.0.3-RELEASE", branchDirectory: "swift-6.0.3-release")
+        try m.exportKeyring()
+        try m.start()
+        try s.write("app/tack.yml", "tools:\n  swift: 6.0.3\n")
+        let installed = try s.tack(["install"], in: "app", env: m.environment)
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let copied = try s.tack(["mirror", s.root + "/copy"], in: "app", env: m.environment)
+        #expect(copied.status == 0 && copied.stderr.contains("copied 1 tool (1 artifact)"), "\(copied.stderr)")
+        let index = s.read("copy/tack-copy.json") ?? ""
+        #expect(index.contains("\"https://download.swift.org/swift-6.0.3-release/") && index.contains(".tar.gz.sig\""), "the publisher's URLs, the signature too: \(index)")
+        m.server = nil
+        try s.mkdir("laptop/home")
+        let laptop = ["HOME": s.root + "/laptop/home", "TACK_HOME": s.root + "/laptop/tack-home", "TACK_SWIFT_KEYRING": s.root + "/keyring.asc"]
+        let r = try s.tack(["--net", "--", try Sandbox.binary(), "install", "--from", s.root + "/copy"], in: "app", env: laptop, program: "/usr/bin/unshare")
+        #expect(r.status == 0, "\(r.stderr)")
+        let run = try s.tack(["--net", "--", s.root + "/laptop/tack-home/shims/swift", "--version"], in: "app", env: laptop, program: "/usr/bin/unshare")
+        #expect(run.stdout.contains("Swift version swift-6.0.3-RELEASE"), "\(run.stdout)\(run.stderr)")
+    }
 }

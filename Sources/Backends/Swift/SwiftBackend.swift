@@ -22,13 +22,16 @@ public struct SwiftBackend: Backend {
     let osRelease: String
     let retryDelays: [Double]
     let limits: SafeExtractor.Limits
+    let mirrors: DownloadMirrors
 
     /// Where its files are read and written (the context's file system).
     let fs: any FileSystem
 
     public init(http: any HTTPClient, runner: any ProcessRunner, environment: [String: String], platform: Platform = .current,
-                osRelease: String? = nil, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard, fs: any FileSystem = LocalFileSystem()) {
+                osRelease: String? = nil, retryDelays: [Double] = [0.25, 0.5, 1, 2], limits: SafeExtractor.Limits = .standard, fs: any FileSystem = LocalFileSystem(),
+                mirrors: DownloadMirrors? = nil) {
         self.fs = fs
+        self.mirrors = mirrors ?? DownloadMirrors(environment: environment)
         self.http = http
         self.runner = runner
         self.environment = environment
@@ -42,15 +45,15 @@ public struct SwiftBackend: Backend {
 
     public func source(of request: ToolRequest) -> String { SwiftToolchain.source }
 
-    /// Where release lists are read: swift.org, or the mirror.
-    var siteURL: String { mirror ?? "https://www.swift.org" }
-    /// Where archives are downloaded: download.swift.org, or the mirror.
-    var downloadURL: String { mirror ?? "https://download.swift.org" }
-    var mirror: String? {
-        guard var m = environment["TACK_SWIFT_MIRROR"], !m.isEmpty else { return nil }
-        while m.hasSuffix("/") { m.removeLast() }
-        return m
-    }
+    /// Where release lists are read: swift.org, or its mirror (`TACK_SWIFT_MIRROR`, a rule of
+    /// `DownloadMirrors` like every other).
+    var siteURL: String { mirrors.base(Self.site) }
+    /// Where archives are downloaded: download.swift.org, or its mirror.
+    var downloadURL: String { mirrors.base(Self.downloads) }
+    /// The mirror in force, if any.
+    var mirror: String? { siteURL == Self.site && downloadURL == Self.downloads ? nil : siteURL }
+    static let site = "https://www.swift.org"
+    static let downloads = "https://download.swift.org"
 
     // MARK: Versions
 
@@ -438,6 +441,6 @@ public struct SwiftBackend: Backend {
 extension SwiftKind: BackendMaking {
     /// The toolchain's own downloads run with the process's PATH, not the pinned interpreters'.
     public func makeBackend(_ e: BackendEffects) -> any Backend {
-        SwiftBackend(http: e.http(), runner: e.runner(), environment: e.settings.environment, limits: e.limits, fs: e.fs)
+        SwiftBackend(http: e.http(), runner: e.runner(), environment: e.settings.environment, limits: e.limits, fs: e.fs, mirrors: e.mirrors)
     }
 }

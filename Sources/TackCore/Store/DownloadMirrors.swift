@@ -5,7 +5,8 @@
 /// - the older one-rule variables, each an alias of one rule: another GitHub API
 ///   (`TACK_GITHUB_API`, a GitHub Enterprise server's, or a test's loopback one), a mirror of
 ///   python-build-standalone's releases (`TACK_PYTHON_MIRROR`), of github.com's release
-///   downloads (`TACK_GITHUB_DOWNLOADS`).
+///   downloads (`TACK_GITHUB_DOWNLOADS`), of swift.org's lists and downloads
+///   (`TACK_SWIFT_MIRROR`, both hosts).
 /// A rule applies to every URL tack downloads from — a version index, a checksum file, a
 /// download, a signature, a release's bundle. tack.lock always records the publisher's URL.
 public struct DownloadMirrors: Sendable {
@@ -34,6 +35,9 @@ public struct DownloadMirrors: Sendable {
         ("TACK_GITHUB_API", "https://api.github.com"),
         ("TACK_PYTHON_MIRROR", "https://github.com/astral-sh/python-build-standalone/releases/download"),
         ("TACK_GITHUB_DOWNLOADS", "https://github.com"),
+        // One mirror of swift.org's two hosts: its release lists and its downloads.
+        ("TACK_SWIFT_MIRROR", "https://www.swift.org"),
+        ("TACK_SWIFT_MIRROR", "https://download.swift.org"),
     ]
 
     public private(set) var rules: [Rule]
@@ -65,6 +69,9 @@ public struct DownloadMirrors: Sendable {
             return "\(rule.from) → \(to)"
         }
     }
+
+    /// Where the URLs under `prefix` (a scheme and host, no trailing `/`) are fetched from.
+    public func base(_ prefix: String) -> String { String(apply(prefix + "/").dropLast()) }
 
     /// `url` from its mirror, if one is set for it.
     public func apply(_ url: String) -> String {
