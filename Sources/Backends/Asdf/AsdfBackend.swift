@@ -104,7 +104,7 @@ public struct AsdfBackend: Backend {
     public func versions(of request: ToolRequest) async throws(TackError) -> [AvailableVersion] {
         let (dir, commit) = try await plugin(request, commit: nil)
         let out = try await runScript(dir, "list-all", env: pluginEnvironment(dir), in: dir)
-        guard out.status == 0 else { throw TackError("the asdf plugin of \(request.name) failed to list versions (bin/list-all, exit \(out.status)) — check the plugin (\(source(of: request))) or your network, then try again:\n\(out.tail(10))") }
+        guard out.status == 0 else { throw TackError("the asdf plugin of \(request.name) failed to list versions (bin/list-all, exit \(out.status)) — check the plugin (\(source(of: request))) or your network, then try again:\n\(out.tail(10, network: environment))") }
         // asdf's versions are any words (`temurin-17.0.2+8`): those that are not numbers are
         // opaque versions, which only an exact pin selects.
         var versions = Set(out.output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r\n" }).compactMap { Version(word: String($0)) })
@@ -221,7 +221,7 @@ public struct AsdfBackend: Backend {
         if fs.isExecutable(dir + "/bin/download") {
             job.report(.custom("downloading (bin/download)"))
             let out = try await runScript(dir, "download", env: env, in: job.scratch)
-            guard out.status == 0 else { throw TackError("the asdf plugin's bin/download failed for \(tool) (exit \(out.status)) — nothing was installed; is \(job.locked.version) one the plugin lists (`tack ls-remote \(job.locked.name)`)?\n\(out.tail(20))") }
+            guard out.status == 0 else { throw TackError("the asdf plugin's bin/download failed for \(tool) (exit \(out.status)) — nothing was installed; is \(job.locked.version) one the plugin lists (`tack ls-remote \(job.locked.name)`)?\n\(out.tail(20, network: environment))") }
         }
         job.report(.custom("installing (bin/install)"))
         let out = try await runScript(dir, "install", env: env, in: job.scratch)

@@ -57,7 +57,7 @@ public struct GemBackend: Backend {
         defer { try? fs.remove(scratch) }
         let out = try await runner.run(gem, ["search", "--remote", "--exact", "--all", source(of: request), "--clear-sources", "--source", gemSource(request)],
                                        directory: scratch, environment: gemEnvironment(home: scratch + "/gems"))
-        guard out.status == 0 else { throw TackError("cannot list the versions of the gem \(source(of: request)) on \(gemSource(request)):\n\(out.tail(10))") }
+        guard out.status == 0 else { throw TackError("cannot list the versions of the gem \(source(of: request)) on \(gemSource(request)):\n\(out.tail(10, network: environment))") }
         let versions = GemServer.parseSearch(out.output, gem: source(of: request))
         if versions.isEmpty {
             throw TackError("no gem named `\(source(of: request))` on \(gemSource(request)) (set by \(request.origin.describe(home: nil)))")
@@ -114,7 +114,7 @@ public struct GemBackend: Backend {
         let gemBin = job.directory + "/gem-bin"
         let out = try await runner.run(gem, ["install", "--local", "--install-dir", home, "--bindir", gemBin, "--no-document", "--ignore-dependencies"] + checked.files,
                                        directory: fetched, environment: env)
-        guard out.status == 0 else { throw TackError("cannot install \(tool):\n\(out.tail(20))") }
+        guard out.status == 0 else { throw TackError("cannot install \(tool):\n\(out.tail(20, network: environment))") }
         let executables = try executables(home: home, gem: gemName)
         guard !executables.isEmpty else {
             throw TackError("the gem \(gemName) \(job.locked.version) has no executables, so there is nothing to run — is it a library rather than a tool?")
@@ -160,7 +160,7 @@ public struct GemBackend: Backend {
         let sourceArgs = ["--clear-sources", "--source", gemSource(job.request)]
         let out = try await runner.run(gem, ["install", gemName, "--version", job.locked.version.text, "--install-dir", home, "--explain", "--no-document"] + sourceArgs,
                                        directory: scratch, environment: gemEnvironment(home: home))
-        guard out.status == 0 else { throw TackError("cannot resolve \(tool) on \(gemSource(job.request)):\n\(out.tail(15))") }
+        guard out.status == 0 else { throw TackError("cannot resolve \(tool) on \(gemSource(job.request)):\n\(out.tail(15, network: environment))") }
         let pinned = GemPin.parseExplain(out.output)
         guard pinned.contains(where: { $0.name == gemName }) else {
             throw TackError("resolving \(tool) did not select the gem \(gemName) itself:\n\(out.tail(10))")
@@ -213,7 +213,7 @@ public struct GemBackend: Backend {
         let out = try await runner.run(gem, ["fetch", p.name, "--version", plainVersion, "--platform", platform ?? "ruby",
                                              "--clear-sources", "--source", gemSource(request)],
                                        directory: dir, environment: gemEnvironment(home: dir + "/.gems"))
-        guard out.status == 0 else { throw TackError("cannot fetch \(p.name) \(p.version) for \(tool):\n\(out.tail(10))") }
+        guard out.status == 0 else { throw TackError("cannot fetch \(p.name) \(p.version) for \(tool):\n\(out.tail(10, network: environment))") }
         guard let data = try? fs.read(dir + "/" + p.file, limit: Int.max) else {
             let got = ((try? fs.list(dir)) ?? []).filter { $0.hasSuffix(".gem") }.sorted()
             throw TackError("fetching \(p.name) \(p.version) for \(tool) did not produce \(p.file)\(got.isEmpty ? "" : " (it produced \(got.joined(separator: ", ")))")")
@@ -265,7 +265,7 @@ public struct GemBackend: Backend {
                 let need = missing.output.3.map { " (\($0) needs it)" } ?? ""
                 throw TackError("\(tool) needs the gem \(missing.output.1) \(missing.output.2)\(need), and \(gemSource(request)) has none for \(platform) (\(GemPlatforms.gemPlatform(platform))) nor a plain one — drop \(platform) from `platforms:`, or lock another version; nothing was changed")
             }
-            throw TackError("cannot resolve \(tool) for \(platform) on \(gemSource(request)):\n\(out.tail(15))")
+            throw TackError("cannot resolve \(tool) for \(platform) on \(gemSource(request)):\n\(out.tail(15, network: environment))")
         }
         let pinned = GemPin.parseExplain(out.output)
         guard pinned.contains(where: { $0.name == name }) else {

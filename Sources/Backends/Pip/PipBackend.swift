@@ -359,7 +359,7 @@ public struct PipBackend: Backend {
 
     func run(_ program: String, _ args: [String], _ job: InstallJob, _ env: [String: String], _ what: String) async throws(TackError) {
         let out = try await runner.run(program, args, directory: job.scratch, environment: env)
-        guard out.status == 0 else { throw TackError("cannot \(what): \(Paths.basename(program)) failed (exit \(out.status)):\n\(out.tail(20))") }
+        guard out.status == 0 else { throw TackError("cannot \(what): \(Paths.basename(program)) failed (exit \(out.status)):\n\(out.tail(20, network: env))") }
     }
 
     /// A file's text, or "" when it cannot be read.

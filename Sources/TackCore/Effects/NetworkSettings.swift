@@ -67,6 +67,17 @@ public struct NetworkSettings: Sendable, Equatable {
         return "the certificate of \(host) is not signed by \(trusted)\(detail.isEmpty ? "" : " (\(detail))") — behind a TLS-inspecting proxy, trust its certificate authority with SSL_CERT_FILE; tack never turns verification off"
     }
 
+    /// What to add to a child's failure whose output says a certificate was not trusted
+    /// (uv's `invalid peer certificate: UnknownIssuer`, pip's `CERTIFICATE_VERIFY_FAILED`,
+    /// ruby's `certificate verify failed`): the variable to set. Nil for any other failure.
+    public func certificateHint(_ output: String) -> String? {
+        let o = output.lowercased()
+        guard ["unknownissuer", "certificate_verify_failed", "certificate verify failed", "invalid peer certificate", "self-signed certificate", "self signed certificate",
+               "unable to get local issuer"].contains(where: o.contains) else { return nil }
+        let trusted = caFile.map { "the certificate authorities in \($0) (\(caVariable ?? "SSL_CERT_FILE"))" } ?? "the system's certificate authorities"
+        return "a server's certificate is not signed by \(trusted) — set SSL_CERT_FILE or TACK_CA_BUNDLE to a PEM file that adds your organisation's (behind a TLS-inspecting proxy, its certificate authority); tack never turns verification off"
+    }
+
     /// What is in effect, for `tack doctor` and `-v`, with credentials left out.
     public var description: [String] {
         var out: [String] = []
@@ -81,9 +92,12 @@ public struct NetworkSettings: Sendable, Equatable {
     /// The environment children run in, told of the certificate authorities the way each
     /// reads them (pip: `PIP_CERT`; git: `GIT_SSL_CAINFO`; uv, ruby and OpenSSL's others:
     /// `SSL_CERT_FILE`; Python's requests: `REQUESTS_CA_BUNDLE`). Proxies they read as they are.
+    /// An empty certificate variable, which tack reads as unset, is unset for them too (an
+    /// empty `SSL_CERT_FILE` makes uv load no certificate at all).
     public func childEnvironment(_ environment: [String: String]) -> [String: String] {
-        guard let caFile else { return environment }
         var env = environment
+        for name in ["SSL_CERT_FILE", "SSL_CERT_DIR", "TACK_CA_BUNDLE"] where env[name]?.isEmpty == true { env[name] = nil }
+        guard let caFile else { return env }
         env["SSL_CERT_FILE"] = caFile
         for name in ["PIP_CERT", "GIT_SSL_CAINFO", "REQUESTS_CA_BUNDLE"] where env[name] == nil { env[name] = caFile }
         return env

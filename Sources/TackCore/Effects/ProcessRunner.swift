@@ -12,6 +12,12 @@ public struct ProcessOutput: Sendable, Equatable {
     public func tail(_ n: Int = 40) -> String {
         output.split(separator: "\n", omittingEmptySubsequences: false).suffix(n).joined(separator: "\n")
     }
+
+    /// The last `n` lines, and what to set when they say a certificate was not trusted
+    /// (`NetworkSettings.certificateHint`) — for a child that reached the network.
+    public func tail(_ n: Int, network environment: [String: String]) -> String {
+        tail(n) + (NetworkSettings(environment: environment).certificateHint(output).map { "\n" + $0 } ?? "")
+    }
 }
 
 /// Runs programs with argument arrays (never a shell string), so tests can substitute one.
