@@ -3,7 +3,7 @@ import TackCore
 import Testing
 
 /// `tack mirror` and `tack install --from`: a lock with an aqua tool (keyless attestations), a
-/// url tool behind the global manifest's mirror rule, a git tool whose build is in the team cache and a pip tool,
+/// url tool behind the global manifest's mirror rule, a Swift package tool whose build is in the team cache and a pip tool,
 /// for two platforms, carried to a directory and to an OCI registry, then installed on a
 /// machine with no network at all (`unshare --net`), where every tool runs.
 @Suite(.ownThreads, .enabled(if: RegistryServer.isAvailable, "needs docker-registry: ./bootstrap.sh --dev"))
@@ -31,20 +31,29 @@ struct AirGappedTests {
         for args in [["wheel", "greet", "1.1.0", s.root + "/www/pypi", "helper>=1"], ["wheel", "helper", "1.2.0", s.root + "/www/pypi"], ["simple", s.root + "/www/pypi"]] {
             _ = try runProgram(FixtureServer.python, [FixtureServer.script] + args)
         }
-        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        // A Swift package tool; the team cache gets its build from the first install.
+        let repo = try GitFixture.tool(in: s, name: "hello-swift", tags: [])
+        try s.write("hello-swift/Package.swift", """
+            // swift-tools-version: 5.9
+            import PackageDescription
+            let package = Package(name: "hello", products: [.executable(name: "hello", targets: ["hello"])], targets: [.executableTarget(name: "hello")])
+            """)
+        try s.write("hello-swift/Sources/hello/main.swift", "print(\"hello 1.0.0, built elsewhere\")\n")
+        try repo.git("add", ".")
+        try repo.commitAndTag("1.0.0")
         let registry = try RegistryServer()
         try s.writeTrusted("app/tack.yml", """
             platforms: [\(Self.here), \(Self.other)]
             tools:
               gh: { aqua: cli/cli, version: 2.62.0 }
               shellcheck: { url: "https://dl.example/shellcheck-v{version}-{os}-{arch}.tar.gz", version: 0.10.0, bin: "shellcheck-v{version}/shellcheck" }
-              hello: \(repo.entry("1.0.0"))
+              hello: { git: "\(repo.path)", version: 1.0.0 }
               greet: { pip: greet, version: 1.1.0, index_url: "\(f.server.url("static/pypi/simple"))" }
 
             """)
         // The url tool's publisher, reached through a mirror rule of the user's global manifest.
         try s.write("home/.config/tack/tack.yml", "mirrors:\n  https://dl.example: \(f.server.url("static/dl"))\n")
-        let online = f.env.merging(["TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1", "PATH": try uvDirectory() + ":/usr/bin:/bin"]) { $1 }
+        let online = f.env.merging(["TACK_CACHE": registry.cacheURL(), "TACK_CACHE_PUSH": "1", "PATH": try Self.path()]) { $1 }
         return World(sandbox: s, aqua: f, registry: registry, online: online)
     }
 
@@ -54,7 +63,13 @@ struct AirGappedTests {
         try w.sandbox.mkdir(name + "/home")
         return ["HOME": w.sandbox.root + "/" + name + "/home", "TACK_HOME": w.sandbox.root + "/" + name + "/tack-home",
                 "TACK_AQUA_REGISTRY": w.aqua.env["TACK_AQUA_REGISTRY"] ?? "", "TACK_SIGSTORE_TRUSTED_ROOT": w.aqua.env["TACK_SIGSTORE_TRUSTED_ROOT"] ?? "",
-                "PATH": (try uvDirectory()) + ":/usr/bin:/bin"]
+                "PATH": try Self.path()]
+    }
+
+    /// uv, Swift (the toolchain is part of a build's key) and the system's programs.
+    static func path() throws -> String {
+        let swift = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").first { FileManager.default.isExecutableFile(atPath: $0 + "/swift") }
+        return try uvDirectory() + (swift.map { ":" + $0 } ?? "") + ":/usr/bin:/bin"
     }
 
     /// `args` run with no network: in a network namespace of its own, whose only interface
@@ -98,7 +113,7 @@ struct AirGappedTests {
         let fromDir = try noNetwork(s, try Sandbox.binary(), ["install", "--frozen", "--from", s.root + "/copy"], env: laptop)
         #expect(fromDir.status == 0, "\(fromDir.stderr)")
         #expect(fromDir.stderr.contains("4 installed") && fromDir.stderr.contains("1 from the team cache"), "\(fromDir.stderr)")
-        #expect(try tools(s, laptop) == ["gh version 2.62.0 (\(Self.here))\n", "shellcheck 0.10.0\n", "hello 1.0.0\n", "greet 1.1.0\n"])
+        #expect(try tools(s, laptop) == ["gh version 2.62.0 (\(Self.here))\n", "shellcheck 0.10.0\n", "hello 1.0.0, built elsewhere\n", "greet 1.1.0\n"])
         #expect(s.read("app/tack.lock") == lock, "installed exactly tack.lock, unchanged")
 
         // Another, from the registry: one that runs inside the air gap (the same storage,
@@ -117,7 +132,7 @@ struct AirGappedTests {
             """
         let fromRegistry = try noNetwork(s, "/bin/sh", ["-c", script, try Sandbox.binary()], env: desk)
         #expect(fromRegistry.status == 0, "\(fromRegistry.stderr)")
-        #expect(try tools(s, desk) == ["gh version 2.62.0 (\(Self.here))\n", "shellcheck 0.10.0\n", "hello 1.0.0\n", "greet 1.1.0\n"])
+        #expect(try tools(s, desk) == ["gh version 2.62.0 (\(Self.here))\n", "shellcheck 0.10.0\n", "hello 1.0.0, built elsewhere\n", "greet 1.1.0\n"])
 
         // A copy that lacks a file says which, and installs nothing.
         let wheel = try #require(try FileManager.default.contentsOfDirectory(atPath: s.root + "/copy/wheels").first { $0.hasPrefix("helper-") })
@@ -149,8 +164,10 @@ struct AirGappedTests {
         #expect(index.contains("\"https://download.swift.org/swift-6.0.3-release/") && index.contains(".tar.gz.sig\""), "the publisher's URLs, the signature too: \(index)")
         m.server = nil
         try s.mkdir("laptop/home")
-        let laptop = ["HOME": s.root + "/laptop/home", "TACK_HOME": s.root + "/laptop/tack-home", "TACK_SWIFT_KEYRING": s.root + "/keyring.asc"]
-        let r = try s.tack(["--net", "--", try Sandbox.binary(), "install", "--from", s.root + "/copy"], in: "app", env: laptop, program: "/usr/bin/unshare")
+        // The copy named by TACK_MIRROR_FROM, as CI would.
+        let laptop = ["HOME": s.root + "/laptop/home", "TACK_HOME": s.root + "/laptop/tack-home", "TACK_SWIFT_KEYRING": s.root + "/keyring.asc",
+                      "TACK_MIRROR_FROM": s.root + "/copy"]
+        let r = try s.tack(["--net", "--", try Sandbox.binary(), "install"], in: "app", env: laptop, program: "/usr/bin/unshare")
         #expect(r.status == 0, "\(r.stderr)")
         let run = try s.tack(["--net", "--", s.root + "/laptop/tack-home/shims/swift", "--version"], in: "app", env: laptop, program: "/usr/bin/unshare")
         #expect(run.stdout.contains("Swift version swift-6.0.3-RELEASE"), "\(run.stdout)\(run.stderr)")
