@@ -172,4 +172,38 @@ struct AirGappedTests {
         let run = try s.tack(["--net", "--", s.root + "/laptop/tack-home/shims/swift", "--version"], in: "app", env: laptop, program: "/usr/bin/unshare")
         #expect(run.stdout.contains("Swift version swift-6.0.3-RELEASE"), "\(run.stdout)\(run.stderr)")
     }
+
+    /// Gems (each gem file, by name) and an asdf plugin (its repository, bare) carried: the gem
+    /// installs from the copy's files with no source, the plugin is fetched from its copy at
+    /// the locked commit.
+    @Test func gemsAndAnAsdfPluginAreCarried() throws {
+        let s = try Sandbox()
+        try GemBackendTests.buildGem(s, "helper", "1.2.0")
+        try GemBackendTests.buildGem(s, "greet", "1.1.0", dependsOn: "helper")
+        try GemBackendTests.index(s)
+        let server = try FixtureServer(serving: s.root + "/repo")
+        let plugin = try GitFixture.asdfPlugin(in: s, name: "asdf-hi", scripts: [
+            "list-all": "echo 1.0.0\n",
+            "install": "set -e\nmkdir -p \"$ASDF_INSTALL_PATH/bin\"\nprintf '#!/bin/sh\\necho hi %s\\n' \"$ASDF_INSTALL_VERSION\" > \"$ASDF_INSTALL_PATH/bin/hi\"\nchmod +x \"$ASDF_INSTALL_PATH/bin/hi\"\n",
+            "list-bin-paths": "echo bin\n",
+        ])
+        try s.writeTrusted("app/tack.yml", "tools:\n  greet: { gem: greet, version: 1.1.0, source: \"\(server.url("static/"))\" }\n  hi: { asdf: \"\(plugin.path)\", version: 1.0.0 }\n")
+        let path = ["PATH": "/usr/bin:/bin"]
+        let installed = try s.tack(["install"], in: "app", env: path)
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let copied = try s.tack(["mirror", s.root + "/copy"], in: "app", env: path)
+        #expect(copied.status == 0 && copied.stderr.contains("copied 2 tools"), "\(copied.stderr)")
+        #expect(FileManager.default.fileExists(atPath: s.root + "/copy/gems/greet-1.1.0.gem") && FileManager.default.fileExists(atPath: s.root + "/copy/gems/helper-1.2.0.gem"))
+        #expect(copied.stderr.contains("no team cache is set, so no build is carried"), "said of the asdf tool: \(copied.stderr)")
+        try s.mkdir("laptop/home")
+        let laptop = ["HOME": s.root + "/laptop/home", "TACK_HOME": s.root + "/laptop/tack-home", "PATH": "/usr/bin:/bin"]
+        #expect(try s.tack(["trust"], in: "app", env: laptop).status == 0)
+        let r = try s.tack(["--net", "--", try Sandbox.binary(), "install", "--from", s.root + "/copy"], in: "app", env: laptop, program: "/usr/bin/unshare")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("note: hi 1.0.0: no team cache is set, so no build is carried"), "said again: \(r.stderr)")
+        let shims = s.root + "/laptop/tack-home/shims/"
+        #expect(try s.tack(["--net", "--", shims + "greet", "x"], in: "app", env: laptop, program: "/usr/bin/unshare").stdout.hasPrefix("greet 1.1.0 helper 1.2.0"))
+        #expect(try s.tack(["--net", "--", shims + "hi"], in: "app", env: laptop, program: "/usr/bin/unshare").stdout == "hi 1.0.0\n")
+        withExtendedLifetime(server) {}
+    }
 }
