@@ -125,13 +125,13 @@ import Testing
         #expect(doctor.stdout.contains("ok       binaries: ") && doctor.stdout.contains("/tack-front") && doctor.stdout.contains("/tack-cli"), "\(doctor.stdout)")
         let jq = try s.plainJQ()
         try s.fakeInstall("jq", "1.7.1", backend: "url", source: jq)
-        #expect(try s.tack(["doctor"], in: "app", env: s.withShimsOnPath).status == 0)
+        #expect(try s.tack(["doctor"], in: "app", env: s.healthy).status == 0)
         // A shim left by another tack (an older installation) is a problem `tack reshim` fixes.
         try s.mkdir("tack-home/shims")
         try FileManager.default.createSymbolicLink(atPath: s.root + "/tack-home/shims/old", withDestinationPath: "/opt/old/libexec/tack/tack-shim")
         let stale = try s.tack(["doctor"], in: "app")
         #expect(stale.status == 1 && stale.stdout.contains("1 shim in") && stale.stdout.contains("run `tack reshim`"), "\(stale.stdout)")
         #expect(try s.tack(["reshim"], in: "app").status == 0)
-        #expect(try s.tack(["doctor"], in: "app", env: s.withShimsOnPath).status == 0)
+        #expect(try s.tack(["doctor"], in: "app", env: s.healthy).status == 0)
     }
 }

@@ -30,6 +30,11 @@ final class Sandbox {
         ["PATH": root + "/tack-home/shims:" + (environment["PATH"] ?? "/usr/bin:/bin")]
     }
 
+    /// A machine where `tack doctor` finds nothing wrong: the shims on PATH, and not the
+    /// stand-in GitHub API the sandbox points at a closed port (a mirror doctor would say
+    /// does not answer).
+    var healthy: [String: String] { withShimsOnPath.merging(["TACK_GITHUB_API": ""]) { $1 } }
+
     /// Writes `text` to `path` (relative to the sandbox), creating directories.
     func write(_ path: String, _ text: String) throws {
         try write(path, Data(text.utf8))

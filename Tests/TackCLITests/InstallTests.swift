@@ -196,7 +196,7 @@ import Testing
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"], log: log)
         try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n")
         #expect(try s.tack(["install"], in: "app").status == 0)
-        #expect(try s.tack(["doctor"], in: "app", env: s.withShimsOnPath).status == 0)
+        #expect(try s.tack(["doctor"], in: "app", env: s.healthy).status == 0)
         // Pretend it was built by an older toolchain.
         let metadata = "tack-home/installs/hello/1.0.0/.tack-install.lock"
         let text = try #require(s.read(metadata))
@@ -210,7 +210,7 @@ import Testing
         let r = try s.tack(["install", "--rebuild"], in: "app")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(s.read("builds.log") == "built\nbuilt\n")
-        #expect(try s.tack(["doctor"], in: "app", env: s.withShimsOnPath).status == 0)
+        #expect(try s.tack(["doctor"], in: "app", env: s.healthy).status == 0)
     }
 }
 
