@@ -98,6 +98,21 @@ import Testing
 
     var here: String { Platform.current.description }
 
+    /// `tack lock --verify` downloads each platform's asset again, checks the attestations
+    /// aqua's registry names, and names a replaced asset.
+    @Test func verifyDownloadsAndChecksEveryPlatformAgain() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try s.write("app/tack.yml", "tools:\n  gh: { aqua: cli/cli, version: 2.62.0 }\nplatforms: [linux-x86_64, darwin-arm64]\n")
+        #expect(try s.tack(["lock"], in: "app", env: f.env).status == 0)
+        let verified = try s.tack(["lock", "--verify"], in: "app", env: f.env)
+        #expect(verified.status == 0 && verified.stderr.contains("verified 2 downloads: each matches tack.lock"), "\(verified.stderr)")
+        let mac = "gh_2.62.0_macOS_arm64.zip"
+        try Self.archive(s.root + "/www/gh/cli/cli/releases/download/v2.62.0/" + mac, ["gh_2.62.0_macOS_arm64/bin/gh": "#!/bin/sh\necho evil\n"])
+        let replaced = try s.tack(["lock", "--verify"], in: "app", env: f.env)
+        #expect(replaced.status == 1 && replaced.stderr.contains("gh 2.62.0 (darwin-arm64): tack.lock says \(f.sums[mac] ?? "?"), but https://github.com/cli/cli/releases/download/v2.62.0/\(mac) now serves"), "\(replaced.stderr)")
+    }
+
     @Test func aPackageIsLockedInstalledAndRunsAndFrozenInstallsTheSameBytes() throws {
         let f = try fake()
         let s = f.sandbox

@@ -94,6 +94,20 @@ import Testing
         #expect(try f.downloads("checksums.txt") >= 1)
     }
 
+    /// `tack lock --verify` downloads each platform's asset again and names one that changed.
+    @Test func verifyDownloadsEveryPlatformsAssetAgainAndNamesAReplacedOne() throws {
+        let f = try fake()
+        let s = f.sandbox
+        try s.write("app/tack.yml", "tools:\n  shellcheck: { release: koalaman/shellcheck, version: 1.2.0 }\nplatforms: [linux-x86_64, darwin-arm64]\n")
+        #expect(try s.tack(["lock"], in: "app", env: f.env).status == 0)
+        let verified = try s.tack(["lock", "--verify"], in: "app", env: f.env)
+        #expect(verified.status == 0 && verified.stderr.contains("verified 2 downloads: each matches tack.lock"), "\(verified.stderr)")
+        let mac = f.asset("darwin-arm64")
+        try FixtureServer.archive("tar.gz", s.root + "/www/gh/koalaman/shellcheck/releases/download/v1.2.0/" + mac, version: "6.6.6")
+        let replaced = try s.tack(["lock", "--verify"], in: "app", env: f.env)
+        #expect(replaced.status == 1 && replaced.stderr.contains("shellcheck 1.2.0 (darwin-arm64): tack.lock says \(f.sums[mac] ?? "?"), but https://github.com/koalaman/shellcheck/releases/download/v1.2.0/\(mac) now serves"), "\(replaced.stderr)")
+    }
+
     @Test func withNothingPublishedTheDownloadIsHashed() throws {
         let f = try fake(digests: false, checksums: false)
         let s = f.sandbox

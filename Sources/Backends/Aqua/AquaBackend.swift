@@ -293,6 +293,14 @@ public struct AquaBackend: Backend {
     /// lock of another platform, which never downloads it, keeps them too).
     static func signaturesPath(_ cache: String, sum: String) -> String { "\(cache)/downloads/aqua-\(sum.lowercased())" }
 
+    /// The package the entry's pinned registry describes, and the entry's tag.
+    func lockedPackage(_ entry: LockedTool, _ request: ToolRequest) async throws(TackError) -> (AquaPackage, String) {
+        let record = AquaLockRecord(entry.fields)
+        let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256, file: registryFile(request))
+        let package = try self.package(request, in: registry)
+        return (package, try lockedTag(record, entry, package))
+    }
+
     /// `tack lock --verify --offline`: each locked platform's keyless signatures, as the
     /// download cache kept them, checked again against the locked SHA-256, the (cached,
     /// pinned) registry's policy and the signer tack.lock records.
@@ -300,11 +308,7 @@ public struct AquaBackend: Backend {
         let record = AquaLockRecord(entry.fields)
         let tool = "\(entry.name) \(entry.version)"
         let package: AquaPackage, tag: String
-        do {
-            let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256, file: registryFile(request))
-            package = try self.package(request, in: registry)
-            tag = try lockedTag(record, entry, package)
-        } catch { return (0, ["\(tool): \(error.message)"]) }
+        do { (package, tag) = try await lockedPackage(entry, request) } catch { return (0, ["\(tool): \(error.message)"]) }
         var checked = 0, problems: [String] = []
         for (key, sum) in entry.checksums.sorted(by: { $0.key < $1.key }) {
             guard let p = Platform(key: key) else { continue }
@@ -331,11 +335,7 @@ public struct AquaBackend: Backend {
         let record = AquaLockRecord(entry.fields)
         let tool = "\(entry.name) \(entry.version)"
         let package: AquaPackage, tag: String
-        do {
-            let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256, file: registryFile(request))
-            package = try self.package(request, in: registry)
-            tag = try lockedTag(record, entry, package)
-        } catch { return (0, ["\(tool): \(error.message)"]) }
+        do { (package, tag) = try await lockedPackage(entry, request) } catch { return (0, ["\(tool): \(error.message)"]) }
         var checked = 0, problems: [String] = []
         for (key, locked) in entry.checksums.sorted(by: { $0.key < $1.key }) {
             guard let p = Platform(key: key) else { continue }
