@@ -53,6 +53,9 @@ public actor CommandBus {
     /// Commands this build could not read at recovery, by seq: kept for a handler registered
     /// later (`register`) or a build that can.
     var held: [UInt64: JournalEntry] = [:]
+    /// The ids of received commands this process has run or is running (`receive`): claimed
+    /// with the decision to run them, so no concurrent `receive` runs one twice.
+    var claimed: Set<UUID> = []
 
     /// `observer` hears about each command run, on the bus's task; it must not block. `warn`
     /// hears about commands recovery holds for a build that can read them.
@@ -137,9 +140,11 @@ public actor CommandBus {
         public var sentAgain: [UInt64] = []
     }
 
-    /// Runs again, in order, the journaled commands after `lastSeq` (what the snapshot holds):
-    /// those with no outcome (interrupted), and applied ones whose handler changes a store.
-    /// Failed commands are skipped. A command this build cannot read (no handler, a newer
+    /// Runs again, in order: every journaled command with no outcome (interrupted, whatever its
+    /// seq: a plain handler's progress is its own, not the store's `lastSeq`; a store handler's
+    /// run of a command the snapshot holds changes nothing), and the applied ones after
+    /// `lastSeq` (what the snapshot holds) whose handler changes a store. Failed commands are
+    /// skipped. A command this build cannot read (no handler, a newer
     /// version, a payload that does not decode) is held, with a warning, never dropped: it
     /// stays in the journal and runs when a handler or build can read it. Call it once at
     /// launch; sends wait for it to finish.
@@ -157,7 +162,7 @@ public actor CommandBus {
         for pending in all {
             var wasHeld = false
             if case .held = pending.outcome { wasHeld = true }
-            guard pending.seq > lastSeq || wasHeld else { continue }
+            guard pending.seq > lastSeq || wasHeld || pending.outcome == .unknown else { continue }
             if case .failed = pending.outcome { continue }
             var unreadable: String?
             if let handler = handlers.table[pending.entry.type] {
@@ -246,31 +251,50 @@ public actor CommandBus {
         public var unreadable: [UUID] = []
     }
 
-    /// Applies commands that arrived from elsewhere (another device's journal), in order:
-    /// each one not yet applied here (by command id) is journaled and run like a command sent
-    /// here; one already applied, or already in this journal, is skipped.
+    /// Applies commands that arrived from elsewhere (another device's journal), in order, each
+    /// at most once by its id: one this bus has run or is running (in this journal, in what
+    /// compaction kept of it, claimed by a `receive` still running) or that a store has applied
+    /// is skipped. The id is claimed in the same step that decides to run it, so concurrent
+    /// `receive`s of one command run it once. One that fails (a remove that arrives before its
+    /// add) is tried again after the others of the batch, while any of them runs; one that
+    /// still fails is reported in `failed` and not counted as run, so receiving it again later
+    /// (when what it needs has arrived) runs it.
     public func receive(_ entries: [JournalEntry]) async throws -> Received {
         guard !recovering else { throw CommandBusError.recovering }
-        var known = Set(try journal.commands(after: 0).map(\.entry.id))
+        let known = JournalRecords.knownIDs(try journal.records())
         var report = Received()
+        var pending: [JournalEntry] = []
         for entry in entries {
             guard let handler = handlers.table[entry.type], (try? handler.check(entry)) != nil else {
                 report.unreadable.append(entry.id)
                 continue
             }
-            if known.contains(entry.id) || handler.hasApplied(entry.id) {
+            if claimed.contains(entry.id) || known.contains(entry.id) || handler.hasApplied(entry.id) {
                 report.skipped.append(entry.id)
                 continue
             }
-            known.insert(entry.id)
-            var fresh = entry
-            fresh.parent = nil
-            do {
-                try await submit(fresh)
-                report.applied.append(entry.id)
-            } catch {
-                report.failed.append(entry.id)
+            claimed.insert(entry.id)
+            pending.append(entry)
+        }
+        while !pending.isEmpty {
+            var failed: [JournalEntry] = []
+            for entry in pending {
+                var fresh = entry
+                fresh.parent = nil
+                do {
+                    try await submit(fresh)
+                    report.applied.append(entry.id)
+                } catch {
+                    failed.append(entry)
+                }
             }
+            // Only while something ran: what a failed command needs may have arrived since.
+            guard failed.count < pending.count else {
+                for entry in failed { claimed.remove(entry.id) }
+                report.failed = failed.map(\.id)
+                break
+            }
+            pending = failed
         }
         return report
     }

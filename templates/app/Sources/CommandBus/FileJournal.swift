@@ -11,8 +11,9 @@ import Darwin
 ///     SEQ KIND LENGTH CRC32 BODY\n
 ///
 /// KIND is `C` (a command; BODY is `{"id","parent","payload","type","version"}` JSON, the
-/// payload verbatim), `A` (applied; no BODY), `F` (failed; BODY is the message) or `H` (held
-/// for a build that can read it; BODY is why). LENGTH is BODY's size in bytes and CRC32 (8 hex
+/// payload verbatim), `A` (applied; no BODY), `F` (failed; BODY is the message), `H` (held
+/// for a build that can read it; BODY is why) or `I` (the ids of commands compaction dropped,
+/// one per line; SEQ is where it compacted through). LENGTH is BODY's size in bytes and CRC32 (8 hex
 /// digits) covers `SEQ KIND LENGTH ` and BODY, so a torn or damaged record is recognised, never
 /// half-read. A whole record of another kind, with a good checksum, is kept as it is.
 ///
@@ -174,7 +175,7 @@ public final class FileJournal: Journal {
         let (records, closed) = state.withLock { ($0.records, $0.closed) }
         guard !closed, records.contains(where: { $0.seq <= seq }) else { return }
         let kept = JournalRecords.kept(records, through: seq)
-        guard kept.count < records.count else { return }
+        guard kept != records else { return }
         var data = Data()
         for r in kept { data.append(try FileJournal.encode(r)) }
         try DurableFile.replace(url, with: data)
@@ -214,6 +215,7 @@ public final class FileJournal: Journal {
         case .applied: (kind, body) = ("A", Data())
         case .failed(let message): (kind, body) = ("F", Data(message.utf8))
         case .held(let why): (kind, body) = ("H", Data(why.utf8))
+        case .seen(let ids): (kind, body) = ("I", Data(ids.map(\.uuidString).joined(separator: "\n").utf8))
         case .other(let k, let b): (kind, body) = (k, Data(b))
         }
         let head = Data("\(record.seq) \(kind) \(body.count) ".utf8)
@@ -252,6 +254,9 @@ public final class FileJournal: Journal {
         case "A": parsed = .applied
         case "F": parsed = .failed(String(decoding: body, as: UTF8.self))
         case "H": parsed = .held(String(decoding: body, as: UTF8.self))
+        case "I":
+            let ids = String(decoding: body, as: UTF8.self).split(separator: "\n").map { UUID(uuidString: String($0)) }
+            parsed = ids.allSatisfy { $0 != nil } ? .seen(ids.compactMap { $0 }) : .other(kind: "I", body: body)
         default: parsed = .other(kind: fields[1], body: body)
         }
         return (JournalRecord(seq: seq, parsed), i + length + 1)

@@ -104,14 +104,16 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 /// happened is recorded after (`.applied` or `.failed`, with the command's `seq`). A command
 /// with no outcome was interrupted: replay runs it. `.held` marks a command this build cannot
 /// read (no handler, a newer version, a payload that does not decode): it is kept, with the
-/// reason, for a build that can. `.other` is a whole record of a kind this build does not know,
-/// kept as it is.
+/// reason, for a build that can. `.seen` lists the ids of commands compaction dropped, so a
+/// command that arrives again from elsewhere (`CommandBus.receive`) is still known to have run.
+/// `.other` is a whole record of a kind this build does not know, kept as it is.
 public struct JournalRecord: Sendable, Equatable {
     public enum Body: Sendable, Equatable {
         case command(JournalEntry)
         case applied
         case failed(String)
         case held(String)
+        case seen([UUID])
         case other(kind: String, body: [UInt8])
     }
 
@@ -172,19 +174,53 @@ enum JournalRecords {
             case .applied: if let i = index[record.seq] { commands[i].outcome = .applied }
             case .failed(let message): if let i = index[record.seq] { commands[i].outcome = .failed(message) }
             case .held(let why): if let i = index[record.seq], commands[i].outcome == .unknown { commands[i].outcome = .held(why) }
-            case .other: break
+            case .seen, .other: break
             }
         }
         return commands
     }
 
-    /// What compaction through `seq` keeps: the records after it, and a held command (with its
-    /// mark) that no later record settled, whatever its seq.
+    /// What compaction through `seq` keeps: the records after it; a command whatever its seq
+    /// (with its records) whose outcome is not durable yet — interrupted, or its handler still
+    /// running — or that is held for a build that can read it; and, first, one `.seen` record
+    /// with the ids of every command it drops that did not fail (and those earlier `.seen`
+    /// records listed), so a command received again is still known to have run.
     static func kept(_ records: [JournalRecord], through seq: UInt64) -> [JournalRecord] {
-        let held = Set(commands(in: records, after: 0).compactMap { c -> UInt64? in
-            if case .held = c.outcome { return c.seq } else { return nil }
+        let all = commands(in: records, after: 0)
+        let unsettled = Set(all.compactMap { c -> UInt64? in
+            switch c.outcome {
+            case .held, .unknown: return c.seq
+            case .applied, .failed: return nil
+            }
         })
-        return records.filter { $0.seq > seq || held.contains($0.seq) }
+        let keeps: (JournalRecord) -> Bool = { r in
+            if case .seen = r.body { return false }
+            return r.seq > seq || unsettled.contains(r.seq)
+        }
+        var seen = seenIDs(records)
+        for c in all where !unsettled.contains(c.seq) && c.seq <= seq {
+            if case .failed = c.outcome { continue }
+            seen.append(c.entry.id)
+        }
+        let rest = records.filter(keeps)
+        guard !seen.isEmpty else { return rest }
+        return [JournalRecord(seq: max(1, seq), .seen(seen))] + rest
+    }
+
+    /// The ids `.seen` records list, in order.
+    static func seenIDs(_ records: [JournalRecord]) -> [UUID] {
+        records.flatMap { r -> [UUID] in if case .seen(let ids) = r.body { return ids } else { return [] } }
+    }
+
+    /// Every command id this journal knows ran or is running: its commands that did not fail,
+    /// and the ids compaction kept (`.seen`).
+    static func knownIDs(_ records: [JournalRecord]) -> Set<UUID> {
+        var ids = Set(seenIDs(records))
+        for c in commands(in: records, after: 0) {
+            if case .failed = c.outcome { continue }
+            ids.insert(c.entry.id)
+        }
+        return ids
     }
 }
 

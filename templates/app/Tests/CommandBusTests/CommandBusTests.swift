@@ -20,6 +20,13 @@ final class Log: Sendable {
     var all: [Int] { values.withLock { $0 } }
 }
 
+/// Runs only after an `Append` of its value (a remove that needs its add).
+struct Needs: Command {
+    static let typeName = "test.needs"
+    var id = UUID()
+    var value: Int
+}
+
 struct Boom: Error, CustomStringConvertible {
     var description: String { "boom" }
 }
@@ -353,6 +360,81 @@ struct Opened {
         let again = Log()
         try await CommandBus(handlers: try handlers(again), journal: journal).recover(after: 0)
         #expect(again.all.isEmpty)
+    }
+
+    /// A plain handler's progress is its own: its command interrupted before a store command
+    /// that moved the snapshot's `lastSeq` past it still runs at recovery.
+    @Test func anInterruptedPlainCommandRunsWhateverTheSnapshotsLastSeq() async throws {
+        let journal = MemoryJournal([
+            JournalRecord(seq: 1, .command(try JournalEntry(Append(value: 1)))),
+            JournalRecord(seq: 2, .command(try JournalEntry(Append(value: 2)))), JournalRecord(seq: 2, .applied),
+        ])
+        let log = Log()
+        let recovery = try await CommandBus(handlers: try handlers(log), journal: journal).recover(after: 2)
+        #expect(log.all == [1] && recovery.replayed == [1])
+        #expect(try journal.commands(after: 0).map(\.outcome) == [.applied, .applied])
+    }
+
+    /// Compaction never drops a command whose outcome is not durable, whatever its seq; what it
+    /// drops is remembered by id.
+    @Test func compactionKeepsWhatHasNoOutcomeAndRemembersWhatItDrops() async throws {
+        let dir = try temporaryDirectory()
+        let opened = try Opened(dir)
+        let journal = opened.journal
+        let first = try JournalEntry(Append(value: 1)), second = try JournalEntry(Append(value: 2)), failed = try JournalEntry(Fail())
+        try await journal.append(JournalRecord(seq: 1, .command(first)))
+        try await journal.append(JournalRecord(seq: 2, .command(second)))
+        try await journal.append(JournalRecord(seq: 2, .applied))
+        try await journal.append(JournalRecord(seq: 3, .command(failed)))
+        try await journal.append(JournalRecord(seq: 3, .failed("boom")))
+        try await onIOQueue(opened.directory) { try journal.compact(through: 3) }
+        #expect(try journal.commands(after: 0).map(\.seq) == [1])
+        await opened.close()
+        let reopened = try Opened(dir)
+        #expect(try reopened.journal.commands(after: 0).map(\.seq) == [1])
+        // The dropped command that ran is known by id; the one that failed is not.
+        let log = Log()
+        let bus = try CommandBus(handlers: try handlers(log), journal: reopened.journal)
+        let received = try await bus.receive([second, first])
+        #expect(received.skipped == [second.id, first.id] && log.all.isEmpty)
+        await bus.close()
+        await reopened.close()
+    }
+
+    /// Concurrent `receive`s of the same commands run each once.
+    @Test func concurrentReceivesRunEachCommandOnce() async throws {
+        let log = Log()
+        let bus = try CommandBus(handlers: try handlers(log), journal: MemoryJournal())
+        let entries = try (1...20).map { try JournalEntry(Append(value: $0)) }
+        let applied = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { (try? await bus.receive(entries).applied.count) ?? 0 } }
+            return await group.reduce(0, +)
+        }
+        await bus.close()
+        #expect(applied == 20)
+        #expect(log.all.sorted() == Array(1...20))
+    }
+
+    /// A received command that fails is tried again after the rest of its batch, and one that
+    /// still fails is reported and runs when it is received again once what it needs is there.
+    @Test func aReceivedCommandThatFailsIsTriedAgainNotDropped() async throws {
+        let log = Log()
+        var h = try handlers(log)
+        try h.register(Needs.self) { c in
+            guard log.all.contains(c.value) else { throw Boom() }
+            log.add(-c.value)
+        }
+        let bus = try CommandBus(handlers: h, journal: MemoryJournal())
+        let remove5 = try JournalEntry(Needs(value: 5)), add5 = try JournalEntry(Append(value: 5))
+        let first = try await bus.receive([remove5, add5])
+        #expect(Set(first.applied) == [remove5.id, add5.id] && first.failed.isEmpty, "\(first)")
+        #expect(log.all == [5, -5])
+        let remove7 = try JournalEntry(Needs(value: 7))
+        #expect(try await bus.receive([remove7]).failed == [remove7.id])
+        _ = try await bus.receive([try JournalEntry(Append(value: 7))])
+        #expect(try await bus.receive([remove7]).applied == [remove7.id], "received again, once it can run")
+        #expect(try await bus.receive([remove7]).skipped == [remove7.id], "and then only once")
+        await bus.close()
     }
 
     @Test func compactionDropsWhatASnapshotHolds() async throws {

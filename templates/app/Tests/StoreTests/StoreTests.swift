@@ -125,13 +125,19 @@ func temporaryDirectory() throws -> URL {
         #expect(applied.count == 2)
     }
 
+    /// Compaction after each snapshot drops what the snapshot holds, except a command whose
+    /// outcome was not durable yet (the last one's is written after the snapshot): the next
+    /// compaction drops it.
     @Test func theJournalIsCompactedAfterEachSnapshot() async throws {
         let dir = try temporaryDirectory()
         let app = try await App.open(dir)
         for i in 1...5 { try await app.bus.send(Add(amount: i)) }
         await app.store.flush()
-        #expect(try app.journal.commands(after: 0).isEmpty)
+        #expect(try app.journal.commands(after: 0).allSatisfy { $0.seq == 5 })
         #expect(app.store.lastSeq == 5)
+        try await app.bus.send(Add(amount: 6))
+        await app.store.flush()
+        #expect(try app.journal.commands(after: 0).allSatisfy { $0.seq == 6 })
         await app.close()
     }
 
