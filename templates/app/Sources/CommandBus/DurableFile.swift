@@ -15,8 +15,10 @@ public enum DurableFile {
     }
 
     /// Replaces `url` with `data`: a temporary file beside it, fsynced, renamed over it, then
-    /// the directory fsynced so the rename itself is on disk.
-    public static func replace(_ url: URL, with data: Data) throws {
+    /// the directory fsynced so the rename itself is on disk. With `keepingOldAs`, the file it
+    /// replaces is renamed there first (a crash between the two renames leaves no `url`, and
+    /// the old file under its new name).
+    public static func replace(_ url: URL, with data: Data, keepingOldAs old: URL? = nil) throws {
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temp = directory.appendingPathComponent(temporaryPrefix(for: url) + UUID().uuidString + ".tmp")
@@ -31,6 +33,14 @@ public enum DurableFile {
         } catch {
             unlink(temp.path)
             throw error
+        }
+        var st = stat()
+        if let old, lstat(url.path, &st) == 0, st.st_mode & S_IFMT == S_IFREG {
+            guard rename(url.path, old.path) == 0 else {
+                let code = errno
+                unlink(temp.path)
+                throw Failure(what: "rename to", path: old.path, code: code)
+            }
         }
         guard rename(temp.path, url.path) == 0 else {
             let code = errno

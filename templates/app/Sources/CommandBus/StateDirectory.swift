@@ -11,6 +11,7 @@ import Darwin
 /// Opening it takes an exclusive lock (`flock` on `.lock` inside it) before anything else is
 /// touched, temporaries included: a second opener, in this process or another, gets
 /// `StateDirectoryError.inUse` instead of compacting a journal the first one is appending to.
+/// Then every temporary a killed instance left (a snapshot's, a compacted journal's) is removed.
 /// The lock goes when `close()` is called or the process ends, however it ends.
 ///
 /// All of the directory's file work (journal appends and their fsyncs, snapshot writes,
@@ -35,6 +36,19 @@ public final class StateDirectory: Sendable {
         }
         lock = Mutex(fd)
         io = DispatchQueue(label: "StateDirectory.io")
+        // Held now: what a killed instance left half-written (a snapshot's or a compacted
+        // journal's temporary, `.NAME.UUID.tmp`) is nobody's, and goes.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] where StateDirectory.isTemporary(name) {
+            unlink(url.appendingPathComponent(name).path)
+        }
+    }
+
+    /// `.NAME.UUID.tmp`, as `DurableFile.replace` names its temporaries.
+    static func isTemporary(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+        let stem = name.dropLast(4)
+        guard let dot = stem.lastIndex(of: ".") else { return false }
+        return UUID(uuidString: String(stem[stem.index(after: dot)...])) != nil
     }
 
     /// The file `name` in the directory.

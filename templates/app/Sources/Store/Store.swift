@@ -6,18 +6,23 @@ import Synchronization
 /// frame shows what the user had), changed only by the command bus's handlers registered with
 /// `Handlers.register(_:on:_:)`, and written back off the caller's path.
 ///
-/// The snapshot is `{schema, lastSeq, state, history, applied}`: the state's schema version,
-/// the last journaled command it holds, the state, the undo history, and the ids of the
-/// commands applied (so a command that arrives again, from a sync or a retry, is applied
-/// once). It is written on the state directory's I/O queue to a temporary file, fsynced,
-/// renamed over the old one, and the directory fsynced; then the journal drops the commands
-/// it holds. Commands that land while one is written share the next. At launch,
-/// `CommandBus.recover(after: store.lastSeq)` runs again what came after, so a crash at any
-/// moment loses no journaled command.
+/// The snapshot is `{_crc, schema, lastSeq, state, history, applied}`: a CRC-32 of the file
+/// (taken with `_crc` zeroed; first, so it is found at a fixed place), the state's schema
+/// version, the last journaled command it holds, the state, the undo history, and the ids of
+/// the commands applied (so a command that arrives again, from a sync or a retry, is applied
+/// once). It is written on the state directory's I/O queue to a temporary file, fsynced; the
+/// snapshot before it becomes the previous generation (`state.json.previous`), the new one is
+/// renamed into place and the directory fsynced; then the journal drops the commands the
+/// *previous* generation holds, so it always holds what came after either. Commands that land
+/// while one is written share the next. At launch, `CommandBus.recover(after: store.lastSeq)`
+/// runs again what came after, so a crash at any moment loses no journaled command.
 ///
-/// A snapshot that cannot be read at all is moved aside (never deleted) with a warning and
-/// the app starts from the initial state. One written by a newer build, or one a migration
-/// cannot bring up to date, is an error: it is left as it is, for the newer build or a person.
+/// A snapshot that is damaged (its checksum does not match: one flipped bit is caught) or
+/// missing (a crash between the two renames) is moved aside with a warning, never deleted,
+/// and the previous generation is restored instead; the journal since it runs again, so
+/// nothing acknowledged is lost. With neither readable, the app starts from the initial state
+/// and the journal. One written by a newer build, or one a migration cannot bring up to
+/// date, is an error: it is left as it is, for the newer build or a person.
 public final class Store<State: Codable & Sendable & Equatable>: Sendable {
     /// A new state, and the command that made it.
     public struct Change: Sendable {
@@ -79,7 +84,7 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         self.undoLimit = undoLimit
         self.warn = warn
         DurableFile.removeTemporaries(of: snapshotURL)
-        let restored = try Store.restore(snapshotURL, schema: schema, warn: warn)
+        let restored = try Store.restoreGeneration(snapshotURL, schema: schema, warn: warn)
         let start = Inner(state: restored?.state ?? initial, lastSeq: restored?.lastSeq ?? 0,
                           history: restored?.history ?? UndoHistory(), applied: Set(restored?.applied ?? []),
                           writtenSeq: restored?.lastSeq ?? 0)
@@ -87,19 +92,35 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         published = Mutex(Published(state: start.state, lastSeq: start.lastSeq, history: start.history))
     }
 
-    static func restore(_ url: URL, schema: Schema, warn: @Sendable (String) -> Void) throws -> Snapshot<State>? {
+    /// Where the generation before the newest is kept.
+    static func previous(_ url: URL) -> URL { url.appendingPathExtension("previous") }
+
+    /// The newest snapshot that can be read: `url`, else the previous generation (said), else
+    /// none.
+    static func restoreGeneration(_ url: URL, schema: Schema, warn: @Sendable (String) -> Void) throws -> Snapshot<State>? {
+        let older = previous(url)
+        let exists = FileManager.default.fileExists(atPath: url.path)
+        let fallback = FileManager.default.fileExists(atPath: older.path) ? "the previous snapshot and the journal since it" : "the initial state and the journal"
+        if exists, let snapshot = try restore(url, schema: schema, fallback: fallback, warn: warn) { return snapshot }
+        guard FileManager.default.fileExists(atPath: older.path) else { return nil }
+        if !exists { warn("the snapshot \(url.path) is missing (a crash while it was replaced); starting from the previous one, \(older.path), and the journal since it") }
+        return try restore(older, schema: schema, fallback: "the initial state and the journal", warn: warn)
+    }
+
+    static func restore(_ url: URL, schema: Schema, fallback: String, warn: @Sendable (String) -> Void) throws -> Snapshot<State>? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let data = try Data(contentsOf: url)
         func moveAside(_ why: String) -> Snapshot<State>? {
             let aside = url.appendingPathExtension("unreadable-\(Int(Date().timeIntervalSince1970))-\(UUID().uuidString.prefix(8))")
             do {
                 try FileManager.default.moveItem(at: url, to: aside)
-                warn("the snapshot \(url.path) cannot be read (\(why)); starting from the initial state and the journal, the file is kept as \(aside.path)")
+                warn("the snapshot \(url.path) cannot be read (\(why)); starting from \(fallback), the file is kept as \(aside.path)")
             } catch {
-                warn("the snapshot \(url.path) cannot be read (\(why)), nor moved aside (\(error)); starting from the initial state and the journal")
+                warn("the snapshot \(url.path) cannot be read (\(why)), nor moved aside (\(error)); starting from \(fallback)")
             }
             return nil
         }
+        if let why = SnapshotChecksum.problem(Array(data)) { return moveAside(why) }
         // The common case, the current schema, decodes in one pass.
         if (try? JSONDecoder().decode(SnapshotHeader.self, from: data))?.schema == schema.version,
            let snapshot = try? JSONDecoder().decode(Snapshot<State>.self, from: data) {
@@ -256,16 +277,20 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
             guard s.lastSeq > s.writtenSeq, !s.closed else { return nil }
             return Snapshot(schema: schema.version, lastSeq: s.lastSeq, state: s.state, history: s.history, applied: Array(s.applied))
         }) else { return }
+        let before = inner.withLock { $0.writtenSeq }
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            try DurableFile.replace(snapshotURL, with: try encoder.encode(snapshot))
+            let bytes = SnapshotChecksum.sealed(try encoder.encode(Sealed(crc: SnapshotChecksum.placeholder, snapshot: snapshot)))
+            try DurableFile.replace(snapshotURL, with: bytes, keepingOldAs: Store.previous(snapshotURL))
         } catch {
             warn("cannot write the snapshot \(snapshotURL.path): \(error); the journal keeps every command since the last one")
             return
         }
         inner.withLock { $0.writtenSeq = snapshot.lastSeq }
-        do { try journal?.compact(through: snapshot.lastSeq) } catch {
+        // Through the previous generation only: if the newest is ever damaged, the previous
+        // one and the journal since it still hold everything.
+        do { try journal?.compact(through: before) } catch {
             warn("cannot compact the journal: \(error); it keeps commands the snapshot holds, which replay skips")
         }
     }
@@ -285,6 +310,51 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
 /// A snapshot's schema, read without its state.
 struct SnapshotHeader: Decodable {
     var schema: Int?
+}
+
+/// A snapshot as written: its checksum first (`_crc` sorts before the other keys), then the
+/// snapshot's own keys.
+struct Sealed<S: Codable>: Encodable {
+    var crc: String
+    var snapshot: S
+
+    func encode(to encoder: any Encoder) throws {
+        try snapshot.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(crc, forKey: .crc)
+    }
+    enum Key: String, CodingKey { case crc = "_crc" }
+}
+
+/// The snapshot's checksum: a CRC-32 of the file's bytes with the checksum's own eight hex
+/// digits taken as zeros. A file written before snapshots had one has none and is read as it is.
+enum SnapshotChecksum {
+    static let placeholder = "00000000"
+    static let prefix = Array(#"{"_crc":""#.utf8)
+
+    /// `bytes` (written with the placeholder) with the placeholder replaced by their checksum.
+    static func sealed(_ bytes: Data) -> Data {
+        var out = [UInt8](bytes)
+        guard out.starts(with: prefix), out.count >= prefix.count + 8 else { return bytes }
+        let hex = Array(String(format: "%08x", CRC32.checksum(out)).utf8)
+        out.replaceSubrange(prefix.count..<(prefix.count + 8), with: hex)
+        return Data(out)
+    }
+
+    /// Why `bytes` are not what was written, or nil (also for a file with no checksum).
+    static func problem(_ bytes: [UInt8]) -> String? {
+        // No checksum at the start: a snapshot from before they had one (a flip in the
+        // checksum's own key damages only the key, and the file reads as what it holds).
+        guard bytes.starts(with: prefix) else { return nil }
+        guard bytes.count >= prefix.count + 9, bytes[prefix.count + 8] == UInt8(ascii: "\""),
+              let recorded = UInt32(String(decoding: bytes[prefix.count..<(prefix.count + 8)], as: UTF8.self), radix: 16) else {
+            return "its checksum is not readable"
+        }
+        var zeroed = bytes
+        zeroed.replaceSubrange(prefix.count..<(prefix.count + 8), with: Array(placeholder.utf8))
+        let actual = CRC32.checksum(zeroed)
+        return actual == recorded ? nil : String(format: "its checksum is %08x, but its bytes' is %08x: it was damaged", recorded, actual)
+    }
 }
 
 extension Handlers {

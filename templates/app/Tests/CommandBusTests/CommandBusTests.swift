@@ -315,6 +315,19 @@ struct Opened {
         await again.close()
     }
 
+    /// What a kill leaves half-written — a compacted journal's temporary, a snapshot's — goes
+    /// at the next launch; other files stay.
+    @Test func temporariesAKillLeftAreRemovedAtLaunch() async throws {
+        let dir = try temporaryDirectory()
+        let left = [".journal.log.\(UUID().uuidString).tmp", ".state.json.\(UUID().uuidString).tmp"]
+        for name in left + ["notes.tmp", ".journal.log.not-a-uuid.tmp"] { try Data("x".utf8).write(to: dir.appendingPathComponent(name)) }
+        let opened = try Opened(dir)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(left.allSatisfy { !names.contains($0) }, "\(names)")
+        #expect(names.contains("notes.tmp") && names.contains(".journal.log.not-a-uuid.tmp"))
+        await opened.close()
+    }
+
     @Test func aSecondOpenerOfTheDirectoryIsRefused() async throws {
         let dir = try temporaryDirectory()
         let first = try Opened(dir)
