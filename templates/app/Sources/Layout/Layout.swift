@@ -6,15 +6,38 @@
 /// leaves size themselves with a measure function (text wraps). Each node's result is cached
 /// for the pass, and a result is reused for any narrower range it still fits — so a node is
 /// computed a small, fixed number of times and a layout costs time linear in its nodes.
+///
+/// No input crashes it. A tree deeper than `maximumDepth` levels is laid out to that depth
+/// (deeper nodes are left out: a stack loses them, another node shows as empty), and one
+/// deeper than `deepOnAThread` is laid out on a thread of its own with a large stack, so any
+/// thread may call it. No frame holds a NaN or an infinite length or position: a length that
+/// would be one (a NaN or infinite size, spacing or inset; an unbounded range with nothing to
+/// size by) is 0.
 public enum Layout {
+    /// The deepest tree laid out whole: far deeper than any screen, and shallow enough that
+    /// what reads a frame recursively (equality, `visit`, `description`, releasing it) fits
+    /// any thread's stack.
+    public static let maximumDepth = 512
+    /// Deeper trees are laid out on a thread with a large stack.
+    static let deepOnAThread = 64
+
     /// Lays `node` out within `range`, at the origin.
     public static func layout(_ node: Node, in range: SizeRange) -> Frame { measured(node, in: range).frame }
 
     /// The layout, and how many times a node was computed rather than taken from the cache.
     public static func measured(_ node: Node, in range: SizeRange) -> (frame: Frame, computed: Int) {
-        let pass = Pass()
-        let frame = pass.measure(Item(node), range, parent: range.max)
-        return (frame, pass.computed)
+        safely(node) { node in
+            let pass = Pass()
+            let frame = pass.measure(Item(node), range, parent: range.max)
+            return (frame, pass.computed)
+        }
+    }
+
+    /// `body` of `node` (held to `maximumDepth`), on a large stack when it is deep.
+    static func safely<T>(_ node: Node, _ body: @escaping (Node) -> T) -> T {
+        let depth = node.depth
+        guard depth > deepOnAThread else { return body(node) }
+        return LargeStack.run { body(depth > maximumDepth ? node.limited(to: maximumDepth) : node) }
     }
 }
 
@@ -31,11 +54,13 @@ public final class LayoutTree {
 
     /// Lays `node` out within `range`, reusing what the last pass computed for unchanged parts.
     public func layout(_ node: Node, in range: SizeRange) -> (frame: Frame, computed: Int) {
-        let item = root?.reconciled(with: node) ?? Item(node)
-        root = item
-        let pass = Pass()
-        let frame = pass.measure(item, range, parent: range.max)
-        return (frame, pass.computed)
+        Layout.safely(node) { node in
+            let item = self.root?.reconciled(with: node) ?? Item(node)
+            self.root = item
+            let pass = Pass()
+            let frame = pass.measure(item, range, parent: range.max)
+            return (frame, pass.computed)
+        }
     }
 }
 
@@ -243,7 +268,7 @@ final class Pass {
         let key = Item.Key(range: range, parent: parent, unboundedMain: unboundedMain)
         if let frame = item.cached(key) { return frame }
         computed += 1
-        let frame = compute(item, range, parent: parent, unboundedMain: unboundedMain)
+        let frame = compute(item, range, parent: parent, unboundedMain: unboundedMain).finite()
         item.cache.append((key, frame))
         if item.cache.count > 6 { item.cache.removeFirst() }
         return frame

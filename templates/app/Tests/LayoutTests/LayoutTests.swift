@@ -254,3 +254,64 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
         #expect(widths(g) == [4, 2])
     }
 }
+
+/// No input crashes layout (issue: a tree 5,000 deep overflowed the layout queue's stack, and
+/// NaN and infinite sizes reached frames).
+@Suite struct LayoutLimitsTests {
+    /// `depth` levels: insets and one-child stacks in turn, a box at the bottom.
+    func deep(_ depth: Int) -> Node {
+        var node = box(1, 1)
+        for i in 0..<depth { node = i % 2 == 0 ? .inset(EdgeInsets(top: 1, left: 1, bottom: 1, right: 1), node) : .stack(.vertical, [StackChild(node, flexGrow: 1)]) }
+        return node
+    }
+
+    func depth(_ f: Frame) -> Int {
+        var deepest = 0
+        var stack = [(f, 1)]
+        while let (frame, level) = stack.popLast() {
+            deepest = max(deepest, level)
+            for c in frame.children { stack.append((c, level + 1)) }
+        }
+        return deepest
+    }
+
+    @Test func aDeepTreeLaysOutOnAnyThreadHeldToTheMaximumDepth() async {
+        for levels in [100, 2_000, 5_000] {
+            let node = deep(levels)
+            // On a dispatch queue (512 KiB of stack), as LayoutQueue runs; again through a
+            // kept tree, as it keeps one.
+            let (plain, kept) = await withCheckedContinuation { (done: CheckedContinuation<(Frame, Frame), Never>) in
+                DispatchQueue(label: "deep").async {
+                    let tree = LayoutTree()
+                    _ = tree.layout(node, in: .unconstrained)
+                    done.resume(returning: (Layout.layout(node, in: .unconstrained), tree.layout(node, in: .unconstrained).frame))
+                }
+            }
+            #expect(depth(plain) == min(levels + 1, Layout.maximumDepth), "\(levels)")
+            #expect(kept == plain, "\(levels): the kept tree lays out the same")
+            if levels < Layout.maximumDepth {
+                // Whole: each inset adds 2 to the box's 1.
+                #expect(plain.rect.width == Double(1 + 2 * ((levels + 1) / 2)), "\(levels): \(plain.rect)")
+            }
+        }
+    }
+
+    @Test func noFrameHoldsANaNOrAnInfiniteLength() {
+        let nan = Double.nan, inf = Double.infinity
+        let nodes: [Node] = [
+            box(nan, 10), box(inf, inf), box(10, 10, spec: SizeSpec(width: .points(nan))), box(10, 10, spec: SizeSpec(minWidth: .points(inf))),
+            .stack(.horizontal, spacing: nan, [StackChild(box(10, 10)), StackChild(box(10, 10), flexGrow: nan)]),
+            .stack(.horizontal, [StackChild(box(10, 10), spacingBefore: inf, flexBasis: .percent(nan))]),
+            .inset(EdgeInsets(top: nan, left: inf, bottom: -inf, right: 1), box(10, 10)),
+            .scroll(.vertical, offset: nan, box(10, 10)),
+        ]
+        for (i, node) in nodes.enumerated() {
+            for range in [SizeRange.unconstrained, SizeRange.exactly(Size(width: 100, height: 100)), SizeRange(max: Size(width: inf, height: 50))] {
+                Layout.layout(node, in: range).visit { frame, origin in
+                    let finite = [frame.rect.x, frame.rect.y, frame.rect.width, frame.rect.height, origin.x, origin.y].allSatisfy(\.isFinite)
+                    #expect(finite, "node \(i) in \(range): \(frame.rect)")
+                }
+            }
+        }
+    }
+}
