@@ -56,13 +56,20 @@ public actor CommandBus {
     /// The ids of received commands this process has run or is running (`receive`): claimed
     /// with the decision to run them, so no concurrent `receive` runs one twice.
     var claimed: Set<UUID> = []
+    /// What to warn about each command recovery held, said only if it is still held after
+    /// `heldWarningDelay` (a feature registered moments after launch runs it) or at `close`.
+    var heldWarnings: [UInt64: String] = [:]
+    let heldWarningDelay: Duration
 
     /// `observer` hears about each command run, on the bus's task; it must not block. `warn`
     /// hears about commands recovery holds for a build that can read them.
+    /// `heldWarningDelay`: how long after recovery a command still held is warned about.
     public init(handlers: Handlers, journal: any Journal = MemoryJournal(),
                 observer: (@Sendable (BusEvent) -> Void)? = nil,
-                warn: @escaping @Sendable (String) -> Void = FileJournal.printWarning) throws {
+                warn: @escaping @Sendable (String) -> Void = FileJournal.printWarning,
+                heldWarningDelay: Duration = .seconds(3)) throws {
         self.handlers = handlers
+        self.heldWarningDelay = heldWarningDelay
         summaries = Mutex(handlers.table.mapValues(\.summary))
         self.journal = journal
         self.observer = observer
@@ -174,7 +181,7 @@ public actor CommandBus {
                 held[pending.seq] = pending.entry
                 report.held.append(pending.seq)
                 if !wasHeld { marks.append(JournalRecord(seq: pending.seq, .held(why))) }
-                warn("command \(pending.seq) (\(pending.entry.type)) cannot be run by this build: \(why); it is kept in the journal for one that can")
+                heldWarnings[pending.seq] = "command \(pending.seq) (\(pending.entry.type)) cannot be run by this build: \(why); it is kept in the journal for one that can"
                 continue
             }
             guard let handler = handlers.table[pending.entry.type] else { continue }
@@ -207,7 +214,21 @@ public actor CommandBus {
             _ = await runAnew(entry, handler, into: &report)
         }
         await sendAgain(readableHeld, into: &report, journaled: all)
+        if !heldWarnings.isEmpty {
+            let delay = heldWarningDelay
+            Task { [weak self] in
+                try? await Task.sleep(for: delay)
+                await self?.warnAboutHeld()
+            }
+        }
         return report
+    }
+
+    /// Warns about each command recovery held that no handler registered since has run.
+    func warnAboutHeld() {
+        let still = heldWarnings.filter { held[$0.key] != nil }.sorted { $0.key < $1.key }
+        heldWarnings = [:]
+        for (_, message) in still { warn(message) }
     }
 
     /// Sends held commands again, as new commands with their own ids, and marks the held seq
@@ -301,6 +322,7 @@ public actor CommandBus {
 
     /// Refuses new commands, and returns once the ones sent (and their follow-ups) have run.
     public func close() async {
+        warnAboutHeld()
         closed = true
         guard draining else { return }
         await withCheckedContinuation { idle.append($0) }

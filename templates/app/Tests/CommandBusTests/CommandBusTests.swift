@@ -536,11 +536,13 @@ final class Gate: Sendable {
         var h = try CommandBusTests().handlers(log)
         try h.register(Rename.self) { _ in Issue.record("a newer version ran") }
         let warnings = Mutex<[String]>([])
-        let bus = try CommandBus(handlers: h, journal: journal, warn: { w in warnings.withLock { $0.append(w) } })
+        let bus = try CommandBus(handlers: h, journal: journal, warn: { w in warnings.withLock { $0.append(w) } }, heldWarningDelay: .milliseconds(20))
         let recovery = try await bus.recover(after: 0)
         #expect(recovery.held == [1, 3])
         #expect(recovery.replayed == [2])
         #expect(log.all == [1])
+        // Warned about once they have stayed held a moment.
+        for _ in 0..<500 where warnings.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
         let warned = warnings.withLock { $0 }
         #expect(warned.count == 2)
         #expect(warned[0].contains("no handler is registered for test.later"))
@@ -560,6 +562,30 @@ final class Gate: Sendable {
         #expect(log.all == [1, 7])
         #expect(try journal.commands(after: 0).first?.outcome == .failed("run again as command 4"))
         await #expect(throws: CommandBusError.duplicateHandler("test.later")) { try await bus.register(more) }
+    }
+
+    /// A command held at launch that a feature registered moments later runs is never warned
+    /// about; one still held is, once (or at close, if that comes first).
+    @Test func onlyWhatStaysHeldIsWarnedAbout() async throws {
+        let journal = MemoryJournal([
+            JournalRecord(seq: 1, .command(try JournalEntry(Later(value: 7)))),
+            JournalRecord(seq: 2, .command(try JournalEntry(Needs(value: 1)))),
+        ])
+        let log = Log()
+        let warnings = Mutex<[String]>([])
+        let bus = try CommandBus(handlers: try CommandBusTests().handlers(log), journal: journal, warn: { w in warnings.withLock { $0.append(w) } },
+                                 heldWarningDelay: .milliseconds(100))
+        #expect(try await bus.recover(after: 0).held == [1, 2])
+        var more = Handlers()
+        try more.register(Later.self) { c in log.add(c.value) }
+        _ = try await bus.register(more)
+        #expect(warnings.withLock { $0 }.isEmpty, "nothing said before the delay")
+        for _ in 0..<500 where warnings.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        let warned = warnings.withLock { $0 }
+        #expect(warned.count == 1 && warned[0].contains("command 2 (test.needs)"), "\(warned)")
+        await bus.close()
+        #expect(warnings.withLock { $0 }.count == 1, "said once")
+        #expect(log.all == [7])
     }
 
     /// Closing lets the command running finish, follow-ups included, then refuses new ones.
