@@ -246,6 +246,20 @@ func temporaryDirectory() throws -> URL {
 
     /// Any new change clears what could be redone, one that cannot be undone too: redoing an
     /// add over a total set since would act on a state the step was never made from.
+    /// Undo is the app's, not a sender's (as the README says): an undo undoes the last change
+    /// whoever sent it, and a change from elsewhere clears redo.
+    @Test func undoIsTheAppsNotASenders() async throws {
+        let dir = try temporaryDirectory()
+        let app = try await App.open(dir)
+        try await app.bus.send(Add(amount: 1))        // one part of the app
+        try await app.bus.send(Add(amount: 2))        // another
+        try await app.bus.undo()                       // asked by the first
+        #expect(app.store.state.total == 1, "the last change, the other's, is undone")
+        _ = try await app.bus.receive([try JournalEntry(Add(amount: 5))])
+        await #expect(throws: StoreError.nothingToRedo) { try await app.bus.redo() }
+        await app.close()
+    }
+
     @Test func aChangeThatCannotBeUndoneStillClearsRedo() async throws {
         let app = try await App.open(try temporaryDirectory())
         try await app.bus.send(Add(amount: 5))
