@@ -23,9 +23,9 @@ let items = (0..<2500).map { ItemsState.Item(id: UUID(), text: "item \($0) with 
 let state = ItemsState(items: items)
 let node = ItemsView.render(state)
 let range = SizeRange(min: Size(width: 60, height: 0), max: Size(width: 60, height: .infinity))
-let measured = Layout.measured(node, in: range)
+let measured = Flexbox.measured(node, in: range)
 print("layout: \(measured.frame.count) nodes, \(measured.computed) computed")
-time("layout of \(measured.frame.count) nodes at 60 columns, from scratch") { _ = Layout.layout(node, in: range) }
+time("layout of \(measured.frame.count) nodes at 60 columns, from scratch") { _ = Flexbox.layout(node, in: range) }
 // A kept layout (`LayoutTree`, as `LayoutQueue` keeps one): one item's text changes.
 var changed = state
 let tree = LayoutTree()

@@ -1,5 +1,5 @@
 /// A length in a size spec: points, a percent of the parent's size, or auto (the content's).
-public enum Dimension: Sendable, Equatable {
+public enum Length: Sendable, Equatable {
     case auto
     case points(Double)
     case percent(Double)
@@ -66,14 +66,14 @@ public struct Rect: Sendable, Equatable, CustomStringConvertible {
 
 /// A node's own size: width and height (auto: its content's), and their bounds.
 public struct SizeSpec: Sendable, Equatable {
-    public var width: Dimension
-    public var height: Dimension
-    public var minWidth: Dimension
-    public var maxWidth: Dimension
-    public var minHeight: Dimension
-    public var maxHeight: Dimension
-    public init(width: Dimension = .auto, height: Dimension = .auto, minWidth: Dimension = .auto, maxWidth: Dimension = .auto,
-                minHeight: Dimension = .auto, maxHeight: Dimension = .auto) {
+    public var width: Length
+    public var height: Length
+    public var minWidth: Length
+    public var maxWidth: Length
+    public var minHeight: Length
+    public var maxHeight: Length
+    public init(width: Length = .auto, height: Length = .auto, minWidth: Length = .auto, maxWidth: Length = .auto,
+                minHeight: Length = .auto, maxHeight: Length = .auto) {
         self.width = width
         self.height = height
         self.minWidth = minWidth
@@ -88,7 +88,7 @@ public struct SizeSpec: Sendable, Equatable {
     /// points grow by them; a percent, which refers to the inner box, says nothing of the
     /// outer one and reads as auto.
     func grown(width w: Double, height h: Double) -> SizeSpec {
-        func grow(_ d: Dimension, _ by: Double) -> Dimension {
+        func grow(_ d: Length, _ by: Double) -> Length {
             switch d {
             case .points(let p): return .points(p + by)
             case .auto, .percent: return .auto

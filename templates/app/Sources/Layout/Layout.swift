@@ -13,7 +13,7 @@
 /// thread may call it. No frame holds a NaN or an infinite length or position: a length that
 /// would be one (a NaN or infinite size, spacing or inset; an unbounded range with nothing to
 /// size by) is 0.
-public enum Layout {
+public enum Flexbox {
     /// The deepest tree laid out whole: far deeper than any screen, and shallow enough that
     /// what reads a frame recursively (equality, `visit`, `description`, releasing it) fits
     /// any thread's stack.
@@ -54,7 +54,7 @@ public final class LayoutTree {
 
     /// Lays `node` out within `range`, reusing what the last pass computed for unchanged parts.
     public func layout(_ node: Node, in range: SizeRange) -> (frame: Frame, computed: Int) {
-        Layout.safely(node) { node in
+        Flexbox.safely(node) { node in
             let item = self.root?.reconciled(with: node) ?? Item(node)
             self.root = item
             let pass = Pass()
@@ -321,7 +321,7 @@ final class Pass {
     /// flexed length, a stretch). An auto size takes the parent's range within the spec's min
     /// and max, where the node's own min beats the parent's room as `min-width` does in CSS.
     func constrain(_ range: SizeRange, _ spec: SizeSpec, parent: Size, unboundedMain: Direction?) -> SizeRange {
-        func axis(_ size: Dimension, _ lo: Dimension, _ hi: Dimension, _ p: Double, _ pmin: Double, _ pmax: Double, unbounded: Bool) -> (Double, Double) {
+        func axis(_ size: Length, _ lo: Length, _ hi: Length, _ p: Double, _ pmin: Double, _ pmax: Double, unbounded: Bool) -> (Double, Double) {
             let minV = unbounded ? 0 : lo.resolve(p) ?? 0
             let maxV = unbounded ? .infinity : max(minV, hi.resolve(p) ?? .infinity)
             if let exact = size.resolve(p), pmin != pmax {
@@ -347,8 +347,8 @@ final class Pass {
         func range(main lo: Double, _ hi: Double, cross clo: Double, _ chi: Double) -> SizeRange {
             SizeRange(min: size(main: lo, cross: clo), max: size(main: hi, cross: chi))
         }
-        func mainBounds(_ spec: SizeSpec) -> (Dimension, Dimension) { d == .vertical ? (spec.minHeight, spec.maxHeight) : (spec.minWidth, spec.maxWidth) }
-        func crossSize(_ spec: SizeSpec) -> (Dimension, Dimension, Dimension) {
+        func mainBounds(_ spec: SizeSpec) -> (Length, Length) { d == .vertical ? (spec.minHeight, spec.maxHeight) : (spec.minWidth, spec.maxWidth) }
+        func crossSize(_ spec: SizeSpec) -> (Length, Length, Length) {
             d == .vertical ? (spec.width, spec.minWidth, spec.maxWidth) : (spec.height, spec.minHeight, spec.maxHeight)
         }
 

@@ -144,12 +144,12 @@ public struct StackChild: Sendable {
     public var flexGrow: Double
     public var flexShrink: Double
     /// The main-axis size flexing starts from (auto: the child's own).
-    public var flexBasis: Dimension
+    public var flexBasis: Length
     /// Overrides the stack's `alignItems` for this child.
     public var alignSelf: Align?
 
     public init(_ node: Node, spacingBefore: Double = 0, spacingAfter: Double = 0, flexGrow: Double = 0, flexShrink: Double = 0,
-                flexBasis: Dimension = .auto, alignSelf: Align? = nil) {
+                flexBasis: Length = .auto, alignSelf: Align? = nil) {
         self.node = node
         self.spacingBefore = spacingBefore
         self.spacingAfter = spacingAfter
@@ -179,7 +179,7 @@ public struct Scroll: Sendable {
     }
 }
 
-/// An immutable layout tree: built from state, on any thread; `Layout.layout` turns it into frames.
+/// An immutable layout tree: built from state, on any thread; `Flexbox.layout` turns it into frames.
 public indirect enum Node: Sendable {
     case leaf(Leaf)
     case stack(Stack)

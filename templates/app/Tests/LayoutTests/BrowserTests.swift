@@ -75,7 +75,7 @@ extension BrowserFixtures.Tree {
         for (n, c) in fixtures.cases.enumerated() {
             var root = c.tree
             root.w = c.width
-            let frame = Layout.layout(root.node, in: SizeRange(min: Size(width: c.width, height: 0), max: Size(width: c.width, height: .infinity)))
+            let frame = Flexbox.layout(root.node, in: SizeRange(min: Size(width: c.width, height: 0), max: Size(width: c.width, height: .infinity)))
             var ours: [[Double]] = []
             func walk(_ f: Frame, root: Bool) {
                 ours.append([root ? 0 : f.rect.x, root ? 0 : f.rect.y, f.rect.width, f.rect.height])

@@ -5,7 +5,7 @@ import Testing
 func box(_ w: Double, _ h: Double, name: String? = nil, spec: SizeSpec = SizeSpec()) -> Node { .fixed(Size(width: w, height: h), spec: spec, name: name) }
 
 func row(_ width: Double, _ children: [StackChild], justify: Justify = .start, align: Align = .stretch, spacing: Double = 0) -> Frame {
-    Layout.layout(.stack(.horizontal, spacing: spacing, justifyContent: justify, alignItems: align, children),
+    Flexbox.layout(.stack(.horizontal, spacing: spacing, justifyContent: justify, alignItems: align, children),
                   in: SizeRange(min: Size(width: width, height: 0), max: Size(width: width, height: .infinity)))
 }
 
@@ -80,7 +80,7 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
         #expect(widths(crossed) == [40, 60])
         let fixed = row(100, [StackChild(box(10, 1, spec: SizeSpec(minWidth: .points(40), maxWidth: .points(20))))])
         #expect(widths(fixed) == [40])
-        let column = Layout.layout(.stack(.vertical, [StackChild(box(10, 1, spec: SizeSpec(minWidth: .points(50))))]),
+        let column = Flexbox.layout(.stack(.vertical, [StackChild(box(10, 1, spec: SizeSpec(minWidth: .points(50))))]),
                                    in: SizeRange(max: Size(width: 30, height: .infinity)))
         #expect(column.children.map(\.rect.width) == [50])
     }
@@ -150,13 +150,13 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
     }
 
     @Test func percentagesReferToTheParent() {
-        let f = Layout.layout(.stack(.horizontal, [StackChild(box(0, 1, spec: SizeSpec(width: .percent(25))))]),
+        let f = Flexbox.layout(.stack(.horizontal, [StackChild(box(0, 1, spec: SizeSpec(width: .percent(25))))]),
                               in: .exactly(Size(width: 200, height: 10)))
         #expect(widths(f) == [50])
     }
 
     @Test func insetOverlayAndBackground() {
-        let f = Layout.layout(.bordered(box(4, 2, name: "content"), name: "border"), in: .unconstrained)
+        let f = Flexbox.layout(.bordered(box(4, 2, name: "content"), name: "border"), in: .unconstrained)
         #expect(f.rect == Rect(x: 0, y: 0, width: 6, height: 4))
         #expect(f.named("content") == [Rect(x: 1, y: 1, width: 4, height: 2)])
         #expect(f.named("border") == [Rect(x: 0, y: 0, width: 6, height: 4)])
@@ -171,12 +171,12 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
             return .stack(d, spacing: 1, [StackChild(tree(depth - 1), flexGrow: 1, flexShrink: 1), StackChild(tree(depth - 1), flexShrink: 1)])
         }
         let nodes = (1 << 13) - 1  // depth 12, two children each
-        let (frame, computed) = Layout.measured(tree(12), in: SizeRange(max: Size(width: 300, height: .infinity)))
+        let (frame, computed) = Flexbox.measured(tree(12), in: SizeRange(max: Size(width: 300, height: .infinity)))
         #expect(frame.count == nodes)
         #expect(computed <= 4 * nodes, "\(computed) computations for \(nodes) nodes")
 
         func chain(_ depth: Int) -> Node { depth == 0 ? .text("x") : .stack(.vertical, [StackChild(chain(depth - 1))]) }
-        let deep = Layout.measured(chain(300), in: SizeRange(max: Size(width: 80, height: .infinity)))
+        let deep = Flexbox.measured(chain(300), in: SizeRange(max: Size(width: 80, height: .infinity)))
         #expect(deep.computed <= 4 * 301, "\(deep.computed) computations for 301 nodes")
     }
 
@@ -185,7 +185,7 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
             StackChild(.text("hello world"), flexShrink: 1),
             StackChild(.text("[x]")),
         ]))
-        let frame = Layout.layout(node, in: SizeRange(min: Size(width: 12, height: 0), max: Size(width: 12, height: .infinity)))
+        let frame = Flexbox.layout(node, in: SizeRange(min: Size(width: 12, height: 0), max: Size(width: 12, height: .infinity)))
         #expect(TextRenderer.draw(frame) == """
             ┌──────────┐
             │hello  [x]│
@@ -210,7 +210,7 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
         #expect(first.computed > 900)
         texts[150] = "changed, and longer than it was before"
         let second = tree.layout(list(texts), in: range)
-        #expect(second.frame == Layout.layout(list(texts), in: range))
+        #expect(second.frame == Flexbox.layout(list(texts), in: range))
         #expect(second.computed < 12, "\(second.computed) nodes computed for a one-row change")
         // Nothing changed: nothing computed.
         #expect(tree.layout(list(texts), in: range).computed == 0)
@@ -221,13 +221,13 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
     @Test func aScrollViewportShowsItsChildFromItsOffsetAndClips() {
         let rows = Node.stack(.vertical, (0..<10).map { StackChild(box(5, 2, name: "row\($0)")) })
         let range = SizeRange(max: Size(width: 5, height: 6))
-        let f = Layout.layout(.scroll(.vertical, offset: 4, rows), in: range)
+        let f = Flexbox.layout(.scroll(.vertical, offset: 4, rows), in: range)
         #expect(f.rect == Rect(x: 0, y: 0, width: 5, height: 6) && f.clips)
         #expect(f.named("row2") == [Rect(x: 0, y: 0, width: 5, height: 2)])
-        #expect(Layout.layout(.scroll(.vertical, offset: 500, rows), in: range).named("row9") == [Rect(x: 0, y: 4, width: 5, height: 2)])
-        #expect(Layout.layout(.scroll(.vertical, offset: -3, rows), in: range).named("row0") == [Rect(x: 0, y: 0, width: 5, height: 2)])
+        #expect(Flexbox.layout(.scroll(.vertical, offset: 500, rows), in: range).named("row9") == [Rect(x: 0, y: 4, width: 5, height: 2)])
+        #expect(Flexbox.layout(.scroll(.vertical, offset: -3, rows), in: range).named("row0") == [Rect(x: 0, y: 0, width: 5, height: 2)])
         let text = Node.stack(.vertical, (0..<5).map { StackChild(.text("line \($0)")) })
-        #expect(TextRenderer.draw(Layout.layout(.scroll(.vertical, offset: 2, text), in: SizeRange(max: Size(width: 6, height: 2)))) == "line 2\nline 3")
+        #expect(TextRenderer.draw(Flexbox.layout(.scroll(.vertical, offset: 2, text), in: SizeRange(max: Size(width: 6, height: 2)))) == "line 2\nline 3")
     }
 
     /// A button is sized and drawn as `(label)`, and a tap finds it where it is drawn, never
@@ -237,7 +237,7 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
             StackChild(.button("a", action: "first")),
             StackChild(.button("b", action: "second")),
         ]))
-        let f = Layout.layout(ui, in: SizeRange(max: Size(width: 10, height: 1)))
+        let f = Flexbox.layout(ui, in: SizeRange(max: Size(width: 10, height: 1)))
         #expect(TextRenderer.draw(f) == "(b)")
         #expect(f.action(at: 1, 0) == "second")
         #expect(f.action(at: 1, -1) == nil, "the first button is scrolled out of view")
@@ -257,6 +257,18 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
 
 /// No input crashes layout (issue: a tree 5,000 deep overflowed the layout queue's stack, and
 /// NaN and infinite sizes reached frames).
+/// The module's names resolve beside Foundation's: `Layout.Length` (not Foundation's
+/// `Dimension`), and the algorithm is `Flexbox`, not a type named as the module is.
+@Suite struct LayoutNamesTests {
+    @Test func namesResolveBesideFoundation() {
+        let length: Layout.Length = .points(12)
+        let spec = Layout.SizeSpec(width: length)
+        let frame = Layout.Flexbox.layout(.fixed(Layout.Size(width: 1, height: 1), spec: spec), in: .unconstrained)
+        #expect(frame.rect.width == 12)
+        #expect(Foundation.UnitLength.meters.symbol == "m", "Foundation's names are Foundation's")
+    }
+}
+
 @Suite struct LayoutLimitsTests {
     /// `depth` levels: insets and one-child stacks in turn, a box at the bottom.
     func deep(_ depth: Int) -> Node {
@@ -284,12 +296,12 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
                 DispatchQueue(label: "deep").async {
                     let tree = LayoutTree()
                     _ = tree.layout(node, in: .unconstrained)
-                    done.resume(returning: (Layout.layout(node, in: .unconstrained), tree.layout(node, in: .unconstrained).frame))
+                    done.resume(returning: (Flexbox.layout(node, in: .unconstrained), tree.layout(node, in: .unconstrained).frame))
                 }
             }
-            #expect(depth(plain) == min(levels + 1, Layout.maximumDepth), "\(levels)")
+            #expect(depth(plain) == min(levels + 1, Flexbox.maximumDepth), "\(levels)")
             #expect(kept == plain, "\(levels): the kept tree lays out the same")
-            if levels < Layout.maximumDepth {
+            if levels < Flexbox.maximumDepth {
                 // Whole: each inset adds 2 to the box's 1.
                 #expect(plain.rect.width == Double(1 + 2 * ((levels + 1) / 2)), "\(levels): \(plain.rect)")
             }
@@ -307,7 +319,7 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
         ]
         for (i, node) in nodes.enumerated() {
             for range in [SizeRange.unconstrained, SizeRange.exactly(Size(width: 100, height: 100)), SizeRange(max: Size(width: inf, height: 50))] {
-                Layout.layout(node, in: range).visit { frame, origin in
+                Flexbox.layout(node, in: range).visit { frame, origin in
                     let finite = [frame.rect.x, frame.rect.y, frame.rect.width, frame.rect.height, origin.x, origin.y].allSatisfy(\.isFinite)
                     #expect(finite, "node \(i) in \(range): \(frame.rect)")
                 }
