@@ -94,3 +94,37 @@ for withStore in [true, false] {
               + "\(Int(without)) with an fsync each, \(Int(with)) with group commit (\(String(format: "%.1f", with / without))x)")
     }
 }
+
+// The store beside SQLite doing the same durable work: WAL, synchronous=FULL, one transaction
+// per command (Python's sqlite3, where python3 is on PATH), one sender, on the same disk.
+func sqlitePerSecond(count: Int) -> Double? {
+    let db = scratch.appendingPathComponent("peer.sqlite").path
+    let script = """
+        import sqlite3, sys, time, uuid
+        db = sqlite3.connect(sys.argv[1], isolation_level=None)
+        db.execute("pragma journal_mode=wal"); db.execute("pragma synchronous=full")
+        db.execute("create table items (id text primary key, text text)")
+        n = int(sys.argv[2]); start = time.perf_counter()
+        for i in range(n):
+            db.execute("begin"); db.execute("insert into items values (?, ?)", (str(uuid.uuid4()), "0.%d" % i)); db.execute("commit")
+        print(n / (time.perf_counter() - start))
+        """
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", script, db, String(count)]
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    guard (try? p.run()) != nil else { return nil }
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return p.terminationStatus == 0 ? Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+}
+
+let store = try await commandsPerSecond(groupCommit: true, senders: 1, each: 1600, withStore: true)
+if let sqlite = sqlitePerSecond(count: 1600) {
+    print("commands per second, one sender: the store \(Int(store)), SQLite (WAL, synchronous=FULL, a transaction each) \(Int(sqlite)): "
+          + "\(String(format: "%.2f", store / sqlite))x SQLite")
+} else {
+    print("commands per second, one sender: the store \(Int(store)) (python3 with sqlite3 is not on PATH: no SQLite run to compare)")
+}

@@ -44,6 +44,9 @@ public final class FileJournal: Journal {
         var length: Int
         var queued: [Queued] = []
         var scheduled = false
+        /// A write of outcomes alone is put off a moment (`outcomeDelay`), to share the next
+        /// command's fsync instead of costing one of its own.
+        var outcomesScheduled = false
         /// Why the journal can no longer be written, once a failed write could not be undone.
         var broken: String?
         var closed = false
@@ -98,6 +101,9 @@ public final class FileJournal: Journal {
         }
     }
 
+    /// How long a write of outcomes alone waits for a command to share its fsync with.
+    static let outcomeDelay: DispatchTimeInterval = .milliseconds(5)
+
     public static func printWarning(_ message: String) {
         FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
     }
@@ -108,11 +114,28 @@ public final class FileJournal: Journal {
         let data: Data
         do { data = try records.reduce(into: Data()) { $0.append(try FileJournal.encode($1)) } } catch { return .failed(error) }
         let write = JournalWrite()
+        let outcomesOnly = records.allSatisfy { r in
+            switch r.body {
+            case .applied, .failed: return true
+            default: return false
+            }
+        }
         let refusal: JournalFailure? = state.withLock { s in
             if s.closed { return .closed(url.path) }
             if let why = s.broken { return .broken(url.path, why) }
             s.queued.append(Queued(data: data, records: records, write: write))
             guard !s.scheduled else { return nil }
+            if outcomesOnly {
+                // Nobody waits on an outcome: it rides with the next command's write, or goes
+                // on its own a moment later.
+                guard !s.outcomesScheduled else { return nil }
+                s.outcomesScheduled = true
+                directory.io.asyncAfter(deadline: .now() + FileJournal.outcomeDelay) {
+                    self.state.withLock { $0.outcomesScheduled = false }
+                    self.writeQueued()
+                }
+                return nil
+            }
             s.scheduled = true
             directory.io.async { self.writeQueued() }
             return nil
@@ -137,7 +160,7 @@ public final class FileJournal: Journal {
             let result: Result<Void, any Error>
             do {
                 try DurableFile.writeAll(fd, data, path: url.path, io: io)
-                guard io.fsync(fd) == 0 else { throw DurableFile.Failure(what: "sync", path: url.path, code: errno) }
+                guard io.datasync(fd) == 0 else { throw DurableFile.Failure(what: "sync", path: url.path, code: errno) }
                 length += data.count
                 let records = group.flatMap(\.records)
                 state.withLock { s in

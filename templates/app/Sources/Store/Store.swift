@@ -44,6 +44,10 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         var writtenSeq: UInt64
         var snapshotQueued = false
         var closed = false
+        /// Commands applied since the snapshot on disk.
+        var unsaved = 0
+        /// Bumped by every command: an idle timer that finds it changed has been overtaken.
+        var commits: UInt64 = 0
     }
 
     struct Snapshot<S: Codable>: Codable {
@@ -58,6 +62,7 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
     let directory: StateDirectory
     let schema: Schema
     let journal: (any Journal)?
+    let snapshots: SnapshotPolicy
     let undoLimit: Int
     let warn: @Sendable (String) -> Void
     let inner: Mutex<Inner>
@@ -74,8 +79,9 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
     /// `initial`. `journal` is compacted after each snapshot; `warn` hears every problem that
     /// does not stop the app.
     public init(in directory: StateDirectory, name: String = "state.json", initial: State, schema: Schema = Schema(),
-                journal: (any Journal)? = nil, undoLimit: Int = 100,
+                journal: (any Journal)? = nil, snapshots: SnapshotPolicy = .standard, undoLimit: Int = 100,
                 warn: @escaping @Sendable (String) -> Void = Store.printWarning) throws {
+        self.snapshots = snapshots
         let snapshotURL = directory.file(name)
         self.snapshotURL = snapshotURL
         self.directory = directory
@@ -257,14 +263,24 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
             try change(&copy)
             copy.lastSeq = context.seq
             copy.applied.insert(context.id)
-            let schedule = !copy.snapshotQueued && !copy.closed
+            copy.unsaved += 1
+            copy.commits &+= 1
+            // Now when enough commands wait; otherwise once no command has come for a while.
+            let schedule = copy.unsaved >= snapshots.every && !copy.snapshotQueued && !copy.closed
             copy.snapshotQueued = copy.snapshotQueued || schedule
             s = copy
             published.withLock { $0 = Published(state: copy.state, lastSeq: copy.lastSeq, history: copy.history) }
             return (Change(state: s.state, seq: s.lastSeq), Array(s.observers.values), schedule)
         }
         guard let (change, observers, schedule) = result else { return }
-        if schedule { directory.io.async { self.writeSnapshot() } }
+        if schedule {
+            directory.io.async { self.writeSnapshot() }
+        } else {
+            let commits = inner.withLock { $0.commits }
+            directory.io.asyncAfter(deadline: .now() + snapshots.idleInterval) {
+                if self.inner.withLock({ $0.commits == commits }) { self.writeSnapshot() }
+            }
+        }
         for observer in observers { observer(change) }
     }
 
@@ -275,6 +291,7 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         guard let snapshot: Snapshot<State> = inner.withLock({ s in
             s.snapshotQueued = false
             guard s.lastSeq > s.writtenSeq, !s.closed else { return nil }
+            s.unsaved = 0
             return Snapshot(schema: schema.version, lastSeq: s.lastSeq, state: s.state, history: s.history, applied: Array(s.applied))
         }) else { return }
         let before = inner.withLock { $0.writtenSeq }
@@ -295,15 +312,46 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         }
     }
 
-    /// Waits until every change so far is in the snapshot on disk.
+    /// Writes a snapshot of every change so far now (whatever the policy), and returns once it
+    /// is on disk.
     public func flush() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in directory.io.async { done.resume() } }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            directory.io.async {
+                self.writeSnapshot()
+                done.resume()
+            }
+        }
     }
 
     /// Writes what is not in the snapshot yet, then writes no more (the directory can be closed).
     public func close() async {
         await flush()
         inner.withLock { $0.closed = true }
+    }
+}
+
+/// When a store writes its snapshot: once `every` commands are not in the one on disk, or
+/// once `idle` has passed with no command; `flush` and `close` write one at once. Between
+/// snapshots the journal holds what came after (it is fsynced before each command runs), so
+/// the policy trades launch time (commands replayed) against the cost of each command, never
+/// durability.
+public struct SnapshotPolicy: Sendable, Equatable {
+    public var every: Int
+    public var idle: Duration
+
+    public init(every: Int, idle: Duration) {
+        self.every = max(1, every)
+        self.idle = idle
+    }
+
+    /// Every 256 commands, or half a second after the last.
+    public static let standard = SnapshotPolicy(every: 256, idle: .milliseconds(500))
+    /// After each command, as the store did before policies (the slowest, the shortest replay).
+    public static let eachCommand = SnapshotPolicy(every: 1, idle: .zero)
+
+    var idleInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = idle.components
+        return .nanoseconds(Int(max(0, seconds)) * 1_000_000_000 + Int(max(0, attoseconds) / 1_000_000_000))
     }
 }
 

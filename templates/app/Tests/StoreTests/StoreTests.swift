@@ -49,17 +49,17 @@ struct App {
     let journal: FileJournal
     let recovery: CommandBus.Recovery
 
-    static func open(_ dir: URL, schema: Schema = Schema(), warnings: Warnings = Warnings()) async throws -> App {
+    static func open(_ dir: URL, schema: Schema = Schema(), warnings: Warnings = Warnings(), snapshots: SnapshotPolicy = .standard) async throws -> App {
         let directory = try StateDirectory(dir)
-        do { return try await open(directory, schema: schema, warnings: warnings) } catch {
+        do { return try await open(directory, schema: schema, warnings: warnings, snapshots: snapshots) } catch {
             await directory.close()
             throw error
         }
     }
 
-    static func open(_ directory: StateDirectory, schema: Schema, warnings: Warnings) async throws -> App {
+    static func open(_ directory: StateDirectory, schema: Schema, warnings: Warnings, snapshots: SnapshotPolicy = .standard) async throws -> App {
         let journal = try FileJournal(in: directory, warn: warnings.warn)
-        let store = try Store(in: directory, initial: Counter(), schema: schema, journal: journal, warn: warnings.warn)
+        let store = try Store(in: directory, initial: Counter(), schema: schema, journal: journal, snapshots: snapshots, warn: warnings.warn)
         let bus = Mutex<CommandBus?>(nil)
         var h = Handlers()
         try h.register(Add.self, on: store) { c, s in
@@ -125,20 +125,43 @@ func temporaryDirectory() throws -> URL {
         #expect(applied.count == 2)
     }
 
-    /// Compaction after each snapshot drops what the snapshot holds, except a command whose
-    /// outcome was not durable yet (the last one's is written after the snapshot): the next
-    /// compaction drops it.
-    @Test func theJournalIsCompactedAfterEachSnapshot() async throws {
+    /// A snapshot is written on the store's policy (here at `flush`), and the journal then
+    /// drops what the snapshot before it holds: it always holds what came after either.
+    @Test func theJournalIsCompactedThroughThePreviousSnapshot() async throws {
         let dir = try temporaryDirectory()
-        let app = try await App.open(dir)
+        // Snapshots only when flushed.
+        let app = try await App.open(dir, snapshots: SnapshotPolicy(every: 1000, idle: .seconds(600)))
         for i in 1...5 { try await app.bus.send(Add(amount: i)) }
         await app.store.flush()
-        #expect(try app.journal.commands(after: 0).allSatisfy { $0.seq == 5 })
+        #expect(try app.journal.commands(after: 0).map(\.seq) == [1, 2, 3, 4, 5], "the first snapshot: none before it")
         #expect(app.store.lastSeq == 5)
         try await app.bus.send(Add(amount: 6))
         await app.store.flush()
-        #expect(try app.journal.commands(after: 0).allSatisfy { $0.seq == 6 })
+        #expect(try app.journal.commands(after: 0).map(\.seq) == [6])
         await app.close()
+    }
+
+    /// With no flush, the policy writes the snapshot: after `every` commands, or once the
+    /// store has been idle for `idle`.
+    @Test func theSnapshotIsWrittenOnThePolicy() async throws {
+        for policy in [SnapshotPolicy(every: 3, idle: .seconds(60)), SnapshotPolicy(every: 1000, idle: .milliseconds(30))] {
+            let dir = try temporaryDirectory()
+            let directory = try StateDirectory(dir)
+            let journal = try FileJournal(in: directory)
+            let store = try Store(in: directory, initial: Counter(), journal: journal, snapshots: policy)
+            var h = Handlers()
+            try h.register(Add.self, on: store) { c, s in s.total += c.amount; return nil }
+            let bus = try CommandBus(handlers: h, journal: journal)
+            let url = dir.appendingPathComponent("state.json")
+            for i in 1...3 { try await bus.send(Add(amount: i)) }
+            // Written by the policy alone (an idle timer may also write one between commands).
+            func written() -> JSON? { (try? Data(contentsOf: url)).flatMap { try? JSON(data: $0) }?["lastSeq"] }
+            for _ in 0..<500 where written() != .number(3) { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(written() == .number(3), "\(policy)")
+            await store.close()
+            await journal.close()
+            await directory.close()
+        }
     }
 
     /// What a kill -9 leaves: a snapshot, and journaled commands after it that never ran.
