@@ -287,6 +287,43 @@ import Testing
         #expect(Set(after).count == after.count, "an item applied twice: \(after)")
         #expect(Array(after.prefix(listed.count)) == listed)
         #expect(Set(after.dropFirst(listed.count)) == Set(acknowledged), "acknowledged \(acknowledged), listed \(after)")
+
+        // Bursts that mix a plain handler (an import, whose three adds are its follow-ups) with
+        // the store's commands, killed at random (issue 49, item 1): every import acknowledged
+        // keeps its three items, and none is applied twice.
+        var imported: [String] = []
+        for round in 0..<16 {
+            let out = try Sandbox.OutputFile()
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: bin)
+            p.arguments = ["burst", "6", "r\(round)"]
+            p.currentDirectoryURL = URL(fileURLWithPath: s.root + "/work/Demo")
+            p.environment = s.environment
+            p.standardOutput = out.handle
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            usleep(UInt32.random(in: 0...60_000))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilDone()
+            imported += out.text().split(separator: "\n").compactMap { $0.hasPrefix("ack ") ? String($0.dropFirst(4)) : nil }
+            let now = try demo("list").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1)[1]) }
+            #expect(Set(now).count == now.count, "round \(round): an item applied twice: \(now)")
+            let missing = imported.flatMap { name in (0..<3).map { "\(name)/\($0)" } }.filter { !now.contains($0) }
+            #expect(missing.isEmpty, "round \(round): acknowledged imports lost \(missing)")
+        }
+
+        // The snapshot damaged at random, again and again (issue 49, item 3): the app opens
+        // with every item — from the previous snapshot and the journal since it — never with
+        // other data, and keeps the damaged file aside.
+        let kept = try demo("list")
+        let snapshotPath = state + "/state.json"
+        for round in 0..<12 {
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: snapshotPath))
+            let bit = Int.random(in: 0..<(bytes.count * 8))
+            bytes[bit / 8] ^= UInt8(1 << (bit % 8))
+            try bytes.write(to: URL(fileURLWithPath: snapshotPath))
+            #expect(try demo("list") == kept, "round \(round), bit \(bit)")
+        }
     }
 
     @Test func booleanVariablesTheListDryRunAndHelp() throws {

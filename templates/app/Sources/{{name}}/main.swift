@@ -3,7 +3,7 @@ import Foundation
 
 // The demo: a list kept in $STATE_DIR (default ./.app-state), between runs and through crashes.
 let usage = """
-    usage: {{name}} add TEXT | remove N | undo | redo | list | history
+    usage: {{name}} add TEXT | import TEXT... | burst N NAME | remove N | undo | redo | list | history
                   | render [--width W] [--height H] [--scroll N] | tap X Y [--width W]
     """
 
@@ -31,6 +31,21 @@ do {
     case "add" where arguments.count >= 2:
         try await feature.add(arguments.dropFirst().joined(separator: " "))
         list(feature)
+    case "import" where arguments.count >= 2:
+        try await feature.importItems(Array(arguments.dropFirst()))
+        // The adds run after the import: closing lets them run before the list is shown.
+        await feature.close()
+        list(feature)
+    case "burst" where arguments.count == 3:
+        // N imports of three items each (NAME-i/0, /1, /2), one after another, each
+        // acknowledged on stdout (`ack NAME-i`, unbuffered) once it returns: what a crash test
+        // kills at random moments.
+        guard let n = Int(arguments[1]), n > 0 else { fail("burst takes how many imports, not \(arguments[1])", status: 2) }
+        for i in 0..<n {
+            let name = "\(arguments[2])-\(i)"
+            try await feature.importItems((0..<3).map { "\(name)/\($0)" })
+            FileHandle.standardOutput.write(Data("ack \(name)\n".utf8))
+        }
     case "remove" where arguments.count == 2:
         guard let n = Int(arguments[1]) else { fail("remove takes an item's number, not \(arguments[1])", status: 2) }
         try await feature.remove(number: n)

@@ -10,6 +10,16 @@ public struct AddItem: Command {
     public var summary: String { "add \"\(text)\"" }
 }
 
+/// Adds each text as an item, as follow-ups (`AddItem`, one each): a handler outside the
+/// store, whose work is journaled commands of its own — an import from a file, a sync.
+public struct ImportItems: Command {
+    public static let typeName = "items.import"
+    public var id = UUID()
+    public var texts: [String]
+    public init(texts: [String]) { self.texts = texts }
+    public var summary: String { "import \(texts.count) item\(texts.count == 1 ? "" : "s")" }
+}
+
 /// Removes an item. Its inverse puts it back where it was.
 public struct RemoveItem: Command {
     public static let typeName = "items.remove"

@@ -38,7 +38,14 @@ public final class ItemsFeature: Sendable {
             try handlers.register(RemoveItem.self, on: store, ItemsState.remove)
             try handlers.register(InsertItem.self, on: store, ItemsState.insert)
             try handlers.registerUndo(on: store)
+            // The import's follow-ups go to the bus it runs on, made just below.
+            let busForImports = Mutex<CommandBus?>(nil)
+            try handlers.register(ImportItems.self) { command in
+                guard let bus = busForImports.withLock({ $0 }) else { return }
+                for text in command.texts { try await bus.send(AddItem(text: text)) }
+            }
             let bus = try CommandBus(handlers: handlers, journal: journal, warn: warn)
+            busForImports.withLock { $0 = bus }
             let recovery = try await bus.recover(after: store.lastSeq)
             if !recovery.failed.isEmpty { warn("commands \(recovery.failed.map(String.init).joined(separator: ", ")) failed when run again at launch") }
             return ItemsFeature(store: store, bus: bus, journal: journal, directory: directory)
@@ -57,6 +64,10 @@ public final class ItemsFeature: Sendable {
     }
 
     public func add(_ text: String) async throws { try await bus.send(AddItem(text: text)) }
+
+    /// Adds each of `texts`, through an import whose handler sends one `AddItem` each: once
+    /// this returns, the adds are journaled and survive a kill.
+    public func importItems(_ texts: [String]) async throws { try await bus.send(ImportItems(texts: texts)) }
 
     /// Removes the item at `number` (1-based, as shown).
     public func remove(number: Int) async throws {
