@@ -244,10 +244,17 @@ public final class FileJournal: Journal {
         let head = Data("\(record.seq) \(kind) \(body.count) ".utf8)
         let crc = CRC32.checksum(body, continuing: CRC32.checksum(head))
         var line = head
-        line.append(contentsOf: Array(String(format: "%08x ", crc).utf8))
+        line.append(contentsOf: FileJournal.hex8(crc))
+        line.append(0x20)
         line.append(body)
         line.append(0x0A)
         return line
+    }
+
+    /// `value` as eight lowercase hex digits.
+    static func hex8(_ value: UInt32) -> [UInt8] {
+        let digits = Array("0123456789abcdef".utf8)
+        return (0..<8).map { i in digits[Int((value >> UInt32(28 - 4 * i)) & 0xF)] }
     }
 
     /// The record starting at `start`, and where the next one starts; nil if it is not whole

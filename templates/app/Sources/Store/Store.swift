@@ -46,8 +46,10 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         var closed = false
         /// Commands applied since the snapshot on disk.
         var unsaved = 0
-        /// Bumped by every command: an idle timer that finds it changed has been overtaken.
+        /// Bumped by every command: an idle timer that finds it changed waits again.
         var commits: UInt64 = 0
+        /// Whether an idle timer is set (one at a time, however many commands come).
+        var idleTimerSet = false
     }
 
     struct Snapshot<S: Codable>: Codable {
@@ -276,15 +278,29 @@ public final class Store<State: Codable & Sendable & Equatable>: Sendable {
         if schedule {
             directory.io.async { self.writeSnapshot() }
         } else {
-            let commits = inner.withLock { $0.commits }
-            directory.io.asyncAfter(deadline: .now() + snapshots.idleInterval) {
-                if self.inner.withLock({ $0.commits == commits }) { self.writeSnapshot() }
-            }
+            armIdleTimer()
         }
         for observer in observers { observer(change) }
     }
 
     // MARK: - The snapshot
+
+    /// Writes the snapshot once no command has come for the policy's `idle`: one timer at a
+    /// time, which waits again when commands came while it ran.
+    func armIdleTimer() {
+        guard let commits = inner.withLock({ s -> UInt64? in
+            guard !s.idleTimerSet, !s.closed else { return nil }
+            s.idleTimerSet = true
+            return s.commits
+        }) else { return }
+        directory.io.asyncAfter(deadline: .now() + snapshots.idleInterval) {
+            let idle = self.inner.withLock { s -> Bool in
+                s.idleTimerSet = false
+                return s.commits == commits
+            }
+            if idle { self.writeSnapshot() } else { self.armIdleTimer() }
+        }
+    }
 
     /// On the I/O queue: writes the newest state, then compacts the journal.
     func writeSnapshot() {
