@@ -212,6 +212,16 @@ public final class FileJournal: Journal {
         }
     }
 
+    /// Writes what is queued now (outcomes put off included) and returns once it is durable.
+    public func sync() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            directory.io.async {
+                self.writeQueued()
+                done.resume()
+            }
+        }
+    }
+
     /// Writes what is queued, then closes the file; later writes fail with `.closed`.
     public func close() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

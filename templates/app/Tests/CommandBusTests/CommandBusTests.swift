@@ -243,13 +243,14 @@ struct Opened {
         let log = Log()
         let bus = try CommandBus(handlers: try handlers(log), journal: opened.journal)
         try await bus.send(Append(value: 1))
-        // send returns once the handler ran; its outcome record is still queued. The fault is
-        // armed only after that record is on disk, so it hits command 2's record, not 1's outcome.
-        await opened.directory.waitForWrites()
+        // send returns once the handler ran; its outcome record is still queued (put off, to
+        // share the next command's sync). The fault is armed only after that record is on
+        // disk, so it hits command 2's record, not 1's outcome.
+        await opened.journal.sync()
         fault.withLock { $0 = "write" }
         await #expect(throws: DurableFile.Failure.self) { try await bus.send(Append(value: 2)) }
         try await bus.send(Append(value: 3))
-        await opened.directory.waitForWrites()
+        await opened.journal.sync()
         fault.withLock { $0 = "fsync" }
         await #expect(throws: DurableFile.Failure.self) { try await bus.send(Append(value: 4)) }
         try await bus.send(Append(value: 5))
