@@ -43,6 +43,20 @@ public struct Handlers: Sendable {
             summary: { entry in (try? C.decode(entry).summary) ?? C.typeName })
     }
 
+    /// Registers the handler for `C` that takes the journaled entry itself (a store's, which
+    /// keeps the entry in its undo history and decodes it once): no decode here, no encode
+    /// again there.
+    public mutating func registerEntry<C: Command>(_ type: C.Type, replaysApplied: Bool, hasApplied: @escaping @Sendable (UUID) -> Bool,
+                                                   _ handler: @escaping @Sendable (JournalEntry, CommandContext) async throws -> Void) throws {
+        guard table[C.typeName] == nil else { throw CommandBusError.duplicateHandler(C.typeName) }
+        table[C.typeName] = Handler(
+            run: handler,
+            replaysApplied: replaysApplied,
+            check: { entry in _ = try C.decode(entry) },
+            hasApplied: hasApplied,
+            summary: { entry in (try? C.decode(entry).summary) ?? C.typeName })
+    }
+
     /// Adds `other`'s handlers; a type both handle is an error, and then nothing is added.
     public mutating func merge(_ other: Handlers) throws {
         if let both = other.table.keys.first(where: { table[$0] != nil }) { throw CommandBusError.duplicateHandler(both) }

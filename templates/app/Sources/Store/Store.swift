@@ -427,8 +427,8 @@ extension Handlers {
     /// be undone), worked out from the state before the change.
     public mutating func register<C: Command, State>(_ type: C.Type, on store: Store<State>,
                                                      _ reduce: @escaping @Sendable (C, inout State) throws -> (any Command)?) throws {
-        try register(type, replaysApplied: true, hasApplied: { store.hasApplied($0) }) { command, context in
-            try store.apply(try JournalEntry(command), context)
+        try registerEntry(type, replaysApplied: true, hasApplied: { store.hasApplied($0) }) { entry, context in
+            try store.apply(entry, context)
         }
         store.addReducer(C.typeName) { entry in
             let command = try C.decode(entry)
