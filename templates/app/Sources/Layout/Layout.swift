@@ -188,7 +188,7 @@ final class Item {
         var c = preferred ?? content
         var lowest = s.minWidth.resolve(.nan) ?? 0
         if let flex {
-            let base = flex.flexBasis.resolve(.nan) ?? preferred ?? maxContentWidth
+            let base = flex.flexBasis.resolve(.nan) ?? (flex.flexBasis.isPercent ? maxContentWidth : preferred ?? maxContentWidth)
             if flex.flexGrow == 0 { c = min(c, base) }
             if flex.flexShrink == 0 { c = max(c, base) }
             // A flex item's min width, when auto, is its automatic minimum.
@@ -223,7 +223,7 @@ final class Item {
                 // auto, its automatic minimum) and max; in a row, its own height or its content's.
                 var lowest = spec.minHeight.resolve(.nan) ?? 0
                 if column && spec.minHeight.resolve(.nan) == nil && !item.isScroll { lowest = min(content, preferred ?? .infinity, highest) }
-                let h = (column ? child.flexBasis.resolve(.nan) : nil) ?? preferred ?? content
+                let h = (column ? child.flexBasis.resolve(.nan) ?? (child.flexBasis.isPercent ? content : nil) : nil) ?? preferred ?? content
                 return max(min(h, highest), lowest)
             }
             guard column else { return heights.max() ?? 0 }
@@ -376,9 +376,18 @@ final class Pass {
                     : items[i].contentHeight(width: spec.width.resolve(cross(parent)) ?? maxCross)
                 minV = min(content, (d == .horizontal ? spec.width : spec.height).resolve(main(parent)) ?? .infinity, maxV)
             }
-            let base = children[i].flexBasis.resolve(main(parent)) ?? main(measure(
-                items[i], range(main: 0, .infinity, cross: 0, crossRooms[i]), parent: parent,
-                unboundedMain: (lo == .auto && hi == .auto) ? nil : d).size)
+            // A percent basis of a stack whose length is not known yet is `content` (CSS
+            // Flexbox §7.2.3): the content's size, the child's own size along the axis aside.
+            let base: Double
+            if let b = children[i].flexBasis.resolve(main(parent)) {
+                base = b
+            } else if children[i].flexBasis.isPercent {
+                let spec = items[i].spec
+                base = d == .horizontal ? items[i].maxContentWidth : items[i].contentHeight(width: spec.width.resolve(cross(parent)) ?? maxCross)
+            } else {
+                base = main(measure(items[i], range(main: 0, .infinity, cross: 0, crossRooms[i]), parent: parent,
+                                    unboundedMain: (lo == .auto && hi == .auto) ? nil : d).size)
+            }
             return Flex.Item(base: base, min: minV, max: maxV, grow: children[i].flexGrow, shrink: children[i].flexShrink)
         }
         // 2. The stack's length: its content's, within what the parent allows; share it out.

@@ -255,6 +255,20 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
     }
 }
 
+/// Percentages, as Chromium lays them out (found by laying percentage trees out in it).
+@Suite struct PercentTests {
+    /// A percent flex basis in a column whose height is not known yet (auto) is `content`
+    /// (CSS Flexbox §7.2.3): the item's own height aside, its empty content gives 0 — not its
+    /// `height: 39px`. Chromium: the column 0 tall, the item 47x0 at x 103.
+    @Test func aPercentBasisOfAnAutoHeightColumnIsTheContent() {
+        let item = Node.leaf(Leaf(measure: .fixed(.zero), size: SizeSpec(width: .points(103), height: .points(39), maxWidth: .points(47))))
+        let f = Flexbox.layout(.stack(.vertical, alignItems: .center, [StackChild(item, flexGrow: 1, flexShrink: 1, flexBasis: .percent(10))]),
+                               in: SizeRange(min: Size(width: 253, height: 0), max: Size(width: 253, height: .infinity)))
+        #expect(f.rect.height == 0, "\(f)")
+        #expect(f.children.first?.rect == Rect(x: 103, y: 0, width: 47, height: 0), "\(f)")
+    }
+}
+
 /// No input crashes layout (issue: a tree 5,000 deep overflowed the layout queue's stack, and
 /// NaN and infinite sizes reached frames).
 /// The module's names resolve beside Foundation's: `Layout.Length` (not Foundation's
