@@ -79,6 +79,8 @@ final class Item {
         var range: SizeRange
         var parent: Size
         var unboundedMain: Direction?
+        /// The exact height the range gives counts as definite (for percentages of it).
+        var definiteHeight = false
     }
 
     let kind: Kind
@@ -188,7 +190,7 @@ final class Item {
         var c = preferred ?? content
         var lowest = s.minWidth.resolve(.nan) ?? 0
         if let flex {
-            let base = flex.flexBasis.resolve(.nan) ?? (flex.flexBasis.isPercent ? maxContentWidth : preferred ?? maxContentWidth)
+            let base = flex.flexBasis.resolve(.nan) ?? preferred ?? maxContentWidth
             if flex.flexGrow == 0 { c = min(c, base) }
             if flex.flexShrink == 0 { c = max(c, base) }
             // A flex item's min width, when auto, is its automatic minimum.
@@ -223,6 +225,7 @@ final class Item {
                 // auto, its automatic minimum) and max; in a row, its own height or its content's.
                 var lowest = spec.minHeight.resolve(.nan) ?? 0
                 if column && spec.minHeight.resolve(.nan) == nil && !item.isScroll { lowest = min(content, preferred ?? .infinity, highest) }
+                // A percent basis of a height not known yet is the content (CSS Flexbox §7.2.3).
                 let h = (column ? child.flexBasis.resolve(.nan) ?? (child.flexBasis.isPercent ? content : nil) : nil) ?? preferred ?? content
                 return max(min(h, highest), lowest)
             }
@@ -250,7 +253,7 @@ final class Item {
 
     /// A cached frame for `key`: the same request, or a looser one whose result fits this one.
     func cached(_ key: Key) -> Frame? {
-        for entry in cache.reversed() where entry.key.unboundedMain == key.unboundedMain {
+        for entry in cache.reversed() where entry.key.unboundedMain == key.unboundedMain && (!usesPercent || entry.key.definiteHeight == key.definiteHeight) {
             if entry.key == key { return entry.frame }
             if usesPercent && (entry.key.parent != key.parent || entry.key.range.max != key.range.max) { continue }
             if entry.key.range.contains(key.range) && key.range.contains(entry.frame.size) { return entry.frame }
@@ -264,24 +267,32 @@ final class Pass {
 
     /// `item` laid out within `range`; `parent` is the size its percentages refer to.
     /// `unboundedMain`: ignore the item's own min and max along that axis (a flex basis).
-    func measure(_ item: Item, _ range: SizeRange, parent: Size, unboundedMain: Direction? = nil) -> Frame {
-        let key = Item.Key(range: range, parent: parent, unboundedMain: unboundedMain)
+    /// `definiteHeight`: the exact height `range` gives counts as definite for percentages of
+    /// it — a stretched height (CSS Flexbox §9.4 step 11), or a length after flexing that a
+    /// definite basis or stack height decides.
+    func measure(_ item: Item, _ range: SizeRange, parent: Size, unboundedMain: Direction? = nil, definiteHeight: Bool = false) -> Frame {
+        let key = Item.Key(range: range, parent: parent, unboundedMain: unboundedMain, definiteHeight: definiteHeight)
         if let frame = item.cached(key) { return frame }
         computed += 1
-        let frame = compute(item, range, parent: parent, unboundedMain: unboundedMain).finite()
+        let frame = compute(item, range, parent: parent, unboundedMain: unboundedMain, definiteHeight: definiteHeight).finite()
         item.cache.append((key, frame))
         if item.cache.count > 6 { item.cache.removeFirst() }
         return frame
     }
 
-    func compute(_ item: Item, _ range: SizeRange, parent: Size, unboundedMain: Direction?) -> Frame {
+    func compute(_ item: Item, _ range: SizeRange, parent: Size, unboundedMain: Direction?, definiteHeight: Bool = false) -> Frame {
         switch item.kind {
         case .leaf(let leaf):
             let r = constrain(range, leaf.size, parent: parent, unboundedMain: unboundedMain)
             let s = r.clamp(leaf.measure.size(r))
             return Frame(Rect(x: 0, y: 0, width: s.width, height: s.height), content: leaf.content, name: leaf.name)
         case .stack(let stack, let children):
-            return layoutStack(stack, children, constrain(range, stack.size, parent: parent, unboundedMain: unboundedMain))
+            // Its height is definite (percentages of it resolve) when its own height resolves,
+            // or its parent, of definite height itself, gave it exactly this height (a length
+            // after flexing, a stretched height): otherwise percentages of it are auto.
+            let definite = stack.size.height.resolve(parent.height) != nil
+                || (range.min.height == range.max.height && (parent.height.isFinite || definiteHeight))
+            return layoutStack(stack, children, constrain(range, stack.size, parent: parent, unboundedMain: unboundedMain), heightDefinite: definite)
         case .scroll(let scroll, let child):
             let r = constrain(range, scroll.size, parent: parent, unboundedMain: unboundedMain)
             let vertical = scroll.direction == .vertical
@@ -339,7 +350,7 @@ final class Pass {
         return SizeRange(min: Size(width: w.0, height: h.0), max: Size(width: w.1, height: h.1))
     }
 
-    func layoutStack(_ stack: Stack, _ items: [Item], _ r: SizeRange) -> Frame {
+    func layoutStack(_ stack: Stack, _ items: [Item], _ r: SizeRange, heightDefinite: Bool) -> Frame {
         let d = stack.direction
         func main(_ s: Size) -> Double { d == .vertical ? s.height : s.width }
         func cross(_ s: Size) -> Double { d == .vertical ? s.width : s.height }
@@ -353,7 +364,9 @@ final class Pass {
         }
 
         let (minMain, maxMain, minCross, maxCross) = (main(r.min), main(r.max), cross(r.min), cross(r.max))
-        let parent = r.max
+        // What the children's percentages resolve against: the stack's size; a height that is
+        // not definite counts as unknown (their percentage heights are auto).
+        let parent = Size(width: r.max.width, height: heightDefinite ? r.max.height : .infinity)
         // The room a child has across: a column's width, but never less than the child's
         // min-content width (CSS's fit-content: text wraps to the column, a wider child
         // overflows it); a row's children are as tall as their content (they overflow a
@@ -400,14 +413,33 @@ final class Pass {
         let lengths = Flex.resolve(flex, available: container - gaps)
         // 3. Lay each child out at its length; the stack is as thick as its thickest child;
         //    stretch the others to it (within their own max).
-        var frames = items.indices.map { i in measure(items[i], range(main: lengths[i], lengths[i], cross: 0, crossRooms[i]), parent: parent) }
+        // A column's lengths after flexing are definite heights when its own height is, or the
+        // child's basis is (as Chromium has it).
+        var frames = items.indices.map { i in
+            measure(items[i], range(main: lengths[i], lengths[i], cross: 0, crossRooms[i]), parent: parent,
+                    definiteHeight: d == .vertical && (heightDefinite || children[i].flexBasis.resolve(main(parent)) != nil))
+        }
         let stackCross = min(max(frames.map { cross($0.size) }.max() ?? 0, minCross), maxCross)
+        // A stack sized to its content across its width: percentages of its width resolve
+        // against the width it ends up with — its max-content width, to which percentages add
+        // nothing — as a browser lays them out once the width is known. Laid out again at
+        // exactly that width.
+        if r.min.width < r.max.width, items.contains(where: { $0.usesPercent }) {
+            let intrinsic = d == .vertical ? min(max(items.map { $0.maxContributionWidth(flex: nil) }.max() ?? 0, r.min.width), r.max.width) : container
+            if intrinsic < r.max.width {
+                return layoutStack(stack, items, SizeRange(min: Size(width: intrinsic, height: r.min.height), max: Size(width: intrinsic, height: r.max.height)),
+                                   heightDefinite: heightDefinite)
+            }
+        }
         for i in items.indices where (children[i].alignSelf ?? stack.alignItems) == .stretch {
             let (explicit, lo, hi) = crossSize(items[i].spec)
             guard explicit == .auto else { continue }
             let target = max(min(stackCross, hi.resolve(cross(parent)) ?? .infinity), lo.resolve(cross(parent)) ?? 0)
-            guard cross(frames[i].size) != target else { continue }
-            frames[i] = measure(items[i], range(main: lengths[i], lengths[i], cross: target, target), parent: parent)
+            // Again when already that size, if percentages below it may resolve now.
+            guard cross(frames[i].size) != target || (d == .horizontal && items[i].usesPercent) else { continue }
+            // Stretched, its height counts as definite for what it holds (a row's children).
+            frames[i] = measure(items[i], range(main: lengths[i], lengths[i], cross: target, target), parent: parent,
+                                definiteHeight: d == .horizontal || heightDefinite || children[i].flexBasis.resolve(main(parent)) != nil)
         }
         // 4. Position: justify the free space along the axis, align across it.
         let content = frames.reduce(0) { $0 + main($1.size) } + gaps

@@ -13,6 +13,8 @@ struct BrowserFixtures: Decodable {
         var gap: Double?
         var children: [Tree]?
         var w, h, minW, maxW, minH, maxH, basis: Double?
+        /// Percentages of the parent's size (`browser-percent.json`).
+        var wP, hP, minWP, maxWP, basisP: Double?
         var grow, shrink: Double?
         var `self`: String?
     }
@@ -24,16 +26,16 @@ struct BrowserFixtures: Decodable {
     var browser: String
     var cases: [Case]
 
-    static func load() throws -> BrowserFixtures {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/browser.json")
+    static func load(_ name: String = "browser.json") throws -> BrowserFixtures {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + name)
         return try JSONDecoder().decode(BrowserFixtures.self, from: Data(contentsOf: url))
     }
 }
 
 extension BrowserFixtures.Tree {
     var spec: SizeSpec {
-        SizeSpec(width: w.map { .points($0) } ?? .auto, height: h.map { .points($0) } ?? .auto,
-                 minWidth: minW.map { .points($0) } ?? .auto, maxWidth: maxW.map { .points($0) } ?? .auto,
+        SizeSpec(width: w.map { .points($0) } ?? wP.map { .percent($0) } ?? .auto, height: h.map { .points($0) } ?? hP.map { .percent($0) } ?? .auto,
+                 minWidth: minW.map { .points($0) } ?? minWP.map { .percent($0) } ?? .auto, maxWidth: maxW.map { .points($0) } ?? maxWP.map { .percent($0) } ?? .auto,
                  minHeight: minH.map { .points($0) } ?? .auto, maxHeight: maxH.map { .points($0) } ?? .auto)
     }
 
@@ -59,7 +61,7 @@ extension BrowserFixtures.Tree {
         }
         return .stack(dir == "row" ? .horizontal : .vertical, spacing: gap ?? 0, justifyContent: justify,
                       alignItems: Self.align(align) ?? .stretch, size: spec, children.map { c in
-            StackChild(c.node, flexGrow: c.grow ?? 0, flexShrink: c.shrink ?? 0, flexBasis: c.basis.map { .points($0) } ?? .auto,
+            StackChild(c.node, flexGrow: c.grow ?? 0, flexShrink: c.shrink ?? 0, flexBasis: c.basis.map { .points($0) } ?? c.basisP.map { .percent($0) } ?? .auto,
                        alignSelf: Self.align(c.`self`))
         })
     }
@@ -68,10 +70,19 @@ extension BrowserFixtures.Tree {
 @Suite struct BrowserTests {
     /// Every node of every tree where Chromium puts it, to within Chromium's own precision
     /// (it lays out in 1/64 px steps).
-    @Test func theEngineAgreesWithTheBrowser() throws {
-        let fixtures = try BrowserFixtures.load()
+    /// The trees of each fixture that still lay out otherwise than Chromium (by index): none of
+    /// the pixel trees; five of the percentage trees, where Chromium's intrinsic sizes of a
+    /// percentage inside a shrink-to-fit stack go further than the engine's. A tree that starts
+    /// to differ fails, and so does one of these that starts to agree (take it off the list).
+    static let knownDifferences: [String: Set<Int>] = ["browser.json": [], "browser-percent.json": [116, 203, 212, 215, 286]]
+
+    @Test(arguments: ["browser.json", "browser-percent.json"])
+    func theEngineAgreesWithTheBrowser(_ name: String) throws {
+        let fixtures = try BrowserFixtures.load(name)
         #expect(fixtures.cases.count >= 300)
+        let known = Self.knownDifferences[name] ?? []
         var disagreements: [String] = []
+        var differing: Set<Int> = []
         for (n, c) in fixtures.cases.enumerated() {
             var root = c.tree
             root.w = c.width
@@ -84,13 +95,16 @@ extension BrowserFixtures.Tree {
             walk(frame, root: true)
             let theirs = c.frames.enumerated().map { i, f in i == 0 ? [0, 0, f[2], f[3]] : f }
             guard ours.count == theirs.count else {
-                disagreements.append("case \(n): \(ours.count) frames, the browser \(theirs.count)")
+                differing.insert(n)
+                if !known.contains(n) { disagreements.append("case \(n): \(ours.count) frames, the browser \(theirs.count)") }
                 continue
             }
             if let k = ours.indices.first(where: { k in zip(ours[k], theirs[k]).contains { abs($0 - $1) > 0.05 } }) {
-                disagreements.append("case \(n), node \(k) (preorder): ours \(ours[k]), the browser's \(theirs[k])")
+                differing.insert(n)
+                if !known.contains(n) { disagreements.append("case \(n), node \(k) (preorder): ours \(ours[k]), the browser's \(theirs[k])") }
             }
         }
+        #expect(known.subtracting(differing).isEmpty, "\(name): these agree with the browser now: \(known.subtracting(differing).sorted()) — take them off knownDifferences")
         #expect(disagreements.isEmpty, "\(disagreements.count) of \(fixtures.cases.count) trees differ from \(fixtures.browser):\n\(disagreements.joined(separator: "\n"))")
     }
 }

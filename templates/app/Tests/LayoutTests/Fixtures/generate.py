@@ -4,11 +4,14 @@
 The trees use the subset of flexbox the Layout module implements: row and column stacks with
 gap, justify-content, align-items and align-self, flex-grow, flex-shrink and flex-basis, and
 widths, heights, minimums and maximums in pixels, nested three deep. Leaves are empty boxes.
+With --percent, widths, heights, their limits and flex bases are percentages too (written to
+browser-percent.json).
 `LayoutTests.theEngineAgreesWithTheBrowser` lays each tree out with the Layout module and
 compares every node's frame with Chromium's. Run it again (Debian: `apt install chromium`)
 after changing the subset or the seed:
 
     python3 Tests/LayoutTests/Fixtures/generate.py [--count 300] [--seed 32]
+    python3 Tests/LayoutTests/Fixtures/generate.py --percent [--count 300] [--seed 7]
 """
 import argparse
 import html
@@ -30,6 +33,9 @@ def maybe(r, p, value):
     return value if r.random() < p else None
 
 
+PERCENT = False
+
+
 def node(r, depth, nested):
     """A random node: a stack (when depth allows) or a leaf, with the flex item fields."""
     n = {}
@@ -43,12 +49,18 @@ def node(r, depth, nested):
                            ("minH", 0.15, 0, 60), ("maxH", 0.15, 10, 100)]:
         v = maybe(r, p, r.randint(lo, hi))
         if v is not None:
-            n[key] = v
+            if PERCENT and key in ("w", "h", "minW", "maxW") and r.random() < 0.4:
+                n[key + "P"] = r.choice([10, 25, 33, 50, 75, 100])
+            else:
+                n[key] = v
     if nested:
         n["grow"] = r.choice([0, 0, 1, 2])
         n["shrink"] = r.choice([0, 1, 1, 3])
         n["basis"] = maybe(r, 0.25, r.randint(0, 100))
         if n["basis"] is None:
+            del n["basis"]
+        elif PERCENT and r.random() < 0.4:
+            n["basisP"] = r.choice([10, 25, 50, 100])
             del n["basis"]
         s = maybe(r, 0.2, r.choice(ALIGN))
         if s:
@@ -65,9 +77,11 @@ def style(n, root):
                       ("minH", "min-height"), ("maxH", "max-height")]:
         if key in n:
             s.append("%s:%dpx" % (prop, n[key]))
+        if key + "P" in n:
+            s.append("%s:%d%%" % (prop, n[key + "P"]))
     if not root:
         s += ["flex-grow:%d" % n["grow"], "flex-shrink:%d" % n["shrink"],
-              "flex-basis:" + ("%dpx" % n["basis"] if "basis" in n else "auto")]
+              "flex-basis:" + ("%dpx" % n["basis"] if "basis" in n else "%d%%" % n["basisP"] if "basisP" in n else "auto")]
         if "self" in n:
             s.append("align-self:" + CSS_ALIGN[n["self"]])
     return ";".join(s)
@@ -85,7 +99,10 @@ def main():
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--chromium", default="chromium")
+    parser.add_argument("--percent", action="store_true")
     args = parser.parse_args()
+    global PERCENT
+    PERCENT = args.percent
     r = random.Random(args.seed)
     cases = []
     for _ in range(args.count):
@@ -95,7 +112,7 @@ def main():
         tree.setdefault("align", r.choice(ALIGN))
         tree.setdefault("gap", 0)
         tree.setdefault("children", [node(r, 2, True) for _ in range(r.randint(1, 4))])
-        for key in ["w", "minW", "maxW", "minH", "maxH"]:
+        for key in ["w", "minW", "maxW", "minH", "maxH", "wP", "minWP", "maxWP", "hP"]:
             tree.pop(key, None)
         width = r.randint(40, 300)
         cases.append(dict(width=width, tree=tree))
@@ -134,7 +151,7 @@ def main():
         case["frames"] = [[round(v, 4) for v in frame] for frame in f]
     version = subprocess.run([args.chromium, "--version"], capture_output=True, text=True).stdout.strip()
     out = dict(browser=version, seed=args.seed, cases=cases)
-    target = os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser.json")
+    target = os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser-percent.json" if args.percent else "browser.json")
     with open(target, "w") as f:
         json.dump(out, f, separators=(",", ":"))
         f.write("\n")
