@@ -79,8 +79,9 @@ final class Item {
         var range: SizeRange
         var parent: Size
         var unboundedMain: Direction?
-        /// The exact height the range gives counts as definite (for percentages of it).
-        var definiteHeight = false
+        /// Whether its height counts as definite (for percentages of it), as its parent decided
+        /// (nil: by its own height).
+        var definiteHeight: Bool? = nil
     }
 
     let kind: Kind
@@ -267,10 +268,11 @@ final class Pass {
 
     /// `item` laid out within `range`; `parent` is the size its percentages refer to.
     /// `unboundedMain`: ignore the item's own min and max along that axis (a flex basis).
-    /// `definiteHeight`: the exact height `range` gives counts as definite for percentages of
-    /// it — a stretched height (CSS Flexbox §9.4 step 11), or a length after flexing that a
-    /// definite basis or stack height decides.
-    func measure(_ item: Item, _ range: SizeRange, parent: Size, unboundedMain: Direction? = nil, definiteHeight: Bool = false) -> Frame {
+    /// `definiteHeight`: whether its height counts as definite for percentages of it, when the
+    /// parent decides — a stretched height (CSS Flexbox §9.4 step 11) is; a column's length
+    /// after flexing is when the column's height or the item's basis is — or nil: its own
+    /// height decides.
+    func measure(_ item: Item, _ range: SizeRange, parent: Size, unboundedMain: Direction? = nil, definiteHeight: Bool? = nil) -> Frame {
         let key = Item.Key(range: range, parent: parent, unboundedMain: unboundedMain, definiteHeight: definiteHeight)
         if let frame = item.cached(key) { return frame }
         computed += 1
@@ -280,7 +282,7 @@ final class Pass {
         return frame
     }
 
-    func compute(_ item: Item, _ range: SizeRange, parent: Size, unboundedMain: Direction?, definiteHeight: Bool = false) -> Frame {
+    func compute(_ item: Item, _ range: SizeRange, parent: Size, unboundedMain: Direction?, definiteHeight: Bool? = nil) -> Frame {
         switch item.kind {
         case .leaf(let leaf):
             let r = constrain(range, leaf.size, parent: parent, unboundedMain: unboundedMain)
@@ -290,8 +292,7 @@ final class Pass {
             // Its height is definite (percentages of it resolve) when its own height resolves,
             // or its parent, of definite height itself, gave it exactly this height (a length
             // after flexing, a stretched height): otherwise percentages of it are auto.
-            let definite = stack.size.height.resolve(parent.height) != nil
-                || (range.min.height == range.max.height && (parent.height.isFinite || definiteHeight))
+            let definite = definiteHeight ?? (stack.size.height.resolve(parent.height) != nil || (range.min.height == range.max.height && parent.height.isFinite))
             return layoutStack(stack, children, constrain(range, stack.size, parent: parent, unboundedMain: unboundedMain), heightDefinite: definite)
         case .scroll(let scroll, let child):
             let r = constrain(range, scroll.size, parent: parent, unboundedMain: unboundedMain)
@@ -415,9 +416,13 @@ final class Pass {
         //    stretch the others to it (within their own max).
         // A column's lengths after flexing are definite heights when its own height is, or the
         // child's basis is (as Chromium has it).
+        func flexedDefinite(_ i: Int) -> Bool? {
+            guard d == .vertical else { return nil }
+            let basis = children[i].flexBasis
+            return heightDefinite || basis.resolve(main(parent)) != nil || (basis == .auto && items[i].spec.height.resolve(main(parent)) != nil)
+        }
         var frames = items.indices.map { i in
-            measure(items[i], range(main: lengths[i], lengths[i], cross: 0, crossRooms[i]), parent: parent,
-                    definiteHeight: d == .vertical && (heightDefinite || children[i].flexBasis.resolve(main(parent)) != nil))
+            measure(items[i], range(main: lengths[i], lengths[i], cross: 0, crossRooms[i]), parent: parent, definiteHeight: flexedDefinite(i))
         }
         let stackCross = min(max(frames.map { cross($0.size) }.max() ?? 0, minCross), maxCross)
         // A stack sized to its content across its width: percentages of its width resolve
@@ -439,7 +444,7 @@ final class Pass {
             guard cross(frames[i].size) != target || (d == .horizontal && items[i].usesPercent) else { continue }
             // Stretched, its height counts as definite for what it holds (a row's children).
             frames[i] = measure(items[i], range(main: lengths[i], lengths[i], cross: target, target), parent: parent,
-                                definiteHeight: d == .horizontal || heightDefinite || children[i].flexBasis.resolve(main(parent)) != nil)
+                                definiteHeight: d == .horizontal ? true : flexedDefinite(i))
         }
         // 4. Position: justify the free space along the axis, align across it.
         let content = frames.reduce(0) { $0 + main($1.size) } + gaps

@@ -71,10 +71,10 @@ extension BrowserFixtures.Tree {
     /// Every node of every tree where Chromium puts it, to within Chromium's own precision
     /// (it lays out in 1/64 px steps).
     /// The trees of each fixture that still lay out otherwise than Chromium (by index): none of
-    /// the pixel trees; five of the percentage trees, where Chromium's intrinsic sizes of a
-    /// percentage inside a shrink-to-fit stack go further than the engine's. A tree that starts
+    /// the pixel trees; two of the percentage trees, where a stack sized to its content holds a
+    /// row whose percentage width and max width Chromium leaves out of the content's size. A tree that starts
     /// to differ fails, and so does one of these that starts to agree (take it off the list).
-    static let knownDifferences: [String: Set<Int>] = ["browser.json": [], "browser-percent.json": [116, 203, 212, 215, 286]]
+    static let knownDifferences: [String: Set<Int>] = ["browser.json": [], "browser-percent.json": [116, 215]]
 
     @Test(arguments: ["browser.json", "browser-percent.json"])
     func theEngineAgreesWithTheBrowser(_ name: String) throws {
