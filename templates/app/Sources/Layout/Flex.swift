@@ -8,6 +8,9 @@ enum Flex {
         var max: Double
         var grow: Double
         var shrink: Double
+        /// The part of the base that is insets (padding): shrinking scales by the rest, the
+        /// inner flex base size, as CSS does.
+        var insets = 0.0
 
         /// The base within min and max; a min above the max wins, as in CSS.
         var hypothetical: Double { Swift.max(Swift.min(base, max), min) }
@@ -35,8 +38,9 @@ enum Flex {
             if growing {
                 for i in open { target[i] = items[i].base + remaining * items[i].grow / factors }
             } else {
-                let scaled = open.reduce(0) { $0 + items[$1].shrink * items[$1].base }
-                for i in open { target[i] = scaled > 0 ? items[i].base - abs(remaining) * items[i].shrink * items[i].base / scaled : items[i].base }
+                func inner(_ i: Int) -> Double { Swift.max(0, items[i].base - items[i].insets) }
+                let scaled = open.reduce(0) { $0 + items[$1].shrink * inner($1) }
+                for i in open { target[i] = scaled > 0 ? items[i].base - abs(remaining) * items[i].shrink * inner(i) / scaled : items[i].base }
             }
             var violation = 0.0
             var clamped = target

@@ -155,7 +155,9 @@ final class Item {
             guard row else { return widths.max() ?? 0 }
             return widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
         case .scroll(let scroll, let c): return scroll.direction == .vertical ? c.minContributionWidth(flex: nil) : 0
-        case .inset(let e, let c): return c.minContributionWidth(flex: nil) + e.left + e.right
+        // An inset and what it holds are one box (CSS's padding): its content is the child's
+        // content, the child's own width being the box's (`spec`), not its content.
+        case .inset(let e, let c): return c.minContentWidth + e.left + e.right
         case .overlay(let base, _), .background(let base, _): return base.minContentWidth
         }
     }()
@@ -171,7 +173,7 @@ final class Item {
             guard row else { return widths.max() ?? 0 }
             return widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
         case .scroll(_, let c): return c.maxContributionWidth(flex: nil)
-        case .inset(let e, let c): return c.maxContributionWidth(flex: nil) + e.left + e.right
+        case .inset(let e, let c): return c.maxContentWidth + e.left + e.right
         case .overlay(let base, _), .background(let base, _): return base.maxContentWidth
         }
     }()
@@ -314,7 +316,9 @@ final class Pass {
             var c = measure(child, inner, parent: inner.max)
             c.rect.x = e.left
             c.rect.y = e.top
-            let s = range.clamp(Size(width: c.rect.width + h, height: c.rect.height + v))
+            // Never narrower than its insets (padding is not squeezed; it overflows, as CSS's).
+            let clamped = range.clamp(Size(width: c.rect.width + h, height: c.rect.height + v))
+            let s = Size(width: max(clamped.width, h), height: max(clamped.height, v))
             return Frame(Rect(x: 0, y: 0, width: s.width, height: s.height), children: [c])
         case .overlay(let base, let top):
             let b = measure(base, range, parent: parent)
@@ -402,7 +406,9 @@ final class Pass {
                 base = main(measure(items[i], range(main: 0, .infinity, cross: 0, crossRooms[i]), parent: parent,
                                     unboundedMain: (lo == .auto && hi == .auto) ? nil : d).size)
             }
-            return Flex.Item(base: base, min: minV, max: maxV, grow: children[i].flexGrow, shrink: children[i].flexShrink)
+            var item = Flex.Item(base: base, min: minV, max: maxV, grow: children[i].flexGrow, shrink: children[i].flexShrink)
+            if case .inset(let e, _) = items[i].kind { item.insets = d == .horizontal ? e.left + e.right : e.top + e.bottom }
+            return item
         }
         // 2. The stack's length: its content's, within what the parent allows; share it out.
         //    A row's content is as wide as its children's max-content contributions (CSS

@@ -12,6 +12,7 @@ after changing the subset or the seed:
 
     python3 Tests/LayoutTests/Fixtures/generate.py [--count 300] [--seed 32]
     python3 Tests/LayoutTests/Fixtures/generate.py --percent [--count 300] [--seed 7]
+    python3 Tests/LayoutTests/Fixtures/generate.py --padding [--count 300] [--seed 11]
 """
 import argparse
 import html
@@ -34,6 +35,7 @@ def maybe(r, p, value):
 
 
 PERCENT = False
+PADDING = False
 
 
 def node(r, depth, nested):
@@ -65,6 +67,8 @@ def node(r, depth, nested):
         s = maybe(r, 0.2, r.choice(ALIGN))
         if s:
             n["self"] = s
+    if PADDING and nested and "basis" not in n and r.random() < 0.35:
+        n["pad"] = [r.choice([0, 2, 5, 10]) for _ in range(4)]
     return n
 
 
@@ -79,6 +83,9 @@ def style(n, root):
             s.append("%s:%dpx" % (prop, n[key]))
         if key + "P" in n:
             s.append("%s:%d%%" % (prop, n[key + "P"]))
+    if "pad" in n:
+        # content-box: the sizes are the content's, the padding outside them, as an inset is.
+        s += ["box-sizing:content-box", "padding:%dpx %dpx %dpx %dpx" % tuple(n["pad"])]
     if not root:
         s += ["flex-grow:%d" % n["grow"], "flex-shrink:%d" % n["shrink"],
               "flex-basis:" + ("%dpx" % n["basis"] if "basis" in n else "%d%%" % n["basisP"] if "basisP" in n else "auto")]
@@ -100,9 +107,11 @@ def main():
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--chromium", default="chromium")
     parser.add_argument("--percent", action="store_true")
+    parser.add_argument("--padding", action="store_true")
     args = parser.parse_args()
-    global PERCENT
+    global PERCENT, PADDING
     PERCENT = args.percent
+    PADDING = args.padding
     r = random.Random(args.seed)
     cases = []
     for _ in range(args.count):
@@ -151,7 +160,8 @@ def main():
         case["frames"] = [[round(v, 4) for v in frame] for frame in f]
     version = subprocess.run([args.chromium, "--version"], capture_output=True, text=True).stdout.strip()
     out = dict(browser=version, seed=args.seed, cases=cases)
-    target = os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser-percent.json" if args.percent else "browser.json")
+    name = "browser-padding.json" if args.padding else "browser-percent.json" if args.percent else "browser.json"
+    target = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     with open(target, "w") as f:
         json.dump(out, f, separators=(",", ":"))
         f.write("\n")
