@@ -97,6 +97,14 @@ public struct SizeSpec: Sendable, Equatable {
         return SizeSpec(width: grow(width, w), height: grow(height, h), minWidth: grow(minWidth, w), maxWidth: grow(maxWidth, w),
                         minHeight: grow(minHeight, h), maxHeight: grow(maxHeight, h))
     }
+
+    /// Its width against a parent `parent` wide, within its min and max width (a min above
+    /// the max wins); nil when auto.
+    func widthWithin(_ parent: Double) -> Double? {
+        guard let w = width.resolve(parent) else { return nil }
+        let lo = minWidth.resolve(parent) ?? 0
+        return max(min(w, maxWidth.resolve(parent) ?? .infinity), lo)
+    }
 }
 
 public struct EdgeInsets: Sendable, Equatable {

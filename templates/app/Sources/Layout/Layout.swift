@@ -222,7 +222,7 @@ final class Item {
             let column = s.direction == .vertical
             let heights = zip(s.children, items).map { child, item -> Double in
                 let spec = item.spec
-                let content = item.contentHeight(width: spec.width.resolve(.nan) ?? width)
+                let content = item.contentHeight(width: spec.widthWithin(.nan) ?? width)
                 let preferred = spec.height.resolve(.nan), highest = spec.maxHeight.resolve(.nan) ?? .infinity
                 // In a column, its hypothetical height: its flex base size within its min (when
                 // auto, its automatic minimum) and max; in a row, its own height or its content's.
@@ -391,7 +391,7 @@ final class Pass {
             if lo.resolve(main(parent)) == nil && !items[i].isScroll {
                 let spec = items[i].spec
                 let content = d == .horizontal ? items[i].minContentWidth
-                    : items[i].contentHeight(width: spec.width.resolve(cross(parent)) ?? maxCross)
+                    : items[i].contentHeight(width: spec.widthWithin(cross(parent)) ?? maxCross)
                 minV = min(content, (d == .horizontal ? spec.width : spec.height).resolve(main(parent)) ?? .infinity, maxV)
             }
             // A percent basis of a stack whose length is not known yet is `content` (CSS
@@ -401,7 +401,7 @@ final class Pass {
                 base = b
             } else if children[i].flexBasis.isPercent {
                 let spec = items[i].spec
-                base = d == .horizontal ? items[i].maxContentWidth : items[i].contentHeight(width: spec.width.resolve(cross(parent)) ?? maxCross)
+                base = d == .horizontal ? items[i].maxContentWidth : items[i].contentHeight(width: spec.widthWithin(cross(parent)) ?? maxCross)
             } else {
                 base = main(measure(items[i], range(main: 0, .infinity, cross: 0, crossRooms[i]), parent: parent,
                                     unboundedMain: (lo == .auto && hi == .auto) ? nil : d).size)

@@ -22,12 +22,17 @@ public struct Measure: Sendable {
 
     public static func fixed(_ size: Size) -> Measure { Measure(identity: "fixed \(size.width) \(size.height)") { _ in size } }
 
-    /// Text wrapped at word boundaries to the width allowed, in `metrics`' units.
+    /// Text wrapped at word boundaries to the width allowed, in `metrics`' units, as a browser
+    /// lays out a block of text: as wide as its longest line when it fits, else as wide as the
+    /// width allowed (CSS's fit-content: never narrower than its longest word, which then
+    /// overflows), its lines broken at spaces to that width.
     public static func text(_ text: String, _ metrics: TextMetrics) -> Measure {
-        let longest = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(\.count).max() ?? 0
-        return Measure(identity: "text \(metrics.characterWidth) \(metrics.lineHeight) \(text)",
-                       minimumWidth: Double(longest) * metrics.characterWidth) { range in
-            metrics.size(of: TextMetrics.wrap(text, width: metrics.columns(range.max.width)))
+        let longest = Double(text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(\.count).max() ?? 0) * metrics.characterWidth
+        let unwrapped = metrics.size(of: TextMetrics.wrap(text, width: nil)).width
+        return Measure(identity: "text \(metrics.characterWidth) \(metrics.lineHeight) \(text)", minimumWidth: longest) { range in
+            let lines = TextMetrics.wrap(text, width: metrics.columns(range.max.width))
+            let width = min(unwrapped, max(longest, range.max.width))
+            return Size(width: width, height: Double(lines.count) * metrics.lineHeight)
         }
     }
 }
@@ -51,26 +56,22 @@ public struct TextMetrics: Sendable, Equatable {
     }
 
     /// `text` in lines of at most `width` characters (nil: unlimited), broken at spaces; a word
-    /// longer than a line is broken where the line ends. Newlines in `text` are kept.
+    /// longer than a line stays whole on a line of its own (it overflows, as CSS's
+    /// `overflow-wrap: normal` lets it). Newlines in `text` are kept.
     public static func wrap(_ text: String, width: Int?) -> [String] {
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard let width, width > 0 else {
+            guard let width else {
                 lines.append(String(paragraph))
                 continue
             }
             var line = ""
             for word in paragraph.split(separator: " ") {
-                var word = Substring(word)
                 if !line.isEmpty && line.count + 1 + word.count <= width {
                     line += " " + word
                     continue
                 }
                 if !line.isEmpty { lines.append(line) }
-                while word.count > width {
-                    lines.append(String(word.prefix(width)))
-                    word = word.dropFirst(width)
-                }
                 line = String(word)
             }
             lines.append(line)

@@ -146,7 +146,9 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
         #expect(f.named("text") == [Rect(x: 3, y: 0, width: 5, height: 3)])
         #expect(f.rect.height == 3)
         #expect(TextMetrics.wrap("aaa bbb ccc", width: 5) == ["aaa", "bbb", "ccc"])
-        #expect(TextMetrics.wrap("abcdefgh ij", width: 3) == ["abc", "def", "gh", "ij"])
+        // A word longer than a line stays whole and overflows, as a browser's does
+        // (`overflow-wrap: normal`); before, it was cut where the line ended.
+        #expect(TextMetrics.wrap("abcdefgh ij", width: 3) == ["abcdefgh", "ij"])
     }
 
     @Test func percentagesReferToTheParent() {

@@ -5,7 +5,9 @@ The trees use the subset of flexbox the Layout module implements: row and column
 gap, justify-content, align-items and align-self, flex-grow, flex-shrink and flex-basis, and
 widths, heights, minimums and maximums in pixels, nested three deep. Leaves are empty boxes.
 With --percent, widths, heights, their limits and flex bases are percentages too (written to
-browser-percent.json).
+browser-percent.json); with --padding, items have padding (content-box, as an inset is:
+browser-padding.json); with --text, leaves hold text in Liberation Mono at 10px on 12px
+lines (browser-text.json).
 `LayoutTests.theEngineAgreesWithTheBrowser` lays each tree out with the Layout module and
 compares every node's frame with Chromium's. Run it again (Debian: `apt install chromium`)
 after changing the subset or the seed:
@@ -13,6 +15,7 @@ after changing the subset or the seed:
     python3 Tests/LayoutTests/Fixtures/generate.py [--count 300] [--seed 32]
     python3 Tests/LayoutTests/Fixtures/generate.py --percent [--count 300] [--seed 7]
     python3 Tests/LayoutTests/Fixtures/generate.py --padding [--count 300] [--seed 11]
+    python3 Tests/LayoutTests/Fixtures/generate.py --text [--count 300] [--seed 5]
 """
 import argparse
 import html
@@ -36,6 +39,8 @@ def maybe(r, p, value):
 
 PERCENT = False
 PADDING = False
+TEXT = False
+WORDS = ["a", "to", "the", "tree", "layout", "of", "flex", "boxes", "wraps", "at", "spaces", "monospace"]
 
 
 def node(r, depth, nested):
@@ -67,6 +72,10 @@ def node(r, depth, nested):
         s = maybe(r, 0.2, r.choice(ALIGN))
         if s:
             n["self"] = s
+    if TEXT and "dir" not in n and r.random() < 0.6:
+        n["text"] = " ".join(r.choice(WORDS) for _ in range(r.randint(1, 7)))
+        for key in ["h", "minH", "maxH"]:
+            n.pop(key, None)
     if PADDING and nested and "basis" not in n and r.random() < 0.35:
         n["pad"] = [r.choice([0, 2, 5, 10]) for _ in range(4)]
     return n
@@ -97,7 +106,7 @@ def style(n, root):
 def markup(n, counter, root=False):
     i = counter[0]
     counter[0] += 1
-    inner = "".join(markup(c, counter) for c in n.get("children", []))
+    inner = "".join(markup(c, counter) for c in n.get("children", [])) + html.escape(n.get("text", ""))
     return '<div data-n="%d" style="%s">%s</div>' % (i, html.escape(style(n, root)), inner)
 
 
@@ -108,10 +117,12 @@ def main():
     parser.add_argument("--chromium", default="chromium")
     parser.add_argument("--percent", action="store_true")
     parser.add_argument("--padding", action="store_true")
+    parser.add_argument("--text", action="store_true")
     args = parser.parse_args()
-    global PERCENT, PADDING
+    global PERCENT, PADDING, TEXT
     PERCENT = args.percent
     PADDING = args.padding
+    TEXT = args.text
     r = random.Random(args.seed)
     cases = []
     for _ in range(args.count):
@@ -121,6 +132,7 @@ def main():
         tree.setdefault("align", r.choice(ALIGN))
         tree.setdefault("gap", 0)
         tree.setdefault("children", [node(r, 2, True) for _ in range(r.randint(1, 4))])
+        tree.pop("text", None)
         for key in ["w", "minW", "maxW", "minH", "maxH", "wP", "minWP", "maxWP", "hP"]:
             tree.pop(key, None)
         width = r.randint(40, 300)
@@ -146,7 +158,8 @@ def main():
     document.getElementById('out').textContent = JSON.stringify(out);
     """
     page = ("<!doctype html><html><head><style>* { box-sizing: border-box; margin: 0; padding: 0; border: 0 }"
-            " section { position: relative; margin-bottom: 20px; width: 1000px }</style></head><body>"
+            " section { position: relative; margin-bottom: 20px; width: 1000px }"
+            " div { font: 10px/12px 'Liberation Mono'; overflow-wrap: normal; white-space: normal }</style></head><body>"
             + "".join(blocks) + '<pre id="out"></pre><script>' + script + "</script></body></html>")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "trees.html")
@@ -160,7 +173,7 @@ def main():
         case["frames"] = [[round(v, 4) for v in frame] for frame in f]
     version = subprocess.run([args.chromium, "--version"], capture_output=True, text=True).stdout.strip()
     out = dict(browser=version, seed=args.seed, cases=cases)
-    name = "browser-padding.json" if args.padding else "browser-percent.json" if args.percent else "browser.json"
+    name = "browser-text.json" if args.text else "browser-padding.json" if args.padding else "browser-percent.json" if args.percent else "browser.json"
     target = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     with open(target, "w") as f:
         json.dump(out, f, separators=(",", ":"))
