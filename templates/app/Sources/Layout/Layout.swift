@@ -154,7 +154,8 @@ final class Item {
             let widths = zip(s.children, items).map { child, item in item.minContributionWidth(flex: row ? child : nil) }
             guard row else { return widths.max() ?? 0 }
             return widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
-        case .scroll(let scroll, let c): return scroll.direction == .vertical ? c.minContributionWidth(flex: nil) : 0
+        // Across, a viewport's content is laid out at its max-content width (it scrolls).
+        case .scroll(let scroll, let c): return scroll.direction == .vertical ? c.minContributionWidth(flex: nil) : c.maxContributionWidth(flex: nil)
         // An inset and what it holds are one box (CSS's padding): its content is the child's
         // content, the child's own width being the box's (`spec`), not its content.
         case .inset(let e, let c): return c.minContentWidth + e.left + e.right
@@ -234,7 +235,11 @@ final class Item {
             }
             guard column else { return heights.max() ?? 0 }
             return heights.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
-        case .scroll(_, let c): return c.contentHeight(width: width)
+        // A viewport's content is its child's box: the child's own height, if it has one.
+        case .scroll(_, let c):
+            let spec = c.spec
+            let h = spec.height.resolve(.nan) ?? c.contentHeight(width: spec.widthWithin(.nan) ?? width)
+            return max(min(h, spec.maxHeight.resolve(.nan) ?? .infinity), spec.minHeight.resolve(.nan) ?? 0)
         case .inset(let e, let c): return c.contentHeight(width: max(0, width - e.left - e.right)) + e.top + e.bottom
         case .overlay(let base, _), .background(let base, _): return base.contentHeight(width: width)
         }
@@ -299,9 +304,20 @@ final class Pass {
         case .scroll(let scroll, let child):
             let r = constrain(range, scroll.size, parent: parent, unboundedMain: unboundedMain)
             let vertical = scroll.direction == .vertical
+            // Across, the content fills the viewport (within its own min and max), unless it
+            // has a size of its own there, which it keeps (overflowing or not), as CSS's do.
+            var (lo, hi) = vertical ? (r.min.width, r.max.width) : (r.min.height, r.max.height)
+            let spec = child.spec
+            let (own, ownMin, ownMax) = vertical ? (spec.width, spec.minWidth, spec.maxWidth) : (spec.height, spec.minHeight, spec.maxHeight)
+            if own.resolve(hi) != nil {
+                (lo, hi) = (0, .infinity)
+            } else if lo == hi {
+                lo = max(min(lo, ownMax.resolve(hi) ?? .infinity), ownMin.resolve(hi) ?? 0)
+                hi = lo
+            }
             let inner = vertical
-                ? SizeRange(min: Size(width: r.min.width, height: 0), max: Size(width: r.max.width, height: .infinity))
-                : SizeRange(min: Size(width: 0, height: r.min.height), max: Size(width: .infinity, height: r.max.height))
+                ? SizeRange(min: Size(width: lo, height: 0), max: Size(width: hi, height: .infinity))
+                : SizeRange(min: Size(width: 0, height: lo), max: Size(width: .infinity, height: hi))
             var c = measure(child, inner, parent: r.max)
             let s = r.clamp(c.size)
             let hidden = vertical ? c.rect.height - s.height : c.rect.width - s.width
@@ -313,7 +329,8 @@ final class Pass {
             let inner = SizeRange(
                 min: Size(width: max(0, range.min.width - h), height: max(0, range.min.height - v)),
                 max: Size(width: max(0, range.max.width - h), height: max(0, range.max.height - v)))
-            var c = measure(child, inner, parent: inner.max)
+            // Its min and max are the child's (grown by the edges): a flex basis ignores them there.
+            var c = measure(child, inner, parent: inner.max, unboundedMain: unboundedMain)
             c.rect.x = e.left
             c.rect.y = e.top
             // Never narrower than its insets (padding is not squeezed; it overflows, as CSS's).
@@ -321,11 +338,11 @@ final class Pass {
             let s = Size(width: max(clamped.width, h), height: max(clamped.height, v))
             return Frame(Rect(x: 0, y: 0, width: s.width, height: s.height), children: [c])
         case .overlay(let base, let top):
-            let b = measure(base, range, parent: parent)
+            let b = measure(base, range, parent: parent, unboundedMain: unboundedMain)
             let t = measure(top, .exactly(b.size), parent: b.size)
             return Frame(Rect(x: 0, y: 0, width: b.rect.width, height: b.rect.height), children: [b, t])
         case .background(let base, let fill):
-            let b = measure(base, range, parent: parent)
+            let b = measure(base, range, parent: parent, unboundedMain: unboundedMain)
             let f = measure(fill, .exactly(b.size), parent: b.size)
             return Frame(Rect(x: 0, y: 0, width: b.rect.width, height: b.rect.height), children: [f, b])
         }

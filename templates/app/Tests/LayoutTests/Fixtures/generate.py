@@ -7,7 +7,10 @@ widths, heights, minimums and maximums in pixels, nested three deep. Leaves are 
 With --percent, widths, heights, their limits and flex bases are percentages too (written to
 browser-percent.json); with --padding, items have padding (content-box, as an inset is:
 browser-padding.json); with --text, leaves hold text in Liberation Mono at 10px on 12px
-lines (browser-text.json).
+lines (browser-text.json); with --border, items have borders and some padding too (both
+content-box: one inset, browser-border.json); with --scroll, some items are scroll containers
+around a node, vertical (a block as wide as the viewport) or horizontal (a flex line the content
+does not shrink in), nested (browser-scroll.json).
 `LayoutTests.theEngineAgreesWithTheBrowser` lays each tree out with the Layout module and
 compares every node's frame with Chromium's. Run it again (Debian: `apt install chromium`)
 after changing the subset or the seed:
@@ -16,6 +19,8 @@ after changing the subset or the seed:
     python3 Tests/LayoutTests/Fixtures/generate.py --percent [--count 300] [--seed 7]
     python3 Tests/LayoutTests/Fixtures/generate.py --padding [--count 300] [--seed 11]
     python3 Tests/LayoutTests/Fixtures/generate.py --text [--count 300] [--seed 5]
+    python3 Tests/LayoutTests/Fixtures/generate.py --border [--count 300] [--seed 13]
+    python3 Tests/LayoutTests/Fixtures/generate.py --scroll [--count 300] [--seed 17]
 """
 import argparse
 import html
@@ -40,6 +45,8 @@ def maybe(r, p, value):
 PERCENT = False
 PADDING = False
 TEXT = False
+BORDER = False
+SCROLL = False
 WORDS = ["a", "to", "the", "tree", "layout", "of", "flex", "boxes", "wraps", "at", "spaces", "monospace"]
 
 
@@ -78,11 +85,35 @@ def node(r, depth, nested):
             n.pop(key, None)
     if PADDING and nested and "basis" not in n and r.random() < 0.35:
         n["pad"] = [r.choice([0, 2, 5, 10]) for _ in range(4)]
+    if BORDER and nested and "basis" not in n and r.random() < 0.4:
+        n["border"] = [r.choice([0, 1, 1, 2, 4]) for _ in range(4)]
+        if r.random() < 0.4:
+            n["pad"] = [r.choice([0, 2, 5]) for _ in range(4)]
+    if SCROLL and nested and depth > 0 and r.random() < 0.3:
+        # A scroll container around a node: the node keeps its sizes, the container takes the
+        # flex item's fields and some sizes of its own; scroll containers nest.
+        inner = {k: v for k, v in n.items() if k not in ("grow", "shrink", "basis", "basisP", "self")}
+        n = {k: v for k, v in n.items() if k in ("grow", "shrink", "basis", "basisP", "self")}
+        n["scroll"] = r.choice(["vertical", "horizontal"])
+        for key, p, lo, hi in [("w", 0.4, 10, 120), ("h", 0.4, 10, 80), ("maxW", 0.1, 10, 140), ("maxH", 0.1, 10, 100)]:
+            v = maybe(r, p, r.randint(lo, hi))
+            if v is not None:
+                n[key] = v
+        if depth > 1 and r.random() < 0.3:
+            inner = dict(dir=r.choice(["row", "column"]), justify=r.choice(JUSTIFY), align=r.choice(ALIGN), gap=0,
+                         children=[node(r, depth - 2, True)] + [dict(inner, grow=0, shrink=1)])
+        n["children"] = [inner]
     return n
 
 
-def style(n, root):
+def style(n, root, scrolled=None):
     s = []
+    if "scroll" in n:
+        # Scrolled down, the content is a block as wide as the viewport (unless it has its own
+        # width) and as tall as it is; across, a flex line the content does not shrink in.
+        s += ["overflow-x:" + ("hidden" if n["scroll"] == "vertical" else "auto"),
+              "overflow-y:" + ("auto" if n["scroll"] == "vertical" else "hidden"), "scrollbar-width:none",
+              "display:" + ("block" if n["scroll"] == "vertical" else "flex")]
     if "dir" in n:
         s += ["display:flex", "flex-direction:" + n["dir"], "justify-content:" + CSS_JUSTIFY[n["justify"]],
               "align-items:" + CSS_ALIGN[n["align"]], "gap:%dpx" % n["gap"]]
@@ -92,10 +123,17 @@ def style(n, root):
             s.append("%s:%dpx" % (prop, n[key]))
         if key + "P" in n:
             s.append("%s:%d%%" % (prop, n[key + "P"]))
+    if "pad" in n or "border" in n:
+        # content-box: the sizes are the content's, the padding and border outside them, as an
+        # inset is.
+        s.append("box-sizing:content-box")
     if "pad" in n:
-        # content-box: the sizes are the content's, the padding outside them, as an inset is.
-        s += ["box-sizing:content-box", "padding:%dpx %dpx %dpx %dpx" % tuple(n["pad"])]
-    if not root:
+        s.append("padding:%dpx %dpx %dpx %dpx" % tuple(n["pad"]))
+    if "border" in n:
+        s += ["border-style:solid", "border-width:%dpx %dpx %dpx %dpx" % tuple(n["border"])]
+    if scrolled == "horizontal":
+        s += ["flex:none"]
+    if not root and scrolled is None:
         s += ["flex-grow:%d" % n["grow"], "flex-shrink:%d" % n["shrink"],
               "flex-basis:" + ("%dpx" % n["basis"] if "basis" in n else "%d%%" % n["basisP"] if "basisP" in n else "auto")]
         if "self" in n:
@@ -103,11 +141,11 @@ def style(n, root):
     return ";".join(s)
 
 
-def markup(n, counter, root=False):
+def markup(n, counter, root=False, scrolled=None):
     i = counter[0]
     counter[0] += 1
-    inner = "".join(markup(c, counter) for c in n.get("children", [])) + html.escape(n.get("text", ""))
-    return '<div data-n="%d" style="%s">%s</div>' % (i, html.escape(style(n, root)), inner)
+    inner = "".join(markup(c, counter, scrolled=n.get("scroll")) for c in n.get("children", [])) + html.escape(n.get("text", ""))
+    return '<div data-n="%d" style="%s">%s</div>' % (i, html.escape(style(n, root, scrolled)), inner)
 
 
 def main():
@@ -118,11 +156,15 @@ def main():
     parser.add_argument("--percent", action="store_true")
     parser.add_argument("--padding", action="store_true")
     parser.add_argument("--text", action="store_true")
+    parser.add_argument("--border", action="store_true")
+    parser.add_argument("--scroll", action="store_true")
     args = parser.parse_args()
-    global PERCENT, PADDING, TEXT
+    global PERCENT, PADDING, TEXT, BORDER, SCROLL
     PERCENT = args.percent
     PADDING = args.padding
     TEXT = args.text
+    BORDER = args.border
+    SCROLL = args.scroll
     r = random.Random(args.seed)
     cases = []
     for _ in range(args.count):
@@ -173,7 +215,7 @@ def main():
         case["frames"] = [[round(v, 4) for v in frame] for frame in f]
     version = subprocess.run([args.chromium, "--version"], capture_output=True, text=True).stdout.strip()
     out = dict(browser=version, seed=args.seed, cases=cases)
-    name = "browser-text.json" if args.text else "browser-padding.json" if args.padding else "browser-percent.json" if args.percent else "browser.json"
+    name = "browser-border.json" if args.border else "browser-scroll.json" if args.scroll else "browser-text.json" if args.text else "browser-padding.json" if args.padding else "browser-percent.json" if args.percent else "browser.json"
     target = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     with open(target, "w") as f:
         json.dump(out, f, separators=(",", ":"))
