@@ -17,6 +17,26 @@ enum Flex {
         func clamp(_ v: Double) -> Double { Swift.min(Swift.max(v, min, 0), Swift.max(max, min)) }
     }
 
+    /// The items (by index) on each line of a wrapping stack: as many on each as fit in
+    /// `available` by their `sizes` with `spacing` between them, in order; an item wider than
+    /// the room has a line of its own.
+    static func lines(_ sizes: [Double], available: Double, spacing: Double) -> [[Int]] {
+        var lines: [[Int]] = []
+        var line: [Int] = []
+        var used = 0.0
+        for (i, size) in sizes.enumerated() {
+            // A hair of slack, as browsers lay out in fractions of a pixel.
+            if !line.isEmpty && used + spacing + size > available + 1e-7 {
+                lines.append(line)
+                line = []
+            }
+            used = line.isEmpty ? size : used + spacing + size
+            line.append(i)
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// Each item's size when `available` is shared out: grown by `grow` (shrunk by `shrink`
     /// times its base) and held within its min and max — an item that would pass one is
     /// frozen there and the rest is shared again among the others.

@@ -2,8 +2,9 @@
 /// run on any thread (see `LayoutQueue` for running it off the main one).
 ///
 /// Stacks are the flexbox subset ComponentKit and Yoga share: direction, spacing, justify,
-/// align (stretch by default), flex grow and shrink within each child's min and max, a basis;
-/// leaves size themselves with a measure function (text wraps). Each node's result is cached
+/// align (stretch by default), flex grow and shrink within each child's min and max, a basis,
+/// and wrapping onto more lines (each line flexed on its own, the lines placed by
+/// `alignContent`); leaves size themselves with a measure function (text wraps). Each node's result is cached
 /// for the pass, and a result is reused for any narrower range it still fits — so a node is
 /// computed a small, fixed number of times and a layout costs time linear in its nodes.
 ///
@@ -151,8 +152,12 @@ final class Item {
         case .leaf(let l): return l.measure.minimumWidth
         case .stack(let s, let items):
             let row = s.direction == .horizontal
-            let widths = zip(s.children, items).map { child, item in item.minContributionWidth(flex: row ? child : nil) }
+            // A wrapping row can put each child on a line of its own: its widest child's
+            // contribution (its flex basis aside, as Chromium has it).
+            let wraps = row && s.wrap == .wrap
+            let widths = zip(s.children, items).map { child, item in item.minContributionWidth(flex: row && !wraps ? child : nil) }
             guard row else { return widths.max() ?? 0 }
+            if wraps { return zip(s.children, widths).map { $1 + $0.spacingBefore + $0.spacingAfter }.max() ?? 0 }
             return widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
         // Across, a viewport's content is laid out at its max-content width (it scrolls).
         case .scroll(let scroll, let c): return scroll.direction == .vertical ? c.minContributionWidth(flex: nil) : c.maxContributionWidth(flex: nil)
@@ -171,7 +176,9 @@ final class Item {
         case .stack(let s, let items):
             let row = s.direction == .horizontal
             let widths = zip(s.children, items).map { child, item in item.maxContributionWidth(flex: row ? child : nil) }
-            guard row else { return widths.max() ?? 0 }
+            guard row else { return wrappedColumnWidth(widths) ?? widths.max() ?? 0 }
+            // Never narrower than its min-content width (a wrapping row's widest child).
+            if s.wrap == .wrap { return max(minContentWidth, widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))) }
             return widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
         case .scroll(_, let c): return c.maxContributionWidth(flex: nil)
         case .inset(let e, let c): return c.maxContentWidth + e.left + e.right
@@ -228,12 +235,22 @@ final class Item {
                 // In a column, its hypothetical height: its flex base size within its min (when
                 // auto, its automatic minimum) and max; in a row, its own height or its content's.
                 var lowest = spec.minHeight.resolve(.nan) ?? 0
-                if column && spec.minHeight.resolve(.nan) == nil && !item.isScroll { lowest = min(content, preferred ?? .infinity, highest) }
+                if column && spec.minHeight.resolve(.nan) == nil && !item.isScroll {
+                    lowest = min(item.minContentHeight(width: spec.widthWithin(.nan) ?? width, content: content), preferred ?? .infinity, highest)
+                }
                 // A percent basis of a height not known yet is the content (CSS Flexbox §7.2.3).
                 let h = (column ? child.flexBasis.resolve(.nan) ?? (child.flexBasis.isPercent ? content : nil) : nil) ?? preferred ?? content
                 return max(min(h, highest), lowest)
             }
-            guard column else { return heights.max() ?? 0 }
+            guard column else {
+                guard s.wrap == .wrap else { return heights.max() ?? 0 }
+                // A wrapping row: its lines at this width (by the children's hypothetical
+                // widths), one under another.
+                let lines = Flex.lines(zip(s.children, items).map { child, item in
+                    item.hypotheticalWidth(basis: child.flexBasis, room: width) + child.spacingBefore + child.spacingAfter
+                }, available: width, spacing: s.spacing)
+                return lines.reduce(0) { $0 + ($1.map { heights[$0] }.max() ?? 0) } + s.spacing * Double(max(0, lines.count - 1))
+            }
             return heights.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
         // A viewport's content is its child's box: the child's own height, if it has one.
         case .scroll(_, let c):
@@ -243,6 +260,49 @@ final class Item {
         case .inset(let e, let c): return c.contentHeight(width: max(0, width - e.left - e.right)) + e.top + e.bottom
         case .overlay(let base, _), .background(let base, _): return base.contentHeight(width: width)
         }
+    }
+
+    /// The shortest its content can be at `width` (CSS's min-content height, the content size
+    /// suggestion of a flex item's automatic minimum height): its content's height
+    /// (`content`), but a wrapping column of a given height (or max height) is as tall as its
+    /// longest line when broken at that height, as Chromium has it.
+    func minContentHeight(width: Double, content: Double) -> Double {
+        guard let (heights, lines) = columnLines(width: width) else { return content }
+        return lines.map { line in line.reduce(0) { $0 + heights[$1] } + spacing * Double(max(0, line.count - 1)) }.max() ?? 0
+    }
+
+    /// A wrapping column's lines when its height (or max height) is given, with its children's
+    /// heights at `width`; nil for any other node.
+    func columnLines(width: Double) -> (heights: [Double], lines: [[Int]])? {
+        guard case .stack(let s, let items) = kind, s.direction == .vertical, s.wrap == .wrap,
+              let limit = s.size.height.resolve(.nan).map({ min($0, s.size.maxHeight.resolve(.nan) ?? .infinity) }) ?? s.size.maxHeight.resolve(.nan)
+        else { return nil }
+        let heights = zip(s.children, items).map { child, item in
+            let spec = item.spec
+            let h = spec.height.resolve(.nan) ?? item.contentHeight(width: spec.widthWithin(.nan) ?? width)
+            return max(min(h, spec.maxHeight.resolve(.nan) ?? .infinity), spec.minHeight.resolve(.nan) ?? 0) + child.spacingBefore + child.spacingAfter
+        }
+        return (heights, Flex.lines(heights, available: max(limit, s.size.minHeight.resolve(.nan) ?? 0), spacing: s.spacing))
+    }
+
+    /// A wrapping column of a given height is as wide as its lines side by side, each as wide
+    /// as its widest child (`widths`, their contributions), as Chromium has it; nil otherwise.
+    func wrappedColumnWidth(_ widths: [Double]) -> Double? {
+        guard let (_, lines) = columnLines(width: .infinity) else { return nil }
+        return lines.reduce(0) { $0 + ($1.map { widths[$0] }.max() ?? 0) } + spacing * Double(max(0, lines.count - 1))
+    }
+
+    var spacing: Double { if case .stack(let s, _) = kind { return s.spacing } else { return 0 } }
+
+    /// Its width as a row's flex item before flexing (CSS's hypothetical main size): its basis
+    /// or own width, else its max-content width, within its min (when auto, its automatic
+    /// minimum) and max.
+    func hypotheticalWidth(basis: Length, room: Double) -> Double {
+        let s = spec
+        let highest = s.maxWidth.resolve(room) ?? .infinity
+        let lowest = s.minWidth.resolve(room) ?? (isScroll ? 0 : min(minContentWidth, s.width.resolve(room) ?? .infinity, highest))
+        let base = basis.resolve(room) ?? s.width.resolve(room) ?? maxContentWidth
+        return max(min(base, highest), lowest)
     }
 
     var isScroll: Bool { if case .scroll = kind { return true } else { return false } }
@@ -397,6 +457,15 @@ final class Pass {
         let children = stack.children
         let gaps = children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + stack.spacing * Double(max(0, children.count - 1))
 
+        // In a column, how wide a child is: its own width, else the column's when stretched,
+        // else its content's, within the column (CSS's fit-content).
+        func columnWidth(_ i: Int) -> Double {
+            let spec = items[i].spec
+            if let w = spec.widthWithin(cross(parent)) { return w }
+            guard (children[i].alignSelf ?? stack.alignItems) != .stretch else { return maxCross }
+            let fit = min(items[i].maxContentWidth, max(items[i].minContentWidth, maxCross))
+            return max(min(fit, spec.maxWidth.resolve(cross(parent)) ?? .infinity), spec.minWidth.resolve(cross(parent)) ?? 0)
+        }
         // 1. Each child's flex base size (its basis, or its own size without its min and max)
         //    and its bounds along the axis.
         let flex: [Flex.Item] = items.indices.map { i in
@@ -407,8 +476,8 @@ final class Pass {
             var minV = lo.resolve(main(parent)) ?? 0
             if lo.resolve(main(parent)) == nil && !items[i].isScroll {
                 let spec = items[i].spec
-                let content = d == .horizontal ? items[i].minContentWidth
-                    : items[i].contentHeight(width: spec.widthWithin(cross(parent)) ?? maxCross)
+                let width = columnWidth(i)
+                let content = d == .horizontal ? items[i].minContentWidth : items[i].minContentHeight(width: width, content: items[i].contentHeight(width: width))
                 minV = min(content, (d == .horizontal ? spec.width : spec.height).resolve(main(parent)) ?? .infinity, maxV)
             }
             // A percent basis of a stack whose length is not known yet is `content` (CSS
@@ -418,7 +487,7 @@ final class Pass {
                 base = b
             } else if children[i].flexBasis.isPercent {
                 let spec = items[i].spec
-                base = d == .horizontal ? items[i].maxContentWidth : items[i].contentHeight(width: spec.widthWithin(cross(parent)) ?? maxCross)
+                base = d == .horizontal ? items[i].maxContentWidth : items[i].contentHeight(width: columnWidth(i))
             } else {
                 base = main(measure(items[i], range(main: 0, .infinity, cross: 0, crossRooms[i]), parent: parent,
                                     unboundedMain: (lo == .auto && hi == .auto) ? nil : d).size)
@@ -433,10 +502,26 @@ final class Pass {
         let natural = d == .horizontal
             ? items.indices.reduce(0) { $0 + items[$1].maxContributionWidth(flex: children[$1]) } + gaps
             : flex.reduce(0) { $0 + $1.hypothetical } + gaps
-        let container = min(max(natural, minMain), maxMain)
-        let lengths = Flex.resolve(flex, available: container - gaps)
-        // 3. Lay each child out at its length; the stack is as thick as its thickest child;
-        //    stretch the others to it (within their own max).
+        // A wrapping row's is never narrower than its widest child (its min-content width).
+        let widest = d == .horizontal && stack.wrap == .wrap
+            ? items.indices.map { items[$0].minContributionWidth(flex: nil) + children[$0].spacingBefore + children[$0].spacingAfter }.max() ?? 0 : 0
+        let container = min(max(natural, widest, minMain), maxMain)
+        // The lines: every child on one, or, wrapping, as many children on each as fit by their
+        // hypothetical sizes (a child always fits on a line of its own); each line shares out
+        // its own room.
+        let lines = stack.wrap == .wrap
+            ? Flex.lines(items.indices.map { flex[$0].hypothetical + children[$0].spacingBefore + children[$0].spacingAfter },
+                         available: container, spacing: stack.spacing)
+            : [Array(items.indices)]
+        func lineGaps(_ line: [Int]) -> Double {
+            line.reduce(0) { $0 + children[$1].spacingBefore + children[$1].spacingAfter } + stack.spacing * Double(max(0, line.count - 1))
+        }
+        var lengths = Array(repeating: 0.0, count: items.count)
+        for line in lines {
+            for (i, length) in zip(line, Flex.resolve(line.map { flex[$0] }, available: container - lineGaps(line))) { lengths[i] = length }
+        }
+        // 3. Lay each child out at its length; a line is as thick as its thickest child, and the
+        //    stack as its lines; stretch the others to their line (within their own max).
         // A column's lengths after flexing are definite heights when its own height is, or the
         // child's basis is (as Chromium has it).
         func flexedDefinite(_ i: Int) -> Bool? {
@@ -447,7 +532,9 @@ final class Pass {
         var frames = items.indices.map { i in
             measure(items[i], range(main: lengths[i], lengths[i], cross: 0, crossRooms[i]), parent: parent, definiteHeight: flexedDefinite(i))
         }
-        let stackCross = min(max(frames.map { cross($0.size) }.max() ?? 0, minCross), maxCross)
+        var lineCross = lines.map { line in line.map { cross(frames[$0].size) }.max() ?? 0 }
+        let linesCross = lineCross.reduce(0, +) + stack.spacing * Double(max(0, lines.count - 1))
+        let stackCross = min(max(stack.wrap == .wrap ? linesCross : lineCross.first ?? 0, minCross), maxCross)
         // A stack sized to its content across its width: percentages of its width resolve
         // against the width it ends up with — its max-content width, to which percentages add
         // nothing — as a browser lays them out once the width is known. Laid out again at
@@ -459,54 +546,84 @@ final class Pass {
                                    heightDefinite: heightDefinite)
             }
         }
-        for i in items.indices where (children[i].alignSelf ?? stack.alignItems) == .stretch {
-            let (explicit, lo, hi) = crossSize(items[i].spec)
-            guard explicit == .auto else { continue }
-            let target = max(min(stackCross, hi.resolve(cross(parent)) ?? .infinity), lo.resolve(cross(parent)) ?? 0)
-            // Again when already that size, if percentages below it may resolve now.
-            guard cross(frames[i].size) != target || (d == .horizontal && items[i].usesPercent) else { continue }
-            // Stretched, its height counts as definite for what it holds (a row's children).
-            frames[i] = measure(items[i], range(main: lengths[i], lengths[i], cross: target, target), parent: parent,
-                                definiteHeight: d == .horizontal ? true : flexedDefinite(i))
+        // Where each line starts across (CSS's align-content; one line that does not wrap is
+        // as thick as the stack). Lines that overflow fall back as the spacing values do
+        // along the axis: to the start.
+        var lineStart = Array(repeating: 0.0, count: lines.count)
+        if stack.wrap == .wrap {
+            let free = stackCross - linesCross
+            var content = stack.alignContent
+            if free < 0, content != .center, content != .end { content = .start }
+            let n = Double(lines.count)
+            var cursor = 0.0, between = 0.0
+            switch content {
+            case .start: break
+            case .stretch: for l in lineCross.indices { lineCross[l] += free / n }
+            case .center: cursor = free / 2
+            case .end: cursor = free
+            case .spaceBetween: between = n > 1 ? free / (n - 1) : 0
+            case .spaceAround: between = free / n; cursor = between / 2
+            case .spaceEvenly: between = free / (n + 1); cursor = between
+            }
+            for l in lines.indices {
+                lineStart[l] = cursor
+                cursor += lineCross[l] + stack.spacing + between
+            }
+        } else {
+            lineCross = [stackCross]
         }
-        // 4. Position: justify the free space along the axis, align across it.
-        let content = frames.reduce(0) { $0 + main($1.size) } + gaps
-        let stackMain = container
-        // Negative when the children overflow (CSS Flexbox §9.5): centred they overflow both
-        // sides, at the end the start; the spacing values fall back as CSS Box Alignment says
-        // (space-between to the start, space-around and space-evenly to a safe centre, which
-        // is the start when the children overflow).
-        let free = stackMain - content
-        var justify = stack.justifyContent
-        if free < 0 {
+        for (l, line) in lines.enumerated() {
+            for i in line where (children[i].alignSelf ?? stack.alignItems) == .stretch {
+                let (explicit, lo, hi) = crossSize(items[i].spec)
+                guard explicit == .auto else { continue }
+                let target = max(min(lineCross[l], hi.resolve(cross(parent)) ?? .infinity), lo.resolve(cross(parent)) ?? 0)
+                // Again when already that size, if percentages below it may resolve now.
+                guard cross(frames[i].size) != target || (d == .horizontal && items[i].usesPercent) else { continue }
+                // Stretched, its height counts as definite for what it holds (a row's children).
+                frames[i] = measure(items[i], range(main: lengths[i], lengths[i], cross: target, target), parent: parent,
+                                    definiteHeight: d == .horizontal ? true : flexedDefinite(i))
+            }
+        }
+        // 4. Position: justify each line's free space along the axis, align across its line.
+        for (l, line) in lines.enumerated() {
+            let content = line.reduce(0) { $0 + main(frames[$1].size) } + lineGaps(line)
+            // Negative when the children overflow (CSS Flexbox §9.5): centred they overflow both
+            // sides, at the end the start; the spacing values fall back as CSS Box Alignment says
+            // (space-between to the start, space-around and space-evenly to a safe centre, which
+            // is the start when the children overflow).
+            let free = container - content
+            var justify = stack.justifyContent
+            if free < 0 {
+                switch justify {
+                case .spaceBetween, .spaceAround, .spaceEvenly: justify = .start
+                default: break
+                }
+            }
+            let n = Double(line.count)
+            var cursor = 0.0, between = 0.0
             switch justify {
-            case .spaceBetween, .spaceAround, .spaceEvenly: justify = .start
-            default: break
+            case .start: break
+            case .center: cursor = free / 2
+            case .end: cursor = free
+            case .spaceBetween: between = n > 1 ? free / (n - 1) : 0
+            case .spaceAround: between = n > 0 ? free / n : 0; cursor = between / 2
+            case .spaceEvenly: between = free / (n + 1); cursor = between
+            }
+            for i in line {
+                cursor += children[i].spacingBefore
+                let childCross = cross(frames[i].size)
+                let offset: Double
+                switch children[i].alignSelf ?? stack.alignItems {
+                case .start, .stretch: offset = 0
+                case .center: offset = (lineCross[l] - childCross) / 2
+                case .end: offset = lineCross[l] - childCross
+                }
+                let across = lineStart[l] + offset
+                if d == .vertical { (frames[i].rect.x, frames[i].rect.y) = (across, cursor) } else { (frames[i].rect.x, frames[i].rect.y) = (cursor, across) }
+                cursor += main(frames[i].size) + children[i].spacingAfter + stack.spacing + between
             }
         }
-        let n = Double(children.count)
-        var cursor = 0.0, between = 0.0
-        switch justify {
-        case .start: break
-        case .center: cursor = free / 2
-        case .end: cursor = free
-        case .spaceBetween: between = n > 1 ? free / (n - 1) : 0
-        case .spaceAround: between = n > 0 ? free / n : 0; cursor = between / 2
-        case .spaceEvenly: between = free / (n + 1); cursor = between
-        }
-        for i in children.indices {
-            cursor += children[i].spacingBefore
-            let childCross = cross(frames[i].size)
-            let offset: Double
-            switch children[i].alignSelf ?? stack.alignItems {
-            case .start, .stretch: offset = 0
-            case .center: offset = (stackCross - childCross) / 2
-            case .end: offset = stackCross - childCross
-            }
-            if d == .vertical { (frames[i].rect.x, frames[i].rect.y) = (offset, cursor) } else { (frames[i].rect.x, frames[i].rect.y) = (cursor, offset) }
-            cursor += main(frames[i].size) + children[i].spacingAfter + stack.spacing + between
-        }
-        let s = size(main: stackMain, cross: stackCross)
+        let s = size(main: container, cross: stackCross)
         return Frame(Rect(x: 0, y: 0, width: s.width, height: s.height), children: frames)
     }
 }

@@ -1,6 +1,13 @@
 public enum Direction: Sendable, Equatable { case vertical, horizontal }
 public enum Justify: Sendable, Equatable { case start, center, end, spaceBetween, spaceAround, spaceEvenly }
 public enum Align: Sendable, Equatable { case start, center, end, stretch }
+/// Whether a stack keeps its children on one line along its axis (they shrink or overflow) or
+/// starts another line when the next child does not fit (CSS's and Yoga's `flex-wrap`).
+public enum Wrap: Sendable, Equatable { case noWrap, wrap }
+/// How a wrapping stack places its lines across its axis (CSS's `align-content`): stretched
+/// to share the room left (the default, as in CSS), packed to the start, centre or end, or
+/// spread out.
+public enum AlignContent: Sendable, Equatable { case start, center, end, stretch, spaceBetween, spaceAround, spaceEvenly }
 
 /// How a leaf sizes itself: given what its parent allows, the size it wants. Text wraps to the
 /// width allowed; an image or a control has its own size.
@@ -112,7 +119,8 @@ public struct Stack: Sendable {
     /// Whether `other` lays its children out as this does (its children aside).
     func laysOutLike(_ other: Stack) -> Bool {
         direction == other.direction && spacing == other.spacing && justifyContent == other.justifyContent
-            && alignItems == other.alignItems && size == other.size && children.count == other.children.count
+            && alignItems == other.alignItems && wrap == other.wrap && alignContent == other.alignContent
+            && size == other.size && children.count == other.children.count
             && zip(children, other.children).allSatisfy { a, b in
                 a.spacingBefore == b.spacingBefore && a.spacingAfter == b.spacingAfter && a.flexGrow == b.flexGrow
                     && a.flexShrink == b.flexShrink && a.flexBasis == b.flexBasis && a.alignSelf == b.alignSelf
@@ -125,13 +133,19 @@ public struct Stack: Sendable {
     public var alignItems: Align
     public var children: [StackChild]
     public var size: SizeSpec
+    /// One line, or as many as the children need (`spacing` is also the space between lines).
+    public var wrap: Wrap
+    /// Where the lines go across the axis when the stack wraps.
+    public var alignContent: AlignContent
 
     public init(_ direction: Direction, spacing: Double = 0, justifyContent: Justify = .start, alignItems: Align = .stretch,
-                size: SizeSpec = SizeSpec(), children: [StackChild]) {
+                wrap: Wrap = .noWrap, alignContent: AlignContent = .stretch, size: SizeSpec = SizeSpec(), children: [StackChild]) {
         self.direction = direction
         self.spacing = spacing
         self.justifyContent = justifyContent
         self.alignItems = alignItems
+        self.wrap = wrap
+        self.alignContent = alignContent
         self.children = children
         self.size = size
     }
@@ -202,8 +216,10 @@ public indirect enum Node: Sendable {
     }
 
     public static func stack(_ direction: Direction, spacing: Double = 0, justifyContent: Justify = .start, alignItems: Align = .stretch,
-                             size: SizeSpec = SizeSpec(), _ children: [StackChild]) -> Node {
-        .stack(Stack(direction, spacing: spacing, justifyContent: justifyContent, alignItems: alignItems, size: size, children: children))
+                             wrap: Wrap = .noWrap, alignContent: AlignContent = .stretch, size: SizeSpec = SizeSpec(),
+                             _ children: [StackChild]) -> Node {
+        .stack(Stack(direction, spacing: spacing, justifyContent: justifyContent, alignItems: alignItems, wrap: wrap,
+                     alignContent: alignContent, size: size, children: children))
     }
 
     /// A button: `(label)`, asking for `action` when tapped.

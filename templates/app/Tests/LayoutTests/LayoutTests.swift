@@ -257,6 +257,47 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
     }
 }
 
+/// Wrapping stacks, as Chromium lays them out (`flex-wrap: wrap`; each figure below is what
+/// it computed for the same boxes).
+@Suite struct WrapTests {
+    func five(_ first: SizeSpec = SizeSpec(width: .points(30), height: .points(10)), grow fourth: Double = 0,
+              lines: AlignContent = .stretch) -> Frame {
+        let box = SizeSpec(width: .points(30), height: .points(10))
+        let children = [StackChild(.fixed(.zero, spec: first))] + (1..<5).map { i in
+            StackChild(.fixed(.zero, spec: box), flexGrow: i == 3 ? fourth : 0)
+        }
+        return Flexbox.layout(.stack(.horizontal, spacing: 2, wrap: .wrap, alignContent: lines, size: SizeSpec(width: .points(100), height: .points(50)), children),
+                              in: SizeRange(max: Size(width: 1000, height: 1000)))
+    }
+
+    /// Five boxes 30 wide in a row 100 wide: three fit on the first line, two go on the next;
+    /// the lines share the height left (stretched, the default) or sit together in the middle.
+    @Test func childrenThatDoNotFitGoOnTheNextLine() {
+        let f = five()
+        #expect(f.children.map(\.rect.x) == [0, 32, 64, 0, 32])
+        #expect(f.children.map(\.rect.y) == [0, 0, 0, 26, 26])
+        #expect(five(lines: .center).children.map(\.rect.y) == [14, 14, 14, 26, 26])
+    }
+
+    /// Each line shares out its own room, and a child of no height is stretched to its line.
+    @Test func eachLineFlexesAndStretchesOnItsOwn() {
+        let f = five(SizeSpec(width: .points(30)), grow: 1)
+        #expect(f.children[0].rect == Rect(x: 0, y: 0, width: 30, height: 24))
+        #expect(f.children[3].rect == Rect(x: 0, y: 26, width: 68, height: 10))
+        #expect(f.children[4].rect == Rect(x: 70, y: 26, width: 30, height: 10))
+    }
+
+    /// A wrapping row sized to fit (here 64 wide, so only two boxes fit on a line) is as tall
+    /// as its lines.
+    @Test func aWrappingRowIsAsTallAsItsLines() {
+        let box = StackChild(.fixed(.zero, spec: SizeSpec(width: .points(30), height: .points(10))))
+        let row = Node.stack(.horizontal, spacing: 2, wrap: .wrap, size: SizeSpec(width: .points(64)), [box, box, box])
+        let f = Flexbox.layout(.stack(.vertical, alignItems: .start, [StackChild(row)]), in: SizeRange(max: Size(width: 1000, height: 1000)))
+        #expect(f.children[0].rect == Rect(x: 0, y: 0, width: 64, height: 22))
+        #expect(f.children[0].children.map(\.rect.y) == [0, 0, 12])
+    }
+}
+
 /// Percentages, as Chromium lays them out (found by laying percentage trees out in it).
 @Suite struct PercentTests {
     /// A percent flex basis in a column whose height is not known yet (auto) is `content`

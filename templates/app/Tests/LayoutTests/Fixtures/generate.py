@@ -10,7 +10,8 @@ browser-padding.json); with --text, leaves hold text in Liberation Mono at 10px 
 lines (browser-text.json); with --border, items have borders and some padding too (both
 content-box: one inset, browser-border.json); with --scroll, some items are scroll containers
 around a node, vertical (a block as wide as the viewport) or horizontal (a flex line the content
-does not shrink in), nested (browser-scroll.json).
+does not shrink in), nested (browser-scroll.json); with --wrap, stacks have up to six children
+and most wrap, with every align-content (browser-wrap.json).
 `LayoutTests.theEngineAgreesWithTheBrowser` lays each tree out with the Layout module and
 compares every node's frame with Chromium's. Run it again (Debian: `apt install chromium`)
 after changing the subset or the seed:
@@ -21,6 +22,7 @@ after changing the subset or the seed:
     python3 Tests/LayoutTests/Fixtures/generate.py --text [--count 300] [--seed 5]
     python3 Tests/LayoutTests/Fixtures/generate.py --border [--count 300] [--seed 13]
     python3 Tests/LayoutTests/Fixtures/generate.py --scroll [--count 300] [--seed 17]
+    python3 Tests/LayoutTests/Fixtures/generate.py --wrap [--count 300] [--seed 19]
 """
 import argparse
 import html
@@ -47,6 +49,9 @@ PADDING = False
 TEXT = False
 BORDER = False
 SCROLL = False
+WRAP = False
+CONTENT = ["start", "center", "end", "stretch", "spaceBetween", "spaceAround", "spaceEvenly"]
+CSS_CONTENT = dict(CSS_JUSTIFY, stretch="stretch")
 WORDS = ["a", "to", "the", "tree", "layout", "of", "flex", "boxes", "wraps", "at", "spaces", "monospace"]
 
 
@@ -58,7 +63,10 @@ def node(r, depth, nested):
         n["justify"] = r.choice(JUSTIFY)
         n["align"] = r.choice(ALIGN)
         n["gap"] = r.choice([0, 0, 2, 5])
-        n["children"] = [node(r, depth - 1, True) for _ in range(r.randint(1, 4))]
+        n["children"] = [node(r, depth - 1, True) for _ in range(r.randint(1, 6 if WRAP else 4))]
+        if WRAP and r.random() < 0.6:
+            n["wrap"] = True
+            n["content"] = r.choice(CONTENT)
     for key, p, lo, hi in [("w", 0.5, 0, 120), ("h", 0.5, 0, 80), ("minW", 0.15, 0, 90), ("maxW", 0.15, 10, 140),
                            ("minH", 0.15, 0, 60), ("maxH", 0.15, 10, 100)]:
         v = maybe(r, p, r.randint(lo, hi))
@@ -117,6 +125,8 @@ def style(n, root, scrolled=None):
     if "dir" in n:
         s += ["display:flex", "flex-direction:" + n["dir"], "justify-content:" + CSS_JUSTIFY[n["justify"]],
               "align-items:" + CSS_ALIGN[n["align"]], "gap:%dpx" % n["gap"]]
+        if n.get("wrap"):
+            s += ["flex-wrap:wrap", "align-content:" + CSS_CONTENT[n["content"]]]
     for key, prop in [("w", "width"), ("h", "height"), ("minW", "min-width"), ("maxW", "max-width"),
                       ("minH", "min-height"), ("maxH", "max-height")]:
         if key in n:
@@ -158,13 +168,15 @@ def main():
     parser.add_argument("--text", action="store_true")
     parser.add_argument("--border", action="store_true")
     parser.add_argument("--scroll", action="store_true")
+    parser.add_argument("--wrap", action="store_true")
     args = parser.parse_args()
-    global PERCENT, PADDING, TEXT, BORDER, SCROLL
+    global PERCENT, PADDING, TEXT, BORDER, SCROLL, WRAP
     PERCENT = args.percent
     PADDING = args.padding
     TEXT = args.text
     BORDER = args.border
     SCROLL = args.scroll
+    WRAP = args.wrap
     r = random.Random(args.seed)
     cases = []
     for _ in range(args.count):
@@ -173,7 +185,10 @@ def main():
         tree.setdefault("justify", r.choice(JUSTIFY))
         tree.setdefault("align", r.choice(ALIGN))
         tree.setdefault("gap", 0)
-        tree.setdefault("children", [node(r, 2, True) for _ in range(r.randint(1, 4))])
+        tree.setdefault("children", [node(r, 2, True) for _ in range(r.randint(1, 6 if WRAP else 4))])
+        if WRAP and "wrap" not in tree and r.random() < 0.6:
+            tree["wrap"] = True
+            tree["content"] = r.choice(CONTENT)
         tree.pop("text", None)
         for key in ["w", "minW", "maxW", "minH", "maxH", "wP", "minWP", "maxWP", "hP"]:
             tree.pop(key, None)
@@ -215,7 +230,7 @@ def main():
         case["frames"] = [[round(v, 4) for v in frame] for frame in f]
     version = subprocess.run([args.chromium, "--version"], capture_output=True, text=True).stdout.strip()
     out = dict(browser=version, seed=args.seed, cases=cases)
-    name = "browser-border.json" if args.border else "browser-scroll.json" if args.scroll else "browser-text.json" if args.text else "browser-padding.json" if args.padding else "browser-percent.json" if args.percent else "browser.json"
+    name = "browser-wrap.json" if args.wrap else "browser-border.json" if args.border else "browser-scroll.json" if args.scroll else "browser-text.json" if args.text else "browser-padding.json" if args.padding else "browser-percent.json" if args.percent else "browser.json"
     target = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     with open(target, "w") as f:
         json.dump(out, f, separators=(",", ":"))
