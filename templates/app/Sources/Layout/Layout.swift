@@ -106,7 +106,10 @@ final class Item {
         switch kind {
         case .leaf(let leaf): usesPercent = leaf.size.usesPercent
         case .stack(let stack, let children):
-            usesPercent = stack.size.usesPercent || children.contains { $0.usesPercent } || stack.children.contains { $0.flexBasis.isPercent }
+            usesPercent = stack.size.usesPercent || children.contains { $0.usesPercent } || stack.children.contains { child in
+                guard case .absolute(let o) = child.position else { return child.flexBasis.isPercent }
+                return [o.top, o.left, o.bottom, o.right].contains { $0.isPercent }
+            }
         case .scroll(let scroll, let child): usesPercent = scroll.size.usesPercent || child.usesPercent
         case .inset(_, let c): usesPercent = c.usesPercent
         case .overlay(let a, let b), .background(let a, let b): usesPercent = a.usesPercent || b.usesPercent
@@ -150,7 +153,8 @@ final class Item {
     lazy var minContentWidth: Double = {
         switch kind {
         case .leaf(let l): return l.measure.minimumWidth
-        case .stack(let s, let items):
+        case .stack(let whole, let all):
+            let (s, items) = Item.inFlow(whole, all)
             let row = s.direction == .horizontal
             // A wrapping row can put each child on a line of its own: its widest child's
             // contribution (its flex basis aside, as Chromium has it).
@@ -173,7 +177,8 @@ final class Item {
     lazy var maxContentWidth: Double = {
         switch kind {
         case .leaf(let l): return l.measure.size(.unconstrained).width
-        case .stack(let s, let items):
+        case .stack(let whole, let all):
+            let (s, items) = Item.inFlow(whole, all)
             let row = s.direction == .horizontal
             let widths = zip(s.children, items).map { child, item in item.maxContributionWidth(flex: row ? child : nil) }
             guard row else { return wrappedColumnWidth(widths) ?? widths.max() ?? 0 }
@@ -226,7 +231,8 @@ final class Item {
     func computeContentHeight(width: Double) -> Double {
         switch kind {
         case .leaf(let l): return l.measure.size(SizeRange(max: Size(width: width, height: .infinity))).height
-        case .stack(let s, let items):
+        case .stack(let whole, let all):
+            let (s, items) = Item.inFlow(whole, all)
             let column = s.direction == .vertical
             let heights = zip(s.children, items).map { child, item -> Double in
                 let spec = item.spec
@@ -274,7 +280,7 @@ final class Item {
     /// A wrapping column's lines when its height (or max height) is given, with its children's
     /// heights at `width`; nil for any other node.
     func columnLines(width: Double) -> (heights: [Double], lines: [[Int]])? {
-        guard case .stack(let s, let items) = kind, s.direction == .vertical, s.wrap == .wrap,
+        guard case .stack(let whole, let all) = kind, case let (s, items) = Item.inFlow(whole, all), s.direction == .vertical, s.wrap == .wrap,
               let limit = s.size.height.resolve(.nan).map({ min($0, s.size.maxHeight.resolve(.nan) ?? .infinity) }) ?? s.size.maxHeight.resolve(.nan)
         else { return nil }
         let heights = zip(s.children, items).map { child, item in
@@ -306,6 +312,15 @@ final class Item {
     }
 
     var isScroll: Bool { if case .scroll = kind { return true } else { return false } }
+
+    /// A stack with only its children in the flow, and their items: what its intrinsic sizes
+    /// come from (a child placed against its edges takes no room).
+    static func inFlow(_ stack: Stack, _ items: [Item]) -> (Stack, [Item]) {
+        guard stack.children.contains(where: { !$0.inFlow }) else { return (stack, items) }
+        var flow = stack
+        flow.children = stack.children.filter(\.inFlow)
+        return (flow, zip(stack.children, items).filter { $0.0.inFlow }.map(\.1))
+    }
 
     /// The node's own size spec. A wrapper has its child's, grown by an inset's edges (a
     /// bordered child of max width 30 is at most 32 wide), so a stack flexes it within them.
@@ -408,6 +423,48 @@ final class Pass {
         }
     }
 
+    /// A child out of the flow, in a stack of `size` (CSS's absolute positioning against a
+    /// positioned box): its own size, else what its opposite offsets leave (within its min and
+    /// max), else its content's (as wide as fits in what its offsets leave, as tall as it is);
+    /// at its offsets, else where the stack's justify and align would put its only child.
+    func placeAbsolute(_ item: Item, _ o: Offsets, alignSelf: Align?, in stack: Stack, size: Size) -> Frame {
+        let spec = item.spec
+        let (top, left, bottom, right) = (o.top.resolve(size.height), o.left.resolve(size.width), o.bottom.resolve(size.height), o.right.resolve(size.width))
+        func axis(_ own: Length, _ lo: Length, _ hi: Length, _ a: Double?, _ b: Double?, _ room: Double, content: (Double) -> Double?) -> (Double, Double) {
+            if own.resolve(room) != nil { return (0, .infinity) }
+            let left = max(0, room - (a ?? 0) - (b ?? 0))
+            guard let v = a != nil && b != nil ? left : content(left) else { return (0, .infinity) }
+            let held = max(min(v, hi.resolve(room) ?? .infinity), lo.resolve(room) ?? 0)
+            return (held, held)
+        }
+        // Across, its content's width within what its offsets leave (CSS's shrink-to-fit);
+        // down, its content's height.
+        let w = axis(spec.width, spec.minWidth, spec.maxWidth, left, right, size.width) { min(item.maxContentWidth, max(item.minContentWidth, $0)) }
+        let h = axis(spec.height, spec.minHeight, spec.maxHeight, top, bottom, size.height) { _ in nil }
+        var f = measure(item, SizeRange(min: Size(width: w.0, height: h.0), max: Size(width: w.1, height: h.1)), parent: size)
+        // Where it would go as the stack's only child: along the axis by justify (the spacing
+        // values as they are for one child), across by align (a stretch is the start).
+        func along(_ free: Double) -> Double {
+            switch stack.justifyContent {
+            case .start, .spaceBetween: return 0
+            case .center, .spaceAround, .spaceEvenly: return free / 2
+            case .end: return free
+            }
+        }
+        func across(_ free: Double) -> Double {
+            switch alignSelf ?? stack.alignItems {
+            case .start, .stretch: return 0
+            case .center: return free / 2
+            case .end: return free
+            }
+        }
+        let (freeX, freeY) = (size.width - f.rect.width, size.height - f.rect.height)
+        let row = stack.direction == .horizontal
+        f.rect.x = left ?? right.map { size.width - $0 - f.rect.width } ?? (row ? along(freeX) : across(freeX))
+        f.rect.y = top ?? bottom.map { size.height - $0 - f.rect.height } ?? (row ? across(freeY) : along(freeY))
+        return f
+    }
+
     /// The parent's range narrowed by the node's own spec. An explicit size (held within the
     /// spec's min and max) is the node's size whatever room the parent has, as in CSS (the node
     /// overflows), unless the parent has decided that axis (its range there is one size: a
@@ -433,6 +490,23 @@ final class Pass {
     }
 
     func layoutStack(_ stack: Stack, _ items: [Item], _ r: SizeRange, heightDefinite: Bool) -> Frame {
+        // The children in the flow lay the stack out; those placed against its edges go on it
+        // after, in their places among its children.
+        if stack.children.contains(where: { !$0.inFlow }) {
+            let (flow, flowItems) = Item.inFlow(stack, items)
+            var frame = layoutStack(flow, flowItems, r, heightDefinite: heightDefinite)
+            var laidOut = frame.children.makeIterator()
+            var children: [Frame] = []
+            for (child, item) in zip(stack.children, items) {
+                if case .absolute(let offsets) = child.position {
+                    children.append(placeAbsolute(item, offsets, alignSelf: child.alignSelf, in: stack, size: frame.size))
+                } else if let f = laidOut.next() {
+                    children.append(f)
+                }
+            }
+            frame.children = children
+            return frame
+        }
         let d = stack.direction
         func main(_ s: Size) -> Double { d == .vertical ? s.height : s.width }
         func cross(_ s: Size) -> Double { d == .vertical ? s.width : s.height }

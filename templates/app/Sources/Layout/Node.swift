@@ -123,7 +123,7 @@ public struct Stack: Sendable {
             && size == other.size && children.count == other.children.count
             && zip(children, other.children).allSatisfy { a, b in
                 a.spacingBefore == b.spacingBefore && a.spacingAfter == b.spacingAfter && a.flexGrow == b.flexGrow
-                    && a.flexShrink == b.flexShrink && a.flexBasis == b.flexBasis && a.alignSelf == b.alignSelf
+                    && a.flexShrink == b.flexShrink && a.flexBasis == b.flexBasis && a.alignSelf == b.alignSelf && a.position == b.position
             }
     }
 
@@ -151,6 +151,30 @@ public struct Stack: Sendable {
     }
 }
 
+/// Distances from a stack's edges (auto: not given).
+public struct Offsets: Sendable, Equatable {
+    public var top: Length, left: Length, bottom: Length, right: Length
+    public init(top: Length = .auto, left: Length = .auto, bottom: Length = .auto, right: Length = .auto) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+}
+
+/// Where a stack's child goes: in the stack's flow (the default), or out of it, placed against
+/// the stack's own edges (CSS's `position: absolute` in a `position: relative` box, Yoga's
+/// absolute position type). An absolute child takes no room and does not flex; its size is
+/// its own, else what its opposite offsets leave of the stack, else its content's (as wide
+/// as fits in what its offsets leave); along an axis it has no offset on, it goes where the
+/// stack's justify and align (its `alignSelf`, if any) would put the stack's only child.
+/// `alignSelf` does nothing else for it: unlike a browser, it is not aligned between its
+/// offsets. Offsets are from the stack's own frame (inside an `inset` around it).
+public enum Position: Sendable, Equatable {
+    case inFlow
+    case absolute(Offsets)
+}
+
 /// A child of a stack, with how it flexes and aligns.
 public struct StackChild: Sendable {
     public var node: Node
@@ -162,9 +186,11 @@ public struct StackChild: Sendable {
     public var flexBasis: Length
     /// Overrides the stack's `alignItems` for this child.
     public var alignSelf: Align?
+    /// In the flow, or placed against the stack's edges.
+    public var position: Position
 
     public init(_ node: Node, spacingBefore: Double = 0, spacingAfter: Double = 0, flexGrow: Double = 0, flexShrink: Double = 0,
-                flexBasis: Length = .auto, alignSelf: Align? = nil) {
+                flexBasis: Length = .auto, alignSelf: Align? = nil, position: Position = .inFlow) {
         self.node = node
         self.spacingBefore = spacingBefore
         self.spacingAfter = spacingAfter
@@ -172,7 +198,16 @@ public struct StackChild: Sendable {
         self.flexShrink = flexShrink
         self.flexBasis = flexBasis
         self.alignSelf = alignSelf
+        self.position = position
     }
+
+    /// A child out of the flow, at these distances from the stack's edges.
+    public static func absolute(_ node: Node, top: Length = .auto, left: Length = .auto, bottom: Length = .auto, right: Length = .auto,
+                                alignSelf: Align? = nil) -> StackChild {
+        StackChild(node, alignSelf: alignSelf, position: .absolute(Offsets(top: top, left: left, bottom: bottom, right: right)))
+    }
+
+    var inFlow: Bool { position == .inFlow }
 }
 
 /// A viewport onto a child laid out without limit along `direction`, showing it from

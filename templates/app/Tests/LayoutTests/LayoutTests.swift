@@ -298,6 +298,38 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
     }
 }
 
+/// Children placed against a stack's edges, as Chromium lays out `position: absolute` in a
+/// `position: relative` flex container (each figure is what it computed for the same boxes).
+@Suite struct AbsoluteTests {
+    /// In a row 100x50 that centres along and aligns to the end across: the box in the flow is
+    /// centred as if it were alone; one box sits 5 from the right and bottom edges, one
+    /// stretches between its left and right offsets, and one with no offsets goes where the
+    /// row would put its only child.
+    @Test func aChildOutOfTheFlowIsPlacedAgainstTheStacksEdges() {
+        let box = SizeSpec(width: .points(20), height: .points(10))
+        let f = Flexbox.layout(.stack(.horizontal, justifyContent: .center, alignItems: .end, size: SizeSpec(width: .points(100), height: .points(50)), [
+            StackChild(.fixed(Size(width: 30, height: 50))),
+            .absolute(.fixed(.zero, spec: box), bottom: .points(5), right: .points(5)),
+            .absolute(.fixed(.zero, spec: SizeSpec(height: .points(10))), top: .points(0), left: .points(10), right: .points(10)),
+            .absolute(.fixed(.zero, spec: box)),
+        ]), in: SizeRange(max: Size(width: 1000, height: 1000)))
+        #expect(f.children.map(\.rect) == [
+            Rect(x: 35, y: 0, width: 30, height: 50), Rect(x: 75, y: 35, width: 20, height: 10),
+            Rect(x: 10, y: 0, width: 80, height: 10), Rect(x: 40, y: 40, width: 20, height: 10),
+        ])
+    }
+
+    /// It takes no room: a stack sized to fit is its flow's size.
+    @Test func aChildOutOfTheFlowTakesNoRoom() {
+        let f = Flexbox.layout(.stack(.vertical, [
+            StackChild(.fixed(Size(width: 30, height: 20))),
+            .absolute(.fixed(.zero, spec: SizeSpec(width: .points(300), height: .points(200))), top: .points(0), left: .points(0)),
+        ]), in: SizeRange(max: Size(width: 1000, height: 1000)))
+        #expect(f.rect == Rect(x: 0, y: 0, width: 30, height: 20))
+        #expect(f.children[1].rect == Rect(x: 0, y: 0, width: 300, height: 200))
+    }
+}
+
 /// Percentages, as Chromium lays them out (found by laying percentage trees out in it).
 @Suite struct PercentTests {
     /// A percent flex basis in a column whose height is not known yet (auto) is `content`

@@ -11,7 +11,9 @@ lines (browser-text.json); with --border, items have borders and some padding to
 content-box: one inset, browser-border.json); with --scroll, some items are scroll containers
 around a node, vertical (a block as wide as the viewport) or horizontal (a flex line the content
 does not shrink in), nested (browser-scroll.json); with --wrap, stacks have up to six children
-and most wrap, with every align-content (browser-wrap.json).
+and most wrap, with every align-content (browser-wrap.json); with --absolute, some items are
+placed against their stack's edges (position: absolute in a position: relative stack, with some
+of top, right, bottom and left: browser-absolute.json).
 `LayoutTests.theEngineAgreesWithTheBrowser` lays each tree out with the Layout module and
 compares every node's frame with Chromium's. Run it again (Debian: `apt install chromium`)
 after changing the subset or the seed:
@@ -23,6 +25,7 @@ after changing the subset or the seed:
     python3 Tests/LayoutTests/Fixtures/generate.py --border [--count 300] [--seed 13]
     python3 Tests/LayoutTests/Fixtures/generate.py --scroll [--count 300] [--seed 17]
     python3 Tests/LayoutTests/Fixtures/generate.py --wrap [--count 300] [--seed 19]
+    python3 Tests/LayoutTests/Fixtures/generate.py --absolute [--count 300] [--seed 23]
 """
 import argparse
 import html
@@ -50,6 +53,7 @@ TEXT = False
 BORDER = False
 SCROLL = False
 WRAP = False
+ABSOLUTE = False
 CONTENT = ["start", "center", "end", "stretch", "spaceBetween", "spaceAround", "spaceEvenly"]
 CSS_CONTENT = dict(CSS_JUSTIFY, stretch="stretch")
 WORDS = ["a", "to", "the", "tree", "layout", "of", "flex", "boxes", "wraps", "at", "spaces", "monospace"]
@@ -93,6 +97,12 @@ def node(r, depth, nested):
             n.pop(key, None)
     if PADDING and nested and "basis" not in n and r.random() < 0.35:
         n["pad"] = [r.choice([0, 2, 5, 10]) for _ in range(4)]
+    if ABSOLUTE and nested and r.random() < 0.3:
+        # Out of the flow: top, right, bottom, left (None: auto), against the parent stack.
+        n["abs"] = [maybe(r, 0.45, r.randint(0, 40)) for _ in range(4)]
+        # No align-self: on such a box the browser also aligns it between its offsets (CSS Box
+        # Alignment for absolute positioning), which the engine does not.
+        n.pop("self", None)
     if BORDER and nested and "basis" not in n and r.random() < 0.4:
         n["border"] = [r.choice([0, 1, 1, 2, 4]) for _ in range(4)]
         if r.random() < 0.4:
@@ -116,6 +126,13 @@ def node(r, depth, nested):
 
 def style(n, root, scrolled=None):
     s = []
+    if ABSOLUTE and "children" in n:
+        s.append("position:relative")
+    if "abs" in n:
+        s.append("position:absolute")
+        for prop, v in zip(["top", "right", "bottom", "left"], n["abs"]):
+            if v is not None:
+                s.append("%s:%dpx" % (prop, v))
     if "scroll" in n:
         # Scrolled down, the content is a block as wide as the viewport (unless it has its own
         # width) and as tall as it is; across, a flex line the content does not shrink in.
@@ -169,14 +186,16 @@ def main():
     parser.add_argument("--border", action="store_true")
     parser.add_argument("--scroll", action="store_true")
     parser.add_argument("--wrap", action="store_true")
+    parser.add_argument("--absolute", action="store_true")
     args = parser.parse_args()
-    global PERCENT, PADDING, TEXT, BORDER, SCROLL, WRAP
+    global PERCENT, PADDING, TEXT, BORDER, SCROLL, WRAP, ABSOLUTE
     PERCENT = args.percent
     PADDING = args.padding
     TEXT = args.text
     BORDER = args.border
     SCROLL = args.scroll
     WRAP = args.wrap
+    ABSOLUTE = args.absolute
     r = random.Random(args.seed)
     cases = []
     for _ in range(args.count):
@@ -230,7 +249,7 @@ def main():
         case["frames"] = [[round(v, 4) for v in frame] for frame in f]
     version = subprocess.run([args.chromium, "--version"], capture_output=True, text=True).stdout.strip()
     out = dict(browser=version, seed=args.seed, cases=cases)
-    name = "browser-wrap.json" if args.wrap else "browser-border.json" if args.border else "browser-scroll.json" if args.scroll else "browser-text.json" if args.text else "browser-padding.json" if args.padding else "browser-percent.json" if args.percent else "browser.json"
+    name = "browser-absolute.json" if args.absolute else "browser-wrap.json" if args.wrap else "browser-border.json" if args.border else "browser-scroll.json" if args.scroll else "browser-text.json" if args.text else "browser-padding.json" if args.padding else "browser-percent.json" if args.percent else "browser.json"
     target = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     with open(target, "w") as f:
         json.dump(out, f, separators=(",", ":"))
