@@ -206,9 +206,12 @@ final class Item {
         var c = preferred ?? content
         var lowest = s.minWidth.resolve(.nan) ?? 0
         if let flex {
-            let base = flex.flexBasis.resolve(.nan) ?? preferred ?? maxContentWidth
-            if flex.flexGrow == 0 { c = min(c, base) }
-            if flex.flexShrink == 0 { c = max(c, base) }
+            // Held to its flex base size only when that is given (a basis or a width), as
+            // Chromium has it: a content-sized base adds nothing to a min-content contribution.
+            if let base = flex.flexBasis.resolve(.nan) ?? preferred {
+                if flex.flexGrow == 0 { c = min(c, base) }
+                if flex.flexShrink == 0 { c = max(c, base) }
+            }
             // A flex item's min width, when auto, is its automatic minimum.
             if s.minWidth.resolve(.nan) == nil && !isScroll {
                 lowest = min(minContentWidth, preferred ?? .infinity, s.maxWidth.resolve(.nan) ?? .infinity)
@@ -234,15 +237,19 @@ final class Item {
         case .stack(let whole, let all):
             let (s, items) = Item.inFlow(whole, all)
             let column = s.direction == .vertical
-            let heights = zip(s.children, items).map { child, item -> Double in
+            // In a row that does not wrap, each child is as wide as flexing makes it.
+            let widths = column || s.wrap == .wrap ? nil : Item.rowWidths(s, items, width: width)
+            let heights = zip(s.children, items).enumerated().map { i, pair -> Double in
+                let (child, item) = pair
                 let spec = item.spec
-                let content = item.contentHeight(width: spec.widthWithin(.nan) ?? width)
+                let at = widths?[i] ?? item.widthInColumn(stretched: (child.alignSelf ?? s.alignItems) == .stretch, room: width, parent: .nan)
+                let content = item.contentHeight(width: at)
                 let preferred = spec.height.resolve(.nan), highest = spec.maxHeight.resolve(.nan) ?? .infinity
                 // In a column, its hypothetical height: its flex base size within its min (when
                 // auto, its automatic minimum) and max; in a row, its own height or its content's.
                 var lowest = spec.minHeight.resolve(.nan) ?? 0
                 if column && spec.minHeight.resolve(.nan) == nil && !item.isScroll {
-                    lowest = min(item.minContentHeight(width: spec.widthWithin(.nan) ?? width, content: content), preferred ?? .infinity, highest)
+                    lowest = min(item.minContentHeight(width: at, content: content), preferred ?? .infinity, highest)
                 }
                 // A percent basis of a height not known yet is the content (CSS Flexbox §7.2.3).
                 let h = (column ? child.flexBasis.resolve(.nan) ?? (child.flexBasis.isPercent ? content : nil) : nil) ?? preferred ?? content
@@ -299,6 +306,32 @@ final class Item {
     }
 
     var spacing: Double { if case .stack(let s, _) = kind { return s.spacing } else { return 0 } }
+
+    /// How wide it is in a column `room` wide: its own width, else the column's when
+    /// stretched, else its content's within the room (CSS's fit-content), within its min and
+    /// max (`parent`: what their percentages refer to).
+    func widthInColumn(stretched: Bool, room: Double, parent: Double) -> Double {
+        let spec = self.spec
+        if let w = spec.widthWithin(parent) { return w }
+        let fit = stretched ? room : min(maxContentWidth, max(minContentWidth, room))
+        return max(min(fit, spec.maxWidth.resolve(parent) ?? .infinity), spec.minWidth.resolve(parent) ?? 0)
+    }
+
+    /// The widths of a row's children when it is `width` wide: each child's hypothetical
+    /// width, flexed to share out what is left (as the row lays them out).
+    static func rowWidths(_ s: Stack, _ items: [Item], width: Double) -> [Double] {
+        let gaps = s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
+        let flex = zip(s.children, items).map { child, item -> Flex.Item in
+            let spec = item.spec
+            let highest = spec.maxWidth.resolve(width) ?? .infinity
+            let lowest = spec.minWidth.resolve(width) ?? (item.isScroll ? 0 : min(item.minContentWidth, spec.width.resolve(width) ?? .infinity, highest))
+            var f = Flex.Item(base: child.flexBasis.resolve(width) ?? spec.width.resolve(width) ?? item.maxContentWidth, min: lowest, max: highest,
+                              grow: child.flexGrow, shrink: child.flexShrink)
+            if case .inset(let e, _) = item.kind { f.insets = e.left + e.right }
+            return f
+        }
+        return Flex.resolve(flex, available: width - gaps)
+    }
 
     /// Its width as a row's flex item before flexing (CSS's hypothetical main size): its basis
     /// or own width, else its max-content width, within its min (when auto, its automatic
@@ -534,11 +567,7 @@ final class Pass {
         // In a column, how wide a child is: its own width, else the column's when stretched,
         // else its content's, within the column (CSS's fit-content).
         func columnWidth(_ i: Int) -> Double {
-            let spec = items[i].spec
-            if let w = spec.widthWithin(cross(parent)) { return w }
-            guard (children[i].alignSelf ?? stack.alignItems) != .stretch else { return maxCross }
-            let fit = min(items[i].maxContentWidth, max(items[i].minContentWidth, maxCross))
-            return max(min(fit, spec.maxWidth.resolve(cross(parent)) ?? .infinity), spec.minWidth.resolve(cross(parent)) ?? 0)
+            items[i].widthInColumn(stretched: (children[i].alignSelf ?? stack.alignItems) == .stretch, room: maxCross, parent: cross(parent))
         }
         // 1. Each child's flex base size (its basis, or its own size without its min and max)
         //    and its bounds along the axis.

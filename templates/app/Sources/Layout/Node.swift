@@ -56,7 +56,14 @@ public struct TextMetrics: Sendable, Equatable {
     /// One point is one terminal cell.
     public static let cells = TextMetrics(characterWidth: 1, lineHeight: 1)
 
-    func columns(_ width: Double) -> Int? { width.isFinite ? Int((width / characterWidth + 1e-9).rounded(.down)) : nil }
+    /// How many characters fit in `width`: a line fits when its width, in a browser's layout
+    /// units of 1/64 point, rounded down, is within it (as Chromium breaks lines).
+    func columns(_ width: Double) -> Int? {
+        guard width.isFinite, characterWidth > 0 else { return nil }
+        var n = Int(max(0, (width + 1.0 / 64) / characterWidth).rounded(.down))
+        while n > 0, (Double(n) * characterWidth * 64).rounded(.down) / 64 > width { n -= 1 }
+        return n
+    }
 
     func size(of lines: [String]) -> Size {
         Size(width: Double(lines.map(\.count).max() ?? 0) * characterWidth, height: Double(lines.count) * lineHeight)
