@@ -190,7 +190,7 @@ import Testing
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         let test = try s.run("/usr/bin/env", ["swift", "test", "--skip-build"], in: "work/Demo")
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
-        #expect((test.stdout + test.stderr).contains("88 tests in 12 suites passed"), "\(test.stdout)")
+        #expect((test.stdout + test.stderr).contains("89 tests in 13 suites passed"), "\(test.stdout)")
 
         let bin = s.root + "/work/Demo/.build/debug/Demo"
         func demo(_ args: String...) throws -> String {

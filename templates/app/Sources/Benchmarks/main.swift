@@ -57,8 +57,8 @@ try time("restore of a 10,000-item snapshot") {
 /// Commands per second from `senders` tasks at once, with one fsync per journal write or one
 /// shared by all queued: through the whole path (journal, store, snapshot), or the bus and
 /// journal alone (a handler that does nothing).
-func commandsPerSecond(groupCommit: Bool, senders: Int, each: Int, withStore: Bool) async throws -> Double {
-    let directory = try StateDirectory(scratch.appendingPathComponent("bus-\(groupCommit)-\(senders)-\(withStore)"))
+func commandsPerSecond(groupCommit: Bool, senders: Int, each: Int, withStore: Bool, round: Int = 0) async throws -> Double {
+    let directory = try StateDirectory(scratch.appendingPathComponent("bus-\(groupCommit)-\(senders)-\(withStore)-\(round)"))
     let journal = try FileJournal(in: directory, groupCommit: groupCommit)
     let store = try Store(in: directory, initial: ItemsState(), schema: ItemsState.schema, journal: journal)
     var handlers = Handlers()
@@ -97,8 +97,8 @@ for withStore in [true, false] {
 
 // The store beside SQLite doing the same durable work: WAL, synchronous=FULL, one transaction
 // per command (Python's sqlite3, where python3 is on PATH), one sender, on the same disk.
-func sqlitePerSecond(count: Int) -> Double? {
-    let db = scratch.appendingPathComponent("peer.sqlite").path
+func sqlitePerSecond(count: Int, round: Int) -> Double? {
+    let db = scratch.appendingPathComponent("peer-\(round).sqlite").path
     let script = """
         import sqlite3, sys, time, uuid
         db = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -121,10 +121,19 @@ func sqlitePerSecond(count: Int) -> Double? {
     return p.terminationStatus == 0 ? Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
 }
 
-let store = try await commandsPerSecond(groupCommit: true, senders: 1, each: 1600, withStore: true)
-if let sqlite = sqlitePerSecond(count: 1600) {
-    print("commands per second, one sender: the store \(Int(store)), SQLite (WAL, synchronous=FULL, a transaction each) \(Int(sqlite)): "
+// Side by side: five rounds, the store then SQLite in each, so both meet the disk in the same
+// state (a lone run of either swings by half on a busy disk); the medians are compared.
+var stores: [Double] = [], sqlites: [Double] = []
+for round in 0..<5 {
+    stores.append(try await commandsPerSecond(groupCommit: true, senders: 1, each: 1600, withStore: true, round: round))
+    if let sqlite = sqlitePerSecond(count: 1600, round: round) { sqlites.append(sqlite) }
+}
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+let store = median(stores)
+if !sqlites.isEmpty {
+    let sqlite = median(sqlites)
+    print("commands per second, one sender (median of five rounds): the store \(Int(store)), SQLite (WAL, synchronous=FULL, a transaction each) \(Int(sqlite)): "
           + "\(String(format: "%.2f", store / sqlite))x SQLite")
 } else {
-    print("commands per second, one sender: the store \(Int(store)) (python3 with sqlite3 is not on PATH: no SQLite run to compare)")
+    print("commands per second, one sender (median of five rounds): the store \(Int(store)) (python3 with sqlite3 is not on PATH: no SQLite run to compare)")
 }

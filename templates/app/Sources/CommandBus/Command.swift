@@ -48,7 +48,7 @@ public struct CommandContext: Sendable, Equatable {
 /// state it undoes). Journaled like any command, so an undo survives a crash too.
 public struct Undo: Command {
     public static let typeName = "bus.undo"
-    public var id = UUID()
+    public var id = UUID.random()
     public init() {}
     public var summary: String { "undo" }
 }
@@ -56,7 +56,7 @@ public struct Undo: Command {
 /// Applies again the last command undone.
 public struct Redo: Command {
     public static let typeName = "bus.redo"
-    public var id = UUID()
+    public var id = UUID.random()
     public init() {}
     public var summary: String { "redo" }
 }
@@ -84,6 +84,21 @@ public enum CommandBusError: Error, Equatable, CustomStringConvertible {
         case .noHandler(let t): return "no handler is registered for \(t)"
         case .recovering: return "the bus is recovering the journal; send once recover has returned"
         case .closed: return "the bus is closed"
+        }
+    }
+}
+
+extension UUID {
+    /// A random (version 4) UUID from the system's generator, as `UUID()` makes, without the
+    /// file `UUID()` opens and closes for each one on Linux: every command makes one (and
+    /// decoding one makes another before its own is read), so it is on every command's path.
+    public static func random() -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            raw[6] = (raw[6] & 0x0F) | 0x40
+            raw[8] = (raw[8] & 0x3F) | 0x80
+            return UUID(uuid: raw.load(as: uuid_t.self))
         }
     }
 }

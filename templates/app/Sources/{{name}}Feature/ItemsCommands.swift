@@ -4,7 +4,7 @@ import Foundation
 /// Adds an item at the end. Its inverse removes it.
 public struct AddItem: Command {
     public static let typeName = "items.add"
-    public var id = UUID()
+    public var id = UUID.random()
     public var text: String
     public init(text: String) { self.text = text }
     public var summary: String { "add \"\(text)\"" }
@@ -14,7 +14,7 @@ public struct AddItem: Command {
 /// store, whose work is journaled commands of its own — an import from a file, a sync.
 public struct ImportItems: Command {
     public static let typeName = "items.import"
-    public var id = UUID()
+    public var id = UUID.random()
     public var texts: [String]
     public init(texts: [String]) { self.texts = texts }
     public var summary: String { "import \(texts.count) item\(texts.count == 1 ? "" : "s")" }
@@ -23,7 +23,7 @@ public struct ImportItems: Command {
 /// Removes an item. Its inverse puts it back where it was.
 public struct RemoveItem: Command {
     public static let typeName = "items.remove"
-    public var id = UUID()
+    public var id = UUID.random()
     public var itemID: UUID
     /// What the item said, for people reading the history.
     public var text: String
@@ -40,7 +40,7 @@ public struct RemoveItem: Command {
 public struct InsertItem: Command {
     public static let typeName = "items.insert"
     public static let version = 2
-    public var id = UUID()
+    public var id = UUID.random()
     public var itemID: UUID
     public var text: String
     public var index: Int

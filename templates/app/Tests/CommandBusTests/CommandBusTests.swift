@@ -657,3 +657,15 @@ struct Rename: Command {
         #expect(throws: CommandBusError.newerCommand(Rename.typeName, found: 3, known: 2)) { try newer.decode(Rename.self) }
     }
 }
+
+@Suite struct RandomIDTests {
+    /// Version 4, RFC 4122 variant, and no two alike: what `UUID()` makes, without its file.
+    @Test func randomIDsAreVersionFourAndDistinct() {
+        let ids = (0..<1000).map { _ in UUID.random() }
+        #expect(Set(ids).count == 1000)
+        for id in ids {
+            #expect(id.uuid.6 >> 4 == 4 && id.uuid.8 >> 6 == 2, "\(id)")
+            #expect(UUID(uuidString: id.uuidString) == id)
+        }
+    }
+}
