@@ -290,9 +290,10 @@ final class Item {
         guard case .stack(let whole, let all) = kind, case let (s, items) = Item.inFlow(whole, all), s.direction == .vertical, s.wrap == .wrap,
               let limit = s.size.height.resolve(.nan).map({ min($0, s.size.maxHeight.resolve(.nan) ?? .infinity) }) ?? s.size.maxHeight.resolve(.nan)
         else { return nil }
+        // Each child's hypothetical height: its basis, else its own height, else its content's.
         let heights = zip(s.children, items).map { child, item in
             let spec = item.spec
-            let h = spec.height.resolve(.nan) ?? item.contentHeight(width: spec.widthWithin(.nan) ?? width)
+            let h = child.flexBasis.resolve(.nan) ?? spec.height.resolve(.nan) ?? item.contentHeight(width: spec.widthWithin(.nan) ?? width)
             return max(min(h, spec.maxHeight.resolve(.nan) ?? .infinity), spec.minHeight.resolve(.nan) ?? 0) + child.spacingBefore + child.spacingAfter
         }
         return (heights, Flex.lines(heights, available: max(limit, s.size.minHeight.resolve(.nan) ?? 0), spacing: s.spacing))
@@ -608,7 +609,7 @@ final class Pass {
         // A wrapping row's is never narrower than its widest child (its min-content width).
         let widest = d == .horizontal && stack.wrap == .wrap
             ? items.indices.map { items[$0].minContributionWidth(flex: nil) + children[$0].spacingBefore + children[$0].spacingAfter }.max() ?? 0 : 0
-        let container = min(max(natural, widest, minMain), maxMain)
+        var container = min(max(natural, widest, minMain), maxMain)
         // The lines: every child on one, or, wrapping, as many children on each as fit by their
         // hypothetical sizes (a child always fits on a line of its own); each line shares out
         // its own room.
@@ -618,6 +619,11 @@ final class Pass {
             : [Array(items.indices)]
         func lineGaps(_ line: [Int]) -> Double {
             line.reduce(0) { $0 + children[$1].spacingBefore + children[$1].spacingAfter } + stack.spacing * Double(max(0, line.count - 1))
+        }
+        // A wrapping column of no set height is as tall as its longest line (as Chromium has it).
+        if d == .vertical, lines.count > 1, minMain < maxMain {
+            let longest = lines.map { line in line.reduce(0) { $0 + flex[$1].hypothetical } + lineGaps(line) }.max() ?? 0
+            container = min(max(longest, minMain), maxMain)
         }
         var lengths = Array(repeating: 0.0, count: items.count)
         for line in lines {
