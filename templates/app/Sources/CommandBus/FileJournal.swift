@@ -263,8 +263,16 @@ public final class FileJournal: Journal {
 
     /// `value` as eight lowercase hex digits.
     static func hex8(_ value: UInt32) -> [UInt8] {
-        let digits = Array("0123456789abcdef".utf8)
-        return (0..<8).map { i in digits[Int((value >> UInt32(28 - 4 * i)) & 0xF)] }
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(8)
+        var shift: UInt32 = 28
+        for _ in 0..<8 {
+            let nibble: UInt32 = (value >> shift) & 0xF
+            out.append(digits[Int(nibble)])
+            shift &-= 4
+        }
+        return out
     }
 
     /// The record starting at `start`, and where the next one starts; nil if it is not whole
