@@ -650,7 +650,7 @@ final class Pass {
         // exactly that width.
         if r.min.width < r.max.width, items.contains(where: { $0.usesPercent }) {
             let intrinsic = d == .vertical ? min(max(items.map { $0.maxContributionWidth(flex: nil) }.max() ?? 0, r.min.width), r.max.width) : container
-            if intrinsic < r.max.width {
+            if intrinsic <= r.max.width {
                 return layoutStack(stack, items, SizeRange(min: Size(width: intrinsic, height: r.min.height), max: Size(width: intrinsic, height: r.max.height)),
                                    heightDefinite: heightDefinite)
             }
