@@ -590,7 +590,6 @@ final class Pass {
             if let b = children[i].flexBasis.resolve(main(parent)) {
                 base = b
             } else if children[i].flexBasis.isPercent {
-                let spec = items[i].spec
                 base = d == .horizontal ? items[i].maxContentWidth : items[i].contentHeight(width: columnWidth(i))
             } else {
                 base = main(measure(items[i], range(main: 0, .infinity, cross: 0, crossRooms[i]), parent: parent,
