@@ -190,13 +190,23 @@ public struct Template: Sendable {
             let path = try renderedPath(rel, context)
             var contents: [UInt8]
             do { contents = try fs.read(full, limit: Int.max) } catch { throw TackError("cannot read \(full): \(error)") }
-            if let text = String(validating: contents, as: UTF8.self) {
+            // Text with no tag is the same rendered: not rendered (a template's data files —
+            // the layout's browser fixtures are 2 MB — would cost seconds).
+            if Self.hasTag(contents), let text = String(validating: contents, as: UTF8.self) {
                 contents = Array(try renderText(text, context, what: rel).utf8)
             }
             let executable = fs.isExecutable(full)
             files.append(File(path: path, contents: contents, executable: executable))
         }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// Whether `bytes` hold `{{`, which every Mustache tag starts with (a delimiter change
+    /// too: `{{=`).
+    static func hasTag(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count > 1 else { return false }
+        for i in 1..<bytes.count where bytes[i] == UInt8(ascii: "{") && bytes[i - 1] == UInt8(ascii: "{") { return true }
+        return false
     }
 
     /// A template file's path in the new project, refused when it would land outside it.

@@ -58,6 +58,20 @@ final class TemplateRemotes: GitRemotes, @unchecked Sendable {
         #expect(try fs.list("/work") == ["MyApp"], "nothing of the staging directory is left")
     }
 
+    /// A file with no tag is copied as it is, unrendered (a 2 MB fixture took seconds to
+    /// render); one with a tag, even at its very end, is rendered.
+    @Test func filesWithNoTagAreCopiedAsTheyAre() async throws {
+        let fs = InMemoryFileSystem()
+        for (path, text) in Self.template { fs.seed("/share/templates/basic/" + path, Array(text.utf8)) }
+        let data = "{\"a\":[{\"b\":\"{ {\"}],\"c\":\"}}\"}\n"
+        fs.seed("/share/templates/basic/data.json", Array(data.utf8))
+        fs.seed("/share/templates/basic/tail.txt", Array("by {{name}}".utf8))
+        try fs.createDirectory("/work")
+        _ = try await project(fs, template: "basic").run()
+        #expect(try fs.read("/work/MyApp/data.json") == Array(data.utf8))
+        #expect(try fs.read("/work/MyApp/tail.txt") == Array("by MyApp".utf8))
+    }
+
     @Test func aGitTemplateIsFetchedThroughTheRemotesAtItsRef() async throws {
         let fs = InMemoryFileSystem()
         try fs.createDirectory("/work")
