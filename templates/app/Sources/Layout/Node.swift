@@ -58,9 +58,12 @@ public struct TextMetrics: Sendable, Equatable {
 
     /// How many characters fit in `width`: a line fits when its width, in a browser's layout
     /// units of 1/64 point, rounded down, is within it (as Chromium breaks lines).
+    /// Nil (no limit) for an unbounded width, or one that holds more characters than an `Int`
+    /// counts (a width of 1e10 in characters 1e-300 wide).
     func columns(_ width: Double) -> Int? {
-        guard width.isFinite, characterWidth > 0 else { return nil }
-        var n = Int(max(0, (width + 1.0 / 64) / characterWidth).rounded(.down))
+        let fit = max(0, (width + 1.0 / 64) / characterWidth).rounded(.down)
+        guard width.isFinite, characterWidth > 0, fit < Double(Int32.max) else { return nil }
+        var n = Int(fit)
         while n > 0, (Double(n) * characterWidth * 64).rounded(.down) / 64 > width { n -= 1 }
         return n
     }

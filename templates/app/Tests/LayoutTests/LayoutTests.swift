@@ -405,6 +405,11 @@ func xs(_ f: Frame) -> [Double] { f.children.map(\.rect.x) }
             .stack(.horizontal, [StackChild(box(10, 10), spacingBefore: inf, flexBasis: .percent(nan))]),
             .inset(EdgeInsets(top: nan, left: inf, bottom: -inf, right: 1), box(10, 10)),
             .scroll(.vertical, offset: nan, box(10, 10)),
+            .stack(.horizontal, spacing: nan, wrap: .wrap, alignContent: .spaceEvenly, [StackChild(box(10, 10)), StackChild(box(inf, 10), flexGrow: 1)]),
+            .stack(.vertical, wrap: .wrap, size: SizeSpec(height: .points(inf)), [StackChild(box(10, nan)), StackChild(box(10, 10), flexBasis: .points(nan))]),
+            .stack(.horizontal, [.absolute(box(10, 10), top: .points(nan), left: .points(inf)), .absolute(box(nan, 10), bottom: .percent(inf), right: .points(-inf))]),
+            .text("a few words", TextMetrics(characterWidth: 1e-300, lineHeight: 1)),
+            .text("a few words", TextMetrics(characterWidth: nan, lineHeight: inf)),
         ]
         for (i, node) in nodes.enumerated() {
             for range in [SizeRange.unconstrained, SizeRange.exactly(Size(width: 100, height: 100)), SizeRange(max: Size(width: inf, height: 50))] {
