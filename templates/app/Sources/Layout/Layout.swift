@@ -162,7 +162,7 @@ final class Item {
             let widths = zip(s.children, items).map { child, item in item.minContributionWidth(flex: row && !wraps ? child : nil) }
             guard row else { return widths.max() ?? 0 }
             if wraps { return zip(s.children, widths).map { $1 + $0.spacingBefore + $0.spacingAfter }.max() ?? 0 }
-            return widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
+            return widths.reduce(0, +) + s.gaps(s.children)
         // Across, a viewport's content is laid out at its max-content width (it scrolls).
         case .scroll(let scroll, let c): return scroll.direction == .vertical ? c.minContributionWidth(flex: nil) : c.maxContributionWidth(flex: nil)
         // An inset and what it holds are one box (CSS's padding): its content is the child's
@@ -182,9 +182,9 @@ final class Item {
             let row = s.direction == .horizontal
             let widths = zip(s.children, items).map { child, item in item.maxContributionWidth(flex: row ? child : nil) }
             guard row else { return wrappedColumnWidth(widths) ?? widths.max() ?? 0 }
-            // Never narrower than its min-content width (a wrapping row's widest child).
-            if s.wrap == .wrap { return max(minContentWidth, widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))) }
-            return widths.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
+            let sum = widths.reduce(0, +) + s.gaps(s.children)
+            // A wrapping row is never narrower than its min-content width (its widest child).
+            return s.wrap == .wrap ? max(minContentWidth, sum) : sum
         case .scroll(_, let c): return c.maxContributionWidth(flex: nil)
         case .inset(let e, let c): return c.maxContentWidth + e.left + e.right
         case .overlay(let base, _), .background(let base, _): return base.maxContentWidth
@@ -260,11 +260,11 @@ final class Item {
                 // A wrapping row: its lines at this width (by the children's hypothetical
                 // widths), one under another.
                 let lines = Flex.lines(zip(s.children, items).map { child, item in
-                    item.hypotheticalWidth(basis: child.flexBasis, room: width) + child.spacingBefore + child.spacingAfter
+                    item.widthFlexItem(child, room: width).hypothetical + child.spacingBefore + child.spacingAfter
                 }, available: width, spacing: s.spacing)
                 return lines.reduce(0) { $0 + ($1.map { heights[$0] }.max() ?? 0) } + s.spacing * Double(max(0, lines.count - 1))
             }
-            return heights.reduce(0, +) + s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
+            return heights.reduce(0, +) + s.gaps(s.children)
         // A viewport's content is its child's box: the child's own height, if it has one.
         case .scroll(_, let c):
             let spec = c.spec
@@ -321,28 +321,20 @@ final class Item {
     /// The widths of a row's children when it is `width` wide: each child's hypothetical
     /// width, flexed to share out what is left (as the row lays them out).
     static func rowWidths(_ s: Stack, _ items: [Item], width: Double) -> [Double] {
-        let gaps = s.children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + s.spacing * Double(max(0, items.count - 1))
-        let flex = zip(s.children, items).map { child, item -> Flex.Item in
-            let spec = item.spec
-            let highest = spec.maxWidth.resolve(width) ?? .infinity
-            let lowest = spec.minWidth.resolve(width) ?? (item.isScroll ? 0 : min(item.minContentWidth, spec.width.resolve(width) ?? .infinity, highest))
-            var f = Flex.Item(base: child.flexBasis.resolve(width) ?? spec.width.resolve(width) ?? item.maxContentWidth, min: lowest, max: highest,
-                              grow: child.flexGrow, shrink: child.flexShrink)
-            if case .inset(let e, _) = item.kind { f.insets = e.left + e.right }
-            return f
-        }
-        return Flex.resolve(flex, available: width - gaps)
+        Flex.resolve(zip(s.children, items).map { child, item in item.widthFlexItem(child, room: width) }, available: width - s.gaps(s.children))
     }
 
-    /// Its width as a row's flex item before flexing (CSS's hypothetical main size): its basis
-    /// or own width, else its max-content width, within its min (when auto, its automatic
-    /// minimum) and max.
-    func hypotheticalWidth(basis: Length, room: Double) -> Double {
+    /// As a row's flex item in a row `room` wide: its base (its basis or own width, else its
+    /// max-content width), its min (when auto, its automatic minimum) and max, and how it
+    /// flexes; its `hypothetical` is CSS's hypothetical main size.
+    func widthFlexItem(_ child: StackChild, room: Double) -> Flex.Item {
         let s = spec
         let highest = s.maxWidth.resolve(room) ?? .infinity
         let lowest = s.minWidth.resolve(room) ?? (isScroll ? 0 : min(minContentWidth, s.width.resolve(room) ?? .infinity, highest))
-        let base = basis.resolve(room) ?? s.width.resolve(room) ?? maxContentWidth
-        return max(min(base, highest), lowest)
+        var item = Flex.Item(base: child.flexBasis.resolve(room) ?? s.width.resolve(room) ?? maxContentWidth, min: lowest, max: highest,
+                             grow: child.flexGrow, shrink: child.flexShrink)
+        if case .inset(let e, _) = kind { item.insets = e.left + e.right }
+        return item
     }
 
     var isScroll: Bool { if case .scroll = kind { return true } else { return false } }
@@ -563,7 +555,7 @@ final class Pass {
         // shorter row, as block sizes do in CSS).
         let crossRooms = items.map { d == .vertical ? max(maxCross, $0.minContributionWidth(flex: nil)) : .infinity }
         let children = stack.children
-        let gaps = children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + stack.spacing * Double(max(0, children.count - 1))
+        let gaps = stack.gaps(children)
 
         // In a column, how wide a child is: its own width, else the column's when stretched,
         // else its content's, within the column (CSS's fit-content).
@@ -617,7 +609,7 @@ final class Pass {
                          available: container, spacing: stack.spacing)
             : [Array(items.indices)]
         func lineGaps(_ line: [Int]) -> Double {
-            line.reduce(0) { $0 + children[$1].spacingBefore + children[$1].spacingAfter } + stack.spacing * Double(max(0, line.count - 1))
+            stack.gaps(line.map { children[$0] })
         }
         // A wrapping column of no set height is as tall as its longest line (as Chromium has it).
         if d == .vertical, lines.count > 1, minMain < maxMain {

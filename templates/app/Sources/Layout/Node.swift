@@ -185,6 +185,14 @@ public enum Position: Sendable, Equatable {
     case absolute(Offsets)
 }
 
+extension Stack {
+    /// The room spacing takes among `children` (some of this stack's, in order): each one's
+    /// spacing before and after it, and `spacing` between neighbours.
+    func gaps(_ children: some Collection<StackChild>) -> Double {
+        children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter } + spacing * Double(max(0, children.count - 1))
+    }
+}
+
 /// A child of a stack, with how it flexes and aligns.
 public struct StackChild: Sendable {
     public var node: Node
