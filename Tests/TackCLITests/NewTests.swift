@@ -198,6 +198,22 @@ import Testing
             #expect(r.status == 0, "Demo \(args): \(r.stderr)")
             return r.stdout
         }
+        /// The items `Demo list` shows, by text.
+        func items() throws -> [String] {
+            try demo("list").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1)[1]) }
+        }
+        /// `Demo args` started, not waited for.
+        func start(_ args: [String], stdout: FileHandle = .nullDevice, stderr: Any = FileHandle.nullDevice) throws -> Process {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: bin)
+            p.arguments = args
+            p.currentDirectoryURL = URL(fileURLWithPath: s.root + "/work/Demo")
+            p.environment = s.environment
+            p.standardOutput = stdout
+            p.standardError = stderr
+            try p.run()
+            return p
+        }
         // Help is an answer, not a failure, and opens no state (issue 32 item 22).
         for flag in ["--help", "-h", "help"] {
             let help = try s.run(bin, [flag], in: "work/Demo")
@@ -227,16 +243,9 @@ import Testing
         // kill -9 at random moments: no command that reached the journal is ever lost, and
         // nothing is applied twice.
         let state = s.root + "/work/Demo/.app-state"
-        var listed = try demo("list").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1)[1]) }
+        var listed = try items()
         for i in 0..<40 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: bin)
-            p.arguments = ["add", "item-\(i)"]
-            p.currentDirectoryURL = URL(fileURLWithPath: s.root + "/work/Demo")
-            p.environment = s.environment
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try start(["add", "item-\(i)"])
             usleep(UInt32.random(in: 0...30_000))
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilDone()
@@ -246,7 +255,7 @@ import Testing
             let whole = journal.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             let snapshot = (try? String(contentsOfFile: state + "/state.json", encoding: .utf8)) ?? ""
             let durable = completed || whole.contains { $0.contains("\"text\":\"item-\(i)\"") } || snapshot.contains("\"item-\(i)\"")
-            let now = try demo("list").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1)[1]) }
+            let now = try items()
             #expect(Set(now).count == now.count, "an item applied twice: \(now)")
             #expect(Array(now.prefix(listed.count)) == listed, "an item was lost: before \(listed), now \(now)")
             if durable { #expect(now.contains("item-\(i)"), "item-\(i) was journaled but is gone: \(now)") }
@@ -260,20 +269,13 @@ import Testing
         let refused = try s.run(bin, ["add", "while-locked"], in: "work/Demo")
         close(lock)
         #expect(refused.status == 1 && refused.stderr.contains("is in use by another instance"), "\(refused)")
-        #expect(try demo("list").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1)[1]) } == listed)
+        #expect(try items() == listed)
         // Many at once: each is applied or refused, and every acknowledged one is kept.
         var acknowledged: [String] = []
         for round in 0..<4 {
             let runs = try (0..<6).map { k -> (String, Process, Pipe) in
-                let p = Process(), err = Pipe()
-                p.executableURL = URL(fileURLWithPath: bin)
-                p.arguments = ["add", "together-\(round)-\(k)"]
-                p.currentDirectoryURL = URL(fileURLWithPath: s.root + "/work/Demo")
-                p.environment = s.environment
-                p.standardOutput = FileHandle.nullDevice
-                p.standardError = err
-                try p.run()
-                return ("together-\(round)-\(k)", p, err)
+                let err = Pipe()
+                return ("together-\(round)-\(k)", try start(["add", "together-\(round)-\(k)"], stderr: err), err)
             }
             for (item, p, err) in runs {
                 let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -283,7 +285,7 @@ import Testing
                 }
             }
         }
-        let after = try demo("list").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1)[1]) }
+        let after = try items()
         #expect(Set(after).count == after.count, "an item applied twice: \(after)")
         #expect(Array(after.prefix(listed.count)) == listed)
         #expect(Set(after.dropFirst(listed.count)) == Set(acknowledged), "acknowledged \(acknowledged), listed \(after)")
@@ -294,19 +296,12 @@ import Testing
         var imported: [String] = []
         for round in 0..<16 {
             let out = try Sandbox.OutputFile()
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: bin)
-            p.arguments = ["burst", "6", "r\(round)"]
-            p.currentDirectoryURL = URL(fileURLWithPath: s.root + "/work/Demo")
-            p.environment = s.environment
-            p.standardOutput = out.handle
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try start(["burst", "6", "r\(round)"], stdout: out.handle)
             usleep(UInt32.random(in: 0...60_000))
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilDone()
             imported += out.text().split(separator: "\n").compactMap { $0.hasPrefix("ack ") ? String($0.dropFirst(4)) : nil }
-            let now = try demo("list").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1)[1]) }
+            let now = try items()
             #expect(Set(now).count == now.count, "round \(round): an item applied twice: \(now)")
             let missing = imported.flatMap { name in (0..<3).map { "\(name)/\($0)" } }.filter { !now.contains($0) }
             #expect(missing.isEmpty, "round \(round): acknowledged imports lost \(missing)")
