@@ -24,7 +24,14 @@ public final class FileLock: @unchecked Sendable {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw TackError("cannot open \(path): \(String(cString: strerror(errno)))") }
     }
-    deinit { close(fd) }
+    /// Lets go before closing: a child another thread is starting at this moment shares the
+    /// descriptor until it execs, and `flock` holds while any copy is open, so a close alone
+    /// could leave the lock held past its owner (the next command then says it is waiting).
+    /// `LOCK_UN` frees it whatever copies exist, and is a no-op when this value never held it.
+    deinit {
+        _ = flock(fd, LOCK_UN)
+        close(fd)
+    }
     public func tryLock() -> Bool { flock(fd, LOCK_EX | LOCK_NB) == 0 }
     public func lock() { while flock(fd, LOCK_EX) != 0 && errno == EINTR {} }
     public func unlock() {
