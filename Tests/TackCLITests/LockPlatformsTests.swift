@@ -284,6 +284,10 @@ import TackCore
 
         let fine = try s.tack(["lock", "--verify"], in: "app")
         #expect(fine.status == 0 && fine.stderr == "verified 4 downloads: each matches tack.lock\n", "\(fine.stderr)")
+        // Gem files are downloads like any other: checking them needs no Ruby.
+        try s.mkdir("no-ruby")
+        let noRuby = try s.tack(["lock", "--verify"], in: "app", env: ["PATH": s.root + "/no-ruby"])
+        #expect(noRuby.status == 0 && noRuby.stderr == "verified 4 downloads: each matches tack.lock\n", "\(noRuby.stderr)")
         try GemBackendTests.buildGem(s, "native", "1.0.0", marker: "replaced", platform: "arm64-darwin")
         try GemBackendTests.index(s)
         let now = try sha256(s.root + "/repo/gems/native-1.0.0-arm64-darwin.gem")

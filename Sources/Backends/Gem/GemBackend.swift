@@ -21,6 +21,8 @@ public struct GemBackend: Backend {
 
     /// For the gem server's JSON API (when each version was published); nil asks nothing.
     let http: (any HTTPClient)?
+    /// Delays between attempts after a transient failure of a gem file's download.
+    var retryDelays: [Double] = [0.25, 0.5, 1, 2]
     /// The copy being made (`tack mirror`): the locked gem files are kept in it.
     var copy: CopyWriter?
     /// The gem files of the copy installed from (`tack install --from`), fetched from nowhere else.
@@ -109,7 +111,7 @@ public struct GemBackend: Backend {
         var pinned = lockedGems
         if pinned.isEmpty { pinned = try await resolveUnlocked(job, gem: gem, home: home, scratch: fetched) }
         // Fetch (or take from the cache, keyed by SHA-256) and check every file first.
-        let checked = try await fetchAndCheck(pinned, job: job, gem: gem, into: fetched)
+        let checked = try await fetchAndCheck(pinned, job: job, into: fetched)
         job.report(.building)
         let gemBin = job.directory + "/gem-bin"
         let out = try await runner.run(gem, ["install", "--local", "--install-dir", home, "--bindir", gemBin, "--no-document", "--ignore-dependencies"] + checked.files,
@@ -170,7 +172,7 @@ public struct GemBackend: Backend {
 
     /// Every gem file, from the cache (keyed by SHA-256) or fetched and checked against the
     /// lock: the files to install, the checksums to record, and what the lock learns.
-    func fetchAndCheck(_ pinned: [GemPin], job: InstallJob, gem: String, into fetched: String) async throws(TackError) -> (files: [String], recorded: [String: String], learned: [Learned]) {
+    func fetchAndCheck(_ pinned: [GemPin], job: InstallJob, into fetched: String) async throws(TackError) -> (files: [String], recorded: [String: String], learned: [Learned]) {
         let tool = "\(job.locked.name) \(job.locked.version)"
         job.report(.fetching)
         let lockedFiles = GemLockRecord(job.locked.fields).sha256
@@ -186,7 +188,7 @@ public struct GemBackend: Backend {
             if job.offline { throw TackError("TACK_OFFLINE is set, and \(expectedName) is not in the cache — unset TACK_OFFLINE to install \(tool)") }
             let (file, sum): (String, String)
             if let carriedGems { (file, sum) = try carried(p, from: carriedGems, tool: tool) } else {
-                (file, sum) = try await fetch(p, request: job.request, gem: gem, into: fetched, tool: tool)
+                (file, sum) = try await fetch(p, request: job.request, into: fetched, tool: tool)
             }
             if let expected = lockedFiles[file] {
                 guard expected == sum else {
@@ -205,20 +207,30 @@ public struct GemBackend: Backend {
         return (files, recorded, learned)
     }
 
-    /// `gem fetch` of exactly one gem file into `dir` — the platform gem its version names, or
-    /// the plain (`ruby`) one, never the one `gem` would pick for this machine: its file's
-    /// name and SHA-256.
-    func fetch(_ p: GemPin, request: ToolRequest, gem: String, into dir: String, tool: String) async throws(TackError) -> (file: String, sum: String) {
-        let (plainVersion, platform) = GemPin.splitPlatform(p.version)
-        let out = try await runner.run(gem, ["fetch", p.name, "--version", plainVersion, "--platform", platform ?? "ruby",
-                                             "--clear-sources", "--source", gemSource(request)],
-                                       directory: dir, environment: gemEnvironment(home: dir + "/.gems"))
-        guard out.status == 0 else { throw TackError("cannot fetch \(p.name) \(p.version) for \(tool):\n\(out.tail(10, network: environment))") }
-        guard let data = try? fs.read(dir + "/" + p.file, limit: Int.max) else {
-            let got = ((try? fs.list(dir)) ?? []).filter { $0.hasSuffix(".gem") }.sorted()
-            throw TackError("fetching \(p.name) \(p.version) for \(tool) did not produce \(p.file)\(got.isEmpty ? "" : " (it produced \(got.joined(separator: ", ")))")")
+    /// Exactly one gem file, the platform gem its version names or the plain (`ruby`) one,
+    /// never the one `gem` would pick for this machine: taken from the source's `gems/`
+    /// directory, where `gem fetch` takes it from, by tack's HTTP client, so a gem comes
+    /// through the proxy, CA, mirrors and retries every other download does (and without a
+    /// Ruby start per file). Its file's name and SHA-256.
+    func fetch(_ p: GemPin, request: ToolRequest, into dir: String, tool: String) async throws(TackError) -> (file: String, sum: String) {
+        let url = Self.fileURL(p.file, source: gemSource(request))
+        guard let http else { throw TackError("cannot fetch \(p.file) for \(tool): this command has no network") }
+        do {
+            let sum = try await Downloader(http: http, retryDelays: retryDelays, fs: fs).withRetries { () async throws(HTTPFailure) -> String in
+                try await http.download(url, to: dir + "/" + p.file) { _, _ in }
+            }
+            return (p.file, sum)
+        } catch {
+            try? fs.remove(dir + "/" + p.file)
+            throw TackError("cannot fetch \(p.name) \(p.version) for \(tool) from \(NetworkSettings.redact(url)): \(error.message)")
         }
-        return (p.file, Hashing.sha256(data))
+    }
+
+    /// Where a gem source keeps `file`: `SOURCE/gems/FILE` (a source given as a directory is
+    /// read as a `file://` one).
+    static func fileURL(_ file: String, source: String) -> String {
+        let root = source.contains("://") ? source : "file://" + source
+        return (root.hasSuffix("/") ? root : root + "/") + "gems/" + file
     }
 
     /// A gem file from the copy installed from (`tack install --from`): its name and SHA-256.
@@ -295,7 +307,7 @@ public struct GemBackend: Backend {
         }
         var sums = record.sha256
         let unrecorded = selection.allNames.sorted().compactMap(GemPin.pinned(stem:)).filter { sums[$0.file] == nil }
-        let fetched = await fetchAll(unrecorded, request: request, gem: gem, scratch: scratch, jobs: jobs, tool: tool)
+        let fetched = await fetchAll(unrecorded, request: request, scratch: scratch, jobs: jobs, tool: tool)
         var problems: [String] = []
         for (p, result) in zip(unrecorded, fetched) {
             switch result {
@@ -310,13 +322,13 @@ public struct GemBackend: Backend {
     }
 
     /// Each gem fetched into its own directory below `scratch`, at most `jobs` at once.
-    func fetchAll(_ gems: [GemPin], request: ToolRequest, gem: String, scratch: String, jobs: Int, tool: String) async -> [Result<(String, String, String), TackError>] {
+    func fetchAll(_ gems: [GemPin], request: ToolRequest, scratch: String, jobs: Int, tool: String) async -> [Result<(String, String, String), TackError>] {
         let backend = self
         return await Concurrently.map(gems, jobs: jobs) { p -> Result<(String, String, String), TackError> in
             let dir = scratch + "/" + p.stem
             do throws(TackError) {
                 try fs.makeDirectory(dir)
-                let (file, sum) = try await backend.fetch(p, request: request, gem: gem, into: dir, tool: tool)
+                let (file, sum) = try await backend.fetch(p, request: request, into: dir, tool: tool)
                 return .success((file, sum, dir + "/" + file))
             } catch {
                 return .failure(error)

@@ -14,12 +14,10 @@ struct GemLockVerification {
         let sums = GemLockRecord(entry.fields).sha256
         guard !sums.isEmpty else { return (0, []) }
         let tool = "\(entry.name) \(entry.version)"
-        let gem: String
-        do { gem = try backend.tools(request).gem } catch { return (0, ["cannot verify \(tool): \(error.message)"]) }
         let files = sums.keys.sorted()
         let gems = files.compactMap { GemPin.pinned(stem: String($0.dropLast(".gem".count))) }
         let dir = scratch + "/gem-\(entry.name)"
-        let fetched = await backend.fetchAll(gems, request: request, gem: gem, scratch: dir, jobs: jobs, tool: tool)
+        let fetched = await backend.fetchAll(gems, request: request, scratch: dir, jobs: jobs, tool: tool)
         var checked = 0
         var problems: [String] = []
         for (p, result) in zip(gems, fetched) {
