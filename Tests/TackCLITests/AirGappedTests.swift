@@ -29,7 +29,7 @@ struct AirGappedTests {
         }
         try s.mkdir("www/pypi")
         for args in [["wheel", "greet", "1.1.0", s.root + "/www/pypi", "helper>=1"], ["wheel", "helper", "1.2.0", s.root + "/www/pypi"], ["simple", s.root + "/www/pypi"]] {
-            _ = try runProgram(FixtureServer.python, [FixtureServer.script] + args)
+            try FixturePython.check([FixtureServer.script] + args)
         }
         // A Swift package tool; the team cache gets its build from the first install.
         let repo = try GitFixture.tool(in: s, name: "hello-swift", tags: [])

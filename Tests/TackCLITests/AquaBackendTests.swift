@@ -38,7 +38,7 @@ import Testing
                         t.addfile(info, io.BytesIO(data))
             """
         let json = String(decoding: try JSONSerialization.data(withJSONObject: files), as: UTF8.self)
-        _ = try runProgram(FixtureServer.python, ["-c", script, out, json])
+        try FixturePython.check(["-c", script, out, json])
     }
 
     func fake() throws -> Fake {
@@ -263,7 +263,7 @@ import Testing
         let dir = "www/gh/acme/zipped/releases/download/v2.0.0"
         try s.mkdir(dir)
         let asset = s.root + "/\(dir)/zipped-\(Platform.current.os)-\(goarch).gz"
-        _ = try runProgram(FixtureServer.python, ["-c", "import gzip,sys; open(sys.argv[1],'wb').write(gzip.compress(sys.argv[2].encode()))", asset, "#!/bin/sh\necho zipped 2.0.0\n"])
+        try FixturePython.check(["-c", "import gzip,sys; open(sys.argv[1],'wb').write(gzip.compress(sys.argv[2].encode()))", asset, "#!/bin/sh\necho zipped 2.0.0\n"])
         try s.write("www/repos/acme/zipped/releases/index.html", #"[{"tag_name": "v2.0.0"}]"#)
         try s.write("registry.yaml", "packages:\n  - type: github_release\n    repo_owner: acme\n    repo_name: zipped\n    asset: zipped-{{.OS}}-{{.Arch}}.gz\n    format: gz\n")
         let server = try FixtureServer(serving: s.root + "/www")
@@ -273,7 +273,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try runProgram(s.root + "/tack-home/installs/zipped/2.0.0/bin/zipped") == "zipped 2.0.0\n")
         // A text file, compressed: not a program.
-        _ = try runProgram(FixtureServer.python, ["-c", "import gzip,sys; open(sys.argv[1],'wb').write(gzip.compress(b'<html>not found</html>'))", asset])
+        try FixturePython.check(["-c", "import gzip,sys; open(sys.argv[1],'wb').write(gzip.compress(b'<html>not found</html>'))", asset])
         try FileManager.default.removeItem(atPath: s.root + "/app/tack.lock")
         let page = try s.tack(["install"], in: "app", env: env.merging(["TACK_HOME": s.root + "/home2"]) { $1 })
         #expect(page.status != 0 && page.stderr.contains("decompresses to a file that is not a program"), "\(page.stderr)")

@@ -276,9 +276,9 @@ import Testing
         let dists = s.root + "/dists"
         try s.mkdir("dists")
         for v in ["1.0.0", "1.1.0"] {
-            #expect(try s.run(FixtureServer.python, [FixtureServer.script, "wheel", "greet", v, dists]).status == 0)
+            #expect(try FixturePython.run([FixtureServer.script, "wheel", "greet", v, dists]).status == 0)
         }
-        #expect(try s.run(FixtureServer.python, [FixtureServer.script, "simple", dists]).status == 0)
+        #expect(try FixturePython.run([FixtureServer.script, "simple", dists]).status == 0)
         try s.write("dists/pypi/greet/json", #"{"info": {"name": "greet"}, "releases": {"1.0.0": [{"upload_time_iso_8601": ""# + ReleaseAgeTests.iso(daysAgo: 40)
             + #""}], "1.1.0": [{"upload_time_iso_8601": "yesterday"}]}}"#)
         let server = try FixtureServer(serving: dists)

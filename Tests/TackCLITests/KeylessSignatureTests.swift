@@ -65,13 +65,7 @@ import TackCore
     }()
 
     static func python(_ args: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: interpreter)
-        p.arguments = [script] + args
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilDone()
-        guard p.terminationStatus == 0 else { throw FixtureServer.FixtureFailed() }
+        try FixturePython.check([script] + args, interpreter: interpreter)
     }
 
     static let platforms = ["linux-x86_64", "linux-arm64", "darwin-arm64"]

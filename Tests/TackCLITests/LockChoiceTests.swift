@@ -393,7 +393,7 @@ import Testing
         #expect(text.contains("more than this system's PATH_MAX"), "\(text)")
         #expect(!text.contains("may have been removed"), "\(text)")
         // The sandbox's own clean-up cannot name the deepest directories either.
-        _ = try? s.run(FixtureServer.python, ["-c", "import shutil, os, sys\nos.chdir(sys.argv[1])\nshutil.rmtree('d' * 200)", s.root])
+        _ = try? FixturePython.run(["-c", "import shutil, os, sys\nos.chdir(sys.argv[1])\nshutil.rmtree('d' * 200)", s.root])
     }
 
     // MARK: 8. credentials go only to the registry's own host

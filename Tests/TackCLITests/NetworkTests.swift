@@ -137,7 +137,7 @@ import Testing
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
         let git = try FixtureServer(["git-http", s.root, s.root + "/server.pem", s.root + "/server.key"])
         try s.mkdir("pypi")
-        for args in [["wheel", "greet", "1.1.0", s.root + "/pypi"], ["simple", s.root + "/pypi"]] { _ = try runProgram(FixtureServer.python, [FixtureServer.script] + args) }
+        for args in [["wheel", "greet", "1.1.0", s.root + "/pypi"], ["simple", s.root + "/pypi"]] { try FixturePython.check([FixtureServer.script] + args) }
         let (index, port) = try Self.tlsServer(s, root: s.root + "/pypi")
         defer { kill(index.processIdentifier, SIGKILL); index.waitUntilDone() }
         _ = repo
@@ -173,7 +173,7 @@ import Testing
         try s.mkdir("www/files")
         try FixtureServer.archive("tar.gz", s.root + "/www/files/" + Self.archive, version: "0.10.0")
         try s.mkdir("www/pypi")
-        for args in [["wheel", "greet", "1.1.0", s.root + "/www/pypi"], ["simple", s.root + "/www/pypi"]] { _ = try runProgram(FixtureServer.python, [FixtureServer.script] + args) }
+        for args in [["wheel", "greet", "1.1.0", s.root + "/www/pypi"], ["simple", s.root + "/www/pypi"]] { try FixturePython.check([FixtureServer.script] + args) }
         let files = try FixtureServer(serving: s.root + "/www")
         _ = try GitFixture.tool(in: s, tags: ["1.0.0"])
         try Self.certificateAuthority(in: s)

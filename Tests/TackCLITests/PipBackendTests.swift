@@ -15,13 +15,7 @@ func uvDirectory() throws -> String {
     static let fixtures = FixtureServer.script
 
     func python(_ args: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: FixtureServer.python)
-        p.arguments = [Self.fixtures] + args
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilDone()
-        guard p.terminationStatus == 0 else { throw FixtureServer.FixtureFailed() }
+        try FixturePython.check([Self.fixtures] + args)
     }
 
     /// `greet` 1.0.0 and 1.1.0 (which needs `helper`), `helper` 1.2.0, and their index.

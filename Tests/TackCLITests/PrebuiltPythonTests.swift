@@ -11,12 +11,8 @@ import TackCore
     func setUp(_ mode: String? = nil) throws -> (Sandbox, FixtureServer, [String: String]) {
         let s = try Sandbox()
         try s.mkdir("www")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: FixtureServer.python)
-        p.arguments = [FixtureServer.script, "pbs", s.root + "/www", Platform.current.triple] + (mode.map { [$0] } ?? [])
-        try p.run()
-        p.waitUntilDone()
-        #expect(p.terminationStatus == 0)
+        let p = try FixturePython.run([FixtureServer.script, "pbs", s.root + "/www", Platform.current.triple] + (mode.map { [$0] } ?? []))
+        #expect(p.status == 0, "\(p.stderr)")
         let server = try FixtureServer(serving: s.root + "/www")
         return (s, server, ["TACK_GITHUB_API": server.url("static"), "TACK_PYTHON_MIRROR": server.url("static/pbs")])
     }

@@ -81,10 +81,10 @@ import Testing
         let dists = s.root + "/dists"
         try s.mkdir("dists")
         for v in ["1.0.0", "1.1.0"] {
-            let p = try s.run(FixtureServer.python, [FixtureServer.script, "wheel", "greet", v, dists])
+            let p = try FixturePython.run([FixtureServer.script, "wheel", "greet", v, dists])
             #expect(p.status == 0, "\(p.stderr)")
         }
-        #expect(try s.run(FixtureServer.python, [FixtureServer.script, "simple", dists]).status == 0)
+        #expect(try FixturePython.run([FixtureServer.script, "simple", dists]).status == 0)
         try s.write("dists/pypi/greet/json", #"{"info": {"name": "greet"}, "releases": {"1.0.0": [{"upload_time_iso_8601": ""# + Self.iso(daysAgo: 40)
             + #""}], "1.1.0": [{"upload_time_iso_8601": ""# + Self.iso(daysAgo: 0.5) + #""}]}}"#)
         let server = try FixtureServer(serving: dists)

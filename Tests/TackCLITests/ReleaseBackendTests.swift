@@ -184,7 +184,7 @@ import Testing
         let dir = "www/gh/acme/packed/releases/download/v1.0.0"
         try s.mkdir(dir)
         let name = "packed-\(Platform.current.os)-\(goarch).gz"
-        _ = try runProgram(FixtureServer.python, ["-c", "import gzip,sys; open(sys.argv[1],'wb').write(gzip.compress(sys.argv[2].encode()))", s.root + "/\(dir)/\(name)", "#!/bin/sh\necho packed 1.0.0\n"])
+        try FixturePython.check(["-c", "import gzip,sys; open(sys.argv[1],'wb').write(gzip.compress(sys.argv[2].encode()))", s.root + "/\(dir)/\(name)", "#!/bin/sh\necho packed 1.0.0\n"])
         let release = #"{"tag_name": "v1.0.0", "assets": [{"name": "\#(name)", "browser_download_url": "https://github.com/acme/packed/releases/download/v1.0.0/\#(name)"}]}"#
         try s.write("www/repos/acme/packed/releases/tags/v1.0.0", release)
         try s.write("www/repos/acme/packed/releases/index.html", "[\(release)]")

@@ -157,7 +157,7 @@ final class SwiftMirror {
             certificates.append(der)
         }
         let path = www + "/" + dir + "/\(tag)-osx.pkg"
-        let r = try sandbox.run(FixtureServer.python, [FixtureServer.script, "xar", path] + certificates)
+        let r = try FixturePython.run([FixtureServer.script, "xar", path] + certificates)
         guard r.status == 0 else { throw Failed(message: "xar: \(r.stderr)") }
         return (path, certificates[0])
     }

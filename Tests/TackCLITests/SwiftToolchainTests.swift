@@ -248,7 +248,7 @@ extension SwiftToolchainTests {
         let (s, m) = try setUp()
         let dir = m.www + "/swift-6.0.3-release/xcode/swift-6.0.3-RELEASE"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let r = try s.run(FixtureServer.python, [FixtureServer.script, "xar", dir + "/swift-6.0.3-RELEASE-osx.pkg"])
+        let r = try FixturePython.run([FixtureServer.script, "xar", dir + "/swift-6.0.3-RELEASE-osx.pkg"])
         #expect(r.status == 0, "\(r.stderr)")
         try s.write("app/tack.yml", "platforms: [linux-x86_64, darwin-arm64]\ntools:\n  swift: 6.0.3\n")
         let lock = try s.tack(["lock"], in: "app", env: m.environment)

@@ -71,12 +71,7 @@ final class FixtureServer {
     /// test run (`FixtureCache`).
     static func archive(_ kind: String, _ out: String, version: String, hostile: String? = nil) throws {
         try FixtureCache.copy("archive-\(kind)-\(version)-\(hostile ?? "plain")", to: out) { path in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: FixtureServer.python)
-            p.arguments = [script, "archive", kind, path, version] + (hostile.map { [$0] } ?? [])
-            try p.run()
-            p.waitUntilDone()
-            guard p.terminationStatus == 0 else { throw FixtureFailed() }
+            try FixturePython.check([script, "archive", kind, path, version] + (hostile.map { [$0] } ?? []))
         }
     }
 
