@@ -188,9 +188,14 @@ import Testing
         // One build of everything (the executable and the tests), then the tests run from it.
         let build = try s.run("/usr/bin/env", ["swift", "build", "--build-tests"], in: "work/Demo")
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
-        let test = try s.run("/usr/bin/env", ["swift", "test", "--skip-build"], in: "work/Demo")
+        // Its tests leave nothing in the temporary directory (SwiftPM's own locks and empty
+        // directories aside): each removes what it made, and no store writes after its test.
+        try s.mkdir("tmp")
+        let test = try s.run("/usr/bin/env", ["swift", "test", "--skip-build"], in: "work/Demo", env: ["TMPDIR": s.root + "/tmp"])
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
         #expect((test.stdout + test.stderr).contains("89 tests in 13 suites passed"), "\(test.stdout)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: s.root + "/tmp").filter { !$0.hasPrefix("TemporaryDirectory.") && !$0.hasSuffix(".lock") }
+        #expect(left.isEmpty, "the generated tests left \(left.sorted())")
 
         let bin = s.root + "/work/Demo/.build/debug/Demo"
         func demo(_ args: String...) throws -> String {

@@ -17,10 +17,10 @@ public enum DurableFile {
     /// Replaces `url` with `data`: a temporary file beside it, fsynced, renamed over it, then
     /// the directory fsynced so the rename itself is on disk. With `keepingOldAs`, the file it
     /// replaces is renamed there first (a crash between the two renames leaves no `url`, and
-    /// the old file under its new name).
+    /// the old file under its new name). The directory must exist: one removed while the app
+    /// runs is not made again, so state never goes where no lock holds it.
     public static func replace(_ url: URL, with data: Data, keepingOldAs old: URL? = nil) throws {
         let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temp = directory.appendingPathComponent(temporaryPrefix(for: url) + UUID().uuidString + ".tmp")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else { throw Failure(what: "create", path: temp.path, code: errno) }

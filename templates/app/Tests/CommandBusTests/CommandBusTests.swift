@@ -31,6 +31,7 @@ struct Boom: Error, CustomStringConvertible {
     var description: String { "boom" }
 }
 
+/// A new empty directory for a test, which removes it when it ends (`defer`).
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("CommandBusTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -114,6 +115,7 @@ struct Opened {
 
     @Test func eachRecordHasASequenceNumberALengthAChecksumAndTheOutcome() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let opened = try Opened(dir)
         let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
         try await bus.send(Append(value: 7))
@@ -154,6 +156,7 @@ struct Opened {
     /// Before: the next append landed after the torn bytes, and reading dropped it too.
     @Test func aTornTailIsTruncatedSoTheNextRecordIsKept() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("journal.log")
         try await Opened.session(dir, try handlers(Log())) { bus, _ in try await bus.send(Append(value: 1)) }
         let whole = try Data(contentsOf: url)
@@ -178,6 +181,7 @@ struct Opened {
     /// rest is copied aside with a warning.
     @Test func damageBeforeTheEndIsMovedAsideAndTheJournalOpens() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("journal.log")
         try await Opened.session(dir, try handlers(Log())) { bus, _ in
             for v in 1...3 { try await bus.send(Append(value: v)) }
@@ -209,6 +213,7 @@ struct Opened {
     /// wrote it) is not a torn end: it is kept, byte for byte.
     @Test func aWholeRecordOfAnUnknownKindIsKept() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("journal.log")
         try await Opened.session(dir, try handlers(Log())) { bus, journal in
             try await bus.send(Append(value: 1))
@@ -226,6 +231,7 @@ struct Opened {
     /// said the journal was damaged. The same with an fsync that failed after a whole write.
     @Test func aFailedAppendIsCutBackAndItsSeqIsNeverReused() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let fault = Mutex<String?>(nil)
         let io = FileIO(write: { fd, bytes, count in
             guard fault.withLock({ $0 }) == "write" else { return FileIO.system.write(fd, bytes, count) }
@@ -278,7 +284,9 @@ struct Opened {
                 usleep(2000)  // a disk's fsync
                 return FileIO.system.fsync(fd)
             })
-            let opened = try Opened(try temporaryDirectory(), groupCommit: groupCommit, io: io)
+            let scratch = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let opened = try Opened(scratch, groupCommit: groupCommit, io: io)
             let bus = try CommandBus(handlers: try handlers(Log()), journal: opened.journal)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for v in 0..<40 { group.addTask { try await bus.send(Append(value: v)) } }
@@ -298,6 +306,7 @@ struct Opened {
     /// acknowledged (the directory was never synced). Now making it syncs the directory.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"))) func makingTheJournalSyncsItsDirectory() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let synced = Mutex<[String]>([])
         let io = FileIO(write: FileIO.system.write, fsync: { fd in
             let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "?"
@@ -320,6 +329,7 @@ struct Opened {
     /// at the next launch; other files stay.
     @Test func temporariesAKillLeftAreRemovedAtLaunch() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let left = [".journal.log.\(UUID().uuidString).tmp", ".state.json.\(UUID().uuidString).tmp"]
         for name in left + ["notes.tmp", ".journal.log.not-a-uuid.tmp"] { try Data("x".utf8).write(to: dir.appendingPathComponent(name)) }
         let opened = try Opened(dir)
@@ -331,6 +341,7 @@ struct Opened {
 
     @Test func aSecondOpenerOfTheDirectoryIsRefused() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let first = try Opened(dir)
         #expect(throws: StateDirectoryError.inUse(dir.path)) { try StateDirectory(dir) }
         await first.close()
@@ -341,6 +352,7 @@ struct Opened {
     /// Before: a failed command stayed in the journal and stopped replay (1, 3, 4 ran live; 1 on replay).
     @Test func replaySkipsFailedCommands() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let live = Log()
         try await Opened.session(dir, try handlers(live, replaysApplied: true)) { bus, _ in
             try await bus.send(Append(value: 1))
@@ -393,6 +405,7 @@ struct Opened {
     /// drops is remembered by id.
     @Test func compactionKeepsWhatHasNoOutcomeAndRemembersWhatItDrops() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let opened = try Opened(dir)
         let journal = opened.journal
         let first = try JournalEntry(Append(value: 1)), second = try JournalEntry(Append(value: 2)), failed = try JournalEntry(Fail())
@@ -453,6 +466,7 @@ struct Opened {
 
     @Test func compactionDropsWhatASnapshotHolds() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let opened = try Opened(dir)
         let journal = opened.journal
         for seq in 1...4 as ClosedRange<UInt64> {

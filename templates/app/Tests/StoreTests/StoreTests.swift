@@ -99,6 +99,7 @@ struct App {
     }
 }
 
+/// A new empty directory for a test, which removes it when it ends (`defer`).
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("StoreTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -108,6 +109,7 @@ func temporaryDirectory() throws -> URL {
 @Suite struct StoreTests {
     @Test func theSnapshotIsSchemaLastSeqStateAndHistory() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let app = try await App.open(dir, schema: Schema(version: 3, migrations: []))
         try await app.bus.send(Add(amount: 2))
         try await app.bus.send(Add(amount: 5))
@@ -129,6 +131,7 @@ func temporaryDirectory() throws -> URL {
     /// drops what the snapshot before it holds: it always holds what came after either.
     @Test func theJournalIsCompactedThroughThePreviousSnapshot() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         // Snapshots only when flushed.
         let app = try await App.open(dir, snapshots: SnapshotPolicy(every: 1000, idle: .seconds(600)))
         for i in 1...5 { try await app.bus.send(Add(amount: i)) }
@@ -146,6 +149,7 @@ func temporaryDirectory() throws -> URL {
     @Test func theSnapshotIsWrittenOnThePolicy() async throws {
         for policy in [SnapshotPolicy(every: 3, idle: .seconds(60)), SnapshotPolicy(every: 1000, idle: .milliseconds(30))] {
             let dir = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
             let directory = try StateDirectory(dir)
             let journal = try FileJournal(in: directory)
             let store = try Store(in: directory, initial: Counter(), journal: journal, snapshots: policy)
@@ -167,6 +171,7 @@ func temporaryDirectory() throws -> URL {
     /// What a kill -9 leaves: a snapshot, and journaled commands after it that never ran.
     @Test func launchRestoresTheSnapshotThenRunsTheJournalAfterIt() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         do {
             let app = try await App.open(dir)
             for i in 1...3 { try await app.bus.send(Add(amount: i)) }
@@ -190,6 +195,7 @@ func temporaryDirectory() throws -> URL {
     /// commands were lost. The first instance holds the directory until it closes.
     @Test func aSecondInstanceOnTheDirectoryIsRefusedUntilTheFirstCloses() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let first = try await App.open(dir)
         for i in 1...20 { try await first.bus.send(Add(amount: i)) }
         await #expect(throws: StateDirectoryError.inUse(dir.path)) { try await App.open(dir) }
@@ -205,6 +211,7 @@ func temporaryDirectory() throws -> URL {
     @Test func recoveryRunsEachFollowUpOnceAndInOrder() async throws {
         for crashedBeforeTheFollowUp in [false, true] {
             let dir = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
             do {
                 // The journal a crash left: an import, the add it sent (unless the crash came
                 // first), and an add the user sent; none has an outcome, no snapshot.
@@ -233,7 +240,9 @@ func temporaryDirectory() throws -> URL {
     }
 
     @Test func aReducerThatThrowsChangesNothing() async throws {
-        let app = try await App.open(try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let app = try await App.open(scratch)
         try await app.bus.send(Add(amount: 1))
         await #expect(throws: Refused.self) { try await app.bus.send(Add(amount: 0)) }
         #expect(app.store.state == Counter(total: 1, adds: 1))
@@ -243,6 +252,7 @@ func temporaryDirectory() throws -> URL {
 
     @Test func undoAndRedoAreCommandsAndSurviveARelaunch() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         do {
             let app = try await App.open(dir)
             try await app.bus.send(Add(amount: 1))
@@ -273,6 +283,7 @@ func temporaryDirectory() throws -> URL {
     /// whoever sent it, and a change from elsewhere clears redo.
     @Test func undoIsTheAppsNotASenders() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let app = try await App.open(dir)
         try await app.bus.send(Add(amount: 1))        // one part of the app
         try await app.bus.send(Add(amount: 2))        // another
@@ -284,7 +295,9 @@ func temporaryDirectory() throws -> URL {
     }
 
     @Test func aChangeThatCannotBeUndoneStillClearsRedo() async throws {
-        let app = try await App.open(try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let app = try await App.open(scratch)
         try await app.bus.send(Add(amount: 5))
         try await app.bus.undo()
         try await app.bus.send(SetTotal(total: 100))
@@ -299,6 +312,7 @@ func temporaryDirectory() throws -> URL {
     /// the one before it.
     @Test func anUndoStepThatNoLongerDecodesIsDroppedWithAWarning() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         do {
             let app = try await App.open(dir)
             try await app.bus.send(Add(amount: 1))
@@ -334,7 +348,9 @@ func temporaryDirectory() throws -> URL {
     /// A reducer that reads the store (a common mistake) sees the state before its command;
     /// it used to lock the store's mutex a second time and crash the app.
     @Test func aReducerThatReadsTheStoreSeesTheStateBeforeItsCommand() async throws {
-        let directory = try StateDirectory(try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let directory = try StateDirectory(scratch)
         let journal = try FileJournal(in: directory)
         let store = try Store(in: directory, initial: Counter(), journal: journal)
         var h = Handlers()
@@ -356,6 +372,7 @@ func temporaryDirectory() throws -> URL {
 
     @Test func eachMigrationRunsInTurn() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         // Schema 1 was the bare state with `count`; 2 renamed it `total`; 3 added `adds`.
         try Data(#"{"count": 4}"#.utf8).write(to: dir.appendingPathComponent("state.json"))
         let schema = Schema(version: 3, migrations: [
@@ -375,6 +392,7 @@ func temporaryDirectory() throws -> URL {
         let broken = Schema(version: 2, migrations: [Schema.Migration(from: 1) { _ in .object(["wrong": .string("x")]) }])
         for old in [#"{"count": 4}"#, #"{"schema": 1, "lastSeq": 3, "state": {"total": 4, "adds": 1}, "history": {"undo": [], "redo": []}}"#] {
             let dir = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
             let url = dir.appendingPathComponent("state.json")
             try Data(old.utf8).write(to: url)
             do {
@@ -391,6 +409,7 @@ func temporaryDirectory() throws -> URL {
 
     @Test func aSnapshotFromANewerBuildIsRefusedAndLeftAlone() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("state.json")
         let newer = Data(#"{"schema": 9, "lastSeq": 3, "state": {"total": 1, "adds": 1}, "history": {"undo": [], "redo": []}}"#.utf8)
         try newer.write(to: url)
@@ -403,6 +422,7 @@ func temporaryDirectory() throws -> URL {
     /// and the journal since it give back everything acknowledged.
     @Test func aFlippedBitFallsBackToThePreviousGenerationAndLosesNothing() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         do {
             let app = try await App.open(dir)
             for i in 1...3 {
@@ -436,6 +456,7 @@ func temporaryDirectory() throws -> URL {
     /// and the journal since it runs again.
     @Test func aMissingSnapshotFallsBackToThePreviousGeneration() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         do {
             let app = try await App.open(dir)
             for i in 1...3 {
@@ -454,6 +475,7 @@ func temporaryDirectory() throws -> URL {
 
     @Test func anUnreadableSnapshotIsMovedAsideWithTheInjectedWarning() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         try Data("{not json".utf8).write(to: dir.appendingPathComponent("state.json"))
         let warnings = Warnings()
         let app = try await App.open(dir, warnings: warnings)
@@ -467,6 +489,7 @@ func temporaryDirectory() throws -> URL {
     /// Before: a failed snapshot write printed to stderr instead of the injected warning.
     @Test func aSnapshotThatCannotBeWrittenIsReportedThroughTheInjectedWarning() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let warnings = Warnings()
         let directory = try StateDirectory(dir)
         // One write, at close: an idle write (half a second after the command, on a busy
@@ -489,6 +512,7 @@ func temporaryDirectory() throws -> URL {
     @Test func commandsFromElsewhereAreAppliedOnceByID() async throws {
         let remote = [try JournalEntry(Add(amount: 1)), try JournalEntry(Add(amount: 2))]
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let app = try await App.open(dir)
         let first = try await app.bus.receive(remote)
         #expect(first.applied == remote.map(\.id) && first.skipped.isEmpty)
@@ -511,6 +535,7 @@ func temporaryDirectory() throws -> URL {
         let big = Big(int: 9_007_199_254_740_993, max: .max, unsigned: .max,
                       decimal: try #require(Decimal(string: "3.14159265358979323846264338327950288")))
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         do {
             // Journaled, never run: the next launch reads it from the journal.
             let directory = try StateDirectory(dir)
@@ -533,7 +558,9 @@ func temporaryDirectory() throws -> URL {
     }
 
     @Test func observersHearEveryChangeWithItsSequenceNumber() async throws {
-        let app = try await App.open(try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let app = try await App.open(scratch)
         let seen = Mutex<[UInt64]>([])
         app.store.observe { change in seen.withLock { $0.append(change.seq) } }
         try await app.bus.send(Add(amount: 1))

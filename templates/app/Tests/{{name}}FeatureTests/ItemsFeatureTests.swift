@@ -5,6 +5,7 @@ import Layout
 import Synchronization
 import Testing
 
+/// A new empty directory for a test, which removes it when it ends (`defer`).
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("ItemsFeatureTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -16,7 +17,9 @@ func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(
 @Suite struct ItemsFeatureTests {
     /// Before: undo by replaying the journal gave ["milk", "eggs", "eggs"].
     @Test func undoAndRedo() async throws {
-        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let feature = try await ItemsFeature.open(directory: scratch)
         try await feature.add("milk")
         try await feature.add("eggs")
         try await feature.undo()
@@ -29,11 +32,13 @@ func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(
         #expect(texts(feature) == ["milk", "eggs"])
         #expect(feature.history().undo == ["add \"eggs\"", "add \"milk\""])
         #expect(feature.history().redo == ["remove \"milk\""])
+        await feature.close()
     }
 
     /// Before: a relaunch plus replay gave five items where there were three.
     @Test func aRelaunchOpensWhatWasLeft() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let feature = try await ItemsFeature.open(directory: dir)
         for t in ["a", "b", "c"] { try await feature.add(t) }
         // A second instance on the same directory is refused while the first has it.
@@ -48,7 +53,9 @@ func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(
     /// the state's shape broke every undo step that held one. Its fields are its own now, and
     /// a version-1 payload is upgraded.
     @Test func theUndoOfARemovalHoldsNoStateType() async throws {
-        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let feature = try await ItemsFeature.open(directory: scratch)
         try await feature.add("milk")
         try await feature.remove(number: 1)
         let action = try #require(feature.store.history.undo.last?.action)
@@ -66,7 +73,9 @@ func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(
     /// Before: `present` dropped its observer's id, so each call added a re-render that lasted
     /// as long as the store. Stopping (or releasing) the presentation ends it.
     @MainActor @Test func aPresentationStopsWhenReleased() async throws {
-        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let feature = try await ItemsFeature.open(directory: scratch)
         let screen = ItemsScreen()
         do {
             let presentation = feature.present(on: screen, width: 24)
@@ -90,25 +99,32 @@ func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(
     /// Schema 1 (what earlier versions of this template wrote: the bare state, `title`) → 2 (`text`).
     @Test func migrationFromSchema1To2() async throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let v1 = #"{"items":[{"id":"6B0C8A2E-3E0F-4F3A-9C1D-2E4B5A6C7D8E","title":"milk"}]}"#
         try Data(v1.utf8).write(to: dir.appendingPathComponent("state.json"))
         let feature = try await ItemsFeature.open(directory: dir)
         #expect(texts(feature) == ["milk"])
         let migrated = try ItemsState.schema.migrate(try JSON(data: Data(v1.utf8)), from: 1)
         #expect(migrated["items"] == .array([.object(["id": .string("6B0C8A2E-3E0F-4F3A-9C1D-2E4B5A6C7D8E"), "text": .string("milk")])]))
+        await feature.close()
     }
 
     @Test func removingANumberThatIsNotThereSaysHowManyThereAre() async throws {
-        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let feature = try await ItemsFeature.open(directory: scratch)
         try await feature.add("milk")
         await #expect(throws: FeatureError.noItem(3, count: 1)) { try await feature.remove(number: 3) }
+        await feature.close()
     }
 
     /// Before: nothing re-laid-out or re-rendered on a change, and observers ran off the main
     /// thread with nothing hopping back. Now: command → bus → store → layout (off the main
     /// thread) → screen (on the main actor).
     @MainActor @Test func aCommandReachesTheScreen() async throws {
-        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let feature = try await ItemsFeature.open(directory: scratch)
         let screen = ItemsScreen()
         let presentation = feature.present(on: screen, width: 24)
         defer { presentation.stop() }
@@ -124,13 +140,16 @@ func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(
             │    wraps             │
             └──────────────────────┘
             """)
+        await feature.close()
     }
 
     /// Before: at 10 columns the item's text was squeezed to nothing, and the remove control
     /// `[x]` read as a ticked checkbox. The text keeps its longest word, what overflows is
     /// clipped inside the border, and the control is a button.
     @MainActor @Test func atNarrowWidthsTheTextStaysAndTheBorderHolds() async throws {
-        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let feature = try await ItemsFeature.open(directory: scratch)
         try await feature.add("milk")
         for (width, expected) in [(10.0, ["│ 1. milk│"]), (16, ["│ 1. milk   (×)│"])] {
             let screen = ItemsScreen()
@@ -148,7 +167,9 @@ func texts(_ feature: ItemsFeature) -> [String] { feature.store.state.items.map(
     /// The remove button sends `RemoveItem`: a tap where it is drawn removes that item, and a
     /// scrolled list shows (and taps) the rows from its offset.
     @MainActor @Test func theRemoveButtonSendsItsCommandAndTheListScrolls() async throws {
-        let feature = try await ItemsFeature.open(directory: try temporaryDirectory())
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let feature = try await ItemsFeature.open(directory: scratch)
         for t in ["milk", "eggs", "bread", "tea"] { try await feature.add(t) }
         let screen = ItemsScreen()
         let presentation = feature.present(on: screen, width: 20, height: 5, scroll: 1)
