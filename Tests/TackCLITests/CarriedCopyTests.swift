@@ -5,9 +5,13 @@ import Testing
 
 /// A copy of a lock, read and written in-process: what it refuses, what it says it lacks, and
 /// bytes that do not match its index.
-@Suite struct CarriedCopyTests {
+@Suite final class CarriedCopyTests {
+    /// This test's directory, removed when it ends.
+    let scratch = FileManager.default.temporaryDirectory.path + "/tack-copy-\(UUID().uuidString)"
+    deinit { try? FileManager.default.removeItem(atPath: scratch) }
+
     func directory() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.path + "/tack-copy-\(UUID().uuidString)"
+        let dir = scratch + "/" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }

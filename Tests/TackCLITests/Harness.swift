@@ -3,7 +3,7 @@ import Testing
 import TackCLI
 import TackCore
 
-/// A sandbox for running the built `tack` as a user would: its own HOME, TACK_HOME and
+/// A sandbox for running the built `tack` as a user would: its own HOME, TACK_HOME, TMPDIR and
 /// project directories under a fresh temporary directory, removed afterwards.
 final class Sandbox {
     let root: String
@@ -14,9 +14,13 @@ final class Sandbox {
         guard mkdtemp(&template) != nil else { throw CocoaError(.fileWriteUnknown) }
         root = URL(fileURLWithPath: String(cString: template)).resolvingSymlinksInPath().path
         try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/tmp", withIntermediateDirectories: true)
         environment = [
             "HOME": root + "/home",
             "TACK_HOME": root + "/tack-home",
+            // What tack and the programs it runs (SwiftPM, uv, pip, gem) leave in a temporary
+            // directory goes with the sandbox.
+            "TMPDIR": root + "/tmp",
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
         // No test asks the real GitHub (aqua's registry, releases) unless it serves its own.

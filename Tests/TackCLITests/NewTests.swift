@@ -190,11 +190,11 @@ import Testing
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         // Its tests leave nothing in the temporary directory (SwiftPM's own locks and empty
         // directories aside): each removes what it made, and no store writes after its test.
-        try s.mkdir("tmp")
-        let test = try s.run("/usr/bin/env", ["swift", "test", "--skip-build"], in: "work/Demo", env: ["TMPDIR": s.root + "/tmp"])
+        try s.mkdir("test-tmp")
+        let test = try s.run("/usr/bin/env", ["swift", "test", "--skip-build"], in: "work/Demo", env: ["TMPDIR": s.root + "/test-tmp"])
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
         #expect((test.stdout + test.stderr).contains("89 tests in 13 suites passed"), "\(test.stdout)")
-        let left = try FileManager.default.contentsOfDirectory(atPath: s.root + "/tmp").filter { !$0.hasPrefix("TemporaryDirectory.") && !$0.hasSuffix(".lock") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: s.root + "/test-tmp").filter { !$0.hasPrefix("TemporaryDirectory.") && !$0.hasSuffix(".lock") }
         #expect(left.isEmpty, "the generated tests left \(left.sorted())")
 
         let bin = s.root + "/work/Demo/.build/debug/Demo"
