@@ -58,7 +58,7 @@ public struct Snapshot: Sendable, Equatable {
     /// followed: a manifest that links to a shared file goes stale when that file changes.
     public static func statKey(_ path: String) -> String { statInfo(path)?.key ?? "-" }
 
-    static func statInfo(_ path: String) -> (key: String, ctime: (Int64, Int64), size: Int, mtime: Int64)? {
+    static func statInfo(_ path: String) -> (key: String, ctime: (Int64, Int64), size: Int, mtime: Int64, regular: Bool)? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         #if canImport(Darwin)
@@ -68,7 +68,7 @@ public struct Snapshot: Sendable, Equatable {
         let m = (Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec))
         let c = (Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec))
         #endif
-        return ("\(st.st_ino):\(st.st_size):\(m.0).\(m.1):\(c.0).\(c.1)", c, Int(st.st_size), m.0 &* 1_000_000_000 &+ m.1)
+        return ("\(st.st_ino):\(st.st_size):\(m.0).\(m.1):\(c.0).\(c.1)", c, Int(st.st_size), m.0 &* 1_000_000_000 &+ m.1, st.st_mode & S_IFMT == S_IFREG)
     }
 
     /// Files up to this size are recorded with their content's fingerprint (the lean reader's
@@ -175,8 +175,10 @@ public struct Snapshot: Sendable, Equatable {
                 let changed = info.ctime.0 &* 1_000_000_000 &+ info.ctime.1
                 newest = max(newest ?? changed, changed)
             }
-            guard info.size <= contentLimit, let key = fingerprintedKey(path, key: info.key) else {
-                if info.size <= contentLimit { otherwiseRacy = true }
+            // Only a regular file has content to fingerprint (a directory's key is its times).
+            guard info.regular, info.size <= contentLimit else { return (info.key, path) }
+            guard let key = fingerprintedKey(path, key: info.key) else {
+                otherwiseRacy = true
                 return (info.key, path)
             }
             return (key, path)
