@@ -14,6 +14,7 @@ enum CleanProcess {
     /// Runs `executable` with `arguments` and the test's environment (plus `environment`);
     /// returns its exit status (128 + the signal when one ended it) and everything it wrote.
     static func run(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        ProcessStartLog.note(executable, arguments)
         let log = FileManager.default.temporaryDirectory.path + "/tack-clean-\(UUID().uuidString).log"
         defer { try? FileManager.default.removeItem(atPath: log) }
         var actions = posix_spawn_file_actions_t()

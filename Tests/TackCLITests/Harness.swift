@@ -142,6 +142,7 @@ final class Sandbox {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try program ?? Self.binary())
         p.arguments = args
+        ProcessStartLog.note(try program ?? Self.binary(), args)
         p.currentDirectoryURL = URL(fileURLWithPath: root + "/" + directory)
         var env = environment
         env["PWD"] = root + "/" + directory
@@ -177,6 +178,7 @@ final class Sandbox {
 
     /// Runs any program in `directory` with the sandbox's environment, `input` on its stdin.
     func run(_ program: String, _ args: [String], in directory: String = "", env extra: [String: String] = [:], input: String = "") throws -> Result {
+        ProcessStartLog.note(program, args + [input])
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = args
@@ -202,6 +204,7 @@ final class Sandbox {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Self.binary())
         p.arguments = args
+        ProcessStartLog.note(try Self.binary(), args)
         p.currentDirectoryURL = URL(fileURLWithPath: root + "/" + directory)
         var env = environment
         env["PWD"] = root + "/" + directory
@@ -256,6 +259,7 @@ final class Sandbox {
 /// Runs a program and returns its standard output (with `environment`, when given, as its
 /// whole environment).
 func runProgram(_ path: String, _ args: [String] = [], in dir: String = "/", environment: [String: String]? = nil) throws -> String {
+    ProcessStartLog.note(path, args)
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args

@@ -5,6 +5,7 @@ import Testing
     /// Runs `command` as a user would: found on PATH (the shims first), under `timeout` so a
     /// shim loop would fail the test instead of hanging it.
     func run(_ s: Sandbox, _ command: String, in dir: String, path: String) throws -> Sandbox.Result {
+        ProcessStartLog.note(s.root + "/tack-home/shims/" + command)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         p.arguments = ["10", "/usr/bin/env", command]
