@@ -41,6 +41,19 @@ import TackCore
         await #expect(throws: TackError.self) { try await URLBackend(http: FakeHTTPClient([:])).available(of: request(.latest, index: false)) }
     }
 
+    /// Where tack takes a gem file from itself, and where it leaves it to `gem fetch`; which
+    /// names from tack.lock can be a gem file's (and so a path component).
+    @Test func gemFilesAndTheirNames() {
+        #expect(GemBackend.fileURL("a-1.0.gem", source: "https://gems.example/") == "https://gems.example/gems/a-1.0.gem")
+        #expect(GemBackend.fileURL("a-1.0.gem", source: "HTTP://gems.example/private") == "HTTP://gems.example/private/gems/a-1.0.gem")
+        #expect(GemBackend.fileURL("a-1.0.gem", source: "file:///srv/gems") == "file:///srv/gems/gems/a-1.0.gem")
+        #expect(GemBackend.fileURL("a-1.0.gem", source: "/srv/my gems#1") == "file:///srv/my%20gems%231/gems/a-1.0.gem")
+        #expect(GemBackend.fileURL("a-1.0.gem", source: "s3://bucket/gems") == nil)
+        #expect(GemBackend.fileURL("a-1.0.gem", source: "relative/dir") == nil)
+        for good in ["nokogiri-1.16.0-x86_64-linux", "rails-8.0.0.beta1", "ffi-1.17.0-arm64-darwin", "c++-1.0"] { #expect(GemPin.isFileStem(good), "\(good)") }
+        for bad in ["../x-1.0", "a/b-1.0", ".hidden-1.0", "", "-1.0", "a-1.0\n", "ä-1.0", "a b-1.0"] { #expect(!GemPin.isFileStem(bad), "\(bad)") }
+    }
+
     @Test func gemVersionsComeFromGemSearch() async throws {
         let dir = FileManager.default.temporaryDirectory.path + "/tack-fake-ruby-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

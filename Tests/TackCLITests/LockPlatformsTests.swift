@@ -297,6 +297,28 @@ import TackCore
         #expect(s.read("app/tack.lock") == withArm)
     }
 
+    /// tack.lock's gem names become file names in tack's scratch and cache: a lock whose names
+    /// are paths is refused before anything is fetched or written, by `lock --verify` and by
+    /// `install` alike.
+    @Test(.enabled(if: onLinuxX86)) func gemNamesInTheLockThatArePathsAreRefused() throws {
+        let s = try Sandbox()
+        let server = try gems(s)
+        defer { withExtendedLifetime(server) {} }
+        #expect(try s.tack(["lock"], in: "app").status == 0)
+        let text = try #require(s.read("app/tack.lock"))
+        let hostile = text.replacingOccurrences(of: "native-1.0.0-x86_64-linux", with: "../../../../evil-1.0.0-x86_64-linux")
+            .replacingOccurrences(of: "native: \"1.0.0\"", with: "../../../../evil: \"1.0.0\"")
+        #expect(hostile != text)
+        try s.write("app/tack.lock", hostile)
+        let verify = try s.tack(["lock", "--verify"], in: "app")
+        #expect(verify.status == 1 && verify.stderr.contains("`../../../../evil-1.0.0-x86_64-linux.gem` is not the name of a gem file"), "\(verify.stderr)")
+        let install = try s.tack(["install", "--frozen"], in: "app")
+        #expect(install.status == 1 && install.stderr.contains("is not the name of a gem file"), "\(install.stderr)")
+        let written = FileManager.default.enumerator(atPath: s.root)?.compactMap { $0 as? String }.filter { $0.contains("evil") } ?? []
+        #expect(written.isEmpty, "\(written)")
+        #expect(!FileManager.default.fileExists(atPath: Paths.dirname(s.root) + "/evil-1.0.0-x86_64-linux.gem"))
+    }
+
     // MARK: All together
 
     /// The scenario in one project: a url tool with an artifact per OS and arch, a pip

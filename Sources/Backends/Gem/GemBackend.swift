@@ -21,6 +21,9 @@ public struct GemBackend: Backend {
 
     /// For the gem server's JSON API (when each version was published); nil asks nothing.
     let http: (any HTTPClient)?
+    /// Where gem files are downloaded with: the network itself, never a copy's recording
+    /// client (a copy keeps gems by name); nil takes `http`.
+    var downloads: (any HTTPClient)?
     /// Delays between attempts after a transient failure of a gem file's download.
     var retryDelays: [Double] = [0.25, 0.5, 1, 2]
     /// The copy being made (`tack mirror`): the locked gem files are kept in it.
@@ -181,7 +184,8 @@ public struct GemBackend: Backend {
         try fs.makeDirectory(cache)
         for p in pinned {
             let expectedName = p.file
-            if let sum = lockedFiles[expectedName], fs.info(cache + "/" + sum + "/" + expectedName) != nil {
+            try Self.checkName(p, tool: tool)
+            if let sum = lockedFiles[expectedName], Checksum.isSHA256(sum), fs.info(cache + "/" + sum + "/" + expectedName) != nil {
                 files.append(cache + "/" + sum + "/" + expectedName)
                 continue
             }
@@ -208,29 +212,63 @@ public struct GemBackend: Backend {
     }
 
     /// Exactly one gem file, the platform gem its version names or the plain (`ruby`) one,
-    /// never the one `gem` would pick for this machine: taken from the source's `gems/`
-    /// directory, where `gem fetch` takes it from, by tack's HTTP client, so a gem comes
-    /// through the proxy, CA, mirrors and retries every other download does (and without a
-    /// Ruby start per file). Its file's name and SHA-256.
+    /// never the one `gem` would pick for this machine: its file's name and SHA-256. From an
+    /// http, https or file source (or a directory), taken from its `gems/` directory, where
+    /// `gem fetch` takes it from, by tack's HTTP client: the proxy, CA and retries of every
+    /// download, and no Ruby start per file. A source of another kind (`s3://`, which only
+    /// RubyGems can sign requests for) is asked with `gem fetch`.
     func fetch(_ p: GemPin, request: ToolRequest, into dir: String, tool: String) async throws(TackError) -> (file: String, sum: String) {
-        let url = Self.fileURL(p.file, source: gemSource(request))
-        guard let http else { throw TackError("cannot fetch \(p.file) for \(tool): this command has no network") }
+        try Self.checkName(p, tool: tool)
+        guard let url = Self.fileURL(p.file, source: gemSource(request)), let client = downloads ?? http else {
+            return try await fetchWithGem(p, request: request, into: dir, tool: tool)
+        }
         do {
-            let sum = try await Downloader(http: http, retryDelays: retryDelays, fs: fs).withRetries { () async throws(HTTPFailure) -> String in
-                try await http.download(url, to: dir + "/" + p.file) { _, _ in }
+            let sum = try await Downloader(http: client, retryDelays: retryDelays, fs: fs).withRetries { () async throws(HTTPFailure) -> String in
+                try await client.download(url, to: dir + "/" + p.file) { _, _ in }
             }
             return (p.file, sum)
         } catch {
             try? fs.remove(dir + "/" + p.file)
-            throw TackError("cannot fetch \(p.name) \(p.version) for \(tool) from \(NetworkSettings.redact(url)): \(error.message)")
+            throw TackError("cannot fetch \(p.name) \(p.version) for \(tool) from \(Redact.url(url)): \(error.message)")
         }
     }
 
-    /// Where a gem source keeps `file`: `SOURCE/gems/FILE` (a source given as a directory is
-    /// read as a `file://` one).
-    static func fileURL(_ file: String, source: String) -> String {
-        let root = source.contains("://") ? source : "file://" + source
+    /// Refuses a gem whose file name could not be one (tack.lock's names become paths).
+    static func checkName(_ p: GemPin, tool: String) throws(TackError) {
+        guard GemPin.isFileStem(p.stem) else {
+            throw TackError("`\(p.file)` is not the name of a gem file (\(tool), from tack.lock) — nothing was fetched or installed")
+        }
+    }
+
+    /// Where a gem source keeps `file`: `SOURCE/gems/FILE` for an http, https or file source
+    /// or an absolute directory; nil for a source tack does not fetch from itself.
+    static func fileURL(_ file: String, source: String) -> String? {
+        let root: String
+        if source.hasPrefix("/") {
+            guard let path = source.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
+            root = "file://" + path
+        } else {
+            let scheme = source.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() }
+            guard source.contains("://"), let scheme, ["http", "https", "file"].contains(scheme) else { return nil }
+            root = source
+        }
         return (root.hasSuffix("/") ? root : root + "/") + "gems/" + file
+    }
+
+    /// `gem fetch` of exactly one gem file into `dir`, for a source tack does not fetch from
+    /// itself: its file's name and SHA-256.
+    func fetchWithGem(_ p: GemPin, request: ToolRequest, into dir: String, tool: String) async throws(TackError) -> (file: String, sum: String) {
+        let gem = try tools(request).gem
+        let (plainVersion, platform) = GemPin.splitPlatform(p.version)
+        let out = try await runner.run(gem, ["fetch", p.name, "--version", plainVersion, "--platform", platform ?? "ruby",
+                                             "--clear-sources", "--source", gemSource(request)],
+                                       directory: dir, environment: gemEnvironment(home: dir + "/.gems"))
+        guard out.status == 0 else { throw TackError("cannot fetch \(p.name) \(p.version) for \(tool):\n\(out.tail(10, network: environment))") }
+        guard let data = try? fs.read(dir + "/" + p.file, limit: Int.max) else {
+            let got = ((try? fs.list(dir)) ?? []).filter { $0.hasSuffix(".gem") }.sorted()
+            throw TackError("fetching \(p.name) \(p.version) for \(tool) did not produce \(p.file)\(got.isEmpty ? "" : " (it produced \(got.joined(separator: ", ")))")")
+        }
+        return (p.file, Hashing.sha256(data))
     }
 
     /// A gem file from the copy installed from (`tack install --from`): its name and SHA-256.
@@ -327,6 +365,7 @@ public struct GemBackend: Backend {
         return await Concurrently.map(gems, jobs: jobs) { p -> Result<(String, String, String), TackError> in
             let dir = scratch + "/" + p.stem
             do throws(TackError) {
+                try Self.checkName(p, tool: tool)
                 try fs.makeDirectory(dir)
                 let (file, sum) = try await backend.fetch(p, request: request, into: dir, tool: tool)
                 return .success((file, sum, dir + "/" + file))
@@ -373,6 +412,7 @@ public struct GemBackend: Backend {
 extension GemKind: BackendMaking {
     public func makeBackend(_ e: BackendEffects) -> any Backend {
         var backend = GemBackend(runner: e.runner(), environment: e.interpreters, shims: e.settings.store?.shims, fs: e.fs, http: e.http())
+        backend.downloads = e.network()
         backend.copy = e.copy?.writer
         backend.carriedGems = e.copy?.reader?.gems
         return backend

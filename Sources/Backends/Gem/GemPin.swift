@@ -10,6 +10,14 @@ struct GemPin: Equatable {
 }
 
 extension GemPin {
+    /// Whether `stem` can be a gem file's name (and so a path component): letters, digits,
+    /// `.`, `_`, `-` and `+`, starting with a letter or digit. tack.lock's names are checked
+    /// with it before they become paths.
+    static func isFileStem(_ stem: String) -> Bool {
+        guard let first = stem.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first) else { return false }
+        return stem.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-+".unicodeScalars.contains($0)) }
+    }
+
     /// The gem a file stem names (`nokogiri-1.16.0-x86_64-linux`), or nil.
     static func pinned(stem: String) -> GemPin? { parseExplain("Gems to install:\n" + stem).first }
 

@@ -43,13 +43,18 @@ public struct BackendEffects: Sendable {
     /// An HTTP client of its own (libcurl), with the process's proxy and token settings; while
     /// a copy is made, one that keeps what it fetches in it; installing from a copy, the copy.
     public func http() -> any HTTPClient {
-        let curl = CurlHTTPClient(environment: settings.environment, trace: settings.trace)
+        let curl = network()
         switch copy {
         case nil: return curl
         case .making(let writer): return RecordingHTTPClient(base: curl, mirrors: settings.downloadMirrors, copy: writer)
         case .from(let reader): return CarriedHTTPClient(copy: reader, environment: settings.environment)
         }
     }
+
+    /// The network itself (libcurl), whatever copy is made or read: for files a backend keeps
+    /// in a copy in its own way (gem files, by name), which the recording client would keep a
+    /// second time, under a URL that may carry the source's credentials.
+    public func network() -> any HTTPClient { CurlHTTPClient(environment: settings.environment, trace: settings.trace) }
 
     /// A runner of child processes of its own.
     public func runner() -> any ProcessRunner { ChildProcessRunner(trace: settings.trace) }

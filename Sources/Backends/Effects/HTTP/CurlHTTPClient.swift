@@ -32,11 +32,11 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
     func download(_ url: String, to destination: String, cap: (bytes: Int64, message: String)?,
                   progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased() else {
-            throw HTTPFailure(status: 400, message: "`\(url)` is not a URL")
+            throw HTTPFailure(status: 400, message: "what was given is not a URL")
         }
         trace("fetching \(Redact.url(url))")
         if scheme == "file" { return try LocalCopy.copy(u.path, to: destination, cap: cap) }
-        guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not `\(url)`") }
+        guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not \(scheme): ones") }
         var headers: [String: String] = [:]
         if let token = GitHub.authorization(for: url, environment: environment) { headers["Authorization"] = token }
         return try await download(HTTPRequest("GET", url, headers: headers), to: destination, cap: cap, progress: progress)
