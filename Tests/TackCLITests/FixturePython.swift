@@ -23,7 +23,7 @@ final class FixturePython: @unchecked Sendable {
     /// `interpreter` would, in `directory`.
     static func run(_ arguments: [String], interpreter: String = FixtureServer.python, in directory: String = "/") throws -> Result {
         let worker = try registry.withLock { () throws -> FixturePython in
-            if let w = workers[interpreter], w.process.isRunning { return w }
+            if let w = workers[interpreter], w.isAlive { return w }
             let w = try FixturePython(interpreter: interpreter)
             workers[interpreter] = w
             return w
@@ -42,34 +42,72 @@ final class FixturePython: @unchecked Sendable {
     struct Failed: Error, CustomStringConvertible { var description: String }
 
     let process = Process()
-    let input: FileHandle
-    let output: Int32
+    /// This side of the socket the worker reads requests from: written with `MSG_NOSIGNAL`,
+    /// so a worker that died is an error here, never a SIGPIPE that ends the test run.
+    let requests: Int32
+    /// The read end of the pipe the worker answers on.
+    let answers: Int32
     let lock = NSLock()
     var buffer: [UInt8] = []
+    /// False once the worker ended or answered nonsense: the next call starts another.
+    var alive = true
+    private var keep: Pipe?
+
+    var isAlive: Bool { lock.withLock { alive } }
+
+    /// A worker replaced (it died or answered nonsense) gets end of input, and ends.
+    deinit { close(requests) }
 
     private init(interpreter: String) throws {
-        let toWorker = Pipe(), fromWorker = Pipe()
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw Failed(description: "socketpair: \(String(cString: strerror(errno)))")
+        }
+        let fromWorker = Pipe()
+        // Both of this process's ends close on exec: a child another test starts must not keep
+        // the worker's input open (the worker ends when this process does).
+        _ = fcntl(fromWorker.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fromWorker.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        let theirs = FileHandle(fileDescriptor: pair[1], closeOnDealloc: true)
         process.executableURL = URL(fileURLWithPath: interpreter)
         process.arguments = [Self.worker]
-        process.standardInput = toWorker
+        process.standardInput = theirs
         process.standardOutput = fromWorker
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        input = toWorker.fileHandleForWriting
-        output = fromWorker.fileHandleForReading.fileDescriptor
-        // The pipes' other ends stay open in this process only as long as these handles live.
-        keep = (toWorker, fromWorker)
+        do { try process.run() } catch {
+            close(pair[0])
+            throw error
+        }
+        try? theirs.close()
+        try? fromWorker.fileHandleForWriting.close()
+        requests = pair[0]
+        answers = fromWorker.fileHandleForReading.fileDescriptor
+        keep = fromWorker
     }
-    private var keep: (Pipe, Pipe)?
 
     private func call(_ arguments: [String], directory: String) throws -> Result {
         try lock.withLock {
-            let request = try JSONSerialization.data(withJSONObject: ["argv": arguments, "cwd": directory]) + Data("\n".utf8)
-            do { try input.write(contentsOf: request) } catch { throw Failed(description: "the fixture worker is gone: \(error)") }
-            let line = try readLine()
-            guard let answer = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                  let status = answer["status"] as? Int else { throw Failed(description: "the fixture worker answered \(String(decoding: line, as: UTF8.self))") }
-            return Result(status: Int32(status), stdout: answer["stdout"] as? String ?? "", stderr: answer["stderr"] as? String ?? "")
+            do {
+                let request = Array(try JSONSerialization.data(withJSONObject: ["argv": arguments, "cwd": directory])) + [0x0A]
+                try send(request)
+                let line = try readLine()
+                guard let answer = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                      let status = answer["status"] as? Int else { throw Failed(description: "the fixture worker answered \(String(decoding: line, as: UTF8.self))") }
+                return Result(status: Int32(status), stdout: answer["stdout"] as? String ?? "", stderr: answer["stderr"] as? String ?? "")
+            } catch {
+                alive = false
+                throw error
+            }
+        }
+    }
+
+    private func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(requests, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw Failed(description: "the fixture worker is gone: \(String(cString: strerror(errno)))") }
+            sent += n
         }
     }
 
@@ -81,7 +119,7 @@ final class FixturePython: @unchecked Sendable {
                 buffer.removeSubrange(...end)
                 return line
             }
-            let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { read(answers, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw Failed(description: "the fixture worker ended") }
             buffer += chunk[..<n]

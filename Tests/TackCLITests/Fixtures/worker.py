@@ -22,8 +22,8 @@ def run(request):
     out, err = io.StringIO(), io.StringIO()
     status = 0
     saved = sys.argv, sys.stdout, sys.stderr
-    os.chdir(request.get("cwd") or "/")
     try:
+        os.chdir(request.get("cwd") or "/")
         sys.stdout, sys.stderr = out, err
         if argv[0] == "-c":
             sys.argv = ["-c"] + argv[2:]
