@@ -283,15 +283,17 @@ struct Handed<T>: @unchecked Sendable { let value: T }
 extension Sandbox {
     func tack(_ args: [String], in directory: String = "", env extra: [String: String] = [:], program: String? = nil) async throws -> Result {
         let me = Handed(value: self)
+        let test = ProcessStartLog.currentTest
         return try await OffPool.run { () throws(any Error) -> Result in
-            try me.value.tack(args, in: directory, env: extra, program: program)
+            try ProcessStartLog.during(test) { try me.value.tack(args, in: directory, env: extra, program: program) }
         }
     }
 
     func run(_ program: String, _ args: [String], in directory: String = "", env extra: [String: String] = [:], input: String = "") async throws -> Result {
         let me = Handed(value: self)
+        let test = ProcessStartLog.currentTest
         return try await OffPool.run { () throws(any Error) -> Result in
-            try me.value.run(program, args, in: directory, env: extra, input: input)
+            try ProcessStartLog.during(test) { try me.value.run(program, args, in: directory, env: extra, input: input) }
         }
     }
 }

@@ -24,7 +24,7 @@ import Glibc
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        #expect(posix_spawn(&pid, "/bin/sleep", &actions, nil, argv, environ) == 0)
+        try #require(posix_spawn(&pid, "/bin/sleep", &actions, nil, argv, environ) == 0 && pid > 0)
         defer {
             kill(pid, SIGKILL)
             var status: Int32 = 0
