@@ -135,7 +135,7 @@ enum Interrupts {
                 // A version this process was building in place (it holds the version's lock,
                 // and the directory has no record yet): a leftover now.
                 if !entry.hasPrefix("."), fs.info(dir + "/" + entry + "/" + Installer.metadataFile) == nil,
-                   FileLock.holder(at: store.state + "/locks/\(tool)@\(entry).lock")?.pid == pid {
+                   fs.lockHolder(at: store.state + "/locks/\(tool)@\(entry).lock")?.pid == pid {
                     let away = dir + "/.tmp-\(entry)-inplace-\(pid)"
                     if rename(dir + "/" + entry, away) == 0 { doomed.append(away) }
                 }

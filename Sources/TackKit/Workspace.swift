@@ -13,7 +13,7 @@ public struct Workspace: Sendable {
     public let store: Store
     public let registry: BackendRegistry
     /// The project's lock, when this value was read under it (`Workspace.locked`).
-    public private(set) var hold: FileLock?
+    public private(set) var hold: (any ExclusiveLock)?
 
     public var settings: Settings { context.settings }
     public var home: String? { settings.home }

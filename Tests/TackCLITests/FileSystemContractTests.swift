@@ -12,6 +12,40 @@ import TackCore
         return [(LocalFileSystem(), s.root + "/fs", s), (InMemoryFileSystem(), "/fs", nil)]
     }
 
+    /// A lock excludes every other value for its path until it is released or its value goes,
+    /// says who holds it, and wakes one that waits for it; it is held once however often taken.
+    @Test func locksExcludeSayWhoHoldsThemAndWakeAWaiter() throws {
+        for (fs, root, keep) in try Self.systems() {
+            _ = keep
+            try fs.createDirectory(root + "/locks")
+            #expect(throws: TackError.self) { _ = try fs.lock(at: root + "/missing/tool@1.0.lock") }
+            let path = root + "/locks/tool@1.0.lock"
+            let a = try fs.lock(at: path), b = try fs.lock(at: path)
+            #expect(a.tryLock() && a.tryLock(), "\(fs): taken again, it is still held once")
+            a.record("installing tool 1.0")
+            #expect(!b.tryLock(), "\(fs)")
+            #expect(b.holder() == LockHolder(pid: getpid(), doing: "installing tool 1.0") && fs.lockHolder(at: path) == b.holder(), "\(fs)")
+            // One waiting on another thread has it once it is released.
+            let taken = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                b.lock()
+                taken.signal()
+            }
+            #expect(taken.wait(timeout: .now() + 0.1) == .timedOut, "\(fs): taken while held")
+            a.unlock()
+            #expect(taken.wait(timeout: .now() + 10) == .success, "\(fs): the waiter was not woken")
+            #expect(fs.lockHolder(at: path) == nil, "\(fs): released, it says nobody")
+            #expect(!a.tryLock(), "\(fs)")
+            b.unlock()
+            // A value that goes lets go.
+            var c: (any ExclusiveLock)? = try fs.lock(at: path)
+            #expect(c?.tryLock() == true && !a.tryLock(), "\(fs)")
+            c = nil
+            #expect(a.tryLock(), "\(fs): the lock of a value that went is still held")
+            a.unlock()
+        }
+    }
+
     @Test func linksAreListedWalkedAndNeverFollowed() throws {
         for (fs, root, keep) in try Self.systems() {
             _ = keep

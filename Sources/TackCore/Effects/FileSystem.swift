@@ -62,6 +62,11 @@ public protocol FileSystem: Sendable {
     /// `flock` on that file, released if the process dies): what every read-modify-write of a
     /// shared file holds.
     func exclusively<T>(_ lockPath: String, _ body: () throws(TackError) -> T) throws(TackError) -> T
+    /// The exclusive lock on the file at `path` (made when missing, in a directory that must
+    /// exist), not taken yet: what an install, a removal and a project's commands hold.
+    func lock(at path: String) throws(TackError) -> any ExclusiveLock
+    /// Who holds the lock at `path`, as it wrote it (nil when nobody said, or it is free).
+    func lockHolder(at path: String) -> LockHolder?
 }
 
 extension FileSystem {
@@ -133,4 +138,45 @@ extension FileSystem {
             try copy(from, to: to)
         } catch { throw TackError("cannot copy \(from) to \(to): \(error)") }
     }
+}
+
+/// An exclusive lock on a file (`FileSystem.lock(at:)`), taken and released by whoever has
+/// the value, and held across awaits until released or the value goes: another process (in
+/// memory, another holder) waits for it. Its holder writes what it does into it (`record`),
+/// so one that waits says at once what it waits for.
+public protocol ExclusiveLock: AnyObject, Sendable {
+    /// Takes it if it is free; whether it did.
+    func tryLock() -> Bool
+    /// Takes it, waiting while another holds it.
+    func lock()
+    func unlock()
+    /// Writes this process and what it does into the lock, for whoever waits next.
+    func record(_ doing: String)
+    /// Who holds it now, as they wrote it, or nil.
+    func holder() -> LockHolder?
+}
+
+extension ExclusiveLock {
+    /// Takes the lock, saying `doing` to whoever waits for it next; when another holds it,
+    /// `waiting` is told at once who (nil when its holder has not said yet), then this blocks
+    /// until it is free.
+    public func lock(as doing: String, waiting: (LockHolder?) -> Void) {
+        if !tryLock() {
+            waiting(holder())
+            lock()
+        }
+        record(doing)
+    }
+}
+
+/// Who holds a lock, as its holder wrote it.
+public struct LockHolder: Sendable, Equatable, CustomStringConvertible {
+    public var pid: Int32
+    public var doing: String
+    public init(pid: Int32, doing: String) {
+        self.pid = pid
+        self.doing = doing
+    }
+    /// `pid 123, which is installing swift-protobuf 1.39.0`
+    public var description: String { doing.isEmpty ? "pid \(pid)" : "pid \(pid), which is \(doing)" }
 }

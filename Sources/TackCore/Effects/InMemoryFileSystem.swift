@@ -22,6 +22,29 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         try exclusive.locked(body)
     }
 
+    /// The locks taken on each path (`lock(at:)`), shared by every value for that path.
+    private var lockSlots: [String: MemoryLock.Slot] = [:]
+
+    public func lock(at path: String) throws(TackError) -> any ExclusiveLock {
+        let p = Paths.normalize(path)
+        guard isDirectory(Paths.dirname(p)) else { throw TackError("cannot open \(path): No such file or directory") }
+        if info(p) == nil {
+            do { try writeAtomically(p, [], permissions: 0o644, flush: false) } catch { throw TackError("cannot open \(path): \(error)") }
+        }
+        let slot = lock.locked { () -> MemoryLock.Slot in
+            if let slot = lockSlots[p] { return slot }
+            let slot = MemoryLock.Slot()
+            lockSlots[p] = slot
+            return slot
+        }
+        return MemoryLock(slot: slot)
+    }
+
+    public func lockHolder(at path: String) -> LockHolder? {
+        guard let slot = lock.locked({ lockSlots[Paths.normalize(path)] }) else { return nil }
+        return slot.locked { slot.said }
+    }
+
     private var executables: Set<String> = []
 
     public func copy(_ from: String, to: String) throws(FileSystemError) {

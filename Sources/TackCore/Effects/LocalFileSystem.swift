@@ -214,6 +214,10 @@ public struct LocalFileSystem: FileSystem {
         guard chmod(path, 0o755) == 0 else { throw FileSystemError(path, Self.code(Errno(rawValue: errno))) }
     }
 
+    public func lock(at path: String) throws(TackError) -> any ExclusiveLock { try FileLock(path: path) }
+
+    public func lockHolder(at path: String) -> LockHolder? { FileLock.holder(at: path) }
+
     public func exclusively<T>(_ lockPath: String, _ body: () throws(TackError) -> T) throws(TackError) -> T {
         let lock = try FileLock(path: lockPath)
         lock.lock()

@@ -104,9 +104,9 @@ public struct Installer: Sendable {
 
     /// The per-tool-version lock (`state/locks/TOOL@VERSION.lock`), held; waited for, off the
     /// pool, when another process holds it.
-    func lockInstall(_ item: Item, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> FileLock {
+    func lockInstall(_ item: Item, report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> any ExclusiveLock {
         try makeDirectories([store.toolDirectory(item.locked.name), store.state + "/locks"])
-        let lock = try FileLock(path: store.state + "/locks/\(item.locked.name)@\(item.locked.version.text).lock")
+        let lock = try store.fs.lock(at: store.state + "/locks/\(item.locked.name)@\(item.locked.version.text).lock")
         if !lock.tryLock() {
             // Said at once: who holds it, and what it does.
             report(.waiting(lock.holder()?.description))

@@ -36,7 +36,7 @@ public enum Leftovers {
             // a process that is gone: the version's lock names it.
             for entry in (try? fs.list(dir)) ?? [] where !entry.hasPrefix(".") && fs.isDirectory(dir + "/" + entry)
                 && fs.info(dir + "/" + entry + "/" + Installer.metadataFile) == nil {
-                guard let holder = FileLock.holder(at: store.state + "/locks/\(tool)@\(entry).lock"), !isRunning(holder.pid) else { continue }
+                guard let holder = fs.lockHolder(at: store.state + "/locks/\(tool)@\(entry).lock"), !isRunning(holder.pid) else { continue }
                 out.append(dir + "/" + entry)
             }
         }

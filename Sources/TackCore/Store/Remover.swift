@@ -22,7 +22,7 @@ public struct Remover: Sendable {
             throw TackError("\(tool) \(version) is not installed" + (others.isEmpty ? " — `tack ls` lists what is" : " (installed: \(others.joined(separator: ", "))) — uninstall one of those"))
         }
         do { try store.fs.createDirectory(store.state + "/locks") } catch { throw TackError("cannot write to \(store.root): \(error)") }
-        let lock = try FileLock(path: store.state + "/locks/\(tool)@\(version.text).lock")
+        let lock = try store.fs.lock(at: store.state + "/locks/\(tool)@\(version.text).lock")
         lock.lock()
         defer { lock.unlock() }
         keepPart(of: dir, tool: tool, version: version)

@@ -4,20 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-/// An exclusive `flock` on a file: released by the OS when the process dies, so a killed
-/// install never blocks the next one. Its holder writes what it does into the file (`pid`,
-/// then a line of what), so one that waits says at once what it waits for.
-public final class FileLock: @unchecked Sendable {
+/// An exclusive `flock` on a file (`LocalFileSystem.lock(at:)`): released by the OS when the
+/// process dies, so a killed install never blocks the next one. Its holder writes what it
+/// does into the file (`pid`, then a line of what), so one that waits says at once what it
+/// waits for.
+public final class FileLock: ExclusiveLock, @unchecked Sendable {
     let fd: Int32
     public let path: String
 
-    /// Who holds a lock, as its holder wrote it.
-    public struct Holder: Sendable, Equatable, CustomStringConvertible {
-        public var pid: Int32
-        public var doing: String
-        /// `pid 123, which is installing swift-protobuf 1.39.0`
-        public var description: String { doing.isEmpty ? "pid \(pid)" : "pid \(pid), which is \(doing)" }
-    }
+    public typealias Holder = LockHolder
 
     public init(path: String) throws(TackError) {
         self.path = path
@@ -37,17 +32,6 @@ public final class FileLock: @unchecked Sendable {
     public func unlock() {
         _ = ftruncate(fd, 0)
         _ = flock(fd, LOCK_UN)
-    }
-
-    /// Takes the lock, saying `doing` to whoever waits for it next; when another process
-    /// holds it, `waiting` is told at once who (nil when its holder has not said yet), then
-    /// this blocks until it is free.
-    public func lock(as doing: String, waiting: (Holder?) -> Void) {
-        if !tryLock() {
-            waiting(holder())
-            lock()
-        }
-        record(doing)
     }
 
     /// Writes this process and what it does into the lock file (best effort: a full disk
