@@ -57,7 +57,7 @@ import YAML
         let missing = dir.root + "/app/a/.tool-versions"
         #expect(snapshot.probes.contains { $0.path == missing && $0.key == "-" })
         try dir.write("app/a/.tool-versions", "jq 1.6\n")
-        #expect(!Snapshot.probeHolds(key: "-", path: missing))
+        #expect(!Snapshot.probeHolds(key: "-", path: missing, fs: LocalFileSystem()))
         var key = Array("-".utf8) + [0], path = Array(missing.utf8) + [0]
         let lean = key.withUnsafeMutableBufferPointer { k in path.withUnsafeMutableBufferPointer { LeanSnapshot.probeHolds(key: k.baseAddress!, path: $0.baseAddress!) } }
         #expect(!lean)

@@ -14,12 +14,12 @@ import Testing
         let lean = keyBytes.withUnsafeMutableBufferPointer { k in
             pathBytes.withUnsafeMutableBufferPointer { p in LeanSnapshot.probeHolds(key: k.baseAddress!, path: p.baseAddress!) }
         }
-        return (Snapshot.probeHolds(key: key, path: path), lean)
+        return (Snapshot.probeHolds(key: key, path: path, fs: LocalFileSystem()), lean)
     }
 
     func key(_ path: String) throws -> String {
-        let key = Snapshot.statKey(path)
-        return try #require(Snapshot.fingerprintedKey(path, key: key))
+        let key = Snapshot.statKey(path, fs: LocalFileSystem())
+        return try #require(Snapshot.fingerprintedKey(path, key: key, fs: LocalFileSystem()))
     }
 
     func setTimes(_ path: String, ahead seconds: Double) throws {
@@ -35,7 +35,7 @@ import Testing
         #expect(key.contains("="), "a small file is recorded with its fingerprint: \(key)")
         #expect(verdicts(key, path) == (true, true))
         try setTimes(path, ahead: 5)
-        #expect(Snapshot.statKey(path) != key.split(separator: "=")[0].description, "the times moved")
+        #expect(Snapshot.statKey(path, fs: LocalFileSystem()) != key.split(separator: "=")[0].description, "the times moved")
         #expect(verdicts(key, path) == (true, true))
         // Rewritten by rename (a new inode), same bytes: an editor's save.
         try "tools:\n  jq: 1.7.1\n".write(toFile: path + ".new", atomically: false, encoding: .utf8)
@@ -78,7 +78,7 @@ import Testing
         let dir = try Sandbox()
         try dir.write("tack.yml", "tools: {}\n")
         let path = dir.root + "/tack.yml"
-        let stat = Snapshot.statKey(path)
+        let stat = Snapshot.statKey(path, fs: LocalFileSystem())
         try setTimes(path, ahead: 5)
         for bad in [stat + "=", stat + "=zz", stat + "=" + String(repeating: "f", count: 17), stat + "=1"] {
             #expect(verdicts(bad, path) == (false, false), "\(bad)")

@@ -4,8 +4,8 @@ import TackCore
 import Testing
 
 /// The domain's file work goes through `FileSystem` (issue 45: "the domain makes no system
-/// calls"): shims and emptying a tool's directory run on the in-memory file system as on disk.
-/// (The install lock, a real `flock`, does not yet: `Remover` and `Installer` need a disk.)
+/// calls"): shims, emptying a tool's directory, removing a version under its lock and the
+/// snapshot's probes run on the in-memory file system as on disk.
 @Suite struct EffectsSeamTests {
     @Test func anEmptyDirectoryGoesAndAFullOneStays() throws {
         let memory = InMemoryFileSystem(files: ["/t/installs/jq/1.7.1/bin/jq": "x"])
@@ -21,6 +21,40 @@ import Testing
         #expect(!disk.removeEmptyDirectory(root + "/full") && disk.isDirectory(root + "/full/sub"))
         #expect(disk.removeEmptyDirectory(root + "/empty") && !disk.isDirectory(root + "/empty"))
         #expect(disk.syncDirectory(root) && !disk.syncDirectory(root + "/empty"))
+    }
+
+    @Test func aVersionIsRemovedUnderItsLockInMemory() throws {
+        let record = "version: 1\ntools:\n  jq:\n    backend: \"url\"\n    binaries: [\"bin/jq\"]\n    requested: \"1.7.1\"\n    source: \"https://example.org/jq\"\n    version: \"1.7.1\"\n"
+        let fs = InMemoryFileSystem(files: ["/t/installs/jq/1.7.1/.tack-install.lock": record, "/t/installs/jq/1.7.1/bin/jq": "x"])
+        let store = Store(root: "/t", fs: fs, backends: .standard)
+        // Held by another: the removal waits for it (here it is let go once the removal has
+        // started waiting on another thread).
+        try fs.createDirectory("/t/state/locks")
+        let other = try fs.lock(at: "/t/state/locks/jq@1.7.1.lock")
+        #expect(other.tryLock())
+        let removed = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? Remover(store: store).remove("jq", Version("1.7.1")!)
+            removed.signal()
+        }
+        #expect(removed.wait(timeout: .now() + 0.1) == .timedOut, "removed while another held the version's lock")
+        #expect(fs.isDirectory("/t/installs/jq/1.7.1"))
+        other.unlock()
+        #expect(removed.wait(timeout: .now() + 10) == .success)
+        #expect(!fs.isDirectory("/t/installs/jq/1.7.1") && !fs.isDirectory("/t/installs/jq"))
+    }
+
+    /// A snapshot made over the in-memory file system holds until a file it read changes.
+    @Test func aSnapshotHoldsUntilAFileItReadChangesInMemory() throws {
+        let fs = InMemoryFileSystem(files: ["/app/tack.yml": "tools:\n  jq: 1.7.1\n", "/home/me/.keep": ""])
+        let settings = Settings(environment: ["HOME": "/home/me", "TACK_HOME": "/tack"], cwd: "/app", fs: fs, backends: .standard)
+        let resolution = try Resolver(settings).resolve()
+        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil)
+        #expect(snapshot.probes.contains { $0.path == "/app/tack.yml" && $0.key != "-" })
+        snapshot.save(settings: settings)
+        #expect(Snapshot.load(settings: settings) == snapshot)
+        try fs.writeAtomically("/app/tack.yml", Array("tools:\n  jq: 1.7.0\n".utf8))
+        #expect(Snapshot.load(settings: settings) == nil, "a changed tack.yml")
     }
 
     @Test func shimsRunOnTheInMemoryFileSystem() throws {

@@ -16,10 +16,34 @@ public struct FileInfo: Sendable, Hashable {
     public var mtime: Int64
     /// The permission bits (`0o755`).
     public var permissions: UInt16
-    public init(kind: Kind, size: Int, mtime: Int64, permissions: UInt16 = 0o644) {
+    /// The inode number (0 in memory).
+    public var inode: UInt64
+    /// The status-change time in nanoseconds since the epoch (in memory, the modification time).
+    public var ctime: Int64
+    public init(kind: Kind, size: Int, mtime: Int64, permissions: UInt16 = 0o644, inode: UInt64 = 0, ctime: Int64? = nil) {
         self.kind = kind
         self.size = size
         self.mtime = mtime
         self.permissions = permissions
+        self.inode = inode
+        self.ctime = ctime ?? mtime
+    }
+
+    /// `inode:size:mtime:ctime`, each time as `seconds.nanoseconds`: what a snapshot records
+    /// of a file it depends on, and what the lean reader's own `stat` must give again
+    /// (`LeanSnapshot.probeHolds`).
+    public var statKey: String {
+        let m = Self.seconds(mtime), c = Self.seconds(ctime)
+        return "\(inode):\(size):\(m.0).\(m.1):\(c.0).\(c.1)"
+    }
+
+    /// Nanoseconds since the epoch as `timespec` holds them: seconds, and 0 to 999,999,999.
+    public static func seconds(_ ns: Int64) -> (Int64, Int64) {
+        var s = ns / 1_000_000_000, n = ns % 1_000_000_000
+        if n < 0 {
+            s -= 1
+            n += 1_000_000_000
+        }
+        return (s, n)
     }
 }

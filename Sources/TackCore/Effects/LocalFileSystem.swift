@@ -51,11 +51,13 @@ public struct LocalFileSystem: FileSystem {
         default: kind = .other
         }
         #if canImport(Darwin)
-        let ns = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
+        let ns = Int64(st.st_mtimespec.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtimespec.tv_nsec)
+        let changed = Int64(st.st_ctimespec.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctimespec.tv_nsec)
         #else
-        let ns = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        let ns = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
+        let changed = Int64(st.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctim.tv_nsec)
         #endif
-        return FileInfo(kind: kind, size: Int(st.st_size), mtime: ns, permissions: UInt16(st.st_mode & 0o7777))
+        return FileInfo(kind: kind, size: Int(st.st_size), mtime: ns, permissions: UInt16(st.st_mode & 0o7777), inode: UInt64(st.st_ino), ctime: changed)
     }
 
     public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
@@ -200,7 +202,7 @@ public struct LocalFileSystem: FileSystem {
         try copyFile(from, to: to, mode: st.st_mode & 0o7777)
     }
 
-    public func versionKey(_ path: String) -> String { Snapshot.statKey(path) }
+    public func versionKey(_ path: String) -> String { info(path)?.statKey ?? "-" }
 
     public func isExecutable(_ path: String) -> Bool {
         info(path)?.kind == .file && access(path, X_OK) == 0

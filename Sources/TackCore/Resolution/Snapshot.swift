@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLean
 
 /// What a resolution computed for one directory, kept on disk so the hot commands (shims,
 /// `current`, `which`) read one small file instead of resolving again.
@@ -54,50 +53,40 @@ public struct Snapshot: Sendable, Equatable {
         }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{1}")
     }
 
-    /// `ino:size:mtime:ctime`, or "-" when the path does not exist. Symbolic links are
-    /// followed: a manifest that links to a shared file goes stale when that file changes.
-    public static func statKey(_ path: String) -> String { statInfo(path)?.key ?? "-" }
-
-    static func statInfo(_ path: String) -> (key: String, ctime: (Int64, Int64), size: Int, mtime: Int64, regular: Bool)? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        #if canImport(Darwin)
-        let m = (Int64(st.st_mtimespec.tv_sec), Int64(st.st_mtimespec.tv_nsec))
-        let c = (Int64(st.st_ctimespec.tv_sec), Int64(st.st_ctimespec.tv_nsec))
-        #else
-        let m = (Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec))
-        let c = (Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec))
-        #endif
-        return ("\(st.st_ino):\(st.st_size):\(m.0).\(m.1):\(c.0).\(c.1)", c, Int(st.st_size), m.0 &* 1_000_000_000 &+ m.1, st.st_mode & S_IFMT == S_IFREG)
-    }
+    /// `ino:size:mtime:ctime` (`FileInfo.statKey`), or "-" when the path does not exist.
+    /// Symbolic links are followed: a manifest that links to a shared file goes stale when that
+    /// file changes.
+    public static func statKey(_ path: String, fs: any FileSystem) -> String { fs.info(path)?.statKey ?? "-" }
 
     /// Files up to this size are recorded with their content's fingerprint (the lean reader's
     /// `LeanSnapshot.contentLimit`).
     public static let contentLimit: Int64 = 65536
 
-    /// The FNV-1a fingerprint and size of a regular file of at most `contentLimit` bytes.
-    static func contentFingerprint(_ path: String) -> (size: Int64, hex: String)? {
-        var value: UInt64 = 0
-        let size = lean_content_fingerprint(path, contentLimit, &value)
-        return size < 0 ? nil : (size, String(value, radix: 16))
+    /// The FNV-1a fingerprint and size of a regular file of at most `contentLimit` bytes (the
+    /// lean reader computes the same, `lean_content_fingerprint`).
+    static func contentFingerprint(_ path: String, fs: any FileSystem) -> (size: Int64, hex: String)? {
+        guard let bytes = try? fs.read(path, limit: Int(contentLimit)) else { return nil }
+        var value: UInt64 = 0xcbf29ce484222325
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100000001b3 }
+        return (Int64(bytes.count), String(value, radix: 16))
     }
 
     /// Whether the probe still holds: the same stat key, or a fingerprinted file whose times
     /// moved while its bytes stayed the same.
-    static func probeHolds(key: String, path: String) -> Bool {
-        let current = statKey(path)
+    static func probeHolds(key: String, path: String, fs: any FileSystem) -> Bool {
+        let current = statKey(path, fs: fs)
         guard let equals = key.firstIndex(of: "=") else { return current == key }
         if current == key[..<equals] { return true }
         let recordedSize = key.split(separator: ":", maxSplits: 2).dropFirst().first.flatMap { Int64($0) }
-        guard let now = contentFingerprint(path), now.size == recordedSize else { return false }
+        guard let now = contentFingerprint(path, fs: fs), now.size == recordedSize else { return false }
         return now.hex == key[key.index(after: equals)...]
     }
 
     /// The key of `path` with its content's fingerprint, or nil when the file changed while it
     /// was read (the fingerprint might describe other bytes than the times).
-    static func fingerprintedKey(_ path: String, key: String) -> String? {
-        guard let content = contentFingerprint(path) else { return key }
-        guard statKey(path) == key else { return nil }
+    static func fingerprintedKey(_ path: String, key: String, fs: any FileSystem) -> String? {
+        guard let content = contentFingerprint(path, fs: fs) else { return key }
+        guard statKey(path, fs: fs) == key else { return nil }
         return key + "=" + content.hex
     }
 
@@ -152,7 +141,8 @@ public struct Snapshot: Sendable, Equatable {
         // Racy: a file changed in the clock's current tick (a later change in the same tick
         // would leave its times as recorded), or changed between being read and being
         // stat'ed here (the recorded key would describe content the resolution never saw).
-        let now = fileSystemNow()
+        let now = fileSystemNanoseconds()
+        let fs = settings.fs
         var racy = false, otherwiseRacy = false
         var newest: Int64?
         var seenByResolution: [String: FileInfo?] = [:]
@@ -161,7 +151,7 @@ public struct Snapshot: Sendable, Equatable {
             // What the walk found missing is recorded so without another look: a file that
             // appears since fails the probe, so the snapshot can only be stale, never wrong.
             if case .some(nil) = seenByResolution[path] { return ("-", path) }
-            let info = statInfo(path)
+            let info = fs.info(path)
             if let seen = seenByResolution[path] {
                 switch (seen, info) {
                 case (nil, nil): break
@@ -172,14 +162,13 @@ public struct Snapshot: Sendable, Equatable {
             guard let info else { return ("-", path) }
             if info.ctime >= now {
                 racy = true
-                let changed = info.ctime.0 &* 1_000_000_000 &+ info.ctime.1
-                newest = max(newest ?? changed, changed)
+                newest = max(newest ?? info.ctime, info.ctime)
             }
             // Only a regular file has content to fingerprint (a directory's key is its times).
-            guard info.regular, info.size <= contentLimit else { return (info.key, path) }
-            guard let key = fingerprintedKey(path, key: info.key) else {
+            guard info.kind == .file, info.size <= Int(contentLimit) else { return (info.statKey, path) }
+            guard let key = fingerprintedKey(path, key: info.statKey, fs: fs) else {
                 otherwiseRacy = true
-                return (info.key, path)
+                return (info.statKey, path)
             }
             return (key, path)
         }
@@ -205,7 +194,7 @@ public struct Snapshot: Sendable, Equatable {
         guard let path = location(settings: settings), let bytes = try? settings.fs.read(path, limit: 1 << 20),
               let s = decode(bytes), s.cwd == settings.cwd, s.environment == environmentKey(settings.environment)
         else { return nil }
-        for p in s.probes where !probeHolds(key: p.key, path: p.path) { return nil }
+        for p in s.probes where !probeHolds(key: p.key, path: p.path, fs: settings.fs) { return nil }
         return s
     }
 
