@@ -120,6 +120,23 @@ import Testing
         #expect(s.snapshot() == before)
     }
 
+    /// A file dated after 2262 (ext4 keeps dates to 2446; a bad clock or `touch -d` makes
+    /// them) holds more nanoseconds since 1970 than 64 bits do: it is read, not a crash.
+    @Test func aManifestDatedPast2262IsRead() throws {
+        let s = try Sandbox()
+        try s.write("p/tack.yml", "tools:\n  jq: 1.7.1\n")
+        try s.write("p/tack.lock", "version: 1\ntools: {}\n")
+        for file in ["p/tack.yml", "p/tack.lock", "p"] {
+            #expect(try s.run("/usr/bin/touch", ["-d", "2300-01-01", s.root + "/" + file]).status == 0)
+        }
+        for args in [["current", "jq"], ["install", "--dry-run"], ["ls"]] {
+            let r = try s.tack(args, in: "p")
+            #expect(r.status <= 2 && !r.stderr.contains("Fatal") && !r.stderr.contains("crash"), "\(args): \(r.status) \(r.stderr)")
+        }
+        let current = try s.tackProcess(["current", "jq"], in: "p")
+        #expect(current.status == 1 && current.stdout.hasPrefix("1.7.1 (set by \(s.root)/p/tack.yml:2)"), "\(current.status) \(current.stdout) \(current.stderr)")
+    }
+
     @Test func byteOrderMarkIsFine() throws {
         let s = try Sandbox()
         try s.write("p/tack.yml", Data([0xEF, 0xBB, 0xBF]) + Data("tools:\n  jq: 1.7.1\n".utf8))
