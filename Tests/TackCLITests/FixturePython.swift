@@ -60,9 +60,15 @@ final class FixturePython: @unchecked Sendable {
 
     private init(interpreter: String) throws {
         var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+        guard socketpair(AF_UNIX, Self.stream, 0, &pair) == 0 else {
             throw Failed(description: "socketpair: \(String(cString: strerror(errno)))")
         }
+        _ = fcntl(pair[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pair[1], F_SETFD, FD_CLOEXEC)
+        #if canImport(Darwin)
+        var on: Int32 = 1
+        _ = setsockopt(pair[0], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         let fromWorker = Pipe()
         // Both of this process's ends close on exec: a child another test starts must not keep
         // the worker's input open (the worker ends when this process does).
@@ -104,12 +110,22 @@ final class FixturePython: @unchecked Sendable {
     private func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(requests, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[sent...].withUnsafeBytes { Self.write(requests, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw Failed(description: "the fixture worker is gone: \(String(cString: strerror(errno)))") }
             sent += n
         }
     }
+
+    #if canImport(Darwin)
+    static let stream = SOCK_STREAM
+    /// A write that never raises SIGPIPE (the socket has SO_NOSIGPIPE).
+    static func write(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { Darwin.send(fd, bytes, count, 0) }
+    #else
+    static let stream = Int32(SOCK_STREAM.rawValue)
+    /// A write that never raises SIGPIPE.
+    static func write(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { Glibc.send(fd, bytes, count, Int32(MSG_NOSIGNAL)) }
+    #endif
 
     private func readLine() throws -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: 65536)
