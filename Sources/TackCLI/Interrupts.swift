@@ -86,17 +86,12 @@ enum Interrupts {
         }
     }
 
-    /// Removes `paths` (leftovers' names already) by `rm -rf` in a session of its own, which
-    /// outlives this process; what it does not get to, the next install or `tack prune` does.
+    /// Removes `paths` (leftovers' names already) by `rm -rf` in a process group of its own,
+    /// which outlives this process (`ChildProcess.startDetached`); what it does not get to, the
+    /// next install or `tack prune` does.
     static func removeInTheBackground(_ paths: [String]) {
         guard !paths.isEmpty else { return }
-        let rm = Process()
-        rm.executableURL = URL(fileURLWithPath: "/bin/rm")
-        rm.arguments = ["-rf", "--"] + paths
-        rm.standardInput = FileHandle.nullDevice
-        rm.standardOutput = FileHandle.nullDevice
-        rm.standardError = FileHandle.nullDevice
-        if (try? rm.run()) == nil { for path in paths { removeWhileInUse(path) } }
+        if !ChildProcess.startDetached("/bin/rm", ["-rf", "--"] + paths) { for path in paths { removeWhileInUse(path) } }
     }
 
     /// Removes a directory another thread may still be writing into (libgit2 making a

@@ -50,6 +50,25 @@ public enum ChildProcess {
         return pid
     }
 
+    /// Starts `path` to outlive tack: in a process group of its own, reading and writing
+    /// /dev/null, with no environment, every signal at its default, and not registered in
+    /// `RunningChildren` (an interrupt does not stop it, and nothing waits for it). What the
+    /// interrupt path leaves behind it (`rm -rf` of leftovers). Whether it started.
+    public static func startDetached(_ path: String, _ arguments: [String]) -> Bool {
+        var mask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&mask)
+        sigemptyset(&defaults)
+        for sig in StartState.signalRange where sig != SIGKILL && sig != SIGSTOP { sigaddset(&defaults, sig) }
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard null >= 0 else { return false }
+        defer { close(null) }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = [nil]
+        var pid: pid_t = 0
+        return tack_spawn(&pid, path, argv, envp, nil, -1, null, null, &mask, &defaults, 1) == 0
+    }
+
     /// Waits for `pid` to end (on a thread of its own, never blocking Swift's pool) and returns
     /// its status as a shell gives it: the exit status, or 128 + the signal that ended it.
     public static func wait(_ pid: pid_t) async -> Int32 {
