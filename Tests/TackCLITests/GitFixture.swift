@@ -51,18 +51,11 @@ struct GitFixture {
 
     @discardableResult
     func git(_ args: String...) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["git", "-C", path] + args
-        p.environment = environment
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilDone()
-        let text = String(decoding: data, as: UTF8.self)
-        guard p.terminationStatus == 0 else { throw GitFailed(message: "git \(args.joined(separator: " ")): \(text)") }
+        let out = try Sandbox.OutputFile()
+        let ending = try HarnessSpawn.run("/usr/bin/env", ["git", "-C", path] + args, directory: "/", environment: environment, input: nil,
+                                          stdout: out.handle.fileDescriptor, stderr: out.handle.fileDescriptor)
+        let text = out.text()
+        guard ending.shellStatus == 0 else { throw GitFailed(message: "git \(args.joined(separator: " ")): \(text)") }
         return text
     }
 

@@ -139,23 +139,15 @@ final class Sandbox {
 
     /// Runs `tack args` as a process of the built binaries.
     func tackProcess(_ args: [String], in directory: String = "", env extra: [String: String] = [:], stdout: FileHandle? = nil, program: String? = nil) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try program ?? Self.binary())
-        p.arguments = args
-        ProcessStartLog.note(try program ?? Self.binary(), args)
-        p.currentDirectoryURL = URL(fileURLWithPath: root + "/" + directory)
+        let path = try program ?? Self.binary()
+        ProcessStartLog.note(path, args)
         var env = environment
         env["PWD"] = root + "/" + directory
         env.merge(extra) { $1 }
-        p.environment = env
         let out = try OutputFile(), err = try OutputFile()
-        p.standardOutput = stdout ?? out.handle
-        p.standardError = err.handle
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilDone()
-        let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
-        return Result(status: status, stdout: stdout == nil ? out.text() : "", stderr: err.text())
+        let ending = try HarnessSpawn.run(path, args, directory: root + "/" + directory, environment: env, input: nil,
+                                          stdout: (stdout ?? out.handle).fileDescriptor, stderr: err.handle.fileDescriptor)
+        return Result(status: ending.shellStatus, stdout: stdout == nil ? out.text() : "", stderr: err.text())
     }
 
     /// A temporary file a child writes its output into: the test waits for the child itself,
@@ -179,23 +171,14 @@ final class Sandbox {
     /// Runs any program in `directory` with the sandbox's environment, `input` on its stdin.
     func run(_ program: String, _ args: [String], in directory: String = "", env extra: [String: String] = [:], input: String = "") throws -> Result {
         ProcessStartLog.note(program, args + [input])
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program)
-        p.arguments = args
-        p.currentDirectoryURL = URL(fileURLWithPath: root + "/" + directory)
         var env = environment
         env["PWD"] = root + "/" + directory
         env.merge(extra) { $1 }
-        p.environment = env
-        let out = try OutputFile(), err = try OutputFile(), inp = Pipe()
-        p.standardOutput = out.handle
-        p.standardError = err.handle
-        p.standardInput = inp
-        try p.run()
-        inp.fileHandleForWriting.write(Data(input.utf8))
-        try inp.fileHandleForWriting.close()
-        p.waitUntilDone()
-        return Result(status: p.terminationStatus, stdout: out.text(), stderr: err.text())
+        let out = try OutputFile(), err = try OutputFile()
+        let ending = try HarnessSpawn.run(program, args, directory: root + "/" + directory, environment: env, input: input,
+                                          stdout: out.handle.fileDescriptor, stderr: err.handle.fileDescriptor)
+        // As Foundation's Process gave it: the exit status, or the number of the signal.
+        return Result(status: ending.status, stdout: out.text(), stderr: err.text())
     }
 
     /// Starts `tack args` without waiting; output goes to `log`. Foundation's Process puts
@@ -260,17 +243,10 @@ final class Sandbox {
 /// whole environment).
 func runProgram(_ path: String, _ args: [String] = [], in dir: String = "/", environment: [String: String]? = nil) throws -> String {
     ProcessStartLog.note(path, args)
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = args
-    p.currentDirectoryURL = URL(fileURLWithPath: dir)
-    if let environment { p.environment = environment }
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilDone()
-    return String(decoding: data, as: UTF8.self)
+    let out = try Sandbox.OutputFile()
+    _ = try HarnessSpawn.run(path, args, directory: dir, environment: environment ?? ProcessInfo.processInfo.environment, input: nil,
+                             stdout: out.handle.fileDescriptor, stderr: 2)
+    return out.text()
 }
 
 /// A value handed to a thread of its own, for tests that hold what Swift cannot prove
