@@ -181,24 +181,18 @@ final class Sandbox {
         return Result(status: ending.status, stdout: out.text(), stderr: err.text())
     }
 
-    /// Starts `tack args` without waiting; output goes to `log`. Foundation's Process puts
-    /// the child in a process group of its own, so `kill(-pid, …)` reaches everything it started.
-    func spawn(_ args: [String], in directory: String = "", log: String) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Self.binary())
-        p.arguments = args
-        ProcessStartLog.note(try Self.binary(), args)
-        p.currentDirectoryURL = URL(fileURLWithPath: root + "/" + directory)
+    /// Starts `tack args` without waiting; output goes to `log`. It starts in a process group
+    /// of its own (`HarnessSpawn`), so `kill(-pid, …)` reaches everything it started.
+    func spawn(_ args: [String], in directory: String = "", log: String) throws -> SpawnedProcess {
+        let binary = try Self.binary()
+        ProcessStartLog.note(binary, args)
         var env = environment
         env["PWD"] = root + "/" + directory
-        p.environment = env
         FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        p.standardOutput = handle
-        p.standardError = handle
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        return p
+        defer { try? handle.close() }
+        return SpawnedProcess(try HarnessSpawn.start(binary, args, directory: root + "/" + directory, environment: env, input: nil,
+                                                     stdout: handle.fileDescriptor, stderr: handle.fileDescriptor))
     }
 
     func read(_ path: String) -> String? {

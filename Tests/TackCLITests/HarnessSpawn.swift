@@ -24,6 +24,24 @@ enum HarnessSpawn {
     /// `stderr`. Waits for it.
     static func run(_ program: String, _ arguments: [String], directory: String, environment: [String: String],
                     input: String?, stdout: Int32, stderr: Int32) throws -> Ending {
+        wait(try start(program, arguments, directory: directory, environment: environment, input: input, stdout: stdout, stderr: stderr))
+    }
+
+    /// How `pid` ended, once it has.
+    static func wait(_ pid: pid_t) -> Ending {
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        return ending(raw)
+    }
+
+    static func ending(_ raw: Int32) -> Ending {
+        let signal = raw & 0x7F
+        return signal == 0 ? Ending(status: (raw >> 8) & 0xFF, signal: nil) : Ending(status: signal, signal: signal)
+    }
+
+    /// Starts it as `run` does, without waiting: its process id.
+    static func start(_ program: String, _ arguments: [String], directory: String, environment: [String: String],
+                      input: String?, stdout: Int32, stderr: Int32) throws -> pid_t {
         var fds: [Int32] = [-1, -1]
         if input != nil {
             guard pipe(&fds) == 0 else { throw Failed(description: "pipe: \(String(cString: strerror(errno)))") }
@@ -62,9 +80,37 @@ enum HarnessSpawn {
                 close(fd)
             }
         }
-        var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-        let signal = raw & 0x7F
-        return signal == 0 ? Ending(status: (raw >> 8) & 0xFF, signal: nil) : Ending(status: signal, signal: signal)
+        return pid
     }
+}
+
+/// A program the harness started and did not wait for (`Sandbox.spawn`), with the members of
+/// Foundation's `Process` the tests use.
+final class SpawnedProcess: @unchecked Sendable {
+    let processIdentifier: pid_t
+    private let lock = NSLock()
+    private var ended: HarnessSpawn.Ending?
+
+    init(_ pid: pid_t) { processIdentifier = pid }
+
+    /// Blocks until it has ended.
+    func waitUntilDone() {
+        if lock.withLock({ ended }) != nil { return }
+        let ending = HarnessSpawn.wait(processIdentifier)
+        lock.withLock { ended = ended ?? ending }
+    }
+
+    var isRunning: Bool {
+        lock.withLock {
+            guard ended == nil else { return false }
+            var raw: Int32 = 0
+            guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return true }
+            ended = HarnessSpawn.ending(raw)
+            return false
+        }
+    }
+
+    /// Its exit status, or the signal that ended it (as `Process` gives them).
+    var terminationStatus: Int32 { lock.withLock { ended?.status ?? 0 } }
+    var terminationReason: Process.TerminationReason { lock.withLock { ended?.signal } != nil ? .uncaughtSignal : .exit }
 }
