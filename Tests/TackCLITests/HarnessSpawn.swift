@@ -59,7 +59,9 @@ enum HarnessSpawn {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let started = tack_spawn(&pid, program, argv, envp, directory, fds[0], stdout, stderr, &mask, &defaults, 1)
+        // No other descriptor of the test process reaches it (Foundation's Process closed them
+        // too): a lock or a pipe another test holds open must not live on in this child.
+        let started = tack_spawn(&pid, program, argv, envp, directory, fds[0], stdout, stderr, &mask, &defaults, 1, 1)
         if fds[0] >= 0 { close(fds[0]) }
         guard started == 0 else {
             if fds[1] >= 0 { close(fds[1]) }

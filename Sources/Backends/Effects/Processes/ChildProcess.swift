@@ -29,7 +29,7 @@ public enum ChildProcess {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        var status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0)
+        var status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0, 0)
         // "Text file busy": a program tack has just written (a toolchain extracted, a build)
         // is still open for writing in a child another install started at that moment, until
         // that child execs. Asked again for up to a second, as the window is that child's start.
@@ -37,7 +37,7 @@ public enum ChildProcess {
         while status == ETXTBSY && waited < 50 {
             usleep(20_000)
             waited += 1
-            status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0)
+            status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0, 0)
         }
         guard status == 0 else { throw TackError("cannot run \(path): \(String(cString: strerror(status)))") }
         do { try RunningChildren.shared.add(pid) } catch {
@@ -52,7 +52,8 @@ public enum ChildProcess {
 
     /// Starts `path` to outlive tack: in a process group of its own, reading and writing
     /// /dev/null, with no environment, every signal at its default, and not registered in
-    /// `RunningChildren` (an interrupt does not stop it, and nothing waits for it). What the
+    /// `RunningChildren` (an interrupt does not stop it, and nothing waits for it), and none of
+    /// tack's other descriptors (a pipe it writes to would otherwise stay open). What the
     /// interrupt path leaves behind it (`rm -rf` of leftovers). Whether it started.
     public static func startDetached(_ path: String, _ arguments: [String]) -> Bool {
         var mask = sigset_t(), defaults = sigset_t()
@@ -66,7 +67,7 @@ public enum ChildProcess {
         defer { argv.forEach { free($0) } }
         let envp: [UnsafeMutablePointer<CChar>?] = [nil]
         var pid: pid_t = 0
-        return tack_spawn(&pid, path, argv, envp, nil, -1, null, null, &mask, &defaults, 1) == 0
+        return tack_spawn(&pid, path, argv, envp, nil, -1, null, null, &mask, &defaults, 1, 1) == 0
     }
 
     /// Waits for `pid` to end (on a thread of its own, never blocking Swift's pool) and returns
