@@ -10,6 +10,9 @@ final class TestThreads: TaskExecutor, @unchecked Sendable {
     static let shared = TestThreads(width: TestThreads.defaultWidth)
     /// Where commands run in-process by the harness run (`InProcessRun`).
     static let commands = TestThreads(width: TestThreads.defaultWidth)
+    /// The suite's longest chain of waits, on a thread of its own so it starts at once rather
+    /// than behind the queue (`.longestChain`).
+    static let longest = TestThreads(width: 1)
 
     static var defaultWidth: Int {
         if let text = ProcessInfo.processInfo.environment["TACK_TEST_THREADS"], let n = Int(text), n > 0 { return n }
@@ -61,4 +64,19 @@ struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == OwnThreads {
     static var ownThreads: Self { OwnThreads() }
+}
+
+/// `@Suite(.longestChain)`: the suite's tests run on a thread of their own from the start of
+/// the run (`TestThreads.longest`): for the test whose chain of waits is the run's longest, so
+/// it does not start last.
+struct LongestChain: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await withTaskExecutorPreference(TestThreads.longest) { try await function() }
+    }
+}
+
+extension Trait where Self == LongestChain {
+    static var longestChain: Self { LongestChain() }
 }
