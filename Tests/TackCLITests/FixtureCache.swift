@@ -27,4 +27,33 @@ enum FixtureCache {
         try? FileManager.default.removeItem(atPath: destination)
         try FileManager.default.copyItem(atPath: made, toPath: destination)
     }
+
+    /// The cached directory `name`, made first by `make` (given an empty directory to fill)
+    /// when this run has not made it yet: its path, to copy from.
+    static func tree(_ name: String, make: (String) throws -> Void) throws -> String {
+        try lock.withLock { () throws -> String in
+            let path = directory + "/" + name
+            if FileManager.default.fileExists(atPath: path) { return path }
+            try? FileManager.default.removeItem(atPath: path + ".tmp")
+            try FileManager.default.createDirectory(atPath: path + ".tmp", withIntermediateDirectories: true)
+            try make(path + ".tmp")
+            try FileManager.default.moveItem(atPath: path + ".tmp", toPath: path)
+            return path
+        }
+    }
+
+    /// Copies `source` to `destination`, a file replacing a file and a directory merged into
+    /// a directory.
+    static func merge(_ source: String, into destination: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
+            try? FileManager.default.removeItem(atPath: destination)
+            try FileManager.default.copyItem(atPath: source, toPath: destination)
+            return
+        }
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        for entry in try FileManager.default.contentsOfDirectory(atPath: source) {
+            try merge(source + "/" + entry, into: destination + "/" + entry)
+        }
+    }
 }

@@ -33,9 +33,27 @@ import Testing
         }
     }
 
+    /// `gem generate_index` of `repo` (its `gems/`), made once per test run for each set of gem
+    /// files (`FixtureCache`) and copied over what `repo` holds: a Ruby start otherwise.
     static func index(_ s: Sandbox) throws {
-        let r = try s.run("/bin/sh", ["-c", "gem generate_index --directory . >/dev/null"], in: "repo")
-        guard r.status == 0 else { Issue.record("gem generate_index: \(r.stderr)"); throw FixtureServer.FixtureFailed() }
+        let repo = s.root + "/repo"
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: repo + "/gems")) ?? []).sorted()
+        var listing = ""
+        for file in files {
+            let bytes = [UInt8](FileManager.default.contents(atPath: repo + "/gems/" + file) ?? Data())
+            listing += file + " " + SHA256Digest.hex(bytes) + "\n"
+        }
+        let made = try FixtureCache.tree("gem-index-" + String(SHA256Digest.hex(Array(listing.utf8)).prefix(24))) { tree in
+            let r = try s.run("/bin/sh", ["-c", "gem generate_index --directory . >/dev/null"], in: "repo")
+            guard r.status == 0 else { Issue.record("gem generate_index: \(r.stderr)"); throw FixtureServer.FixtureFailed() }
+            // What it wrote: the spec files and quick/Marshal.4.8/*.gemspec.rz.
+            for entry in try FileManager.default.contentsOfDirectory(atPath: repo) where entry.hasSuffix(".4.8") || entry.hasSuffix(".4.8.gz") || entry == "quick" {
+                try FileManager.default.copyItem(atPath: repo + "/" + entry, toPath: tree + "/" + entry)
+            }
+        }
+        for entry in try FileManager.default.contentsOfDirectory(atPath: made) {
+            try FixtureCache.merge(made + "/" + entry, into: repo + "/" + entry)
+        }
     }
 
     @Test func installsSideBySideRunsWithItsOwnGemsAndRefusesAChangedGem() throws {
