@@ -129,9 +129,12 @@ import Glibc
 
         // Two processes on one state directory: the second opener is refused, with a message
         // that says why, and changes nothing (issue 32 item 2).
-        let lock = open(state + "/.lock", O_RDWR)
+        // Close-on-exec and let go before closing: a child another test starts meanwhile must
+        // not keep the app's lock held after this one closes it.
+        let lock = open(state + "/.lock", O_RDWR | O_CLOEXEC)
         #expect(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
         let refused = try s.run(bin, ["add", "while-locked"], in: "work/Demo")
+        flock(lock, LOCK_UN)
         close(lock)
         #expect(refused.status == 1 && refused.stderr.contains("is in use by another instance"), "\(refused)")
         #expect(try items() == listed)

@@ -6,8 +6,10 @@ import TackCore
 /// credential helpers, bootstrap commands): an argument array, never a shell string; a process
 /// group of its own; every signal at its default action but those ignored when tack started
 /// (tack ignores SIGINT, SIGTERM and SIGHUP while it handles them, and a child would otherwise
-/// inherit that and outlive an interrupt), an empty signal mask; registered in
-/// `RunningChildren` until it ends, so an interrupt stops it and what it started.
+/// inherit that and outlive an interrupt), an empty signal mask; no descriptor of tack's but
+/// the three it is given (one a library opened without close-on-exec, or a lock, would live on
+/// in it); registered in `RunningChildren` until it ends, so an interrupt stops it and what
+/// it started.
 public enum ChildProcess {
     /// Starts `path` (an absolute path). `input` < 0 reads /dev/null. `ownGroup: false` keeps
     /// it in tack's process group, for a command that talks to the user's terminal (a
@@ -29,7 +31,7 @@ public enum ChildProcess {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        var status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0, 0)
+        var status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0, 1)
         // "Text file busy": a program tack has just written (a toolchain extracted, a build)
         // is still open for writing in a child another install started at that moment, until
         // that child execs. Asked again for up to a second, as the window is that child's start.
@@ -37,7 +39,7 @@ public enum ChildProcess {
         while status == ETXTBSY && waited < 50 {
             usleep(20_000)
             waited += 1
-            status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0, 0)
+            status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0, 1)
         }
         guard status == 0 else { throw TackError("cannot run \(path): \(String(cString: strerror(status)))") }
         do { try RunningChildren.shared.add(pid) } catch {
