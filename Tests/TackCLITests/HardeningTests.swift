@@ -11,6 +11,22 @@ import Testing
         return "{ url: \"file://\(s.root)/www/\(name)-{version}.sh\", version: \"\(version)\", bin: [\(name)] }"
     }
 
+    /// A `file://` download (a url tool's, or a gem file from a directory source) that is a
+    /// FIFO or a device is refused: the open of a FIFO with no writer blocked for ever, and
+    /// `/dev/zero` never ends.
+    @Test(.timeLimit(.minutes(1))) func aFileDownloadThatIsNotARegularFileIsRefused() throws {
+        let s = try Sandbox()
+        try s.mkdir("www")
+        #expect(mkfifo(s.root + "/www/fifo-1.0.0.sh", 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: s.root + "/www/zero-1.0.0.sh", withDestinationPath: "/dev/zero")
+        for name in ["fifo", "zero"] {
+            try s.write("app/tack.yml", "tools:\n  \(name): { url: \"file://\(s.root)/www/\(name)-{version}.sh\", version: 1.0.0, bin: [\(name)] }\n")
+            let r = try s.tack(["install"], in: "app")
+            #expect(r.status == 1 && r.stderr.contains("is not a regular file (a pipe, socket or device)"), "\(name): \(r.stderr)")
+            #expect(!s.exists("tack-home/installs/\(name)"))
+        }
+    }
+
     // MARK: 1. path: pins need trust
 
     @Test func untrustedPathPinNeverReachesPATH() throws {

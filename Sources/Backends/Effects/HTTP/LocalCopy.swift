@@ -1,12 +1,19 @@
 import Foundation
 import TackCore
 
-/// A `file://` download: the file copied and hashed as it is read.
+/// A `file://` download: the file copied and hashed as it is read. Only a regular file: a FIFO
+/// would block the open for ever, and a device (`/dev/zero`) would never end.
 enum LocalCopy {
     static func copy(_ path: String, to destination: String, cap: (bytes: Int64, message: String)? = nil) throws(HTTPFailure) -> String {
         var copied: Int64 = 0
-        guard let input = FileHandle(forReadingAtPath: path) else { throw HTTPFailure(status: 404, message: "\(path) does not exist") }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw HTTPFailure(status: 404, message: "\(path) does not exist") }
+        let input = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         defer { try? input.close() }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw HTTPFailure(status: 0, message: "\(path) is not a regular file (a pipe, socket or device)")
+        }
         guard let out = NewFile.open(destination) else { throw HTTPFailure(status: 0, message: "cannot write \(destination)") }
         defer { try? out.close() }
         let hasher = Digest(.sha256)
