@@ -126,12 +126,19 @@ final class Sandbox {
         return inProcessCommands.contains(first)
     }
 
-    /// Runs `tack args` in this test's process (`Tack.main(arguments:scope:)`), in a scope with
-    /// the sandbox's environment and `directory`: what tack-cli would print and exit with.
-    func tackInProcess(_ args: [String], in directory: String = "", env extra: [String: String] = [:]) throws -> Result {
+    /// The sandbox's environment for a command run in `directory` (relative to the sandbox),
+    /// with `extra` over it.
+    func environment(in directory: String, _ extra: [String: String] = [:]) -> [String: String] {
         var env = environment
         env["PWD"] = root + "/" + directory
         env.merge(extra) { $1 }
+        return env
+    }
+
+    /// Runs `tack args` in this test's process (`Tack.main(arguments:scope:)`), in a scope with
+    /// the sandbox's environment and `directory`: what tack-cli would print and exit with.
+    func tackInProcess(_ args: [String], in directory: String = "", env extra: [String: String] = [:]) throws -> Result {
+        let env = environment(in: directory, extra)
         let cli = URL(fileURLWithPath: try Self.binary()).deletingLastPathComponent().appendingPathComponent("tack-cli").path
         let scope = ProcessScope(environment: env, cwd: Paths.normalize(root + "/" + directory), executable: cli)
         return InProcessRun.run(args, scope: scope)
@@ -141,9 +148,7 @@ final class Sandbox {
     func tackProcess(_ args: [String], in directory: String = "", env extra: [String: String] = [:], stdout: FileHandle? = nil, program: String? = nil) throws -> Result {
         let path = try program ?? Self.binary()
         ProcessStartLog.note(path, args)
-        var env = environment
-        env["PWD"] = root + "/" + directory
-        env.merge(extra) { $1 }
+        let env = environment(in: directory, extra)
         let out = try OutputFile(), err = try OutputFile()
         let ending = try HarnessSpawn.run(path, args, directory: root + "/" + directory, environment: env, input: nil,
                                           stdout: (stdout ?? out.handle).fileDescriptor, stderr: err.handle.fileDescriptor)
@@ -171,9 +176,7 @@ final class Sandbox {
     /// Runs any program in `directory` with the sandbox's environment, `input` on its stdin.
     func run(_ program: String, _ args: [String], in directory: String = "", env extra: [String: String] = [:], input: String = "") throws -> Result {
         ProcessStartLog.note(program, args + [input])
-        var env = environment
-        env["PWD"] = root + "/" + directory
-        env.merge(extra) { $1 }
+        let env = environment(in: directory, extra)
         let out = try OutputFile(), err = try OutputFile()
         let ending = try HarnessSpawn.run(program, args, directory: root + "/" + directory, environment: env, input: input,
                                           stdout: out.handle.fileDescriptor, stderr: err.handle.fileDescriptor)
@@ -186,8 +189,7 @@ final class Sandbox {
     func spawn(_ args: [String], in directory: String = "", log: String) throws -> SpawnedProcess {
         let binary = try Self.binary()
         ProcessStartLog.note(binary, args)
-        var env = environment
-        env["PWD"] = root + "/" + directory
+        let env = environment(in: directory)
         FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         defer { try? handle.close() }

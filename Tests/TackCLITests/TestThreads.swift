@@ -53,30 +53,20 @@ final class TestThreads: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// `@Suite(.ownThreads)`: the suite's tests run on `TestThreads`, not the cooperative pool.
-struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
+/// A suite's tests on threads of the run's own rather than the cooperative pool:
+/// `@Suite(.ownThreads)` on `TestThreads.shared`; `@Suite(.longestChain)` on a thread of its
+/// own from the start of the run (`TestThreads.longest`), for the test whose chain of waits is
+/// the run's longest, so it does not start last.
+struct OnTestThreads: SuiteTrait, TestTrait, TestScoping {
+    let threads: TestThreads
     var isRecursive: Bool { true }
 
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(TestThreads.shared) { try await function() }
+        try await withTaskExecutorPreference(threads) { try await function() }
     }
 }
 
-extension Trait where Self == OwnThreads {
-    static var ownThreads: Self { OwnThreads() }
-}
-
-/// `@Suite(.longestChain)`: the suite's tests run on a thread of their own from the start of
-/// the run (`TestThreads.longest`): for the test whose chain of waits is the run's longest, so
-/// it does not start last.
-struct LongestChain: SuiteTrait, TestTrait, TestScoping {
-    var isRecursive: Bool { true }
-
-    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(TestThreads.longest) { try await function() }
-    }
-}
-
-extension Trait where Self == LongestChain {
-    static var longestChain: Self { LongestChain() }
+extension Trait where Self == OnTestThreads {
+    static var ownThreads: Self { OnTestThreads(threads: .shared) }
+    static var longestChain: Self { OnTestThreads(threads: .longest) }
 }

@@ -216,9 +216,9 @@ public struct GemBackend: Backend {
     /// http, https or file source (or a directory), taken from its `gems/` directory, where
     /// `gem fetch` takes it from, by tack's HTTP client: the proxy, CA and retries of every
     /// download, and no Ruby start per file. A source of another kind (`s3://`, which only
-    /// RubyGems can sign requests for) is asked with `gem fetch`.
+    /// RubyGems can sign requests for) is asked with `gem fetch`. Its callers have checked the
+    /// name (`checkName`) before it became a path.
     func fetch(_ p: GemPin, request: ToolRequest, into dir: String, tool: String) async throws(TackError) -> (file: String, sum: String) {
-        try Self.checkName(p, tool: tool)
         guard let url = Self.fileURL(p.file, source: gemSource(request)), let client = downloads ?? http else {
             return try await fetchWithGem(p, request: request, into: dir, tool: tool)
         }

@@ -5,8 +5,10 @@ public struct FNV1a: Sendable {
     public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
     public init() {}
 
-    public mutating func add(_ s: String) {
-        for b in s.utf8 { value = (value ^ UInt64(b)) &* 0x100_0000_01b3 }
+    public mutating func add(_ s: String) { add(bytes: s.utf8) }
+
+    public mutating func add<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
+        for b in bytes { value = (value ^ UInt64(b)) &* 0x100_0000_01b3 }
     }
 
     /// The hash in hexadecimal.

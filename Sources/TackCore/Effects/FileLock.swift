@@ -12,7 +12,6 @@ public final class FileLock: ExclusiveLock, @unchecked Sendable {
     let fd: Int32
     public let path: String
 
-    public typealias Holder = LockHolder
 
     public init(path: String) throws(TackError) {
         self.path = path
@@ -43,22 +42,22 @@ public final class FileLock: ExclusiveLock, @unchecked Sendable {
     }
 
     /// Who holds the lock now, as it wrote it, or nil.
-    public func holder() -> Holder? { Self.holder(fd: fd) }
+    public func holder() -> LockHolder? { Self.holder(fd: fd) }
 
     /// Who holds the lock at `path`, as it wrote it (nil when nobody said, or it is free).
-    public static func holder(at path: String) -> Holder? {
+    public static func holder(at path: String) -> LockHolder? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         return holder(fd: fd)
     }
 
-    static func holder(fd: Int32) -> Holder? {
+    static func holder(fd: Int32) -> LockHolder? {
         var buffer = [UInt8](repeating: 0, count: 512)
         let n = buffer.withUnsafeMutableBufferPointer { pread(fd, $0.baseAddress, $0.count, 0) }
         guard n > 0 else { return nil }
         let lines = String(decoding: buffer[..<n], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count >= 2, let pid = Int32(lines[0]), pid > 0 else { return nil }
-        return Holder(pid: pid, doing: String(lines[1]))
+        return LockHolder(pid: pid, doing: String(lines[1]))
     }
 }

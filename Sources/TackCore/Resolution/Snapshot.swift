@@ -66,9 +66,9 @@ public struct Snapshot: Sendable, Equatable {
     /// lean reader computes the same, `lean_content_fingerprint`).
     static func contentFingerprint(_ path: String, fs: any FileSystem) -> (size: Int64, hex: String)? {
         guard let bytes = try? fs.read(path, limit: Int(contentLimit)) else { return nil }
-        var value: UInt64 = 0xcbf29ce484222325
-        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100000001b3 }
-        return (Int64(bytes.count), String(value, radix: 16))
+        var hash = FNV1a()
+        hash.add(bytes: bytes)
+        return (Int64(bytes.count), hash.hex)
     }
 
     /// Whether the probe still holds: the same stat key, or a fingerprinted file whose times
