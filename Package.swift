@@ -103,7 +103,7 @@ let package = Package(
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "BackendKinds", "YAML"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "TackCLITests", dependencies: ["TackCore", "TackKit", "TackFront", "TackLean", "TackCLI", "Git", "BackendKinds", "Backends", "Archive", "Scaffold", "YAML", "Sigstore", "CSpawn"],
+            name: "TackCLITests", dependencies: ["TackCore", "TackKit", "TackFront", "TackLean", "TackCLI", "Git", "BackendKinds", "Backends", "Archive", "Scaffold", "YAML", "Sigstore"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

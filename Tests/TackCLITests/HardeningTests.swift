@@ -14,7 +14,7 @@ import Testing
     /// A `file://` download (a url tool's, or a gem file from a directory source) that is a
     /// FIFO or a device is refused: the open of a FIFO with no writer blocked for ever, and
     /// `/dev/zero` never ends.
-    @Test(.timeLimit(.minutes(1))) func aFileDownloadThatIsNotARegularFileIsRefused() throws {
+    @Test(.timeLimit(.minutes(5))) func aFileDownloadThatIsNotARegularFileIsRefused() throws {
         let s = try Sandbox()
         try s.mkdir("www")
         #expect(mkfifo(s.root + "/www/fifo-1.0.0.sh", 0o644) == 0)

@@ -1,4 +1,4 @@
-import CSpawn
+import Backends
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -48,20 +48,10 @@ enum HarnessSpawn {
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         }
-        var mask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&mask)
-        sigemptyset(&defaults)
-        for sig in Int32(1)..<Int32(65) where sig != SIGKILL && sig != SIGSTOP { sigaddset(&defaults, sig) }
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
         // No other descriptor of the test process reaches it (Foundation's Process closed them
         // too): a lock or a pipe another test holds open must not live on in this child.
-        let started = tack_spawn(&pid, program, argv, envp, directory, fds[0], stdout, stderr, &mask, &defaults, 1, 1)
+        let (started, pid) = ChildProcess.spawn(program, arguments, directory: directory, environment: environment,
+                                                input: fds[0], output: stdout, error: stderr, ownGroup: true)
         if fds[0] >= 0 { close(fds[0]) }
         guard started == 0 else {
             if fds[1] >= 0 { close(fds[1]) }

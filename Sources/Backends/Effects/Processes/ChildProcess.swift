@@ -17,21 +17,8 @@ public enum ChildProcess {
     /// stopped for reading the terminal from the background).
     public static func start(_ path: String, _ arguments: [String], directory: String?, environment: [String: String],
                              input: Int32 = -1, output: Int32, error: Int32, ownGroup: Bool = true) throws(TackError) -> pid_t {
-        var mask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&mask)
-        sigemptyset(&defaults)
-        let ignored = StartState.captured.ignored
-        for sig in StartState.signalRange where sig != SIGKILL && sig != SIGSTOP && !ignored.contains(sig) {
-            sigaddset(&defaults, sig)
-        }
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        var status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0, 1)
+        var (status, pid) = spawn(path, arguments, directory: directory, environment: environment, input: input, output: output, error: error,
+                                  ownGroup: ownGroup, sparing: StartState.captured.ignored)
         // "Text file busy": a program tack has just written (a toolchain extracted, a build)
         // is still open for writing in a child another install started at that moment, until
         // that child execs. Asked again for up to a second, as the window is that child's start.
@@ -39,7 +26,8 @@ public enum ChildProcess {
         while status == ETXTBSY && waited < 50 {
             usleep(20_000)
             waited += 1
-            status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0, 1)
+            (status, pid) = spawn(path, arguments, directory: directory, environment: environment, input: input, output: output, error: error,
+                                  ownGroup: ownGroup, sparing: StartState.captured.ignored)
         }
         guard status == 0 else { throw TackError("cannot run \(path): \(String(cString: strerror(status)))") }
         do { try RunningChildren.shared.add(pid) } catch {
@@ -58,18 +46,32 @@ public enum ChildProcess {
     /// tack's other descriptors (a pipe it writes to would otherwise stay open). What the
     /// interrupt path leaves behind it (`rm -rf` of leftovers). Whether it started.
     public static func startDetached(_ path: String, _ arguments: [String]) -> Bool {
-        var mask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&mask)
-        sigemptyset(&defaults)
-        for sig in StartState.signalRange where sig != SIGKILL && sig != SIGSTOP { sigaddset(&defaults, sig) }
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
         guard null >= 0 else { return false }
         defer { close(null) }
+        return spawn(path, arguments, directory: nil, environment: [:], input: -1, output: null, error: null, ownGroup: true).status == 0
+    }
+
+    /// `tack_spawn` of `path` with `arguments` and `environment`: an empty signal mask, every
+    /// signal at its default but those in `sparing`, and no descriptor of this process's but
+    /// the three given. The status (0, or an errno value) and the process id.
+    public static func spawn(_ path: String, _ arguments: [String], directory: String?, environment: [String: String],
+                             input: Int32, output: Int32, error: Int32, ownGroup: Bool, sparing ignored: Set<Int32> = []) -> (status: Int32, pid: pid_t) {
+        var mask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&mask)
+        sigemptyset(&defaults)
+        for sig in StartState.signalRange where sig != SIGKILL && sig != SIGSTOP && !ignored.contains(sig) {
+            sigaddset(&defaults, sig)
+        }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let envp: [UnsafeMutablePointer<CChar>?] = [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
         var pid: pid_t = 0
-        return tack_spawn(&pid, path, argv, envp, nil, -1, null, null, &mask, &defaults, 1, 1) == 0
+        let status = tack_spawn(&pid, path, argv, envp, directory, input, output, error, &mask, &defaults, ownGroup ? 1 : 0)
+        return (status, pid)
     }
 
     /// Waits for `pid` to end (on a thread of its own, never blocking Swift's pool) and returns
