@@ -60,7 +60,7 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(
             name: "TackCore",
-            dependencies: ["YAML", "CLean", "TackLean", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["YAML", "CLean", "TackLean"],
             resources: [.embedInCode("Resources/registry.yml")]),
         .target(name: "CLean"),
         .target(name: "CSpawn"),

@@ -8,6 +8,8 @@
 
 int lean_errno(void) { return errno; }
 
+void lean_set_errno(int value) { errno = value; }
+
 int lean_open_read(const char *path) {
     /* Without blocking (a FIFO where the snapshot should be is not waited on), and only a
        regular file: anything else is closed and refused. */
@@ -17,6 +19,8 @@ int lean_open_read(const char *path) {
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); errno = EINVAL; return -1; }
     return fd;
 }
+
+int lean_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
 
 char **lean_environ(void) {
 #if defined(__APPLE__)

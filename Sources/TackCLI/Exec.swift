@@ -103,7 +103,7 @@ struct Exec: AsyncParsableCommand {
             if !problems.isEmpty { throw fail(TackError(problems.joined(separator: "\n"))) }
         }
         let allMissing = current.filter { t in
-            guard let pin = project.resolution.pin(t.tool), LockPlanner.isLockable(pin.request) else { return false }
+            guard let pin = project.resolution.pin(t.tool), pin.request.isLockable else { return false }
             return !t.installed
         }
         let providers = Set(CommandProviders.tools(providing: program, among: allMissing.compactMap { project.resolution.pin($0.tool)?.request }))

@@ -129,7 +129,7 @@ enum Interrupts {
                 }
                 // A version this process was building in place (it holds the version's lock,
                 // and the directory has no record yet): a leftover now.
-                if !entry.hasPrefix("."), fs.info(dir + "/" + entry + "/" + Installer.metadataFile) == nil,
+                if !entry.hasPrefix("."), fs.info(dir + "/" + entry + "/" + Store.installRecordFile) == nil,
                    fs.lockHolder(at: store.state + "/locks/\(tool)@\(entry).lock")?.pid == pid {
                     let away = dir + "/.tmp-\(entry)-inplace-\(pid)"
                     if rename(dir + "/" + entry, away) == 0 { doomed.append(away) }
@@ -138,7 +138,7 @@ enum Interrupts {
             // An install a rebuild moved aside comes back where its rebuild did not finish.
             for entry in (try? fs.list(dir)) ?? [] where entry.hasPrefix(".old-") && entry.hasSuffix("-\(pid)") {
                 let version = String(entry.dropFirst(5).dropLast("-\(pid)".count))
-                if fs.info(dir + "/" + version + "/" + Installer.metadataFile) == nil, fs.info(dir + "/" + version) == nil {
+                if fs.info(dir + "/" + version + "/" + Store.installRecordFile) == nil, fs.info(dir + "/" + version) == nil {
                     _ = rename(dir + "/" + entry, dir + "/" + version)
                 }
             }

@@ -66,7 +66,7 @@ struct Where: ParsableCommand {
     func pinnedRow(_ tool: String, settings: Settings) throws -> CurrentTool? {
         do {
             let resolution = try Resolver(settings).resolve()
-            guard let pin = resolution.pin(tool), LockPlanner.isLockable(pin.request) else { return nil }
+            guard let pin = resolution.pin(tool), pin.request.isLockable else { return nil }
             return try resolution.current(settings: settings).first { $0.tool == tool }
         } catch { throw fail(error) }
     }

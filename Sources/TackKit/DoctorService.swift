@@ -159,7 +159,7 @@ public struct DoctorService {
         guard let entries else { return }
         let registry = try? ToolRegistry.load(store: settings.store, backends: settings.backends)
         var names: [String] = [], checksumOnly: [String] = []
-        for case (let pin, let entry?) in zip(resolution.pins, entries) where LockPlanner.isLockable(pin.request) {
+        for case (let pin, let entry?) in zip(resolution.pins, entries) where pin.request.isLockable {
             let request = registry?.apply(pin.request) ?? pin.request
             switch Verification.of(entry, request: request, backends: settings.backends).kind {
             case .trustOnFirstUse: names.append(entry.name)

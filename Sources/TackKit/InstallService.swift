@@ -74,7 +74,7 @@ public struct InstallService: Sendable {
     func refuseUntrustedCode() -> Bool {
         let policy = TrustPolicy(settings: workspace.settings)
         var refusals: [TrustRefusal] = []
-        for pin in workspace.resolution.pins where LockPlanner.isLockable(pin.request) && (options.only?.contains(pin.request.name) ?? true) {
+        for pin in workspace.resolution.pins where pin.request.isLockable && (options.only?.contains(pin.request.name) ?? true) {
             if let refusal = policy.codeRefusal(pin.request, file: pin.overridden?.origin ?? pin.request.origin) { refusals.append(refusal) }
         }
         for request in options.extra {

@@ -22,7 +22,7 @@ public struct SBOMService: Sendable {
         var components: [BillOfMaterials.Component] = []
         var unlocked: [String] = []
         let entries = try workspace.resolution.lockedEntries(settings: settings)
-        for (pin, entry) in zip(workspace.resolution.pins, entries) where LockPlanner.isLockable(pin.request) {
+        for (pin, entry) in zip(workspace.resolution.pins, entries) where pin.request.isLockable {
             let name = pin.request.name
             guard let entry else { unlocked.append(name); continue }
             // The pin as the registry completes it: a registry entry's key counts.

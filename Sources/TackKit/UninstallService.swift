@@ -12,7 +12,7 @@ public struct UninstallService: Sendable {
         let settings = context.settings
         let store = try settings.requireStore()
         var keep: Set<String> = []
-        if let pin = try? Resolver(settings).resolve().pin(tool), LockPlanner.isLockable(pin.request),
+        if let pin = try? Resolver(settings).resolve().pin(tool), pin.request.isLockable,
            let record = store.installedEntry(tool, version), record.recordsBinaries {
             keep = Set(record.binaries.map(Paths.basename))
         }

@@ -78,7 +78,7 @@ public struct Workspace: Sendable {
     public var groups: [(lockPath: String?, requests: [ToolRequest])] {
         var byDir: [String: [ToolRequest]] = [:]
         var loose: [ToolRequest] = []
-        for pin in resolution.pins where LockPlanner.isLockable(pin.request) {
+        for pin in resolution.pins where pin.request.isLockable {
             if let dir = pin.lockDirectory { byDir[dir, default: []].append(pin.request) } else { loose.append(pin.request) }
         }
         var out: [(String?, [ToolRequest])] = byDir.keys.sorted().map { dir in (Paths.join(dir, Lockfile.fileName), byDir[dir] ?? []) }
@@ -92,7 +92,7 @@ public struct Workspace: Sendable {
     public var hidden: [String: [ToolRequest]] {
         var out: [String: [ToolRequest]] = [:]
         for pin in resolution.pins {
-            guard let underlying = pin.overridden, let dir = pin.overriddenLockDirectory, LockPlanner.isLockable(underlying) else { continue }
+            guard let underlying = pin.overridden, let dir = pin.overriddenLockDirectory, underlying.isLockable else { continue }
             out[Paths.join(dir, Lockfile.fileName), default: []].append(underlying)
         }
         return out

@@ -23,7 +23,7 @@ import Testing
         let dir = store.installDirectory("jq", Version("1.0.0")!)
         try fs.createDirectory(dir + "/venv/bin")
         try fs.writeAtomically(dir + "/venv/bin/jq", Array("#!\(dir)/venv/bin/python\n".utf8))
-        try fs.writeAtomically(dir + "/" + Installer.metadataFile, Array("""
+        try fs.writeAtomically(dir + "/" + Store.installRecordFile, Array("""
             version: 1
             tools:
               jq:

@@ -113,7 +113,7 @@ func summary(_ r: Resolution) -> [String] {
         func install(_ entry: LockedTool) throws {
             let dir = "/tack/installs/\(entry.name)/\(entry.version.text)"
             try fs.createDirectory(dir)
-            try fs.writeAtomically(dir + "/" + Installer.metadataFile, Lockfile(tools: [entry.name: entry]).serialized())
+            try fs.writeAtomically(dir + "/" + Store.installRecordFile, Lockfile(tools: [entry.name: entry]).serialized())
         }
         try install(LockedTool(name: "mylint", version: Version("0.54.1")!, requested: "~> 0.54", backend: "git", source: "https://github.com/realm/SwiftLint.git"))
         try fs.createDirectory("/tack/installs/myyq/4.40.5")

@@ -16,7 +16,7 @@ import Testing
     func record(_ entry: LockedTool, in dir: String, _ fs: InMemoryFileSystem) {
         var lock = Lockfile()
         lock.tools[entry.name] = entry
-        fs.seed(dir + "/" + Installer.metadataFile, lock.serialized())
+        fs.seed(dir + "/" + Store.installRecordFile, lock.serialized())
     }
 
     func store(_ fs: InMemoryFileSystem) throws -> Store {
@@ -40,7 +40,7 @@ import Testing
         #expect(store.installedTools() == ["hello"] && store.installedEntries("hello").count == 2)
         // The version's own directory emptied (its build uninstalled): the fork's build stays
         // where it is and is never made a second time there (issue 43, item 17: `ls` listed it twice).
-        try fs.remove("/t/installs/hello/1.0.0/" + Installer.metadataFile)
+        try fs.remove("/t/installs/hello/1.0.0/" + Store.installRecordFile)
         #expect(store.installTarget(for: fork) == variant)
         #expect(store.installTarget(for: a) == "/t/installs/hello/1.0.0")
     }

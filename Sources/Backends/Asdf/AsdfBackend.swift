@@ -174,7 +174,7 @@ public struct AsdfBackend: Backend {
         let finalInstall = job.destination + "/install"
         var installPath = job.directory + "/install"
         var inPlace = false
-        if job.destination != job.directory && fs.info(job.destination + "/" + Installer.metadataFile) == nil {
+        if job.destination != job.directory && fs.info(job.destination + "/" + Store.installRecordFile) == nil {
             try? fs.remove(job.destination)  // an interrupted install's leftovers
             installPath = finalInstall
             inPlace = true

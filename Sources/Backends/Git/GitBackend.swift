@@ -144,7 +144,7 @@ public struct GitBackend: Backend {
         // when it runs. The installer holds this version's lock and moved any earlier install
         // aside, so the place is free; the sources then move into the temporary directory,
         // which the installer renames to that very place.
-        let inPlace = job.destination != job.directory && fs.info(job.destination + "/" + Installer.metadataFile) == nil
+        let inPlace = job.destination != job.directory && fs.info(job.destination + "/" + Store.installRecordFile) == nil
         let src = inPlace ? job.destination + "/src" : job.scratch + "/src"
         if inPlace { try? fs.remove(job.destination) }  // an interrupted build's leftovers
         defer { if inPlace { try? fs.remove(job.destination) } }

@@ -165,7 +165,7 @@ public struct OCIBuildCache: BuildCache {
         }
         do {
             try fs.createDirectory(staging)
-            try InstallPacker.pack(directory, to: layerFile, excluding: [Installer.metadataFile, ".scratch"])
+            try InstallPacker.pack(directory, to: layerFile, excluding: [Store.installRecordFile, ".scratch"])
         } catch let error as ArchiveError {
             throw TackError("cannot pack \(directory): \(error.message)")
         } catch { throw TackError("cannot write \(staging): \(describe(error))") }

@@ -5,19 +5,32 @@
 #ifndef CLEAN_H
 #define CLEAN_H
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 /// `errno` (a macro, which Swift cannot call).
 int lean_errno(void);
+/// Sets `errno`.
+void lean_set_errno(int value);
 /// `open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)` of a regular file only, else -1 (open is
 /// variadic, which Swift cannot call).
 int lean_open_read(const char *path);
+/// `open(path, flags, mode)` (open is variadic, which Swift cannot call).
+int lean_open(const char *path, int flags, mode_t mode);
 /// The process environment (`environ`, or `_NSGetEnviron()` on Darwin).
 char **lean_environ(void);
 /// Whether `st` describes a regular file.

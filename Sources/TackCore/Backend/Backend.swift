@@ -91,3 +91,10 @@ extension Backend {
         throw TackError("\(request.name) comes from the \(name) backend, which has no refs; `ref:` pins are for git tools (set by \(request.origin.describe(home: nil)))")
     }
 }
+
+extension LockMatch {
+    /// With the backend the registry chose for the pin.
+    public init(_ request: ToolRequest, backend: any Backend) {
+        self.init(request, backend: backend.name, source: backend.source(of: request))
+    }
+}

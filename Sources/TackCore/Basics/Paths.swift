@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
-import SystemPackage
 
 /// Path arithmetic on absolute, normalised strings.
 public enum Paths {

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// An error a user reads: one line saying what is wrong, where it came from, and what to do.

@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
-import SystemPackage
 
 /// What tack needs to know about a file without reading it.
 public struct FileInfo: Sendable, Hashable {

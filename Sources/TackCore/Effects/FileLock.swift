@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// An exclusive `flock` on a file (`LocalFileSystem.lock(at:)`): released by the OS when the

@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
-import SystemPackage
 
 /// The file system as tack sees it, so that most tests can run on `InMemoryFileSystem`.
 public protocol FileSystem: Sendable {

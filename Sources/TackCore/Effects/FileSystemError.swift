@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
-import SystemPackage
 
 public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Sendable, Equatable { case notFound, tooLarge(Int), notAFile, permission, other(String) }

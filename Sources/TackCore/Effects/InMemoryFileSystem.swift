@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// A file system in memory, for tests: no disk, no clean-up, and a clock tests control.

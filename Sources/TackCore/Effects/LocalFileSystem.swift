@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
-import SystemPackage
 
 /// The real file system, through POSIX calls (no Foundation: this runs on the hot path).
 public struct LocalFileSystem: FileSystem {
@@ -31,7 +32,7 @@ public struct LocalFileSystem: FileSystem {
     public func probe(_ path: String) -> FileProbe {
         var st = stat()
         guard lstat(path, &st) == 0 else { return .missing }
-        if st.st_mode & S_IFMT == S_IFLNK {
+        if Self.type(st) == mode_t(S_IFLNK) {
             guard stat(path, &st) == 0 else { return .brokenLink }
         }
         return .present(Self.info(st))
@@ -45,9 +46,9 @@ public struct LocalFileSystem: FileSystem {
 
     static func info(_ st: stat) -> FileInfo {
         let kind: FileInfo.Kind
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: kind = .file
-        case S_IFDIR: kind = .directory
+        switch type(st) {
+        case mode_t(S_IFREG): kind = .file
+        case mode_t(S_IFDIR): kind = .directory
         default: kind = .other
         }
         #if canImport(Darwin)
@@ -61,30 +62,22 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
-        let fd: FileDescriptor
-        do {
-            // Without blocking: a FIFO (or a device) where a file should be is refused below,
-            // not waited on forever (a regular file's reads never block anyway).
-            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
-        } catch {
-            throw FileSystemError(path, Self.code(error))
-        }
-        defer { try? fd.close() }
+        // Without blocking: a FIFO (or a device) where a file should be is refused below,
+        // not waited on forever (a regular file's reads never block anyway).
+        let fd = try Self.openFile(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        defer { close(fd) }
         var st = stat()
-        guard fstat(fd.rawValue, &st) == 0 else { throw FileSystemError(path, .other("cannot stat")) }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(path, .notAFile) }
+        guard fstat(fd, &st) == 0 else { throw FileSystemError(path, .other("cannot stat")) }
+        guard Self.type(st) == mode_t(S_IFREG) else { throw FileSystemError(path, .notAFile) }
         let size = Int(st.st_size)
         guard size <= limit else { throw FileSystemError(path, .tooLarge(size)) }
         var out: [UInt8] = []
         out.reserveCapacity(size)
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n: Int
-            do {
-                n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
-            } catch {
-                throw FileSystemError(path, Self.code(error))
-            }
+            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw FileSystemError(path, Self.code(errno: errno)) }
             if n == 0 { break }
             out.append(contentsOf: chunk[0..<n])
             if out.count > limit { throw FileSystemError(path, .tooLarge(out.count)) }
@@ -94,61 +87,71 @@ public struct LocalFileSystem: FileSystem {
 
     public func writeUserFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
         var st = stat()
-        if lstat(path, &st) != 0 || (st.st_mode & S_IFMT) == S_IFREG {
+        if lstat(path, &st) != 0 || Self.type(st) == mode_t(S_IFREG) {
             return try writeAtomically(path, bytes, permissions: nil)
         }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw FileSystemError(path, .other("a directory")) }
-        do {
-            let fd = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
-                                             permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            do {
-                _ = try fd.writeAll(bytes)
-                try fd.close()
-            } catch {
-                try? fd.close()
-                throw error
-            }
-        } catch {
-            throw FileSystemError(path, Self.code(error))
-        }
+        if Self.type(st) == mode_t(S_IFDIR) { throw FileSystemError(path, .other("a directory")) }
+        let fd = try Self.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        defer { close(fd) }
+        try Self.writeAll(fd, bytes, path: path)
     }
 
     public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?, flush: Bool) throws(FileSystemError) {
         let tmp = "\(path).tmp-\(getpid())"
-        do {
-            let fd = try FileDescriptor.open(
-                FilePath(tmp), .writeOnly, options: [.create, .truncate, .closeOnExec],
-                permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            do {
-                if let permissions, fchmod(fd.rawValue, mode_t(permissions)) != 0 { throw Errno(rawValue: errno) }
-                _ = try fd.writeAll(bytes)
-                if flush { _ = fsync(fd.rawValue) }
-                try fd.close()
-            } catch {
-                try? fd.close()
-                throw error
-            }
-            // A cache is removed before it is replaced: ext4 flushes a file renamed over
-            // another at once (auto_da_alloc), 0.14 ms of a snapshot's save.
-            if !flush { _ = unlink(path) }
-            guard rename(tmp, path) == 0 else { throw Errno(rawValue: errno) }
+        do throws(FileSystemError) {
+            let fd = try Self.openFile(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            defer { close(fd) }
+            if let permissions, fchmod(fd, mode_t(permissions)) != 0 { throw FileSystemError(path, Self.code(errno: errno)) }
+            try Self.writeAll(fd, bytes, path: path)
+            if flush { _ = fsync(fd) }
         } catch {
             _ = unlink(tmp)
-            throw FileSystemError(path, Self.code(error))
+            throw FileSystemError(path, error.code)
+        }
+        // A cache is removed before it is replaced: ext4 flushes a file renamed over
+        // another at once (auto_da_alloc), 0.14 ms of a snapshot's save.
+        if !flush { _ = unlink(path) }
+        guard rename(tmp, path) == 0 else {
+            let code = Self.code(errno: errno)
+            _ = unlink(tmp)
+            throw FileSystemError(path, code)
         }
     }
 
+    /// `open(2)` of `path`, retried when a signal interrupts it.
+    static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) throws(FileSystemError) -> Int32 {
+        while true {
+            let fd = open(path, flags, mode)
+            if fd >= 0 { return fd }
+            if errno != EINTR { throw FileSystemError(path, code(errno: errno)) }
+        }
+    }
+
+    /// All of `bytes` to `fd`, retried after an interruption or a short write.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileSystemError) {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { b in posixWrite(fd, b.baseAddress! + written, b.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw FileSystemError(path, n < 0 ? code(errno: errno) : .other("nothing was written")) }
+            written += n
+        }
+    }
+
+    /// The file type bits of `st` (`S_IFREG`, `S_IFDIR`, `S_IFLNK`, …).
+    static func type(_ st: stat) -> mode_t { st.st_mode & mode_t(S_IFMT) }
+
     public func copy(_ from: String, to: String) throws(FileSystemError) {
         var st = stat()
-        guard lstat(from, &st) == 0 else { throw FileSystemError(from, Self.code(Errno(rawValue: errno))) }
-        switch st.st_mode & S_IFMT {
-        case S_IFLNK:
-            guard let target = linkTarget(from) else { throw FileSystemError(from, Self.code(Errno(rawValue: errno))) }
-            guard symlink(target, to) == 0 else { throw FileSystemError(to, Self.code(Errno(rawValue: errno))) }
-        case S_IFDIR:
-            guard mkdir(to, st.st_mode & 0o7777) == 0 else { throw FileSystemError(to, Self.code(Errno(rawValue: errno))) }
+        guard lstat(from, &st) == 0 else { throw FileSystemError(from, Self.code(errno: errno)) }
+        switch Self.type(st) {
+        case mode_t(S_IFLNK):
+            guard let target = linkTarget(from) else { throw FileSystemError(from, Self.code(errno: errno)) }
+            guard symlink(target, to) == 0 else { throw FileSystemError(to, Self.code(errno: errno)) }
+        case mode_t(S_IFDIR):
+            guard mkdir(to, st.st_mode & 0o7777) == 0 else { throw FileSystemError(to, Self.code(errno: errno)) }
             for name in try list(from) { try copy(from + "/" + name, to: to + "/" + name) }
-        case S_IFREG:
+        case mode_t(S_IFREG):
             try copyFile(from, to: to, mode: st.st_mode & 0o7777)
         default:
             throw FileSystemError(from, .other("not a file, a directory or a link"))
@@ -158,25 +161,25 @@ public struct LocalFileSystem: FileSystem {
     /// A regular file's bytes into a new file with `mode`.
     func copyFile(_ from: String, to: String, mode: mode_t) throws(FileSystemError) {
         let source = open(from, O_RDONLY | O_CLOEXEC)
-        guard source >= 0 else { throw FileSystemError(from, Self.code(Errno(rawValue: errno))) }
+        guard source >= 0 else { throw FileSystemError(from, Self.code(errno: errno)) }
         defer { close(source) }
         let target = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard target >= 0 else { throw FileSystemError(to, Self.code(Errno(rawValue: errno))) }
+        guard target >= 0 else { throw FileSystemError(to, Self.code(errno: errno)) }
         defer { close(target) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = buffer.withUnsafeMutableBytes { posixRead(source, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw FileSystemError(from, Self.code(Errno(rawValue: errno))) }
+            guard n >= 0 else { throw FileSystemError(from, Self.code(errno: errno)) }
             if n == 0 { break }
             var written = 0
             while written < n {
                 let w = buffer.withUnsafeBytes { b -> Int in
                     guard let base = b.baseAddress else { return -1 }
-                    return write(target, base + written, n - written)
+                    return posixWrite(target, base + written, n - written)
                 }
                 if w < 0 && errno == EINTR { continue }
-                guard w > 0 else { throw FileSystemError(to, Self.code(Errno(rawValue: errno))) }
+                guard w > 0 else { throw FileSystemError(to, Self.code(errno: errno)) }
                 written += w
             }
         }
@@ -192,13 +195,13 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func move(_ from: String, to: String) throws(FileSystemError) {
-        guard rename(from, to) == 0 else { throw FileSystemError(to, Self.code(Errno(rawValue: errno))) }
+        guard rename(from, to) == 0 else { throw FileSystemError(to, Self.code(errno: errno)) }
     }
 
     public func linkOrCopy(_ from: String, to: String) throws(FileSystemError) {
         if link(from, to) == 0 { return }
         var st = stat()
-        guard lstat(from, &st) == 0 else { throw FileSystemError(from, Self.code(Errno(rawValue: errno))) }
+        guard lstat(from, &st) == 0 else { throw FileSystemError(from, Self.code(errno: errno)) }
         try copyFile(from, to: to, mode: st.st_mode & 0o7777)
     }
 
@@ -209,11 +212,11 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func makeLink(_ path: String, to target: String) throws(FileSystemError) {
-        guard symlink(target, path) == 0 else { throw FileSystemError(path, Self.code(Errno(rawValue: errno))) }
+        guard symlink(target, path) == 0 else { throw FileSystemError(path, Self.code(errno: errno)) }
     }
 
     public func makeExecutable(_ path: String) throws(FileSystemError) {
-        guard chmod(path, 0o755) == 0 else { throw FileSystemError(path, Self.code(Errno(rawValue: errno))) }
+        guard chmod(path, 0o755) == 0 else { throw FileSystemError(path, Self.code(errno: errno)) }
     }
 
     public func lock(at path: String) throws(TackError) -> any ExclusiveLock { try FileLock(path: path) }
@@ -232,12 +235,12 @@ public struct LocalFileSystem: FileSystem {
         let parent = Paths.dirname(path)
         if parent != path { try createDirectory(parent) }
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw FileSystemError(path, Self.code(Errno(rawValue: errno)))
+            throw FileSystemError(path, Self.code(errno: errno))
         }
     }
 
     public func list(_ path: String) throws(FileSystemError) -> [String] {
-        guard let dir = opendir(path) else { throw FileSystemError(path, Self.code(Errno(rawValue: errno))) }
+        guard let dir = opendir(path) else { throw FileSystemError(path, Self.code(errno: errno)) }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -255,23 +258,26 @@ public struct LocalFileSystem: FileSystem {
             for name in try list(path) { try remove(path + "/" + name) }
             if rmdir(path) == 0 { return }
         }
-        throw FileSystemError(path, Self.code(Errno(rawValue: errno)))
+        throw FileSystemError(path, Self.code(errno: errno))
     }
 
     public func isWritableDirectory(_ path: String) -> Bool {
         isDirectory(path) && access(path, W_OK) == 0
     }
 
-    static func code(_ error: any Error) -> FileSystemError.Code {
-        guard let e = error as? Errno else { return .other("\(error)") }
-        switch e {
-        case .noSuchFileOrDirectory, .notDirectory: return .notFound
-        case .permissionDenied, .notPermitted: return .permission
-        case .isDirectory: return .notAFile
-        default: return .other(String(cString: strerror(e.rawValue)))
+    /// What an error number from a call on a path means to tack.
+    static func code(errno number: Int32) -> FileSystemError.Code {
+        switch number {
+        case ENOENT, ENOTDIR: return .notFound
+        case EACCES, EPERM: return .permission
+        case EISDIR: return .notAFile
+        default: return .other(String(cString: strerror(number)))
         }
     }
 }
 
 /// The C library's `read` (inside `LocalFileSystem`, `read` names its own method).
 private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
+
+/// The C library's `write`.
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }

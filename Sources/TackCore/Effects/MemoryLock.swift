@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// `InMemoryFileSystem`'s lock on one path, as `FileLock`'s `flock` behaves: each value from

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// Blocking work (libgit2's network calls, `flock`, `waitpid`) run on a thread of its own,

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// Unbuffered output straight to the file descriptors. What is asked for goes to stdout;
@@ -36,8 +38,10 @@ public enum Output {
             let n = bytes.withUnsafeMutableBytes { buf in
                 #if canImport(Darwin)
                 Darwin.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                #else
+                #elseif canImport(Glibc)
                 Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                #else
+                CLean.write(fd, buf.baseAddress! + offset, buf.count - offset)
                 #endif
             }
             if n < 0 && errno == EINTR { continue }

@@ -5,7 +5,12 @@
 /// threads `OffPool` starts), so commands running at once each see their own. Outside one,
 /// the real process answers.
 public final class ProcessScope: @unchecked Sendable {
+    #if hasFeature(Embedded)
+    /// Embedded Swift (the `tack` executable) has no task-locals, and runs no command in-process.
+    public static var current: ProcessScope? { nil }
+    #else
     @TaskLocal public static var current: ProcessScope?
+    #endif
 
     public var environment: [String: String] { mutex.locked { variables } }
     public let cwd: String

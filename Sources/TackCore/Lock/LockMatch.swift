@@ -18,11 +18,6 @@ public struct LockMatch: Sendable {
         self.source = source
     }
 
-    /// With the backend the registry chose for the pin.
-    public init(_ request: ToolRequest, backend: any Backend) {
-        self.init(request, backend: backend.name, source: backend.source(of: request))
-    }
-
     /// From the pin alone (no backends): its own source's identity, when it names one.
     public init(pinOnly request: ToolRequest) {
         self.init(request, backend: request.source.backend, source: request.source.identity)

@@ -40,15 +40,6 @@ public struct LockPlanner: Sendable {
         return entry
     }
 
-    /// Requests tack can lock and install: not `system` (whatever is on PATH) nor `path:`
-    /// (a directory of the user's), which tack runs but never installs.
-    public static func isLockable(_ r: ToolRequest) -> Bool {
-        switch r.requirement {
-        case .system, .path: return false
-        default: return true
-        }
-    }
-
     /// Resolves one request to a lock entry, without a lock to keep.
     /// With `preferInstalled` (a pin no lock records: a compatible file with no tack.lock, an
     /// override), the newest install from its source the requirement allows answers first, as
@@ -164,7 +155,7 @@ public struct LockPlanner: Sendable {
         var lock = Lockfile()
         var failures: [String: TackError] = [:]
         await withTaskGroup(of: (String, Result<LockedTool, TackError>).self) { group in
-            for request in requests where LockPlanner.isLockable(request) {
+            for request in requests where request.isLockable {
                 group.addTask {
                     do throws(TackError) {
                         let backend = try registry.backend(for: request)
@@ -212,7 +203,7 @@ public struct LockPlanner: Sendable {
     /// Every way `lock` fails to describe `requests`, one line each, for `--frozen`.
     public static func differences(_ requests: [ToolRequest], _ lock: Lockfile, registry: BackendRegistry, lockPath: String, home: String?, platform: Platform = .current) -> [String] {
         var out: [String] = []
-        let pinned = Dictionary(requests.filter(isLockable).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let pinned = Dictionary(requests.filter(\.isLockable).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for name in pinned.keys.sorted() {
             let r = pinned[name]!
             let set = "(set by \(r.origin.describe(home: home)))"

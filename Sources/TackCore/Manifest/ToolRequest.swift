@@ -53,4 +53,13 @@ public struct ToolRequest: Sendable, Hashable {
         self.options = options
         self.origin = origin
     }
+
+    /// Whether tack locks and installs it: not `system` (whatever is on PATH) nor `path:` (a
+    /// directory of the user's), which tack runs but never installs.
+    public var isLockable: Bool {
+        switch requirement {
+        case .system, .path: return false
+        default: return true
+        }
+    }
 }

@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// The machine tools are installed for: `linux-x86_64`, `darwin-arm64`, …

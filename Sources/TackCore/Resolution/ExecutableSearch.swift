@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// Finding a program by name on a PATH, one rule for every caller (the backends' `ruby`, `uv`
@@ -47,7 +49,7 @@ public struct ExecutableSearch: Sendable {
     /// Whether `path` (links followed) is a regular file this process may execute.
     public static func isExecutable(_ path: String) -> Bool {
         var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
+        guard stat(path, &st) == 0, (st.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { return false }
         return access(path, X_OK) == 0
     }
 }

@@ -65,7 +65,7 @@ public struct RunEnvironment: Sendable, Equatable {
             default:
                 if let v = row.version.flatMap({ Version(word: $0) }), row.installed, let store {
                     out.binDirectories.append((row.installDirectory ?? store.installDirectory(row.tool, v)) + "/bin")
-                } else if LockPlanner.isLockable(pin.request) {
+                } else if pin.request.isLockable {
                     out.missing.append(row.tool)
                 }
             }

@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// What a resolution computed for one directory, kept on disk so the hot commands (shims,
@@ -120,10 +122,10 @@ public struct Snapshot: Sendable, Equatable {
                 paths.append(store.toolDirectory(row.tool))
                 if let v = row.version.flatMap({ Version(word: $0) }) {
                     paths.append(store.installDirectory(row.tool, v))
-                    paths.append(store.installDirectory(row.tool, v) + "/" + Installer.metadataFile)
+                    paths.append(store.installDirectory(row.tool, v) + "/" + Store.installRecordFile)
                     // A variant's coming or going changes which build runs.
                     paths.append(store.variantsDirectory(row.tool, v))
-                    if let dir = row.installDirectory { paths.append(dir + "/" + Installer.metadataFile) }
+                    if let dir = row.installDirectory { paths.append(dir + "/" + Store.installRecordFile) }
                     // A toolchain's SDKs, whose coming or going decides whether an install is due.
                     if let kind = pin.request.source.kind { paths += kind.watchedPaths(install: store.installDirectory(row.tool, v)) }
                 }

@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// Installs locked tools into the store, transactionally: each install is built in a
@@ -46,7 +48,6 @@ public struct Installer: Sendable {
         case failed(tool: String, version: String, TackError)
     }
 
-    public static let metadataFile = ".tack-install.lock"
     /// The record's `built` field that says why an install must not go to the team cache.
     public static let unshareableField = "unshareable"
 
@@ -173,7 +174,7 @@ public struct Installer: Sendable {
             if let aside { try? store.fs.remove(aside) }
             return try await addOns(item, to: done, backend: backend, report: report)
         } catch {
-            if let aside, !store.fs.isDirectory(final) || store.fs.info(final + "/" + Installer.metadataFile) == nil {
+            if let aside, !store.fs.isDirectory(final) || store.fs.info(final + "/" + Store.installRecordFile) == nil {
                 try? store.fs.remove(final)
                 try? store.fs.move(aside, to: final)
             }
@@ -211,7 +212,7 @@ public struct Installer: Sendable {
         var stored = record
         stored.built = record.built.merging(origin.recordFields) { _, new in new }
         if let kept = outcome.kept { stored.built[KeptPart.builtField] = kept.recorded }
-        do { try store.fs.writeAtomically(temp + "/" + Installer.metadataFile, Lockfile(tools: [item.locked.name: stored]).serialized()) }
+        do { try store.fs.writeAtomically(temp + "/" + Store.installRecordFile, Lockfile(tools: [item.locked.name: stored]).serialized()) }
         catch { throw TackError("cannot write to \(temp): \(error)") }
         try moveIntoPlace(temp, final, version: item.locked.version)
         // The digest is pinned on this machine (CacheDigests), not written into tack.lock:

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// What an interrupted or killed tack left in the store: temporary install directories
@@ -35,7 +37,7 @@ public enum Leftovers {
             // A build made in place (`installs/TOOL/VERSION` before its record is written) by
             // a process that is gone: the version's lock names it.
             for entry in (try? fs.list(dir)) ?? [] where !entry.hasPrefix(".") && fs.isDirectory(dir + "/" + entry)
-                && fs.info(dir + "/" + entry + "/" + Installer.metadataFile) == nil {
+                && fs.info(dir + "/" + entry + "/" + Store.installRecordFile) == nil {
                 guard let holder = fs.lockHolder(at: store.state + "/locks/\(tool)@\(entry).lock"), !isRunning(holder.pid) else { continue }
                 out.append(dir + "/" + entry)
             }

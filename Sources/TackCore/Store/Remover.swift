@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// Removes installs atomically: renamed out of sight first (under the install lock), then deleted.

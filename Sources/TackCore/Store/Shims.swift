@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#else
+import CLean
 #endif
 
 /// `$TACK_HOME/shims`: one symlink per binary of every installed tool, pointing at the `tack`

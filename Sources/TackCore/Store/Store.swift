@@ -1,6 +1,10 @@
 /// The layout of `$TACK_HOME`. Every path built here comes from a validated tool name and a
 /// parsed version, so none can leave the store.
 public struct Store: Sendable {
+    /// An install's record, the file written last into its directory: what was installed
+    /// there and from what (see InstallRecord).
+    public static let installRecordFile = ".tack-install.lock"
+
     public let root: String
     public let fs: any FileSystem
     /// The kinds of backend whose install records it reads.
@@ -40,7 +44,7 @@ extension Store {
     /// The lock entry an install was made from, with its binaries and build facts: nil unless
     /// the install is complete (its record is written last).
     public func installedEntry(_ name: String, _ version: Version) -> LockedTool? {
-        let path = installDirectory(name, version) + "/" + Installer.metadataFile
+        let path = installDirectory(name, version) + "/" + Store.installRecordFile
         return (try? Lockfile.load(path, fs: fs, backends: backends))?.tools[name]
     }
 
@@ -75,7 +79,7 @@ extension Store {
         let variants = variantsDirectory(name, version)
         for id in ((try? fs.list(variants)) ?? []).sorted() where !id.hasPrefix(".") {
             let dir = variants + "/" + id
-            if let record = (try? Lockfile.load(dir + "/" + Installer.metadataFile, fs: fs, backends: backends))?.tools[name], record.version == version {
+            if let record = (try? Lockfile.load(dir + "/" + Store.installRecordFile, fs: fs, backends: backends))?.tools[name], record.version == version {
                 out.append((dir, record))
             }
         }
