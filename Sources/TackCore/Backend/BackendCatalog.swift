@@ -22,7 +22,7 @@ public struct BackendCatalog: Sendable {
             for key in kind.options.keys where byOptionKey[key] == nil { byOptionKey[key] = i }
         }
         (self.byName, self.bySourceKey, self.byOptionKey) = (byName, bySourceKey, byOptionKey)
-        lockFields = LockedTool.knownFields.union(kinds.flatMap(\.lockFields))
+        lockFields = LockedTool.knownFields.union(kinds.flatMap({ $0.lockFields }))
     }
 
     /// These kinds and `more` after them.
@@ -41,11 +41,11 @@ public struct BackendCatalog: Sendable {
     public func kind(optionKey key: String) -> (any BackendKind)? { byOptionKey[key].map { kinds[$0] } }
 
     /// Every manifest key that names a source, in the kinds' order, and `path`.
-    public var sourceKeys: [String] { kinds.flatMap(\.sourceKeys) + ["path"] }
+    public var sourceKeys: [String] { kinds.flatMap({ $0.sourceKeys }) + ["path"] }
 
     /// The source keys, as a sentence lists them (`git, github, … or swift`).
     public var sourceKeysInWords: String {
-        let keys = kinds.flatMap(\.sourceKeys)
+        let keys = kinds.flatMap({ $0.sourceKeys })
         guard let last = keys.last, keys.count > 1 else { return keys.first ?? "" }
         return keys.dropLast().joined(separator: ", ") + " or " + last
     }

@@ -5,7 +5,7 @@ import YAML
 /// and trust say of its tools. Each backend's folder under `Sources/Backends` has one (`GitKind`,
 /// `PipKind`, …), listed in `BackendCatalog.standard`; TackCore asks only this protocol, so it
 /// names no backend. Foundation-free: the static `tack-front` reads manifests with it.
-public protocol BackendKind: Sendable {
+public protocol BackendKind: AnyObject, Sendable {
     /// tack.lock's `backend:`, and the `Backend.name` of its implementation.
     var name: String { get }
     /// The manifest keys that name a source of this kind (`git`, `github`).
@@ -13,8 +13,9 @@ public protocol BackendKind: Sendable {
     /// Reads one of `sourceKeys` into the source's identity (a URL, a package name), through
     /// `reader`'s checks and messages.
     func source(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) -> String
-    /// Its tools' options (`GitOptions`, …), whose keys a mapping may have beside its source.
-    var options: any BackendOptionSet.Type { get }
+    /// Its tools' options (`OptionSetReader(GitOptions.self)`, …), whose keys a mapping may
+    /// have beside its source.
+    var options: OptionSetReader { get }
     /// Keys of this kind besides its options' (git's `ref`): refused in another kind's entry.
     var otherOwnKeys: [String] { get }
     /// A source key of another kind that, beside this kind's source, is one of its options

@@ -33,12 +33,4 @@ extension BackendOptionSet {
         try set.decode(key, value, reader)
         options[Self.self] = set
     }
-
-    /// These options overlaid by `other`, when it is a set of the same kind.
-    func overlaid(byAny other: any BackendOptionSet) -> any BackendOptionSet {
-        guard let other = other as? Self else { return self }
-        return overlaid(by: other)
-    }
-
-    func isEqual(to other: any BackendOptionSet) -> Bool { (other as? Self) == self }
 }

@@ -10,8 +10,8 @@ public struct ToolOptions: Sendable, Hashable {
     /// `platform:` of a Swift toolchain: the swift.org platform to install (`ubuntu2204`,
     /// `debian12`), where this machine's distribution has no build of its own.
     public var toolchainPlatform: String?
-    /// The sets that differ from their defaults, by type.
-    var sets: [ObjectIdentifier: any BackendOptionSet] = [:]
+    /// The sets that differ from their defaults, one of each kind.
+    var sets: [AnyOptionSetBox] = []
     public init() {}
 
     /// The keys every kind may have.
@@ -19,8 +19,19 @@ public struct ToolOptions: Sendable, Hashable {
 
     /// One kind's options (its defaults when the pin sets none).
     public subscript<Set: BackendOptionSet>(_ type: Set.Type) -> Set {
-        get { sets[ObjectIdentifier(type)] as? Set ?? Set() }
-        set { sets[ObjectIdentifier(type)] = newValue == Set() ? nil : newValue }
+        get {
+            for box in sets { if let box = box as? OptionSetBox<Set> { return box.value } }
+            return Set()
+        }
+        set {
+            let i = sets.firstIndex { $0 is OptionSetBox<Set> }
+            switch (i, newValue == Set()) {
+            case (let i?, true): sets.remove(at: i)
+            case (let i?, false): sets[i] = OptionSetBox(newValue)
+            case (nil, false): sets.append(OptionSetBox(newValue))
+            case (nil, true): break
+            }
+        }
     }
 
     /// Reads one shared key; false for any other.
@@ -43,38 +54,46 @@ public struct ToolOptions: Sendable, Hashable {
     /// plain pin and the lock stays short.
     public var lockRecord: [String: String] {
         var out: [String: String] = [:]
-        for set in sets.values { out.merge(set.lockRecord) { $1 } }
+        for set in sets {
+            for (name, value) in set.lockRecord { out[name] = value }
+        }
         if !bin.isEmpty { out["bin"] = bin.joined(separator: ", ") }
         if let toolchainPlatform { out["platform"] = toolchainPlatform }
         return out
     }
 
     /// The publisher's signing key a set names, if any.
-    public var signingKey: SigningKey? { sets.values.lazy.compactMap(\.signingKey).first }
+    public var signingKey: SigningKey? { sets.lazy.compactMap({ $0.signingKey }).first }
 
     /// The checksum the manifest gives for `platform`'s download, if any.
-    public func manifestChecksum(platform: String) -> String? { sets.values.lazy.compactMap { $0.manifestChecksum(platform: platform) }.first }
+    public func manifestChecksum(platform: String) -> String? { sets.lazy.compactMap { $0.manifestChecksum(platform: platform) }.first }
 
     /// Command names the sets say the install provides.
-    public var commands: [String] { sets.values.flatMap(\.commands) }
+    public var commands: [String] { sets.flatMap({ $0.commands }) }
 
     /// These options with every field `other` sets replacing ours.
     func overlaid(by other: ToolOptions) -> ToolOptions {
         var o = self
         if !other.bin.isEmpty { o.bin = other.bin }
         if other.toolchainPlatform != nil { o.toolchainPlatform = other.toolchainPlatform }
-        for (id, set) in other.sets { o.sets[id] = o.sets[id].map { $0.overlaid(byAny: set) } ?? set }
+        for set in other.sets {
+            if let i = o.sets.firstIndex(where: { $0.isSameKind(as: set) }) {
+                o.sets[i] = o.sets[i].overlaid(by: set)
+            } else {
+                o.sets.append(set)
+            }
+        }
         return o
     }
 
     public static func == (a: ToolOptions, b: ToolOptions) -> Bool {
         a.bin == b.bin && a.toolchainPlatform == b.toolchainPlatform && a.sets.count == b.sets.count
-            && a.sets.allSatisfy { id, set in b.sets[id].map(set.isEqual(to:)) ?? false }
+            && a.sets.allSatisfy { set in b.sets.contains { set.isEqual(to: $0) } }
     }
 
     public func hash(into h: inout Hasher) {
         h.combine(bin)
         h.combine(toolchainPlatform)
-        h.combine(Set(sets.keys))
+        h.combine(sets.count)
     }
 }

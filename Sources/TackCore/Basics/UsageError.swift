@@ -36,6 +36,6 @@ public enum UsageError {
             if w.count >= 3, name.hasPrefix(w) { return (limit + 1, name) }
             return nil
         }
-        return scored.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.prefix(3).map(\.1)
+        return scored.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.prefix(3).map { $0.1 }
     }
 }

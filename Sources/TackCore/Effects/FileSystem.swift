@@ -9,7 +9,7 @@ import CLean
 #endif
 
 /// The file system as tack sees it, so that most tests can run on `InMemoryFileSystem`.
-public protocol FileSystem: Sendable {
+public protocol FileSystem: AnyObject, Sendable {
     func info(_ path: String) -> FileInfo?
     /// Reads a whole regular file of at most `limit` bytes.
     func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8]
@@ -59,10 +59,6 @@ public protocol FileSystem: Sendable {
     func removeEmptyDirectory(_ path: String) -> Bool
     /// Makes a directory's entries durable (its renames and new names survive a crash).
     func syncDirectory(_ path: String) -> Bool
-    /// Runs `body` holding an exclusive lock named by `lockPath` (for a real file system, an
-    /// `flock` on that file, released if the process dies): what every read-modify-write of a
-    /// shared file holds.
-    func exclusively<T>(_ lockPath: String, _ body: () throws(TackError) -> T) throws(TackError) -> T
     /// The exclusive lock on the file at `path` (made when missing, in a directory that must
     /// exist), not taken yet: what an install, a removal and a project's commands hold.
     func lock(at path: String) throws(TackError) -> any ExclusiveLock

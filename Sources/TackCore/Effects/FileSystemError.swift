@@ -33,8 +33,7 @@ public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertib
 extension TackError {
     /// `cannot write PATH: why`, the path said once (a file system error that names the
     /// same path gives only its reason).
-    public static func cannotWrite(_ path: String, _ error: any Error) -> TackError {
-        if let e = error as? FileSystemError { return TackError("cannot write \(path): \(e.path == path ? e.reason : e.description)") }
-        return TackError("cannot write \(path): \(error)")
+    public static func cannotWrite(_ path: String, _ error: FileSystemError) -> TackError {
+        TackError("cannot write \(path): \(error.path == path ? error.reason : error.description)")
     }
 }

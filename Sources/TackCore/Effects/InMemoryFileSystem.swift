@@ -17,13 +17,6 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     private var entries: [String: Entry] = ["/": .directory(mtime: 0)]
     private var clock: Int64 = 1_000_000_000
     private let lock = PThreadMutex()
-    /// What `exclusively` holds (apart from `lock`, which the body's reads and writes take).
-    private let exclusive = PThreadMutex()
-
-    public func exclusively<T>(_ lockPath: String, _ body: () throws(TackError) -> T) throws(TackError) -> T {
-        try exclusive.locked(body)
-    }
-
     /// The locks taken on each path (`lock(at:)`), shared by every value for that path.
     private var lockSlots: [String: MemoryLock.Slot] = [:]
 

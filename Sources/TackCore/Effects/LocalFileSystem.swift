@@ -9,7 +9,7 @@ import CLean
 #endif
 
 /// The real file system, through POSIX calls (no Foundation: this runs on the hot path).
-public struct LocalFileSystem: FileSystem {
+public final class LocalFileSystem: FileSystem {
     /// Manifests, locks and version files are small; a larger file is a mistake, not input.
     public static let maxReadSize = 1 << 20
 
@@ -222,13 +222,6 @@ public struct LocalFileSystem: FileSystem {
     public func lock(at path: String) throws(TackError) -> any ExclusiveLock { try FileLock(path: path) }
 
     public func lockHolder(at path: String) -> LockHolder? { FileLock.holder(at: path) }
-
-    public func exclusively<T>(_ lockPath: String, _ body: () throws(TackError) -> T) throws(TackError) -> T {
-        let lock = try FileLock(path: lockPath)
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
 
     public func createDirectory(_ path: String) throws(FileSystemError) {
         if isDirectory(path) { return }

@@ -122,10 +122,10 @@ public struct LockPlanner: Sendable {
     /// resolution says of a requirement nothing satisfies (a backend that finds out late, as
     /// pip resolving an exact pin, says the same).
     public static func noVersion(_ request: ToolRequest, among available: [AvailableVersion], at source: String) -> TackError {
-        let newest = available.map(\.version).filter { !$0.isPrerelease }.max()
+        let newest = available.map({ $0.version }).filter { !$0.isPrerelease }.max()
         var hint = newest.map { "; the newest is \($0)" } ?? (available.isEmpty ? "; it has no versions at all" : "")
-        let nearest = LockPlanner.nearest(request.requirement, in: available.map(\.version))
-        if nearest.count > 1 { hint = "; the nearest are \(nearest.map(\.text).joined(separator: ", "))" + (nearest.last == newest ? "" : hint) }
+        let nearest = LockPlanner.nearest(request.requirement, in: available.map({ $0.version }))
+        if nearest.count > 1 { hint = "; the nearest are \(nearest.map({ $0.text }).joined(separator: ", "))" + (nearest.last == newest ? "" : hint) }
         if case .lts = request.requirement, !available.contains(where: { $0.lts != nil }) {
             hint = "; its version index says nothing of LTS lines (a url tool's `versions.regex` names them with a `(?<lts>…)` group)"
         }
@@ -203,7 +203,7 @@ public struct LockPlanner: Sendable {
     /// Every way `lock` fails to describe `requests`, one line each, for `--frozen`.
     public static func differences(_ requests: [ToolRequest], _ lock: Lockfile, registry: BackendRegistry, lockPath: String, home: String?, platform: Platform = .current) -> [String] {
         var out: [String] = []
-        let pinned = Dictionary(requests.filter(\.isLockable).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let pinned = Dictionary(requests.filter({ $0.isLockable }).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for name in pinned.keys.sorted() {
             let r = pinned[name]!
             let set = "(set by \(r.origin.describe(home: home)))"

@@ -50,13 +50,13 @@ public struct PublisherChecksums: Sendable, Equatable {
     /// path) is the one; otherwise an error naming both lines.
     public func sum(for name: String, path: String? = nil) throws(TackError) -> String? {
         let named = entries.filter { Paths.basename($0.listed) == name }
-        guard Set(named.map(\.hash)).count > 1 else { return named.first?.hash ?? single }
+        guard Set(named.map({ $0.hash })).count > 1 else { return named.first?.hash ?? single }
         if let path {
             let matching = named.filter { entry in
                 let listed = entry.listed.hasPrefix("./") ? String(entry.listed.dropFirst(2)) : entry.listed
                 return listed.contains("/") && (path == listed || path.hasSuffix("/" + listed))
             }
-            if Set(matching.map(\.hash)).count == 1, let only = matching.first { return only.hash }
+            if Set(matching.map({ $0.hash })).count == 1, let only = matching.first { return only.hash }
         }
         let lines = named.map { "`\(Terminal.escapeControls($0.line))`" }.joined(separator: " and ")
         throw TackError("the checksum file lists \(name) more than once with different hashes (\(lines)), and nothing in their paths says which is this download — nothing was installed; tell the publisher")

@@ -14,6 +14,6 @@ public enum BinSpec {
     /// `..` component, no control character.
     public static func isSafeRelativePath(_ p: String) -> Bool {
         !p.isEmpty && !p.hasPrefix("/") && !p.split(separator: "/", omittingEmptySubsequences: false).contains("..")
-            && !p.contains(where: \.isControl)
+            && !p.contains(where: { $0.isControl })
     }
 }

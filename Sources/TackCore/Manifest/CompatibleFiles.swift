@@ -147,7 +147,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
         }
         if let (n, column, first) = versions.first {
             var pin = ToolRequest(name: "python", requirement: first, origin: origin(path, n, column))
-            pin.alternatives = versions.dropFirst().map(\.2)
+            pin.alternatives = versions.dropFirst().map { $0.2 }
             reading.pins = [pin]
         }
         return reading
@@ -170,7 +170,7 @@ public enum CompatibleFile: String, CaseIterable, Sendable {
             var words = Array(fields.dropFirst())
             if let i = words.firstIndex(where: { $0.1.hasPrefix("path:") }) {
                 // asdf: `path:/some/dir with spaces` runs to the end of the line.
-                words = Array(words[..<i]) + [(words[i].0, words[i...].map(\.1).joined(separator: " "))]
+                words = Array(words[..<i]) + [(words[i].0, words[i...].map { $0.1 }.joined(separator: " "))]
             }
             var versions: [Requirement] = []
             for (column, word) in words {

@@ -36,7 +36,7 @@ public struct WarningLedger: Sendable {
         var out: [IgnoredFile] = []
         var byPath: [String: [IgnoredFile]] = [:]
         for i in ignored { byPath[i.path, default: []].append(i) }
-        for (path, items) in byPath.sorted(by: { $0.key < $1.key }) where isNew(path, items.map(\.warning), kind: "ignored") {
+        for (path, items) in byPath.sorted(by: { $0.key < $1.key }) where isNew(path, items.map({ $0.warning }), kind: "ignored") {
             out += items
         }
         return out

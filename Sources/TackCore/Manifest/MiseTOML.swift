@@ -10,7 +10,7 @@ extension CompatibleFile {
         var reading = Reading()
         let document: TOMLDocument
         do { document = try TOMLDocument(text) } catch { throw TackError.at(path, error.line, error.column, error.message) }
-        let ignored = document.root.map(\.key).filter { $0 != "tools" && $0 != "min_version" }
+        let ignored = document.root.map({ $0.key }).filter { $0 != "tools" && $0 != "min_version" }
         if !ignored.isEmpty {
             let line = document.root.first { ignored.contains($0.key) }?.line ?? 1
             reading.skipped.append(TackError.at(path, line, nil, "mise's \(ignored.map { "[\($0)]" }.joined(separator: ", ")) \(ignored.count == 1 ? "is" : "are") not tack's and \(ignored.count == 1 ? "is" : "are") ignored; tack reads [tools]"))

@@ -89,7 +89,7 @@ struct ToolEntryDecoder {
             }
         case "path":
             let text = try reader.string(v, "`path`")
-            if text.contains(where: \.isControl) { throw reader.fail(v.mark, "`path` contains a control character") }
+            if text.contains(where: { $0.isControl }) { throw reader.fail(v.mark, "`path` contains a control character") }
             return .path(text)
         default:
             return nil

@@ -74,7 +74,7 @@ extension ToolRegistry {
         }
         var out: Set<String> = []
         for bytes in files {
-            if case .mapping(let pairs, _)?? = try? YAMLParser.parse(bytes) { out.formUnion(pairs.map(\.key.value)) }
+            if case .mapping(let pairs, _)?? = try? YAMLParser.parse(bytes) { out.formUnion(pairs.map({ $0.key.value })) }
         }
         return out
     }

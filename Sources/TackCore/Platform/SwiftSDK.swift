@@ -25,7 +25,7 @@ public struct SwiftSDK: Sendable, Hashable {
     public static func listed(as platform: String) -> SwiftSDK? { all.first { $0.listing == platform } }
 
     /// Every name tack knows, for messages: `static-linux, wasm`.
-    public static var names: String { all.map(\.name).joined(separator: ", ") }
+    public static var names: String { all.map({ $0.name }).joined(separator: ", ") }
 
     /// The bundle's directory name: `swift-6.0.3-RELEASE_static-linux-0.0.1.artifactbundle`.
     public func bundle(tag: String) -> String { tag + suffix + ".artifactbundle" }

@@ -22,7 +22,7 @@ public enum PackageManager: String, Sendable, CaseIterable {
     public static func detect(environment: [String: String], isExecutable: (String) -> Bool) throws(TackError) -> PackageManager? {
         if let forced = environment["TACK_PACKAGE_MANAGER"], !forced.isEmpty {
             guard let m = PackageManager(rawValue: forced) else {
-                throw TackError("TACK_PACKAGE_MANAGER is \(quoted(forced)); expected one of \(allCases.map(\.rawValue).joined(separator: ", "))")
+                throw TackError("TACK_PACKAGE_MANAGER is \(quoted(forced)); expected one of \(allCases.map({ $0.rawValue }).joined(separator: ", "))")
             }
             return m
         }

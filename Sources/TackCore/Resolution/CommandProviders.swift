@@ -4,7 +4,7 @@
 public enum CommandProviders {
     public static func tools(providing command: String, among requests: [ToolRequest]) -> [String] {
         guard !command.contains("/") else { return [] }
-        return requests.filter { names(of: $0).contains(command) }.map(\.name)
+        return requests.filter { names(of: $0).contains(command) }.map({ $0.name })
     }
 
     /// The command names a pin is known to install.

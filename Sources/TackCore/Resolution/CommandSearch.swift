@@ -21,7 +21,7 @@ public enum CommandSearch {
             switch (a, b) {
             case (.found(let p, let t), .found(let q, let u)): return p == q && t == u
             case (.notInstalled(let t, let v, let s), .notInstalled(let u, let w, let r)): return t == u && v == w && s == r
-            case (.notFound(let x), .notFound(let y)): return x.map(\.tool) == y.map(\.tool) && x.map(\.pin) == y.map(\.pin)
+            case (.notFound(let x), .notFound(let y)): return x.map({ $0.tool }) == y.map({ $0.tool }) && x.map({ $0.pin }) == y.map({ $0.pin })
             default: return false
             }
         }
@@ -66,8 +66,8 @@ public enum CommandSearch {
     public static func notFoundMessage(_ command: String, elsewhere: [(tool: String, pin: String)]) -> String {
         var message = "\(command): command not found"
         guard !elsewhere.isEmpty else { return message }
-        message += "; the `\(command)` command exists in these installed tools: \(elsewhere.map(\.tool).joined(separator: ", "))"
-        message += elsewhere.count == 1 ? " — pin it with \(elsewhere[0].pin)" : " — pin one with " + elsewhere.map(\.pin).joined(separator: " or ")
+        message += "; the `\(command)` command exists in these installed tools: \(elsewhere.map({ $0.tool }).joined(separator: ", "))"
+        message += elsewhere.count == 1 ? " — pin it with \(elsewhere[0].pin)" : " — pin one with " + elsewhere.map({ $0.pin }).joined(separator: " or ")
         return message
     }
 

@@ -6,7 +6,7 @@ struct ResolutionWalk {
     var fs: any FileSystem { settings.fs }
     var pinned: [String: Resolution.Pin] = [:]
     var manifests: [Manifest] = []
-    var probes: [(String, FileInfo?)] = []
+    var probes: [(path: String, info: FileInfo?)] = []
     var projectRoot: String?
     var firstPinningDirectory: String?
     var ignored: [IgnoredFile] = []

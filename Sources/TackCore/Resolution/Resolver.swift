@@ -23,7 +23,7 @@ public struct Resolution: Sendable {
     /// Manifests read, nearest first (tack.local.yml before tack.yml), then the global one.
     public var manifests: [Manifest]
     /// The global manifest's `mirrors:` (no other file may have them).
-    public var mirrors: [DownloadMirrors.Rule] { manifests.flatMap(\.mirrors) }
+    public var mirrors: [DownloadMirrors.Rule] { manifests.flatMap({ $0.mirrors }) }
     /// Every file looked for, and what was found (nil: absent), so a snapshot of this
     /// resolution can tell when it has gone stale.
     public var probes: [(path: String, info: FileInfo?)]
@@ -193,7 +193,7 @@ extension Resolution {
     public func readLocks(settings: Settings) throws(TackError) -> [String: Lockfile?] {
         let fs = settings.fs
         var locks: [String: Lockfile?] = [:]
-        for dir in pins.compactMap(\.lockDirectory) where locks[dir] == nil {
+        for dir in pins.compactMap({ $0.lockDirectory }) where locks[dir] == nil {
             let path = Paths.child(dir, Lockfile.fileName)
             locks[dir] = .some(fs.info(path) == nil ? nil : try Lockfile.load(path, fs: fs, backends: settings.backends))
         }

@@ -44,8 +44,8 @@ public struct Snapshot: Sendable, Equatable {
 
     public static func == (a: Snapshot, b: Snapshot) -> Bool {
         a.cwd == b.cwd && a.environment == b.environment && a.rows == b.rows && a.pathRoots == b.pathRoots && a.run == b.run
-            && a.upToDate == b.upToDate && a.answers.map(\.key) == b.answers.map(\.key) && a.answers.map(\.output) == b.answers.map(\.output)
-            && a.probes.map(\.key) == b.probes.map(\.key) && a.probes.map(\.path) == b.probes.map(\.path)
+            && a.upToDate == b.upToDate && a.answers.map({ $0.key }) == b.answers.map({ $0.key }) && a.answers.map({ $0.output }) == b.answers.map({ $0.output })
+            && a.probes.map({ $0.key }) == b.probes.map({ $0.key }) && a.probes.map({ $0.path }) == b.probes.map({ $0.path })
     }
 
     /// The environment variables that steer resolution, as one string.
@@ -111,7 +111,7 @@ public struct Snapshot: Sendable, Equatable {
 
     /// The snapshot of a fresh resolution, with every file it depends on.
     public static func make(settings: Settings, resolution: Resolution, rows: [CurrentTool], executable: String?) -> Snapshot {
-        var paths: [String] = resolution.probes.map(\.path)
+        var paths: [String] = resolution.probes.map({ $0.path })
         var roots: [String: String] = [:]
         let policy = TrustPolicy(settings: settings)
         if let executable { paths.append(executable) }
@@ -229,8 +229,8 @@ public struct Snapshot: Sendable, Equatable {
         for a in answers { lines.append("answer\t\(a.key)\t\(Snapshot.escape(a.output))") }
         let text = lines.joined(separator: "\n") + "\n"
         // A value with a tab or newline cannot be stored; such a directory just resolves every time.
-        var fields = [cwd, environment] + probes.map(\.path) + rows.flatMap { [$0.tool, $0.requested, $0.source, $0.origin.file, $0.installDirectory ?? ""] }
-        fields += run.binDirectories + run.untrusted + run.variables.flatMap { [$0.name, $0.value] } + answers.map(\.key)
+        var fields = [cwd, environment] + probes.map({ $0.path }) + rows.flatMap { [$0.tool, $0.requested, $0.source, $0.origin.file, $0.installDirectory ?? ""] }
+        fields += run.binDirectories + run.untrusted + run.variables.flatMap { [$0.name, $0.value] } + answers.map({ $0.key })
         if fields.contains(where: { $0.utf8.contains(0x09) || $0.utf8.contains(0x0A) }) { return nil }
         return Array(text.utf8)
     }

@@ -20,7 +20,7 @@ public struct Remover: Sendable {
         }
         let dir = store.installDirectory(tool, version)
         guard store.fs.isDirectory(dir) else {
-            let others = store.installedVersions(tool).map(\.text)
+            let others = store.installedVersions(tool).map({ $0.text })
             throw TackError("\(tool) \(version) is not installed" + (others.isEmpty ? " — `tack ls` lists what is" : " (installed: \(others.joined(separator: ", "))) — uninstall one of those"))
         }
         do { try store.fs.createDirectory(store.state + "/locks") } catch { throw TackError("cannot write to \(store.root): \(error)") }

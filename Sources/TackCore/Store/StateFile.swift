@@ -31,15 +31,17 @@ public struct StateFile: Sendable {
     public func update<T>(_ change: ([String]) throws(TackError) -> (lines: [String], result: T)) throws(TackError) -> T {
         let directory = Paths.dirname(path)
         do { try fs.createDirectory(directory) } catch { throw TackError.cannotWrite(path, error) }
-        return try fs.exclusively(path + ".lock") { () throws(TackError) -> T in
-            let (new, result) = try change(lines())
-            for line in new where !Self.isStorable(line) {
-                throw TackError("cannot record \(Terminal.escapeControls(quoted(line))) in \(path): it holds a control character")
-            }
-            do { try fs.writeAtomically(path, Array(new.map { $0 + "\n" }.joined().utf8)) } catch {
-                throw TackError.cannotWrite(path, error)
-            }
-            return result
+        // The lock is an `flock` on a file beside it, released if the process dies.
+        let lock = try fs.lock(at: path + ".lock")
+        lock.lock()
+        defer { lock.unlock() }
+        let (new, result) = try change(lines())
+        for line in new where !Self.isStorable(line) {
+            throw TackError("cannot record \(Terminal.escapeControls(quoted(line))) in \(path): it holds a control character")
         }
+        do { try fs.writeAtomically(path, Array(new.map { $0 + "\n" }.joined().utf8)) } catch {
+            throw TackError.cannotWrite(path, error)
+        }
+        return result
     }
 }

@@ -74,7 +74,7 @@ extension Store {
     /// Every complete install of one version, with its record: the version's directory first,
     /// then its variants.
     public func installs(_ name: String, _ version: Version) -> [(directory: String, record: LockedTool)] {
-        var out: [(String, LockedTool)] = []
+        var out: [(directory: String, record: LockedTool)] = []
         if let record = installedEntry(name, version) { out.append((installDirectory(name, version), record)) }
         let variants = variantsDirectory(name, version)
         for id in ((try? fs.list(variants)) ?? []).sorted() where !id.hasPrefix(".") {
@@ -115,7 +115,7 @@ extension Store {
 
     /// Every complete install of a tool, variants included, oldest version first.
     public func installedEntries(_ name: String) -> [LockedTool] {
-        installedVersions(name).flatMap { installs(name, $0).map(\.record) }
+        installedVersions(name).flatMap { installs(name, $0).map({ $0.record }) }
     }
 
     /// Installs built with a Swift toolchain other than `toolchain` (`Swift version 6.3.1 (…)`).

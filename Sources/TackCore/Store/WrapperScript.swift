@@ -17,7 +17,7 @@ public struct WrapperScript: Sendable, Equatable {
     }
 
     public static func == (a: WrapperScript, b: WrapperScript) -> Bool {
-        a.comment == b.comment && a.exports.map(\.name) == b.exports.map(\.name) && a.exports.map(\.value) == b.exports.map(\.value)
+        a.comment == b.comment && a.exports.map({ $0.name }) == b.exports.map({ $0.name }) && a.exports.map({ $0.value }) == b.exports.map({ $0.value })
             && a.unsets == b.unsets && a.command == b.command
     }
 
@@ -29,7 +29,7 @@ public struct WrapperScript: Sendable, Equatable {
 
     /// The script's text.
     public var text: String {
-        let comment = self.comment.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let comment = self.comment.split(whereSeparator: { $0.isNewline }).joined(separator: " ")
         var out = "#!/bin/sh\n# Written by tack: \(comment)\n"
         for e in exports where Self.isVariableName(e.name) {
             out += "\(e.name)=\(ShellQuote.posix(e.value))\nexport \(e.name)\n"

@@ -6,7 +6,7 @@ import YAML
 /// `flavour:`. It shows what a new backend costs: this folder and one line that registers its
 /// kind (`BackendCatalog.standard.adding(ToyKind())`), with no edit to TackCore, TackKit or
 /// the CLI. `ToyBackendTests` pins, locks, installs, reads back and describes one.
-struct ToyKind: BackendMaking {
+final class ToyKind: BackendMaking {
     var name: String { "toy" }
     var sourceKeys: [String] { ["toy"] }
 
@@ -16,7 +16,7 @@ struct ToyKind: BackendMaking {
         return shop
     }
 
-    var options: any BackendOptionSet.Type { ToyOptions.self }
+    let options = OptionSetReader(ToyOptions.self)
     var lockFields: [String] { ["toy-digest"] }
 
     /// A `spicy` flavour runs the shop's own recipe: it needs the file trusted.

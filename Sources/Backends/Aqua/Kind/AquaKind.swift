@@ -5,7 +5,7 @@ import YAML
 /// standard registry (or `TACK_AQUA_REGISTRY`), chosen for the version and each platform,
 /// says what to download and how to check it. The lock records the release tag, the registry
 /// it was read from (tag and SHA-256), and each platform's URL and SHA-256.
-public struct AquaKind: BackendKind {
+public final class AquaKind: BackendKind {
     public init() {}
     public var name: String { "aqua" }
     public var sourceKeys: [String] { ["aqua"] }
@@ -18,7 +18,7 @@ public struct AquaKind: BackendKind {
         return name
     }
 
-    public var options: any BackendOptionSet.Type { AquaOptions.self }
+    public let options = OptionSetReader(AquaOptions.self)
 
     /// A registry file of the project's own chooses what is downloaded and run.
     public func runsChosenCode(_ request: ToolRequest) -> String? {

@@ -34,7 +34,7 @@ public struct AquaOptions: BackendOptionSet {
 
     public func overlaid(by other: AquaOptions) -> AquaOptions {
         var o = self
-        o.vars.merge(other.vars) { $1 }
+        for (name, value) in other.vars { o.vars[name] = value }
         if other.registry != nil { o.registry = other.registry }
         return o
     }

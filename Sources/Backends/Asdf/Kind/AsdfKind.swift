@@ -2,14 +2,14 @@ import TackCore
 import YAML
 
 /// Tools an asdf plugin installs (`asdf: URL`), its scripts run at a locked plugin commit.
-public struct AsdfKind: BackendKind {
+public final class AsdfKind: BackendKind {
     public init() {}
     public var name: String { "asdf" }
     public var sourceKeys: [String] { ["asdf"] }
     public func source(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) -> String {
         try reader.url(value, "`asdf`")
     }
-    public var options: any BackendOptionSet.Type { AsdfOptions.self }
+    public let options = OptionSetReader(AsdfOptions.self)
     public var builds: Bool { true }
     public var lockFields: [String] { ["plugin-commit"] }
 

@@ -34,7 +34,7 @@ public struct AsdfOptions: BackendOptionSet {
     public func overlaid(by other: AsdfOptions) -> AsdfOptions {
         var o = self
         if other.relocatable { o.relocatable = true }
-        o.buildEnv.merge(other.buildEnv) { $1 }
+        for (name, value) in other.buildEnv { o.buildEnv[name] = value }
         return o
     }
 }

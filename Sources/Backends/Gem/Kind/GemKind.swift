@@ -2,14 +2,14 @@ import TackCore
 import YAML
 
 /// Ruby tools from a gem server (`gem: rake`), with the gems they need, each in its own GEM_HOME.
-public struct GemKind: BackendKind {
+public final class GemKind: BackendKind {
     public init() {}
     public var name: String { "gem" }
     public var sourceKeys: [String] { ["gem"] }
     public func source(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) -> String {
         try reader.packageName(value, "`gem`")
     }
-    public var options: any BackendOptionSet.Type { GemOptions.self }
+    public let options = OptionSetReader(GemOptions.self)
     public var installRound: Int { 2 }
     public var lockFields: [String] { ["gems"] }
 

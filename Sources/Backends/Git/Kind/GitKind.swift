@@ -3,7 +3,7 @@ import YAML
 
 /// Tools built from a git repository (`git: URL`, `github: owner/repo`), at a tag, a branch or
 /// a commit, with `swift build` or the entry's own `build:` command.
-public struct GitKind: BackendKind {
+public final class GitKind: BackendKind {
     public init() {}
     public var name: String { "git" }
     public var sourceKeys: [String] { ["git", "github"] }
@@ -17,7 +17,7 @@ public struct GitKind: BackendKind {
         return GitHub.url(repo)
     }
 
-    public var options: any BackendOptionSet.Type { GitOptions.self }
+    public let options = OptionSetReader(GitOptions.self)
     public var otherOwnKeys: [String] { ["ref"] }
 
     /// `artifactbundle:` beside `git:`/`github:`: the release's prebuilt bundle.

@@ -11,14 +11,14 @@ import TackCore
 import YAML
 
 /// Python tools from a package index (`pip: black`), each in a virtual environment of its own.
-public struct PipKind: BackendKind {
+public final class PipKind: BackendKind {
     public init() {}
     public var name: String { "pip" }
     public var sourceKeys: [String] { ["pip"] }
     public func source(_ key: Scalar, _ value: Node, _ reader: ManifestDecoder) throws(TackError) -> String {
         try reader.packageName(value, "`pip`")
     }
-    public var options: any BackendOptionSet.Type { PipOptions.self }
+    public let options = OptionSetReader(PipOptions.self)
     public var installRound: Int { 2 }
     public var lockFields: [String] { ["hashes", "packages"] }
 

@@ -5,7 +5,7 @@ import YAML
 /// names the version, and in it the asset each platform downloads, chosen from the asset
 /// names (`ReleaseAssetPicker`) or named by `asset:`. The lock records the tag and each
 /// platform's asset and SHA-256.
-public struct ReleaseKind: BackendKind {
+public final class ReleaseKind: BackendKind {
     public init() {}
     public var name: String { "release" }
     public var sourceKeys: [String] { ["release"] }
@@ -18,7 +18,7 @@ public struct ReleaseKind: BackendKind {
         return repository
     }
 
-    public var options: any BackendOptionSet.Type { ReleaseOptions.self }
+    public let options = OptionSetReader(ReleaseOptions.self)
     public var checksumsPerPlatform: Bool { true }
     public var lockFields: [String] { ReleaseLockRecord.fieldNames }
 

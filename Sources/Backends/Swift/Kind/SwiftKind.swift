@@ -3,7 +3,7 @@ import YAML
 
 /// The Swift toolchain (`swift: swift.org`, the built-in `swift` entry): swift.org's releases
 /// and snapshots, or the mirror TACK_SWIFT_MIRROR names, with the Swift SDKs pinned beside it.
-public struct SwiftKind: BackendKind {
+public final class SwiftKind: BackendKind {
     public init() {}
     public var name: String { "swift" }
     public var sourceKeys: [String] { ["swift"] }
@@ -16,7 +16,7 @@ public struct SwiftKind: BackendKind {
         return text
     }
 
-    public var options: any BackendOptionSet.Type { SwiftOptions.self }
+    public let options = OptionSetReader(SwiftOptions.self)
     public var registryName: String? { SwiftToolchain.registryName }
     public var isSwiftToolchain: Bool { true }
     public var lockFields: [String] { ["archive", "path", SwiftSDK.lockPath, SwiftSDK.lockSHA256, SwiftSDK.lockSigner] }

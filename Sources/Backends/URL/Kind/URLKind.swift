@@ -3,7 +3,7 @@ import YAML
 
 /// Tools downloaded from a URL template (`url:`), or a Swift artifact bundle
 /// (`artifactbundle:`, SE-0305), verified by checksum or the publisher's signature.
-public struct URLKind: BackendKind {
+public final class URLKind: BackendKind {
     public init() {}
     public var name: String { "url" }
     public var sourceKeys: [String] { ["url", "artifactbundle"] }
@@ -18,7 +18,7 @@ public struct URLKind: BackendKind {
         return url
     }
 
-    public var options: any BackendOptionSet.Type { URLOptions.self }
+    public let options = OptionSetReader(URLOptions.self)
     public var registryMayName: Bool { true }
     public var checksumsPerPlatform: Bool { true }
     public var lockFields: [String] { ["build"] }
@@ -48,7 +48,7 @@ public struct URLKind: BackendKind {
         let sums = record.sha256.sorted { $0.key < $1.key }
         c.hashes = sums.map { BillOfMaterials.Hash(of: $0.key, sha256: $0.value) }
         // One platform's URL (this machine's, else the first the lock covers), rendered.
-        let platform = sums.first { $0.key == Platform.current.description }.map(\.key) ?? sums.first?.key
+        let platform = sums.first { $0.key == Platform.current.description }.map({ $0.key }) ?? sums.first?.key
         var extra: [String: String] = [:]
         if let build = record.build { extra["build"] = build }
         let url = platform.flatMap(Platform.init(key:)).map { $0.render(entry.source, version: v, extra: extra) } ?? entry.source

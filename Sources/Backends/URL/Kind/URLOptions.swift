@@ -58,7 +58,9 @@ public struct URLOptions: BackendOptionSet {
     public func overlaid(by other: URLOptions) -> URLOptions {
         var o = self
         if other.checksum != nil { o.checksum = other.checksum }
-        for (platform, fields) in other.platforms { o.platforms[platform, default: [:]].merge(fields) { $1 } }
+        for (platform, fields) in other.platforms {
+            for (name, value) in fields { o.platforms[platform, default: [:]][name] = value }
+        }
         if other.versionIndex != nil { o.versionIndex = other.versionIndex }
         if other.checksumsURL != nil { o.checksumsURL = other.checksumsURL }
         if other.signingKey != nil { o.signingKey = other.signingKey }
