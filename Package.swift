@@ -8,9 +8,29 @@ import PackageDescription
 // no Foundation, static). Everything else runs in `tack-cli`.
 let staticFront: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
 
+/// Embedded Swift's own libraries (`lib/swift/embedded/TRIPLE` of the toolchain whose `swiftc`
+/// is first on PATH), where Unicode's tables for its strings are.
+let embeddedLibraries: [String] = {
+    #if arch(arm64)
+    let triple = "aarch64-unknown-linux-gnu"
+    #else
+    let triple = "x86_64-unknown-linux-gnu"
+    #endif
+    for dir in (Context.environment["PATH"] ?? "").split(separator: ":") {
+        let swiftc = URL(fileURLWithPath: String(dir) + "/swiftc").resolvingSymlinksInPath()
+        guard FileManager.default.isExecutableFile(atPath: swiftc.path) else { continue }
+        let libraries = swiftc.deletingLastPathComponent().appendingPathComponent("../lib/swift/embedded/" + triple).standardizedFileURL.path
+        if FileManager.default.fileExists(atPath: libraries) { return ["-L", libraries] }
+    }
+    return []
+}()
+
 let embeddedStatic: [LinkerSetting] = [
     .unsafeFlags(["-enable-experimental-feature", "Embedded"]),
     .unsafeFlags(["-Xlinker", "-static", "-Xclang-linker", "-static"], .when(platforms: [.linux])),
+    // Strings compared and hashed as Swift does (Unicode's tables), and the C math library.
+    .unsafeFlags(embeddedLibraries, .when(platforms: [.linux])),
+    .linkedLibrary("swiftUnicodeDataTables", .when(platforms: [.linux])), .linkedLibrary("m"),
 ]
 
 /// Sources/Backends holds two targets: each backend folder's `Kind` folder (its kind, options
@@ -22,6 +42,16 @@ let backendKindSources = backendFiles.filter { path in
     return path == "StandardKinds.swift" || (parts.count == 3 && parts[1] == "Kind" && path.hasSuffix(".swift"))
 }
 let backendImplementation = backendFiles.filter { !backendKindSources.contains($0) && $0.contains(".") && $0 != "Resources/swift-keys.asc" }
+
+/// The `tack` executable is one Embedded Swift module made of other targets' sources, through
+/// the links in Sources/tack: TackLean (the snapshot reader), TackCore, YAML and the backend
+/// kinds, so it resolves when the snapshot no longer holds (`Launcher`). What installs —
+/// async, with processes and HTTP — is left out, as are the backends' implementations.
+let embeddedExcluded = [
+    "Core/Backend/Backend.swift", "Core/Backend/BackendRegistry.swift", "Core/Effects/Concurrently.swift",
+    "Core/Effects/HTTPClient.swift", "Core/Effects/OffPool.swift", "Core/Effects/ProcessRunner.swift",
+    "Core/Lock/LockPlanner.swift", "Core/Store/BuildCache.swift", "Core/Store/Installer.swift", "Backends/Resources",
+] + backendImplementation.map { "Backends/" + $0 }
 
 let package = Package(
     name: "tack",
@@ -94,7 +124,8 @@ let package = Package(
             ]),
         .executableTarget(name: "tack-front", dependencies: ["TackFront"], linkerSettings: staticFront),
         .executableTarget(
-            name: "tack", dependencies: ["CLean"],
+            name: "tack", dependencies: ["CLean", "CYaml"], exclude: embeddedExcluded,
+            resources: [.embedInCode("Core/Resources/registry.yml")],
             swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-parse-as-library"])],
             linkerSettings: embeddedStatic),
         .executableTarget(name: "tack-cli", dependencies: ["TackCLI"]),

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackCore
+#endif
 
 extension BackendCatalog {
     /// tack's own kinds of backend: registering a backend is one line here (and its

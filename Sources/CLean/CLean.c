@@ -88,3 +88,16 @@ int64_t lean_content_fingerprint(const char *path, int64_t limit, uint64_t *out)
     *out = h;
     return total;
 }
+
+/* `Double(String)` calls this Swift runtime function, which Embedded Swift (the `tack`
+   executable) does not provide: the same parse, in the C locale (tack never sets another),
+   nil (NULL) when the value is out of range. Weak, so the runtime's own wins wherever it is
+   linked. */
+__attribute__((weak)) const char *_swift_stdlib_strtod_clocale(const char *nptr, double *outResult) {
+    char *end;
+    errno = 0;
+    double result = strtod(nptr, &end);
+    *outResult = result;
+    if (errno == ERANGE) return NULL;
+    return end;
+}

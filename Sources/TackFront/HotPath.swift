@@ -22,22 +22,7 @@ public enum HotPath {
     /// A new snapshot of this directory, from a full resolution, and the files it left out
     /// (for the caller to say).
     static func make(settings: Settings) throws(TackError) -> (Snapshot, [IgnoredFile]) {
-        // The environment is checked as every command checks it (a relative TACK_HOME, a HOME
-        // that is no directory): said, never answered with "not installed".
-        _ = try settings.requireStore()
-        let resolution = try Resolver(settings).resolve()
-        // The locks are read once, and each install's record once, for the rows and for
-        // whether an install has anything to do.
-        let locks = try resolution.readLocks(settings: settings)
-        let rows = resolution.current(settings: settings, locks: locks)
-        var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: CurrentProcess.executablePath())
-        snapshot.answers = CurrentCommand.answers(rows, home: settings.home)
-        snapshot.upToDate = !resolution.pins.isEmpty && UpToDate.check(resolution, settings: settings, locks: locks, rows: rows)
-        // A project found up to date is a known one (prune keeps its tools), though it may
-        // never install anything itself: a snapshot that says so lets `tack install` end in
-        // `tack` alone, so the project is remembered here.
-        if snapshot.upToDate, let root = resolution.projectRoot { settings.store?.rememberProject(root) }
-        return (snapshot, resolution.ignored)
+        try Snapshot.resolved(settings: settings, executable: CurrentProcess.executablePath())
     }
 
     /// Leaves a snapshot that holds for this directory after a command changed what is pinned,
@@ -89,11 +74,5 @@ public enum HotPath {
         RunEnvironment.untrustedWarningsToSay([path], settings: settings).forEach(Output.error)
     }
 
-    static func lean(_ snapshot: Snapshot) -> LeanSnapshot? {
-        guard let bytes = snapshot.encode() else { return nil }
-        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + 1)
-        bytes.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: bytes.count) }
-        base[bytes.count] = 0
-        return LeanSnapshot.parse(base: base, count: bytes.count, context: nil)
-    }
+    static func lean(_ snapshot: Snapshot) -> LeanSnapshot? { snapshot.encode().flatMap { LeanSnapshot(made: $0) } }
 }

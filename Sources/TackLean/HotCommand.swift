@@ -28,6 +28,19 @@ public enum HotCommand {
     /// Everything else: tack-cli's.
     case full
 
+    /// Whether the form is answered from the snapshot (every form but `.full`).
+    public var readsSnapshot: Bool {
+        if case .full = self { return false }
+        return true
+    }
+
+    /// Whether resolving for it has something to say that a snapshot does not hold: a prompt
+    /// that was told of a resolution error is told, by `tack-front`, that it is gone.
+    var saysMoreAfterResolving: Bool {
+        if case .hookEnv = self { return LeanContext.exactVariable(HookScript.errorVariable) != nil }
+        return false
+    }
+
     /// The names under which the binaries are tack itself rather than a shim.
     static func isTackName(_ name: UnsafePointer<CChar>) -> Bool {
         name[0] == 0 || strcmp(name, "tack") == 0 || strcmp(name, "tack-shim") == 0 || strcmp(name, "tack-front") == 0

@@ -8,54 +8,70 @@ import CLean
 /// Which argv it answers is `HotCommand`'s table: a shim, `exec`, `which`, `current`, a no-op
 /// `install` and an unchanged `hook-env`, each when the snapshot holds.
 ///
-/// Everything else — no snapshot, a tool to install, an untrusted manifest to warn about, an
-/// error to explain, every other command — is handed to `tack-front` with the same arguments,
-/// which resolves (and writes a new snapshot) or hands on to `tack-cli`.
+/// When a hot command finds the snapshot no longer holds (tack.yml edited, a tool installed),
+/// `refresh` resolves in this process and saves a new one (in the `tack` executable,
+/// `Snapshot.refreshQuietly`, TackCore built in Embedded Swift), and the command is answered
+/// from it. Everything else — no snapshot it can make quietly, a tool to install, an untrusted
+/// manifest to warn about, an error to explain, every other command — is handed to
+/// `tack-front` with the same arguments, which resolves (and says what there is to say) or
+/// hands on to `tack-cli`.
 public enum Launcher {
     /// The digest of "nothing applied" (`ShellHook.emptyDigest`; a test keeps them equal).
     public static let emptyDigest: StaticString = "cbf29ce484222325"
 
-    public static func main(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
-        switch HotCommand.classify(argc: Int(argc), argv: argv) {
-        case .shim(let name):
-            if let context = LeanContext.current(), let path = context.snapshotPath(),
-               let snapshot = LeanSnapshot.load(path: path, context: context), !snapshot.hasUntrusted {
-                LeanRun.runShim(snapshot, shims: LeanRun.shims(context), name: name, arguments: argv) { _ in }
+    /// `refresh` gets the command and the path of `tack-front` (which the snapshot records as
+    /// what made it) and returns a new snapshot of this directory, saved where it can be (one
+    /// whose files changed this very tick of the file system's clock is used, not saved, as
+    /// `tack-front` does), or nil when the command or resolving has something to say.
+    public static func main(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                            refresh: (_ command: HotCommand, _ front: String?) -> LeanSnapshot?) -> Never {
+        let command = HotCommand.classify(argc: Int(argc), argv: argv)
+        if command.readsSnapshot, let context = LeanContext.current(), let path = context.snapshotPath() {
+            if let snapshot = LeanSnapshot.load(path: path, context: context) {
+                answer(command, argv, snapshot, context)
+            } else if !command.saysMoreAfterResolving, let fresh = refresh(command, frontPath().map { String(decoding: $0.dropLast(), as: UTF8.self) }) {
+                answer(command, argv, fresh, context)
             }
-        case .exec(let frozen, let command):
-            exec(argv, command: command, frozen: frozen || LeanContext.isFrozenByEnvironment)
-        case .which(let command):
-            which(command)
-        case .current(let tool, let json):
-            current(tool: tool, json: json)
-        case .install:
-            if let snapshot = LeanSnapshot.current(), snapshot.isUpToDate { exit(0) }
-        case .hookEnv(let shell):
-            hookEnv(shell)
-        case .full:
-            break
         }
         handOff(argv)
     }
 
-    /// `tack exec [--frozen] [--] COMMAND ARGS...` when the snapshot holds, everything pinned
-    /// is installed and no manifest is untrusted — and, frozen, when the locks are exactly
-    /// what is pinned (what a frozen install checks: `UpToDate`); returns otherwise (installs,
-    /// warnings and the frozen rule's message are the front end's and tack-cli's work).
-    static func exec(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, command: Int, frozen: Bool) {
-        guard let context = LeanContext.current(), let path = context.snapshotPath(),
-              let snapshot = LeanSnapshot.load(path: path, context: context),
-              !snapshot.hasMissing, !snapshot.hasUntrusted, !frozen || snapshot.isUpToDate
-        else { return }
+    /// Answers `command` from `snapshot` and exits, or returns when the snapshot does not say
+    /// enough (a tool not installed, a manifest not trusted, …).
+    static func answer(_ command: HotCommand, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ snapshot: LeanSnapshot, _ context: LeanContext) {
+        switch command {
+        case .shim(let name):
+            if !snapshot.hasUntrusted { LeanRun.runShim(snapshot, shims: LeanRun.shims(context), name: name, arguments: argv) { _ in } }
+        case .exec(let frozen, let command):
+            exec(argv, snapshot, context, command: command, frozen: frozen || LeanContext.isFrozenByEnvironment)
+        case .which(let command):
+            which(command, snapshot)
+        case .current(let tool, let json):
+            current(tool: tool, json: json, snapshot)
+        case .install:
+            if snapshot.isUpToDate { exit(0) }
+        case .hookEnv(let shell):
+            hookEnv(shell, snapshot)
+        case .full:
+            break
+        }
+    }
+
+    /// `tack exec [--frozen] [--] COMMAND ARGS...` when everything pinned is installed and no
+    /// manifest is untrusted — and, frozen, when the locks are exactly what is pinned (what a
+    /// frozen install checks: `UpToDate`); returns otherwise (installs, warnings and the frozen
+    /// rule's message are the front end's and tack-cli's work).
+    static func exec(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ snapshot: LeanSnapshot, _ context: LeanContext, command: Int, frozen: Bool) {
+        guard !snapshot.hasMissing, !snapshot.hasUntrusted, !frozen || snapshot.isUpToDate else { return }
         LeanRun.runCommand(snapshot, shims: LeanRun.shims(context), arguments: argv + command) { _ in }
     }
 
     /// `tack current [TOOL] [--json]`: the output the snapshot stored for these arguments.
-    static func current(tool: UnsafeMutablePointer<CChar>?, json: Bool) {
+    static func current(tool: UnsafeMutablePointer<CChar>?, json: Bool, _ snapshot: LeanSnapshot) {
         var key = Array("current".utf8)
         if let tool { key += [UInt8(ascii: " ")] + LeanContext.bytes(UnsafePointer(tool)) }
         if json { key += Array(" --json".utf8) }
-        guard let snapshot = LeanSnapshot.current(), let output = snapshot.answer(key) else { return }
+        guard let output = snapshot.answer(key) else { return }
         write(output)
         exit(0)
     }
@@ -74,13 +90,11 @@ public enum Launcher {
         }
     }
 
-    /// `tack which COMMAND` when the snapshot holds, everything pinned is installed and a
-    /// pinned tool has COMMAND; returns otherwise (the front end explains what is wrong).
-    static func which(_ command: UnsafeMutablePointer<CChar>) {
+    /// `tack which COMMAND` when everything pinned is installed and a pinned tool has COMMAND;
+    /// returns otherwise (the front end explains what is wrong).
+    static func which(_ command: UnsafeMutablePointer<CChar>, _ snapshot: LeanSnapshot) {
         guard command[0] != 0, command[0] != CChar(UInt8(ascii: "-")), command[0] != CChar(UInt8(ascii: ".")),
-              strchr(command, Int32(UInt8(ascii: "/"))) == nil,
-              let context = LeanContext.current(), let path = context.snapshotPath(),
-              let snapshot = LeanSnapshot.load(path: path, context: context), !snapshot.hasMissing,
+              strchr(command, Int32(UInt8(ascii: "/"))) == nil, !snapshot.hasMissing,
               var exe = LeanRun.findInBins(snapshot, command)
         else { return }
         exe[exe.count - 1] = UInt8(ascii: "\n")
@@ -88,14 +102,12 @@ public enum Launcher {
         exit(0)
     }
 
-    /// `tack hook-env SHELL` when the snapshot here holds: nothing when its digest is the one
-    /// the shell has applied, else the commands that apply it (`HookScript`, as `tack-front`
-    /// would print them). Returns when there is more to say — a manifest not trusted, a tool
-    /// not installed, an error the shell was told of — which the front end says.
-    static func hookEnv(_ shell: UnsafeMutablePointer<CChar>) {
-        guard let context = LeanContext.current(), let path = context.snapshotPath(),
-              let snapshot = LeanSnapshot.load(path: path, context: context), let digest = snapshot.digest
-        else { return }
+    /// `tack hook-env SHELL`: nothing when the snapshot's digest is the one the shell has
+    /// applied, else the commands that apply it (`HookScript`, as `tack-front` would print
+    /// them). Returns when there is more to say — a manifest not trusted, a tool not
+    /// installed, an error the shell was told of — which the front end says.
+    static func hookEnv(_ shell: UnsafeMutablePointer<CChar>, _ snapshot: LeanSnapshot) {
+        guard let digest = snapshot.digest else { return }
         let ours = LeanContext.bytes(UnsafePointer(digest.withMemoryRebound(to: CChar.self, capacity: 1) { $0 }))
         let empty = HookScript.bytes(of: emptyDigest)
         let applied = LeanContext.exactVariable(HookScript.digestVariable) ?? empty
@@ -122,26 +134,34 @@ public enum Launcher {
     /// Runs `tack-front` (beside this program in a build directory, or in `../libexec/tack` of
     /// an installation) with the same arguments.
     static func handOff(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
-        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let ok = lean_self_path(&buf, buf.count) == 0
-        if ok {
-            let dir = LeanContext.bytes(buf.withUnsafeBufferPointer { $0.baseAddress! }).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast()
-            var base: [UInt8] = []
-            for (i, part) in dir.enumerated() {
-                if i > 0 { base.append(UInt8(ascii: "/")) }
-                base += part
-            }
-            for suffix in ["/tack-front", "/../libexec/tack/tack-front"] {
-                var candidate = base + Array(suffix.utf8)
-                candidate.append(0)
-                candidate.withUnsafeBufferPointer { b in
-                    b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { p in
-                        if access(p, X_OK) == 0 { _ = execv(p, argv) }
-                    }
-                }
+        if let front = frontPath() {
+            front.withUnsafeBufferPointer { b in
+                b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { p in _ = execv(p, argv) }
             }
         }
         LeanRun.error(["tack-front is missing (beside tack, or in ../libexec/tack) — reinstall tack with ./bootstrap.sh"])
         exit(127)
+    }
+
+    /// The path of `tack-front` (NUL-terminated): beside this program in a build directory, or
+    /// in `../libexec/tack` of an installation; nil when neither is there.
+    static func frontPath() -> [UInt8]? {
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard lean_self_path(&buf, buf.count) == 0 else { return nil }
+        let dir = LeanContext.bytes(buf.withUnsafeBufferPointer { $0.baseAddress! }).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast()
+        var base: [UInt8] = []
+        for (i, part) in dir.enumerated() {
+            if i > 0 { base.append(UInt8(ascii: "/")) }
+            base += part
+        }
+        for suffix in ["/tack-front", "/../libexec/tack/tack-front"] {
+            var candidate = base + Array(suffix.utf8)
+            candidate.append(0)
+            let found = candidate.withUnsafeBufferPointer { b in
+                b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { access($0, X_OK) == 0 }
+            }
+            if found { return candidate }
+        }
+        return nil
     }
 }

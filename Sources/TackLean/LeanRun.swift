@@ -48,11 +48,11 @@ public enum LeanRun {
     /// `CommandSearch.searchPath` does.
     public static func searchPath(_ command: UnsafePointer<CChar>, path: UnsafePointer<CChar>?, shims: [UInt8]) -> [UInt8]? {
         guard let path else { return nil }
-        var shimsStat = stat(), shimStat = stat(), selfStat = stat()
-        // This very program under the command's name (a copy of tack linked or named like a
-        // tool) is never the next one: running it would only search again.
-        var selfPath = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let haveSelf = lean_self_path(&selfPath, selfPath.count) == 0 && stat(selfPath, &selfStat) == 0
+        var shimsStat = stat(), shimStat = stat()
+        // This very program, or the `tack` beside it (or in ../../bin of an installation's
+        // libexec), under the command's name (a copy of tack linked or named like a tool) is
+        // never the next one: running it would only search again. As CommandSearch's `selves`.
+        let selves = Self.selves()
         let haveShims = shims.withUnsafeBufferPointer { b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { stat($0, &shimsStat) == 0 } }
         let shim = shims.withUnsafeBufferPointer { b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { join($0, command) } }
         let haveShim = shim.withUnsafeBufferPointer { b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { stat($0, &shimStat) == 0 } }
@@ -70,9 +70,11 @@ public enum LeanRun {
                     if haveShims, stat(d, &st) == 0, st.st_dev == shimsStat.st_dev, st.st_ino == shimsStat.st_ino { return nil }
                     let c = join(d, command)
                     guard isExecutableFile(c) else { return nil }
-                    if haveSelf {
+                    if !selves.isEmpty {
                         let same = c.withUnsafeBufferPointer { cb in
-                            cb.baseAddress!.withMemoryRebound(to: CChar.self, capacity: cb.count) { stat($0, &st) == 0 && st.st_dev == selfStat.st_dev && st.st_ino == selfStat.st_ino }
+                            cb.baseAddress!.withMemoryRebound(to: CChar.self, capacity: cb.count) {
+                                stat($0, &st) == 0 && selves.contains { $0.device == UInt64(st.st_dev) && $0.inode == UInt64(st.st_ino) }
+                            }
                         }
                         if same { return nil }
                     }
@@ -88,6 +90,23 @@ public enum LeanRun {
             if let candidate { return candidate }
         }
         return nil
+    }
+
+    /// The files that are tack itself, as device and inode: this program, and the `tack`
+    /// beside it or in `../../bin` (from `tack-front` in an installation's `libexec/tack`).
+    static func selves() -> [(device: UInt64, inode: UInt64)] {
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard lean_self_path(&buf, buf.count) == 0 else { return [] }
+        let me = bytes(buf.withUnsafeBufferPointer { $0.baseAddress! })
+        var dir = me.dropLast()
+        while let last = dir.last, last != UInt8(ascii: "/") { dir = dir.dropLast() }
+        var out: [(device: UInt64, inode: UInt64)] = []
+        for path in [me, Array(dir) + Array("tack".utf8) + [0], Array(dir) + Array("../../bin/tack".utf8) + [0]] {
+            var st = stat()
+            let found = path.withUnsafeBufferPointer { b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { stat($0, &st) == 0 } }
+            if found { out.append((UInt64(st.st_dev), UInt64(st.st_ino))) }
+        }
+        return out
     }
 
     /// What a shim does once a snapshot holds: the command from a pinned tool's bin directory

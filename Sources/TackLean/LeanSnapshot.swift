@@ -43,6 +43,24 @@ public struct LeanSnapshot {
         return parse(base: base, count: size, context: context)
     }
 
+    init(base: UnsafeMutablePointer<UInt8>, count: Int, lines: UnsafeMutablePointer<Int>, lineCount: Int) {
+        self.base = base
+        self.count = count
+        self.lines = lines
+        self.lineCount = lineCount
+    }
+
+    /// A snapshot just made (`Snapshot.encode`'s bytes), read without the checks.
+    public init?(made bytes: [UInt8]) {
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + 1)
+        bytes.withUnsafeBufferPointer { b in
+            if let source = b.baseAddress { base.initialize(from: source, count: b.count) }
+        }
+        base[bytes.count] = 0
+        guard let parsed = LeanSnapshot.parse(base: base, count: bytes.count, context: nil) else { return nil }
+        self = parsed
+    }
+
     /// Checks and indexes the bytes; `context` nil skips the checks (a snapshot just made).
     public static func parse(base: UnsafeMutablePointer<UInt8>, count: Int, context: LeanContext?) -> LeanSnapshot? {
         var newlines = 0

@@ -71,9 +71,44 @@ import TackLean
         try s.write("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\n  other: { path: ../other }\n")
         let stale = try s.run(tack, ["install"], in: "app/a/b")
         #expect(stale.status == 127 && stale.stderr == missing, "\(stale)")
-        // Nor is anything outside a snapshot's directory.
+        // A directory with no snapshot yet: the lone tack resolves there itself and answers.
         let elsewhere = try s.run(tack, ["which", "hello"], in: "app")
-        #expect(elsewhere.status == 127 && elsewhere.stderr == missing, "\(elsewhere)")
+        #expect(elsewhere.status == 0 && elsewhere.stdout == installed && elsewhere.stderr == "", "\(elsewhere)")
+        // What a resolution has to say is the front end's: an error, or a file it leaves out.
+        try s.write("broken/tack.yml", "tools: [\n")
+        let broken = try s.run(tack, ["current"], in: "broken")
+        #expect(broken.status == 127 && broken.stderr == missing, "\(broken)")
+        try s.write("ignoring/.tool-versions", "nodejs\n")
+        let ignoring = try s.run(tack, ["current"], in: "ignoring")
+        #expect(ignoring.status == 127 && ignoring.stderr == missing, "\(ignoring)")
+    }
+
+    /// After an edit, `tack` resolves in its own process (TackCore built into it) and writes
+    /// the snapshot `tack-front` would write, byte for byte, so either one's is the other's.
+    @Test func tackWritesTheSnapshotTheFrontEndWrites() throws {
+        let s = try Sandbox()
+        let repo = try GitFixture.tool(in: s, tags: ["1.0.0"])
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: \(repo.entry("1.0.0"))\nenv:\n  GREETING: hi\n")
+        #expect(try s.tack(["install"], in: "app").status == 0)
+        let tack = try Sandbox.binary()
+        let front = (tack as NSString).deletingLastPathComponent + "/tack-front"
+        let snapshots = s.root + "/tack-home/state/snapshots"
+        func written(by program: String) throws -> Data {
+            try? FileManager.default.removeItem(atPath: snapshots)
+            let r = try s.run(program, ["current", "hello"], in: "app")
+            #expect(r.status == 0 && r.stdout.hasPrefix("1.0.0 (set by ") && r.stderr == "", "\(program): \(r)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: snapshots)
+            try #require(names.count == 1, "\(names)")
+            return try Data(contentsOf: URL(fileURLWithPath: snapshots + "/" + names[0]))
+        }
+        // Times far enough in the past that neither snapshot is too new to save.
+        let yml = s.root + "/app/tack.yml"
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: yml)
+        Thread.sleep(forTimeInterval: 0.02)
+        let ours = try written(by: tack)
+        let theirs = try written(by: front)
+        #expect(ours == theirs, "\(String(decoding: ours, as: UTF8.self))\n---\n\(String(decoding: theirs, as: UTF8.self))")
+        #expect(String(decoding: ours, as: UTF8.self).contains("setenv\tGREETING\thi"))
     }
 
     /// After a `cd`, the prompt hook finds a snapshot that holds but is not the one the shell
@@ -170,10 +205,14 @@ import TackLean
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: yml)
         let touched = try s.run(lonely + "/hello", [], in: "app")
         #expect(touched.status == 0 && touched.stdout == "hello 2.0.0\n" && touched.stderr == "", "\(touched)")
-        // Other bytes: stale, so the lone tack hands over (and there is nothing to hand to).
+        // Other bytes: stale, so the lone tack resolves again itself and runs the tool.
         let text = try String(contentsOfFile: yml, encoding: .utf8)
         try (text + "# edited\n").write(toFile: yml, atomically: false, encoding: .utf8)
         let edited = try s.run(lonely + "/hello", [], in: "app")
-        #expect(edited.status == 127 && edited.stderr == missing, "\(edited)")
+        #expect(edited.status == 0 && edited.stdout == "hello 2.0.0\n" && edited.stderr == "", "\(edited)")
+        // A pin of a version not installed: there is something to say, which is the front end's.
+        try text.replacingOccurrences(of: "2.0.0", with: "3.0.0").write(toFile: yml, atomically: false, encoding: .utf8)
+        let notInstalled = try s.run(lonely + "/hello", [], in: "app")
+        #expect(notInstalled.status == 127 && notInstalled.stderr == missing, "\(notInstalled)")
     }
 }

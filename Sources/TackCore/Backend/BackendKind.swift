@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 /// A kind of backend, as the rest of tack knows it: the manifest keys that name its source and
 /// its options, what its pins, locks and installs are like, and what `tack sbom`, `tack doctor`

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 /// The options one kind of backend owns in a tool's mapping: the keys only its pins may have,
 /// how each is read, what tack.lock's `options:` records of them, and how a project's pin

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 /// A kind's options as the manifest reader meets them, without their type: the keys they are
 /// read from, and how one key's value goes into a tool's options (`GitKind.options` is

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 /// The options of a tool's mapping in tack.yml: the keys every kind shares (`bin`, a
 /// toolchain's `platform`) and the sets of the kinds whose keys the mapping has, read where

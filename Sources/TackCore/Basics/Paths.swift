@@ -33,6 +33,8 @@ public enum Paths {
 
     /// Removes `.`, `..` and repeated slashes lexically.
     public static func normalize(_ path: String) -> String {
+        // Most paths are normal already (a resolution asks for hundreds).
+        if isNormal(path) { return path }
         var out: [Substring] = []
         for part in path.split(separator: "/") {
             if part == "." { continue }
@@ -40,6 +42,30 @@ public enum Paths {
             out.append(part)
         }
         return "/" + out.joined(separator: "/")
+    }
+
+    /// Whether `normalize` would return `path` as it is: absolute, with no empty, `.` or `..`
+    /// component and no `/` at the end (but `/` itself).
+    static func isNormal(_ path: String) -> Bool {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var bytes = path.utf8.makeIterator()
+        guard bytes.next() == slash else { return false }
+        var length = 0, dots = 0, components = 0
+        while true {
+            let c = bytes.next()
+            if c == nil || c == slash {
+                // The component that just ended: empty, `.` or `..` is not normal.
+                if length == 0 { return c == nil && components == 0 }
+                if dots == length && length <= 2 { return false }
+                components += 1
+                guard c != nil else { return true }
+                length = 0
+                dots = 0
+            } else {
+                length += 1
+                if c == dot { dots += 1 }
+            }
+        }
     }
 
     /// `~/x` for paths under `home`, for messages people read.

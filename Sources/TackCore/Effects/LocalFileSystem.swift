@@ -73,7 +73,8 @@ public final class LocalFileSystem: FileSystem {
         guard size <= limit else { throw FileSystemError(path, .tooLarge(size)) }
         var out: [UInt8] = []
         out.reserveCapacity(size)
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        // A read past the size fstat gave finds the end (or a file that grew since).
+        var chunk = [UInt8](repeating: 0, count: min(size + 1, 65536))
         while true {
             let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }

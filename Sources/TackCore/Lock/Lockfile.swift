@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 /// `tack.lock`: the exact versions and source identities a project installs.
 ///

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 extension CompatibleFile {
     /// aqua's `aqua.yaml`: each of `packages:` (`name: cli/cli@v2.62.0`, or `name:` and

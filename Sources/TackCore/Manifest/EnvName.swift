@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 enum EnvName {
     /// Why `env` cannot set `name`, or nil: PATH is tack's to assemble (each pinned tool's bin

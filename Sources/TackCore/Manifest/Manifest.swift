@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 /// A decoded tack.yml (or tack.local.yml, or the global manifest).
 public struct Manifest: Sendable, Equatable {

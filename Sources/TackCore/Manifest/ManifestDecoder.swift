@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 extension Node {
     var isNullScalar: Bool { if case .scalar(let s) = self { return s.isNull } else { return false } }

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 /// Edits a manifest's text in place, the way a person would: one value changed or one line
 /// added, comments and layout untouched. The result is decoded again before it is returned,

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 enum SystemPackageName {
     static func isValid(_ s: String) -> Bool {

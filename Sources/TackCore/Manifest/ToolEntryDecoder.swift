@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 /// A `tools:` entry of a manifest read into a `ToolRequest`: its source key (`git`, `url`,
 /// `pip`, …), its requirement (`version`, `ref`, `path`) and the options its backend reads,

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import YAML
+#endif
 
 /// Short names mapped to a source: the built-in registry and the user's own registries
 /// (git repositories with a `registry.yml` at the top, added with `tack registry add`).

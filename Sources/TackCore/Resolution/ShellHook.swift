@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackLean
+#endif
 
 /// The shell hook: `tack activate SHELL` prints it once; at every prompt it runs
 /// `tack hook-env SHELL`, which prints the commands that move the shell from what it has to

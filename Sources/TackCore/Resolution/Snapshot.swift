@@ -202,37 +202,60 @@ public struct Snapshot: Sendable, Equatable {
 
     /// Writes the snapshot (atomically, not flushed: it is a cache, and one a crash empties is
     /// made again); failing to is not an error, only slower next time.
-    public func save(settings: Settings) {
+    /// Whether it was written.
+    @discardableResult
+    public func save(settings: Settings) -> Bool {
+        guard let bytes = encode() else { return false }
+        return save(settings: settings, encoded: bytes)
+    }
+
+    /// `save`, with the snapshot's bytes (`encode`) made already.
+    @discardableResult
+    func save(settings: Settings, encoded bytes: [UInt8]) -> Bool {
         // Only where the store may be made (never under a HOME that does not exist).
-        guard !racy, (try? settings.requireStore()) != nil, let path = Snapshot.location(settings: settings), let bytes = encode() else { return }
+        guard !racy, (try? settings.requireStore()) != nil, let path = Snapshot.location(settings: settings) else { return false }
         try? settings.fs.createDirectory(Paths.dirname(path))
-        try? settings.fs.writeAtomically(path, bytes, permissions: nil, flush: false)
+        do { try settings.fs.writeAtomically(path, bytes, permissions: nil, flush: false) } catch { return false }
+        return true
     }
 
     // MARK: Format: one record a line, fields separated by tabs.
 
+    /// The snapshot's bytes, made field by field; nil when a value holds a tab or a newline,
+    /// which the format cannot store (such a directory just resolves every time).
     public func encode() -> [UInt8]? {
-        var lines = [Snapshot.formatVersion, "cwd\t" + cwd, "env\t" + environment]
-        for p in probes { lines.append("probe\t\(p.key)\t\(p.path)") }
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        var storable = true
+        func line(_ fields: String...) {
+            for (i, field) in fields.enumerated() {
+                if i > 0 { out.append(0x09) }
+                var field = field
+                field.withUTF8 { bytes in
+                    if bytes.contains(where: { $0 == 0x09 || $0 == 0x0A }) { storable = false }
+                    out.append(contentsOf: bytes)
+                }
+            }
+            out.append(0x0A)
+        }
+        line(Snapshot.formatVersion)
+        line("cwd", cwd)
+        line("env", environment)
+        for p in probes { line("probe", p.key, p.path) }
         for r in rows {
             let o = r.origin
-            lines.append(["row", r.tool, r.requested, r.version ?? "", r.backend, r.source, r.line.map(String.init) ?? "",
-                          r.installed ? "1" : "0", o.kind.rawValue, o.file, String(o.line), String(o.column), pathRoots[r.tool] ?? "",
-                          r.installDirectory ?? ""].joined(separator: "\t"))
+            line("row", r.tool, r.requested, r.version ?? "", r.backend, r.source, r.line.map { String($0) } ?? "",
+                 r.installed ? "1" : "0", o.kind.rawValue, o.file, String(o.line), String(o.column), pathRoots[r.tool] ?? "",
+                 r.installDirectory ?? "")
         }
-        for d in run.binDirectories { lines.append("bin\t" + d) }
-        for t in run.missing { lines.append("missing\t" + t) }
-        for v in run.variables { lines.append("setenv\t\(v.name)\t\(v.value)") }
-        for u in run.untrusted { lines.append("untrusted\t" + u) }
-        lines.append("digest\t" + run.digest)
-        if upToDate { lines.append("uptodate") }
-        for a in answers { lines.append("answer\t\(a.key)\t\(Snapshot.escape(a.output))") }
-        let text = lines.joined(separator: "\n") + "\n"
-        // A value with a tab or newline cannot be stored; such a directory just resolves every time.
-        var fields = [cwd, environment] + probes.map({ $0.path }) + rows.flatMap { [$0.tool, $0.requested, $0.source, $0.origin.file, $0.installDirectory ?? ""] }
-        fields += run.binDirectories + run.untrusted + run.variables.flatMap { [$0.name, $0.value] } + answers.map({ $0.key })
-        if fields.contains(where: { $0.utf8.contains(0x09) || $0.utf8.contains(0x0A) }) { return nil }
-        return Array(text.utf8)
+        for d in run.binDirectories { line("bin", d) }
+        for t in run.missing { line("missing", t) }
+        for v in run.variables { line("setenv", v.name, v.value) }
+        for u in run.untrusted { line("untrusted", u) }
+        line("digest", run.digest)
+        if upToDate { line("uptodate") }
+        for a in answers { line("answer", a.key, Snapshot.escape(a.output)) }
+        return storable ? out : nil
     }
 
     /// Parsed byte by byte: this runs on every shim call, and splitting a String by

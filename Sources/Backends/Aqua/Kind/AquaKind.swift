@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// Tools as aqua's registry describes them (`aqua: cli/cli`): the package's entry in the
 /// standard registry (or `TACK_AQUA_REGISTRY`), chosen for the version and each platform,

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackCore
+#endif
 
 /// What tack.lock records of an aqua tool's version beyond every kind's fields: the release
 /// tag aqua's registry calls the version (`v2.62.0`, `jq-1.7.1`), the registry read (its tag

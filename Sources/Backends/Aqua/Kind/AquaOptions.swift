@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// An aqua tool's options: the registry package's `vars` (`vars: { channel: stable }`), and
 /// a registry file of the project's own (`registry: aqua-registry.yaml`, beside the file that

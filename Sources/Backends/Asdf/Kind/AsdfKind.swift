@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// Tools an asdf plugin installs (`asdf: URL`), its scripts run at a locked plugin commit.
 public final class AsdfKind: BackendKind {

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackCore
+#endif
 
 /// What tack.lock records of an asdf tool's version: the commit of the plugin whose scripts
 /// install it (a release of the plugin; its default branch moves).

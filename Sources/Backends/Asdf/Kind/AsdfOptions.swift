@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// An asdf tool's options: whether its build runs from any path (so the team cache shares it
 /// between machines whose TACK_HOME differs), and variables its plugin's scripts get (for

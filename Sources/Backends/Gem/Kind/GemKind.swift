@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// Ruby tools from a gem server (`gem: rake`), with the gems they need, each in its own GEM_HOME.
 public final class GemKind: BackendKind {

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackCore
+#endif
 
 /// What tack.lock records of a gem tool's version: the version of every gem installed with it
 /// (a platform gem's with its platform, `1.16.0-x86_64-linux`), and the SHA-256 of each gem

@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// A gem tool's options: the gem server it and its dependencies come from.
 public struct GemOptions: BackendOptionSet {

@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// Tools built from a git repository (`git: URL`, `github: owner/repo`), at a tag, a branch or
 /// a commit, with `swift build` or the entry's own `build:` command.

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackCore
+#endif
 
 /// What tack.lock records of a git tool's version: the commit it builds, and the tag or the
 /// ref (`ref:` pins) that named it. Read from an entry's fields (one of another kind reads as

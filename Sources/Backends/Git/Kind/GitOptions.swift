@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// A git tool's options: which products `swift build` makes, or the command that builds it;
 /// and the artifact bundle (`artifactbundle:` beside `git:`) installed instead of building

@@ -7,8 +7,10 @@ import Darwin
 #else
 import CLean
 #endif
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// Python tools from a package index (`pip: black`), each in a virtual environment of its own.
 public final class PipKind: BackendKind {

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackCore
+#endif
 
 /// What tack.lock records of a pip tool's version: every distribution installed, with its
 /// version and the SHA-256 of each file that may be installed for it.

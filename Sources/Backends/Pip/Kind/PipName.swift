@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackCore
+#endif
 
 /// Python distribution names and versions as indexes, wheel and sdist files and lock entries
 /// spell them (PEP 503, PEP 427, PEP 440): pure, no effects.

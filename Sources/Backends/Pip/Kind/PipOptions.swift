@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// A pip tool's options: the interpreter, where packages come from, and the extras installed.
 public struct PipOptions: BackendOptionSet {

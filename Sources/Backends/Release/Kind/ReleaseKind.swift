@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// Tools from a GitHub repository's releases (`release: owner/repo`): the release whose tag
 /// names the version, and in it the asset each platform downloads, chosen from the asset

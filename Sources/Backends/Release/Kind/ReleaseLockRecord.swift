@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackCore
+#endif
 
 /// What tack.lock records of a release tool's version beyond every kind's fields: the tag of
 /// its release and each platform's asset (`assets: { linux-x86_64: gh_2.62.0_linux_amd64.tar.gz }`);

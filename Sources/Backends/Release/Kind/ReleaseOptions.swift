@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// A release tool's options: which asset is the download, where the names alone do not say.
 public struct ReleaseOptions: BackendOptionSet {

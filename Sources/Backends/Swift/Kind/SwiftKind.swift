@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// The Swift toolchain (`swift: swift.org`, the built-in `swift` entry): swift.org's releases
 /// and snapshots, or the mirror TACK_SWIFT_MIRROR names, with the Swift SDKs pinned beside it.

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackCore
+#endif
 
 /// What tack.lock records of a Swift toolchain: its swift.org tag, and for each platform
 /// (`ubuntu2204-x86_64`) the archive's name, its path below the download host, its SHA-256 and

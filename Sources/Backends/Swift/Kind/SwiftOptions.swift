@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// The Swift toolchain's options: the Swift SDKs swift.org publishes with the release
 /// (`sdks: [static-linux, wasm]`), installed beside the toolchain of exactly that version.

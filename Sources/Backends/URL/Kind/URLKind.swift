@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// Tools downloaded from a URL template (`url:`), or a Swift artifact bundle
 /// (`artifactbundle:`, SE-0305), verified by checksum or the publisher's signature.

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import TackCore
+#endif
 
 /// What tack.lock records of a url tool's version: each platform's download checksum
 /// (`sha256: { linux-x86_64: … }`), what `--frozen` needs before it installs, and, where

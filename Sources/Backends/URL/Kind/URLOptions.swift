@@ -1,5 +1,7 @@
+#if !hasFeature(Embedded)
 import TackCore
 import YAML
+#endif
 
 /// A url tool's options: its checksum, what other platforms download instead, and where its
 /// versions are listed.

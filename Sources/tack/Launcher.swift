@@ -1,1 +1,0 @@
-../TackLean/Launcher.swift
