@@ -31,6 +31,9 @@ let embeddedStatic: [LinkerSetting] = [
     // Strings compared and hashed as Swift does (Unicode's tables), and the C math library.
     .unsafeFlags(embeddedLibraries, .when(platforms: [.linux])),
     .linkedLibrary("swiftUnicodeDataTables", .when(platforms: [.linux])), .linkedLibrary("m"),
+    // What the hot path runs first in the file (Sources/tack/hot-sections.txt): the code that
+    // answers from the snapshot stays on the few pages it had before resolution came in.
+    .unsafeFlags(["-Xlinker", "--section-ordering-file=" + Context.packageDirectory + "/Sources/tack/hot-sections.txt"], .when(platforms: [.linux])),
 ]
 
 /// Sources/Backends holds two targets: each backend folder's `Kind` folder (its kind, options
@@ -50,7 +53,7 @@ let backendImplementation = backendFiles.filter { !backendKindSources.contains($
 let embeddedExcluded = [
     "Core/Backend/Backend.swift", "Core/Backend/BackendRegistry.swift", "Core/Effects/Concurrently.swift",
     "Core/Effects/HTTPClient.swift", "Core/Effects/OffPool.swift", "Core/Effects/ProcessRunner.swift",
-    "Core/Lock/LockPlanner.swift", "Core/Store/BuildCache.swift", "Core/Store/Installer.swift", "Backends/Resources",
+    "Core/Lock/LockPlanner.swift", "Core/Store/BuildCache.swift", "Core/Store/Installer.swift", "Backends/Resources", "hot-sections.txt",
 ] + backendImplementation.map { "Backends/" + $0 }
 
 let package = Package(
@@ -126,7 +129,8 @@ let package = Package(
         .executableTarget(
             name: "tack", dependencies: ["CLean", "CYaml"], exclude: embeddedExcluded,
             resources: [.embedInCode("Core/Resources/registry.yml")],
-            swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-parse-as-library"])],
+            swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-parse-as-library", "-Xfrontend", "-function-sections"]),
+                .unsafeFlags(["-Osize"], .when(configuration: .release))],
             linkerSettings: embeddedStatic),
         .executableTarget(name: "tack-cli", dependencies: ["TackCLI"]),
         .executableTarget(
