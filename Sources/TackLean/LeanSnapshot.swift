@@ -10,7 +10,7 @@ import CLean
 /// caller takes the full path, which is always correct.
 public struct LeanSnapshot {
     /// The first line of a snapshot (`Snapshot.formatVersion` in TackCore; a test keeps them equal).
-    public static let formatVersion: StaticString = "tack-snapshot 5"
+    public static let formatVersion: StaticString = "tack-snapshot 6"
 
     let base: UnsafeMutablePointer<UInt8>
     let count: Int
@@ -98,6 +98,9 @@ public struct LeanSnapshot {
             case .probe:
                 guard tabs == 2 else { return nil }
                 if context != nil, !probeHolds(key: field1, path: field1 + strlen(field1) + 1) { return nil }
+            case .absent:
+                guard tabs >= 3 else { return nil }
+                if context != nil, !absenceHolds(key: field1, directory: field1 + strlen(field1) + 1, names: tabs - 2) { return nil }
             case .bin, .missing, .untrusted, .digest:
                 guard tabs == 1 else { return nil }
                 lines[lineCount] = start
@@ -119,10 +122,11 @@ public struct LeanSnapshot {
         return LeanSnapshot(base: base, count: count, lines: lines, lineCount: lineCount)
     }
 
-    public enum Tag { case cwd, env, probe, bin, missing, setenv, untrusted, digest, row, uptodate, answer, unknown }
+    public enum Tag { case cwd, env, probe, absent, bin, missing, setenv, untrusted, digest, row, uptodate, answer, unknown }
 
     static func tag(_ p: UnsafeMutablePointer<UInt8>) -> Tag {
         if equals(p, "probe") { return .probe }
+        if equals(p, "absent") { return .absent }
         if equals(p, "bin") { return .bin }
         if equals(p, "row") { return .row }
         if equals(p, "setenv") { return .setenv }
@@ -277,6 +281,33 @@ public struct LeanSnapshot {
         }
         guard let fingerprint else { return false }
         return contentHolds(key: key, fingerprint: fingerprint, path: path, size: Int64(st.st_size))
+    }
+
+    /// Whether the `count` names (NUL-separated, after `directory`) the walk found missing in
+    /// `directory` are all still missing: the directory still has the stat key recorded, or
+    /// none of the names is there now (`Snapshot.absenceHolds`).
+    static func absenceHolds(key: UnsafeMutablePointer<UInt8>, directory: UnsafeMutablePointer<UInt8>, names count: Int) -> Bool {
+        if probeHolds(key: key, path: directory) { return true }
+        let dirLength = strlen(directory)
+        var name = directory + dirLength + 1
+        var path = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        for _ in 0..<count {
+            let nameLength = strlen(name)
+            // The directory, a `/` unless it is `/` itself, the name.
+            let slash = dirLength == 1 && directory[0] == UInt8(ascii: "/") ? 0 : 1
+            guard dirLength + slash + nameLength < path.count else { return false }
+            for i in 0..<dirLength { path[i] = directory[i] }
+            if slash == 1 { path[dirLength] = UInt8(ascii: "/") }
+            for i in 0..<nameLength { path[dirLength + slash + i] = name[i] }
+            path[dirLength + slash + nameLength] = 0
+            var st = stat()
+            let exists = path.withUnsafeBufferPointer { b in
+                b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { stat($0, &st) == 0 }
+            }
+            if exists { return false }
+            name += nameLength + 1
+        }
+        return true
     }
 
     /// Whether the file at `path` (now `size` bytes) has the size `key` records and the

@@ -110,4 +110,55 @@ import YAML
         #expect(quoted("é\u{7}\t\r\n") == "\"é\\u0007\\t\\r\\n\"")
         #expect(quoted("") == "\"\"")
     }
+
+    /// A directory that has not changed vouches for the names the walk did not find in it: the
+    /// snapshot keeps one `absent` record per directory instead of a probe per name, still
+    /// holds when something else appears there, and goes stale when one of those names does.
+    @Test func anUnchangedDirectoryVouchesForTheNamesItDidNotHold() throws {
+        let fs = InMemoryFileSystem(files: ["/work/app/tack.yml": "tools:\n  jq: 1.7.1\n", "/work/app/a/b/readme": "x"])
+        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app/a/b", fs: fs, backends: .standard)
+        let resolution = try Resolver(settings).resolve()
+        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil)
+        let here = try #require(snapshot.absent.first { $0.directory == "/work/app/a/b" }, "\(snapshot.absent)")
+        #expect(here.names.contains(".tool-versions") && here.names.contains("tack.yml"), "\(here.names)")
+        #expect(!snapshot.probes.contains { $0.path == "/work/app/a/b/.tool-versions" }, "no probe per name as well")
+        #expect(snapshot.probes.contains { $0.path == "/work/app/tack.yml" && $0.key != "-" })
+        #expect(snapshot.save(settings: settings))
+        #expect(Snapshot.load(settings: settings) == snapshot)
+        // Another name in the directory: its key changed, but none of its names is there.
+        try fs.writeAtomically("/work/app/a/b/notes.txt", Array("x".utf8))
+        #expect(Snapshot.load(settings: settings) == snapshot, "a name nobody looks for changes nothing")
+        // One of its names: stale.
+        try fs.writeAtomically("/work/app/a/b/.tool-versions", Array("jq 1.6\n".utf8))
+        #expect(Snapshot.load(settings: settings) == nil)
+    }
+
+    /// The lean reader decides an `absent` record as TackCore does, on the real file system.
+    @Test func bothReadersDecideAnAbsentRecordAlike() throws {
+        let dir = try Sandbox()
+        try dir.mkdir("d")
+        let d = dir.root + "/d"
+        let fs = LocalFileSystem()
+        let key = try #require(fs.info(d)?.statKey)
+        let names = [".nvmrc", ".tool-versions"]
+        func lean() -> Bool {
+            var bytes = Array(key.utf8) + [0] + Array(d.utf8) + [0]
+            for n in names { bytes += Array(n.utf8) + [0] }
+            return bytes.withUnsafeMutableBufferPointer { b in
+                let base = b.baseAddress!
+                let directory = base + key.utf8.count + 1
+                return LeanSnapshot.absenceHolds(key: base, directory: directory, names: names.count)
+            }
+        }
+        func core() -> Bool { Snapshot.absenceHolds(key: key, directory: d, names: names, fs: fs) }
+        #expect(lean() && core(), "unchanged")
+        try dir.write("d/other", "x")
+        #expect(fs.info(d)?.statKey != key, "the directory's key moved")
+        #expect(lean() && core(), "another name changes nothing")
+        try dir.write("d/.nvmrc", "20\n")
+        #expect(!lean() && !core(), "one of the names appeared")
+        // A directory that is gone holds none of its names.
+        try FileManager.default.removeItem(atPath: d)
+        #expect(lean() && core())
+    }
 }

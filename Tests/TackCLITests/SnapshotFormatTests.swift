@@ -53,6 +53,7 @@ import Testing
             }
             #expect(core.answers.map(\.output) == ["1.7.1\n", "{\"jq\": \"1.7.1\"}\t100%\r\n"])
             #expect(core.probes.map(\.path) == ["/work/app/tack.yml", "/work/app/tack.lock", "/work/app/a/b/.tool-versions"] && core.probes.map(\.key).last == "-")
+            #expect(core.absent.map(\.directory) == ["/work/app/a"] && core.absent.map(\.names) == [[".nvmrc", ".tool-versions"]])
         }
         #expect(core.rows.map(\.tool) == ["jq", "mytool", "ruby"])
         #expect(core.rows[0].installDirectory == "/home/u/.local/share/tack/installs/jq/1.7.1" && core.rows[2].installed == false)

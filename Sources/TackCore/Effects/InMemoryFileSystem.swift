@@ -54,6 +54,8 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
             for (path, target) in links where path == f || path.hasPrefix(f + "/") {
                 links[t + path.dropFirst(f.count)] = target
             }
+            clock += 1
+            touchDirectory(of: t)
         }
     }
 
@@ -68,6 +70,8 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
             guard case .directory = entries[Paths.dirname(key)] else { throw FileSystemError(path, .notFound) }
             guard entries[key] == nil, links[key] == nil else { throw FileSystemError(path, .other("it exists")) }
             links[key] = target
+            clock += 1
+            touchDirectory(of: key)
         }
     }
 
@@ -105,7 +109,16 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
             }
             clock += 1
             entries[p] = .file(bytes, mtime: clock)
+            touchDirectory(of: p)
         }
+    }
+
+    /// A name came, went or was replaced in the directory holding `path`: the directory's
+    /// times move, as a real one's do (a snapshot lets an unchanged directory vouch for the
+    /// names it did not hold). Called holding `lock`.
+    private func touchDirectory(of path: String) {
+        let dir = Paths.dirname(path)
+        if case .directory = entries[dir] { entries[dir] = .directory(mtime: clock) }
     }
 
     public func info(_ path: String) -> FileInfo? {
@@ -154,6 +167,9 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
                 links[t + path.dropFirst(f.count)] = target
             }
             executables = Set(executables.map { $0 == f || $0.hasPrefix(f + "/") ? t + $0.dropFirst(f.count) : $0 })
+            clock += 1
+            touchDirectory(of: f)
+            touchDirectory(of: t)
         }
     }
 
@@ -178,6 +194,8 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
             if case .directory = entries[p] { throw FileSystemError(path, .notAFile) }
             clock += 1
             entries[p] = .file(bytes, mtime: clock)
+            // Written atomically: a new file renamed over the name.
+            touchDirectory(of: p)
             if let permissions, permissions & 0o111 != 0 { executables.insert(p) } else { executables.remove(p) }
         }
     }
@@ -192,6 +210,7 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
             case nil:
                 clock += 1
                 entries[p] = .directory(mtime: clock)
+                touchDirectory(of: p)
             }
         }
     }
@@ -209,8 +228,11 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     public func remove(_ path: String) throws(FileSystemError) {
         let p = Paths.normalize(path)
         lock.locked {
+            guard entries[p] != nil || links[p] != nil else { return }
             entries = entries.filter { $0.key != p && !$0.key.hasPrefix(p + "/") }
             links = links.filter { $0.key != p && !$0.key.hasPrefix(p + "/") }
+            clock += 1
+            touchDirectory(of: p)
         }
     }
 
@@ -224,6 +246,8 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
             guard case .directory? = entries[p], !entries.keys.contains(where: { $0.hasPrefix(p + "/") }),
                   !links.keys.contains(where: { $0.hasPrefix(p + "/") }) else { return false }
             entries[p] = nil
+            clock += 1
+            touchDirectory(of: p)
             return true
         }
     }

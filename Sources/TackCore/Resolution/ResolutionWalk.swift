@@ -7,6 +7,10 @@ struct ResolutionWalk {
     var pinned: [String: Resolution.Pin] = [:]
     var manifests: [Manifest] = []
     var probes: [(path: String, info: FileInfo?)] = []
+    /// Each directory read, stat'ed before any name in it was looked for.
+    var directories: [(path: String, info: FileInfo?)] = []
+    /// The probed paths where nothing was, not even a link that leads nowhere.
+    var missing: Set<String> = []
     var projectRoot: String?
     var firstPinningDirectory: String?
     var ignored: [IgnoredFile] = []
@@ -18,6 +22,7 @@ struct ResolutionWalk {
     /// One directory's pins: its compatible files, then tack.yml, then tack.local.yml, later
     /// ones overriding earlier ones; each tool not pinned nearer is pinned here.
     mutating func read(directory dir: String) throws(TackError) {
+        directories.append((dir, fs.info(dir)))
         var here: [String: ToolRequest] = [:]
         var order: [String] = []
         func add(_ r: ToolRequest) {
@@ -93,9 +98,10 @@ struct ResolutionWalk {
     /// What is at `path` (recorded), when it is a regular file. One system call where nothing
     /// is there (`FileSystem.probe`): a walk looks for nine names in every directory.
     mutating func probe(_ path: String) -> FileInfo? {
-        let info = fs.probe(path).info
-        probes.append((path, info))
-        return info?.kind == .file ? info : nil
+        let found = fs.probe(path)
+        probes.append((path, found.info))
+        if found == .missing { missing.insert(path) }
+        return found.info?.kind == .file ? found.info : nil
     }
 
     /// tack's own files must be regular files: a directory, pipe, device or a link that
@@ -104,6 +110,7 @@ struct ResolutionWalk {
     mutating func probeManifest(_ path: String) throws(TackError) -> FileInfo? {
         let found = fs.probe(path)
         probes.append((path, found.info))
+        if found == .missing { missing.insert(path) }
         switch found {
         case .missing: return nil
         case .brokenLink: throw TackError("\(path) is a symbolic link that leads nowhere (a loop, or a missing target) — fix or remove it")

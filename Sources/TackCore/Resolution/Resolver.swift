@@ -27,6 +27,13 @@ public struct Resolution: Sendable {
     /// Every file looked for, and what was found (nil: absent), so a snapshot of this
     /// resolution can tell when it has gone stale.
     public var probes: [(path: String, info: FileInfo?)]
+    /// Each directory the walk looked in, as it was before the walk looked for names in it
+    /// (nil: absent), and when the walk began (file system clock, ns): a snapshot lets a
+    /// directory that has not changed vouch for the names it did not hold.
+    public var directories: [(path: String, info: FileInfo?)] = []
+    /// The probed paths where nothing was, not even a link (a link's target may appear elsewhere).
+    public var missing: Set<String> = []
+    public var walkStarted: Int64 = 0
     /// Compatible files (and lines of them) left out because tack cannot read them, each
     /// `file:line:column: why`: they pin nothing, and every other pin still holds.
     public var ignored: [IgnoredFile] = []
@@ -48,6 +55,7 @@ public struct Resolver: Sendable {
     static let localManifestName = "tack.local.yml"
 
     public func resolve() throws(TackError) -> Resolution {
+        let started = Snapshot.fileSystemNanoseconds()
         var walk = ResolutionWalk(settings: settings)
         var dir = settings.cwd
         while true {
@@ -85,6 +93,9 @@ public struct Resolver: Sendable {
             pins: pinned.keys.sorted().compactMap { pinned[$0] }, projectRoot: root,
             manifests: walk.manifests, probes: walk.probes)
         resolution.ignored = walk.ignored
+        resolution.directories = walk.directories
+        resolution.missing = walk.missing
+        resolution.walkStarted = started
         return resolution
     }
 

@@ -18,12 +18,16 @@ import CLean
 /// A small file's key also carries its content's fingerprint (`KEY=HEX`): when only its times
 /// moved (a `touch`, a checkout, a save with no change) the bytes decide, so the snapshot holds.
 public struct Snapshot: Sendable, Equatable {
-    public static let formatVersion = "tack-snapshot 5"
+    public static let formatVersion = "tack-snapshot 6"
 
     public var cwd: String
     public var environment: String
     /// (stat key, path); the key is "-" for a path that did not exist.
     public var probes: [(key: String, path: String)]
+    /// Names the walk found missing in a directory, vouched for by the directory's stat key:
+    /// while the directory is unchanged no name can have appeared in it (one `stat` instead of
+    /// one per name); when it changed, each name is looked for again.
+    public var absent: [(key: String, directory: String, names: [String])] = []
     public var rows: [CurrentTool]
     /// For `path:` pins, the directory; for `system` pins, nil rows are kept as they are.
     public var pathRoots: [String: String]
@@ -46,6 +50,8 @@ public struct Snapshot: Sendable, Equatable {
         a.cwd == b.cwd && a.environment == b.environment && a.rows == b.rows && a.pathRoots == b.pathRoots && a.run == b.run
             && a.upToDate == b.upToDate && a.answers.map({ $0.key }) == b.answers.map({ $0.key }) && a.answers.map({ $0.output }) == b.answers.map({ $0.output })
             && a.probes.map({ $0.key }) == b.probes.map({ $0.key }) && a.probes.map({ $0.path }) == b.probes.map({ $0.path })
+            && a.absent.map({ $0.key }) == b.absent.map({ $0.key }) && a.absent.map({ $0.directory }) == b.absent.map({ $0.directory })
+            && a.absent.map({ $0.names }) == b.absent.map({ $0.names })
     }
 
     /// The environment variables that steer resolution, as one string.
@@ -83,6 +89,18 @@ public struct Snapshot: Sendable, Equatable {
         guard let now = contentFingerprint(path, fs: fs), now.size == recordedSize else { return false }
         return now.hex == key[key.index(after: equals)...]
     }
+
+    /// Whether the names the walk found missing in `directory` are all still missing: the
+    /// directory is as it was (`key`), or none of them is there now.
+    static func absenceHolds(key: String, directory: String, names: [String], fs: any FileSystem) -> Bool {
+        if statKey(directory, fs: fs) == key { return true }
+        return names.allSatisfy { probeHolds(key: "-", path: Paths.child(directory, $0), fs: fs) }
+    }
+
+    /// A directory changed less than this long before the walk began (ns) vouches for no name:
+    /// a name added in the same tick of the clock as that change would leave its times as they
+    /// were (a FAT file system's times are 2 s apart).
+    static let settledDirectory: Int64 = 2_000_000_000
 
     /// The key of `path` with its content's fingerprint, or nil when the file changed while it
     /// was read (the fingerprint might describe other bytes than the times).
@@ -174,10 +192,34 @@ public struct Snapshot: Sendable, Equatable {
             }
             return (key, path)
         }
+        // Names the walk found missing in a directory that has settled and has not changed
+        // since: the directory vouches for them.
+        var vouching: [String: String] = [:]
+        for (dir, info) in resolution.directories {
+            guard let info, info.kind == .directory, info.ctime < resolution.walkStarted - settledDirectory,
+                  fs.info(dir)?.statKey == info.statKey
+            else { continue }
+            vouching[dir] = info.statKey
+        }
+        var absent: [(key: String, directory: String, names: [String])] = []
+        var kept: [(key: String, path: String)] = []
+        for probe in probes {
+            let dir = Paths.dirname(probe.path)
+            guard probe.key == "-", resolution.missing.contains(probe.path), let key = vouching[dir] else {
+                kept.append(probe)
+                continue
+            }
+            if let i = absent.firstIndex(where: { $0.directory == dir }) {
+                absent[i].names.append(Paths.basename(probe.path))
+            } else {
+                absent.append((key, dir, [Paths.basename(probe.path)]))
+            }
+        }
         // Files that are there first: an edit is then found by the first few probes, not after
         // every name looked for and missing in every directory up to `/`.
-        let ordered = probes.filter { $0.key != "-" } + probes.filter { $0.key == "-" }
+        let ordered = kept.filter { $0.key != "-" } + kept.filter { $0.key == "-" }
         var s = Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment), probes: ordered, rows: rows, pathRoots: roots)
+        s.absent = absent
         s.run = run
         s.racy = racy || otherwiseRacy
         s.racyUntil = otherwiseRacy ? nil : newest
@@ -197,6 +239,7 @@ public struct Snapshot: Sendable, Equatable {
               let s = decode(bytes), s.cwd == settings.cwd, s.environment == environmentKey(settings.environment)
         else { return nil }
         for p in s.probes where !probeHolds(key: p.key, path: p.path, fs: settings.fs) { return nil }
+        for a in s.absent where !absenceHolds(key: a.key, directory: a.directory, names: a.names, fs: settings.fs) { return nil }
         return s
     }
 
@@ -227,7 +270,8 @@ public struct Snapshot: Sendable, Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
         var storable = true
-        func line(_ fields: String...) {
+        func line(_ fields: String...) { lineOf(fields) }
+        func lineOf(_ fields: [String]) {
             for (i, field) in fields.enumerated() {
                 if i > 0 { out.append(0x09) }
                 var field = field
@@ -242,6 +286,11 @@ public struct Snapshot: Sendable, Equatable {
         line("cwd", cwd)
         line("env", environment)
         for p in probes { line("probe", p.key, p.path) }
+        for a in absent {
+            var fields = ["absent", a.key, a.directory]
+            fields += a.names
+            lineOf(fields)
+        }
         for r in rows {
             let o = r.origin
             line("row", r.tool, r.requested, r.version ?? "", r.backend, r.source, r.line.map { String($0) } ?? "",
@@ -282,6 +331,7 @@ public struct Snapshot: Sendable, Equatable {
             case "cwd" where f.count == 2: s.cwd = f[1]
             case "env" where f.count == 2: s.environment = f[1]
             case "probe" where f.count == 3: s.probes.append((f[1], f[2]))
+            case "absent" where f.count >= 4: s.absent.append((f[1], f[2], Array(f[3...])))
             case "row" where f.count == 14:
                 guard let kind = Origin.Kind(rawValue: f[8]), let ol = Int(f[10]), let oc = Int(f[11]) else { return nil }
                 s.rows.append(CurrentTool(tool: f[1], requested: f[2], version: f[3].isEmpty ? nil : f[3], backend: f[4], source: f[5],
