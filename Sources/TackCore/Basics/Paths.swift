@@ -10,14 +10,18 @@ import CLean
 
 /// Path arithmetic on absolute, normalised strings.
 public enum Paths {
+    /// Split at the last `/` byte, as the file system splits (a `/` that a combining mark
+    /// follows is still a separator), without walking the string's characters.
     public static func dirname(_ path: String) -> String {
-        guard let i = path.lastIndex(of: "/") else { return "." }
-        return i == path.startIndex ? "/" : String(path[..<i])
+        let bytes = path.utf8
+        guard let i = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return i == bytes.startIndex ? "/" : String(decoding: bytes[..<i], as: UTF8.self)
     }
 
     public static func basename(_ path: String) -> String {
-        guard let i = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: i)...])
+        let bytes = path.utf8
+        guard let i = bytes.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(decoding: bytes[bytes.index(after: i)...], as: UTF8.self)
     }
 
     public static func join(_ base: String, _ name: String) -> String {

@@ -7,10 +7,10 @@ struct ResolutionWalk {
     var pinned: [String: Resolution.Pin] = [:]
     var manifests: [Manifest] = []
     var probes: [(path: String, info: FileInfo?)] = []
-    /// Each directory read, stat'ed before any name in it was looked for.
-    var directories: [(path: String, info: FileInfo?)] = []
-    /// The probed paths where nothing was, not even a link that leads nowhere.
-    var missing: Set<String> = []
+    /// Each directory read, stat'ed before any name in it was looked for, with the names
+    /// looked for there where nothing was (not even a link that leads nowhere); those names
+    /// are not in `probes`.
+    var directories: [(path: String, info: FileInfo?, missing: [String])] = []
     var projectRoot: String?
     var firstPinningDirectory: String?
     var ignored: [IgnoredFile] = []
@@ -22,7 +22,7 @@ struct ResolutionWalk {
     /// One directory's pins: its compatible files, then tack.yml, then tack.local.yml, later
     /// ones overriding earlier ones; each tool not pinned nearer is pinned here.
     mutating func read(directory dir: String) throws(TackError) {
-        directories.append((dir, fs.info(dir)))
+        directories.append((dir, fs.info(dir), []))
         var here: [String: ToolRequest] = [:]
         var order: [String] = []
         func add(_ r: ToolRequest) {
@@ -34,13 +34,13 @@ struct ResolutionWalk {
         for file in CompatibleFile.allCases.reversed() {
             let path = Paths.child(dir, file.rawValue)
             if path == settings.userToolVersions { continue }
-            if probe(path) != nil {
+            if probe(path, named: file.rawValue) != nil {
                 for r in readCompatible(file, path) { add(r) }
             }
         }
-        let base = try manifest(Paths.child(dir, Resolver.manifestName), kind: .manifest)
+        let base = try manifest(Paths.child(dir, Resolver.manifestName), kind: .manifest, named: Resolver.manifestName)
         for r in base?.tools ?? [] { add(r) }
-        let local = try manifest(Paths.child(dir, Resolver.localManifestName), kind: .localManifest)
+        let local = try manifest(Paths.child(dir, Resolver.localManifestName), kind: .localManifest, named: Resolver.localManifestName)
         for var r in local?.tools ?? [] {
             // A bare version in tack.local.yml changes only the version of the entry it
             // overrides; a mapping replaces the entry.
@@ -78,8 +78,8 @@ struct ResolutionWalk {
     }
 
     /// The manifest at `path`, when there is one.
-    mutating func manifest(_ path: String, kind: Origin.Kind) throws(TackError) -> Manifest? {
-        guard try probeManifest(path) != nil else { return nil }
+    mutating func manifest(_ path: String, kind: Origin.Kind, named name: String? = nil) throws(TackError) -> Manifest? {
+        guard try probeManifest(path, named: name) != nil else { return nil }
         return try Manifest.load(path, kind: kind, fs: fs, backends: settings.backends)
     }
 
@@ -97,20 +97,19 @@ struct ResolutionWalk {
 
     /// What is at `path` (recorded), when it is a regular file. One system call where nothing
     /// is there (`FileSystem.probe`): a walk looks for nine names in every directory.
-    mutating func probe(_ path: String) -> FileInfo? {
+    /// `name`: the path is that name in the directory being read.
+    mutating func probe(_ path: String, named name: String? = nil) -> FileInfo? {
         let found = fs.probe(path)
-        probes.append((path, found.info))
-        if found == .missing { missing.insert(path) }
+        record(path, found, named: name)
         return found.info?.kind == .file ? found.info : nil
     }
 
     /// tack's own files must be regular files: a directory, pipe, device or a link that
     /// leads nowhere in their place is an error, never "nothing pinned" (and a pipe is
     /// never opened, so it cannot hang tack).
-    mutating func probeManifest(_ path: String) throws(TackError) -> FileInfo? {
+    mutating func probeManifest(_ path: String, named name: String? = nil) throws(TackError) -> FileInfo? {
         let found = fs.probe(path)
-        probes.append((path, found.info))
-        if found == .missing { missing.insert(path) }
+        record(path, found, named: name)
         switch found {
         case .missing: return nil
         case .brokenLink: throw TackError("\(path) is a symbolic link that leads nowhere (a loop, or a missing target) — fix or remove it")
@@ -120,6 +119,16 @@ struct ResolutionWalk {
             case .directory: throw TackError("\(path) is a directory; tack reads its manifest from a file of that name — remove or rename the directory")
             case .other: throw TackError("\(path) is not a regular file (a pipe, socket or device); tack reads its manifest only from a file")
             }
+        }
+    }
+
+    /// What was found at `path`: nothing at a name in the directory being read goes with that
+    /// directory (a snapshot may let the directory vouch for it), anything else in `probes`.
+    mutating func record(_ path: String, _ found: FileProbe, named name: String?) {
+        if found == .missing, let name, !directories.isEmpty {
+            directories[directories.count - 1].missing.append(name)
+        } else {
+            probes.append((path, found.info))
         }
     }
 }

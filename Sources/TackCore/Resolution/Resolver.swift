@@ -24,15 +24,15 @@ public struct Resolution: Sendable {
     public var manifests: [Manifest]
     /// The global manifest's `mirrors:` (no other file may have them).
     public var mirrors: [DownloadMirrors.Rule] { manifests.flatMap({ $0.mirrors }) }
-    /// Every file looked for, and what was found (nil: absent), so a snapshot of this
-    /// resolution can tell when it has gone stale.
+    /// Every file looked for, and what was found (nil: absent or a link that leads nowhere;
+    /// names missing from a directory the walk read are in `directories`), so a snapshot of
+    /// this resolution can tell when it has gone stale.
     public var probes: [(path: String, info: FileInfo?)]
     /// Each directory the walk looked in, as it was before the walk looked for names in it
-    /// (nil: absent), and when the walk began (file system clock, ns): a snapshot lets a
-    /// directory that has not changed vouch for the names it did not hold.
-    public var directories: [(path: String, info: FileInfo?)] = []
-    /// The probed paths where nothing was, not even a link (a link's target may appear elsewhere).
-    public var missing: Set<String> = []
+    /// (nil: absent), with the names it looked for there and found nothing at (not even a
+    /// link, whose target may appear elsewhere), and when the walk began (file system clock,
+    /// ns): a snapshot lets a directory that has not changed vouch for the names it did not hold.
+    public var directories: [(path: String, info: FileInfo?, missing: [String])] = []
     public var walkStarted: Int64 = 0
     /// Compatible files (and lines of them) left out because tack cannot read them, each
     /// `file:line:column: why`: they pin nothing, and every other pin still holds.
@@ -94,7 +94,6 @@ public struct Resolver: Sendable {
             manifests: walk.manifests, probes: walk.probes)
         resolution.ignored = walk.ignored
         resolution.directories = walk.directories
-        resolution.missing = walk.missing
         resolution.walkStarted = started
         return resolution
     }

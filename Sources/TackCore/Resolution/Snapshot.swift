@@ -129,7 +129,21 @@ public struct Snapshot: Sendable, Equatable {
 
     /// The snapshot of a fresh resolution, with every file it depends on.
     public static func make(settings: Settings, resolution: Resolution, rows: [CurrentTool], executable: String?) -> Snapshot {
-        var paths: [String] = resolution.probes.map({ $0.path })
+        let fs = settings.fs
+        // Names the walk found missing in a directory that had settled before the walk began
+        // and has not changed since: the directory vouches for them (one `absent` record).
+        // Elsewhere each is a probe of its own.
+        var absent: [(key: String, directory: String, names: [String])] = []
+        var walkMissing: [String] = []
+        for (dir, info, names) in resolution.directories where !names.isEmpty {
+            if let info, info.kind == .directory, info.ctime < resolution.walkStarted - settledDirectory,
+               fs.info(dir)?.statKey == info.statKey {
+                absent.append((info.statKey, dir, names))
+            } else {
+                walkMissing += names.map { Paths.child(dir, $0) }
+            }
+        }
+        var paths: [String] = resolution.probes.map({ $0.path }) + walkMissing
         var roots: [String: String] = [:]
         let policy = TrustPolicy(settings: settings)
         if let executable { paths.append(executable) }
@@ -162,11 +176,11 @@ public struct Snapshot: Sendable, Equatable {
         // would leave its times as recorded), or changed between being read and being
         // stat'ed here (the recorded key would describe content the resolution never saw).
         let now = fileSystemNanoseconds()
-        let fs = settings.fs
         var racy = false, otherwiseRacy = false
         var newest: Int64?
         var seenByResolution: [String: FileInfo?] = [:]
         for p in resolution.probes { seenByResolution[p.path] = p.info }
+        for path in walkMissing { seenByResolution[path] = .some(nil) }
         let probes: [(key: String, path: String)] = unique.map { path in
             // What the walk found missing is recorded so without another look: a file that
             // appears since fails the probe, so the snapshot can only be stale, never wrong.
@@ -192,32 +206,9 @@ public struct Snapshot: Sendable, Equatable {
             }
             return (key, path)
         }
-        // Names the walk found missing in a directory that has settled and has not changed
-        // since: the directory vouches for them.
-        var vouching: [String: String] = [:]
-        for (dir, info) in resolution.directories {
-            guard let info, info.kind == .directory, info.ctime < resolution.walkStarted - settledDirectory,
-                  fs.info(dir)?.statKey == info.statKey
-            else { continue }
-            vouching[dir] = info.statKey
-        }
-        var absent: [(key: String, directory: String, names: [String])] = []
-        var kept: [(key: String, path: String)] = []
-        for probe in probes {
-            let dir = Paths.dirname(probe.path)
-            guard probe.key == "-", resolution.missing.contains(probe.path), let key = vouching[dir] else {
-                kept.append(probe)
-                continue
-            }
-            if let i = absent.firstIndex(where: { $0.directory == dir }) {
-                absent[i].names.append(Paths.basename(probe.path))
-            } else {
-                absent.append((key, dir, [Paths.basename(probe.path)]))
-            }
-        }
         // Files that are there first: an edit is then found by the first few probes, not after
         // every name looked for and missing in every directory up to `/`.
-        let ordered = kept.filter { $0.key != "-" } + kept.filter { $0.key == "-" }
+        let ordered = probes.filter { $0.key != "-" } + probes.filter { $0.key == "-" }
         var s = Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment), probes: ordered, rows: rows, pathRoots: roots)
         s.absent = absent
         s.run = run
