@@ -7,6 +7,15 @@ import Testing
 /// calls"): shims, emptying a tool's directory, removing a version under its lock and the
 /// snapshot's probes run on the in-memory file system as on disk.
 @Suite struct EffectsSeamTests {
+    /// A stat key is `inode:size:mtime:ctime`, each time as seconds and nanoseconds, the inode
+    /// unsigned: what both snapshot readers compare.
+    @Test func aStatKeyReadsAsItsNumbers() {
+        #expect(FileInfo(kind: .file, size: 52, mtime: 1_700_000_000_500_000_000, inode: 1234, ctime: 1_700_000_001_000_000_007).statKey
+            == "1234:52:1700000000.500000000:1700000001.7")
+        #expect(FileInfo(kind: .file, size: 0, mtime: 0, inode: 0).statKey == "0:0:0.0:0.0")
+        #expect(FileInfo(kind: .directory, size: 4096, mtime: -1, inode: UInt64.max).statKey == "18446744073709551615:4096:-1.999999999:-1.999999999")
+    }
+
     @Test func anEmptyDirectoryGoesAndAFullOneStays() throws {
         let memory = InMemoryFileSystem(files: ["/t/installs/jq/1.7.1/bin/jq": "x"])
         try memory.createDirectory("/t/installs/empty")

@@ -32,7 +32,12 @@ public enum Paths {
     /// `name` inside the normalised directory `dir`, without normalising again: the resolver
     /// builds dozens of these per run, on the hot path.
     public static func child(_ dir: String, _ name: String) -> String {
-        dir == "/" ? "/" + name : dir + "/" + name
+        if dir == "/" { return "/" + name }
+        var path = dir
+        path.reserveCapacity(dir.utf8.count + 1 + name.utf8.count)
+        path += "/"
+        path += name
+        return path
     }
 
     /// Removes `.`, `..` and repeated slashes lexically.

@@ -31,9 +31,10 @@ struct ResolutionWalk {
         }
         // Lowest precedence first; later files overwrite. ~/.tool-versions is asdf's
         // global default, read after the global manifest.
+        let userToolVersions = settings.userToolVersions
         for file in CompatibleFile.allCases.reversed() {
             let path = Paths.child(dir, file.rawValue)
-            if path == settings.userToolVersions { continue }
+            if path == userToolVersions { continue }
             if probe(path, named: file.rawValue) != nil {
                 for r in readCompatible(file, path) { add(r) }
             }
