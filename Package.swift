@@ -2,10 +2,11 @@
 import Foundation
 import PackageDescription
 
-// Three binaries (README, "Why three binaries"). `tack` is what users, shims and the prompt
-// hook run: Embedded Swift, linked static, it answers what the on-disk snapshot answers and
-// starts as fast as a C program. `tack-front` does the hot commands' slow path (resolution,
-// no Foundation, static). Everything else runs in `tack-cli`.
+// Three binaries (ARCHITECTURE.md, "Why it is built this way"). `tack` is what users, shims
+// and the prompt hook run: Embedded Swift, linked static, it answers what the on-disk snapshot
+// answers, resolves itself when the snapshot no longer holds, and starts as fast as a C
+// program. `tack-front` does the hot commands' slow path when there is something to say
+// (resolution, no Foundation, static). Everything else runs in `tack-cli`.
 let staticFront: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
 
 /// Embedded Swift's own libraries (`lib/swift/embedded/TRIPLE` of the toolchain whose `swiftc`
