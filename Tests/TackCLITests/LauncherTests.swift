@@ -83,6 +83,48 @@ import TackLean
         #expect(ignoring.status == 127 && ignoring.stderr == missing, "\(ignoring)")
     }
 
+    /// `tack` resolves hostile files itself now (TackCore built in Embedded Swift, with its own
+    /// few stand-ins for what that lacks): manifests, locks and version files from the fuzz
+    /// corpus never make it trap; each is answered, or handed on (here, to no front end).
+    @Test func hostileFilesNeverTrapTheLoneTack() throws {
+        let s = try Sandbox()
+        let lonely = s.root + "/lonely/bin"
+        try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
+        try copyExecutable(try Sandbox.binary(), to: lonely + "/tack")
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../fuzz-corpus").standardizedFileURL.path
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpus).sorted()
+        var taken: [Int: Int] = [:]
+        var ran = 0
+        for name in names {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: corpus + "/" + name))
+            guard let selector = bytes.first else { continue }
+            let kind = Int(selector % 6)
+            guard [1, 2, 4].contains(kind), taken[kind, default: 0] < 40 else { continue }
+            taken[kind, default: 0] += 1
+            let dir = "h\(ran)"
+            try s.mkdir(dir)
+            let payload = bytes.dropFirst()
+            switch kind {
+            case 1:
+                try payload.write(to: URL(fileURLWithPath: s.root + "/\(dir)/tack.yml"))
+            case 2:
+                try s.write("\(dir)/tack.yml", "tools:\n  jq: 1.7.1\n")
+                try payload.write(to: URL(fileURLWithPath: s.root + "/\(dir)/tack.lock"))
+            default:
+                let file = CompatibleFile.allCases[Int(payload.first ?? 0) % CompatibleFile.allCases.count]
+                let path = s.root + "/\(dir)/\(file.rawValue)"
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try payload.dropFirst().write(to: URL(fileURLWithPath: path))
+            }
+            for args in [["current"], ["hook-env", "bash"]] {
+                let r = try s.tackProcess(args, in: dir, program: lonely + "/tack")
+                #expect(r.status < 128 && !r.stderr.contains("Fatal error"), "\(name) \(args): \(r.status) \(r.stderr.prefix(300))")
+            }
+            ran += 1
+        }
+        #expect(ran >= 60, "\(taken)")
+    }
+
     /// After an edit, `tack` resolves in its own process (TackCore built into it) and writes
     /// the snapshot `tack-front` would write, byte for byte, so either one's is the other's.
     @Test func tackWritesTheSnapshotTheFrontEndWrites() throws {
