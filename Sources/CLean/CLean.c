@@ -101,3 +101,32 @@ __attribute__((weak)) const char *_swift_stdlib_strtod_clocale(const char *nptr,
     if (errno == ERANGE) return NULL;
     return end;
 }
+
+#if defined(__linux__)
+#include <sys/vfs.h>
+int lean_local_directory_times(const char *path) {
+    struct statfs fs;
+    if (statfs(path, &fs) != 0) return 0;
+    switch ((unsigned long)fs.f_type) {
+    case 0xEF53UL:      /* ext2, ext3, ext4 */
+    case 0x58465342UL:  /* xfs */
+    case 0x9123683EUL:  /* btrfs */
+    case 0x01021994UL:  /* tmpfs */
+    case 0x794C7630UL:  /* overlayfs */
+    case 0x2FC12FC1UL:  /* zfs */
+    case 0xF2F52010UL:  /* f2fs */
+        return 1;
+    default:
+        return 0;
+    }
+}
+#elif defined(__APPLE__)
+#include <sys/mount.h>
+int lean_local_directory_times(const char *path) {
+    struct statfs fs;
+    if (statfs(path, &fs) != 0) return 0;
+    return strcmp(fs.f_fstypename, "apfs") == 0 || strcmp(fs.f_fstypename, "hfs") == 0;
+}
+#else
+int lean_local_directory_times(const char *path) { (void)path; return 0; }
+#endif

@@ -23,10 +23,13 @@ public enum Launcher {
     /// what made it) and returns a new snapshot of this directory, saved where it can be (one
     /// whose files changed this very tick of the file system's clock is used, not saved, as
     /// `tack-front` does), or nil when the command or resolving has something to say.
+    /// `accepts` says whether the command's arguments are ones tack takes (a tool name
+    /// `current` refuses is not); what it does not accept goes to `tack-front`, which says why.
     public static func main(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                            accepts: (HotCommand) -> Bool,
                             refresh: (_ command: HotCommand, _ front: String?) -> LeanSnapshot?) -> Never {
         let command = HotCommand.classify(argc: Int(argc), argv: argv)
-        if command.readsSnapshot, let context = LeanContext.current(), let path = context.snapshotPath() {
+        if command.readsSnapshot, accepts(command), let context = LeanContext.current(), let path = context.snapshotPath() {
             if let snapshot = LeanSnapshot.load(path: path, context: context) {
                 answer(command, argv, snapshot, context)
             } else if !command.saysMoreAfterResolving, let fresh = refresh(command, frontPath().map { String(decoding: $0.dropLast(), as: UTF8.self) }) {
@@ -157,10 +160,12 @@ public enum Launcher {
         for suffix in ["/tack-front", "/../libexec/tack/tack-front"] {
             var candidate = base + Array(suffix.utf8)
             candidate.append(0)
+            // Its real path: what `tack-front` itself records as the program that made a snapshot.
+            var real = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let found = candidate.withUnsafeBufferPointer { b in
-                b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { access($0, X_OK) == 0 }
+                b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { access($0, X_OK) == 0 && realpath($0, &real) != nil }
             }
-            if found { return candidate }
+            if found { return LeanContext.bytes(real.withUnsafeBufferPointer { $0.baseAddress! }) + [0] }
         }
         return nil
     }

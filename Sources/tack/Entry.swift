@@ -12,10 +12,12 @@ import CLean
 // for argc and argv, so the entry point is this C function with that name.
 @_cdecl("tack_main")
 func tackMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
-    Launcher.main(argc: argc, argv: argv) { command, front in
-        // A tool name `tack current` refuses is refused by the front end, before it resolves.
-        if case .current(let tool?, _) = command, !ToolName.isValid(String(cString: tool)) { return nil }
+    Launcher.main(argc: argc, argv: argv, accepts: { command in
+        // A tool name `tack current` refuses is refused by the front end, which says why.
+        if case .current(let tool?, _) = command { return ToolName.isValid(String(cString: tool)) }
+        return true
+    }, refresh: { _, front in
         guard let settings = CurrentProcess.settings(relevantOnly: true, backends: .standard) else { return nil }
-        return Snapshot.refreshQuietly(settings: settings, executable: front.map { Paths.normalize($0) }).flatMap { LeanSnapshot(made: $0) }
-    }
+        return Snapshot.refreshQuietly(settings: settings, executable: front).flatMap { LeanSnapshot(made: $0) }
+    })
 }

@@ -133,6 +133,37 @@ import YAML
         #expect(Snapshot.load(settings: settings) == nil)
     }
 
+    /// On a file system whose directory times cannot be trusted (NFS, SMB, FUSE) no directory
+    /// vouches: every name the walk did not find is a probe of its own.
+    @Test func aDirectoryOnANetworkFileSystemVouchesForNothing() throws {
+        let fs = InMemoryFileSystem(files: ["/work/app/tack.yml": "tools:\n  jq: 1.7.1\n"])
+        fs.directoryTimesAreLocal = false
+        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
+        let resolution = try Resolver(settings).resolve()
+        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil)
+        #expect(snapshot.absent.isEmpty, "\(snapshot.absent)")
+        #expect(snapshot.probes.contains { $0.path == "/work/app/.tool-versions" && $0.key == "-" })
+        #if os(Linux)
+        #expect(!LocalFileSystem().keepsDirectoryTimes("/proc") && !LocalFileSystem().keepsDirectoryTimes("/no/such/directory"))
+        #endif
+    }
+
+    /// A name in a subdirectory (`.config/mise.toml`) appears without the directory being read
+    /// changing (its `.config` changes): the directory does not vouch for it, so the snapshot
+    /// goes stale when it appears (a review of the change found it kept holding).
+    @Test func aDirectoryDoesNotVouchForANameInASubdirectory() throws {
+        let fs = InMemoryFileSystem(files: ["/work/app/tack.yml": "tools:\n  jq: 1.7.1\n", "/work/app/.config/other": "x"])
+        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
+        let resolution = try Resolver(settings).resolve()
+        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil)
+        #expect(!snapshot.absent.contains { $0.names.contains { $0.contains("/") } }, "\(snapshot.absent)")
+        #expect(snapshot.save(settings: settings))
+        let before = fs.info("/work/app")?.statKey
+        try fs.writeAtomically("/work/app/.config/mise.toml", Array("[tools]\nnode = \"20\"\n".utf8))
+        #expect(fs.info("/work/app")?.statKey == before, "the project directory itself did not change")
+        #expect(Snapshot.load(settings: settings) == nil, "the new mise.toml makes the snapshot stale")
+    }
+
     /// The lean reader decides an `absent` record as TackCore does, on the real file system.
     @Test func bothReadersDecideAnAbsentRecordAlike() throws {
         let dir = try Sandbox()

@@ -61,6 +61,8 @@ import TackLean
         let missing = "tack: tack-front is missing (beside tack, or in ../libexec/tack) — reinstall tack with ./bootstrap.sh\n"
         let notAnswered = [
             ["current", "nothing"], ["current", "--json", "--json"], ["current", "hello", "hello"], ["current", "-v"],
+            // A tool name with a space would find the stored answer for other arguments.
+            ["current", "hello --json"],
             ["which", "nothing-of-the-kind"], ["exec", "hello@1.0.0", "--", "hello"], ["install", "--offline"], ["--version"], ["ls"],
         ]
         for args in notAnswered {

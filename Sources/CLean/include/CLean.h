@@ -40,6 +40,10 @@ void lean_times(const struct stat *st, int64_t out[4]);
 /// The FNV-1a (64-bit) fingerprint of the regular file at `path` into `out`, when it is a
 /// regular file of at most `limit` bytes; returns its size, or -1. Never blocks on a pipe.
 int64_t lean_content_fingerprint(const char *path, int64_t limit, uint64_t *out);
+/// Whether the file system holding `path` is a local one known to move a directory's times,
+/// by this machine's clock, whenever a name in it comes or goes (ext4, xfs, btrfs, tmpfs,
+/// overlayfs, zfs, f2fs; apfs and hfs on macOS): 1, else 0 (network and FUSE file systems).
+int lean_local_directory_times(const char *path);
 /// The absolute path of this executable into `buf` (NUL-terminated); 0 on success.
 int lean_self_path(char *buf, size_t size);
 

@@ -64,6 +64,10 @@ public protocol FileSystem: AnyObject, Sendable {
     func lock(at path: String) throws(TackError) -> any ExclusiveLock
     /// Who holds the lock at `path`, as it wrote it (nil when nobody said, or it is free).
     func lockHolder(at path: String) -> LockHolder?
+    /// Whether a name coming or going in the directory at `path` surely moves its times, by
+    /// this machine's clock: a local file system (not NFS, SMB or FUSE, whose times come from
+    /// elsewhere or do not move). Only then may a snapshot let the directory vouch for names.
+    func keepsDirectoryTimes(_ path: String) -> Bool
 }
 
 extension FileSystem {

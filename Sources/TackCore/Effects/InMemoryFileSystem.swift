@@ -253,6 +253,16 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     }
 
     public func syncDirectory(_ path: String) -> Bool { isDirectory(path) }
+
+    /// Its directories' times move with every name that comes or goes; a test sets this false
+    /// to stand for a network file system's.
+    public var directoryTimesAreLocal: Bool {
+        get { lock.locked { localTimes } }
+        set { lock.locked { localTimes = newValue } }
+    }
+    private var localTimes = true
+
+    public func keepsDirectoryTimes(_ path: String) -> Bool { directoryTimesAreLocal }
 }
 
 /// A mutex that works without Foundation and on every platform tack supports.

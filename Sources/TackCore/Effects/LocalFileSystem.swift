@@ -93,18 +93,26 @@ public final class LocalFileSystem: FileSystem {
         }
         if Self.type(st) == mode_t(S_IFDIR) { throw FileSystemError(path, .other("a directory")) }
         let fd = try Self.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        defer { close(fd) }
+        var open = true
+        defer { if open { close(fd) } }
         try Self.writeAll(fd, bytes, path: path)
+        open = false
+        try Self.closeWritten(fd, path: path)
     }
 
     public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?, flush: Bool) throws(FileSystemError) {
         let tmp = "\(path).tmp-\(getpid())"
         do throws(FileSystemError) {
             let fd = try Self.openFile(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            defer { close(fd) }
+            var open = true
+            defer { if open { close(fd) } }
             if let permissions, fchmod(fd, mode_t(permissions)) != 0 { throw FileSystemError(path, Self.code(errno: errno)) }
             try Self.writeAll(fd, bytes, path: path)
-            if flush { _ = fsync(fd) }
+            // A network file system or a quota may report a failed write only here: the file
+            // is then not renamed over the one it replaces.
+            if flush, fsync(fd) != 0 { throw FileSystemError(path, Self.code(errno: errno)) }
+            open = false
+            try Self.closeWritten(fd, path: path)
         } catch {
             _ = unlink(tmp)
             throw FileSystemError(path, error.code)
@@ -126,6 +134,12 @@ public final class LocalFileSystem: FileSystem {
             if fd >= 0 { return fd }
             if errno != EINTR { throw FileSystemError(path, code(errno: errno)) }
         }
+    }
+
+    /// `close(2)`, whose failure (a deferred write error) is the write's; an interruption is
+    /// not (Linux has closed the descriptor by then).
+    static func closeWritten(_ fd: Int32, path: String) throws(FileSystemError) {
+        if posixClose(fd) != 0 && errno != EINTR { throw FileSystemError(path, code(errno: errno)) }
     }
 
     /// All of `bytes` to `fd`, retried after an interruption or a short write.
@@ -272,6 +286,9 @@ public final class LocalFileSystem: FileSystem {
 
 /// The C library's `read` (inside `LocalFileSystem`, `read` names its own method).
 private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
+
+/// The C library's `close` (inside `LocalFileSystem`, `close` names its own method).
+private func posixClose(_ fd: Int32) -> Int32 { close(fd) }
 
 /// The C library's `write`.
 private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }

@@ -123,10 +123,12 @@ struct ResolutionWalk {
         }
     }
 
-    /// What was found at `path`: nothing at a name in the directory being read goes with that
-    /// directory (a snapshot may let the directory vouch for it), anything else in `probes`.
+    /// What was found at `path`: nothing at a name directly in the directory being read goes
+    /// with that directory (a snapshot may let the directory vouch for it), anything else in
+    /// `probes` — a name in a subdirectory (`.config/mise.toml`) too, since it can appear
+    /// without the directory read changing.
     mutating func record(_ path: String, _ found: FileProbe, named name: String?) {
-        if found == .missing, let name, !directories.isEmpty {
+        if found == .missing, let name, !name.utf8.contains(UInt8(ascii: "/")), !directories.isEmpty {
             directories[directories.count - 1].missing.append(name)
         } else {
             probes.append((path, found.info))

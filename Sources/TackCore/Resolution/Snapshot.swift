@@ -137,7 +137,7 @@ public struct Snapshot: Sendable, Equatable {
         var walkMissing: [String] = []
         for (dir, info, names) in resolution.directories where !names.isEmpty {
             if let info, info.kind == .directory, info.ctime < resolution.walkStarted - settledDirectory,
-               fs.info(dir)?.statKey == info.statKey {
+               fs.info(dir)?.statKey == info.statKey, fs.keepsDirectoryTimes(dir) {
                 absent.append((info.statKey, dir, names))
             } else {
                 walkMissing += names.map { Paths.child(dir, $0) }
