@@ -19,20 +19,20 @@ public enum Launcher {
     /// The digest of "nothing applied" (`ShellHook.emptyDigest`; a test keeps them equal).
     public static let emptyDigest: StaticString = "cbf29ce484222325"
 
-    /// `refresh` gets the command and the path of `tack-front` (which the snapshot records as
-    /// what made it) and returns a new snapshot of this directory, saved where it can be (one
+    /// `refresh` gets the path of `tack-front` (which the snapshot records as what made it)
+    /// and returns a new snapshot of this directory, saved where it can be (one
     /// whose files changed this very tick of the file system's clock is used, not saved, as
-    /// `tack-front` does), or nil when the command or resolving has something to say.
+    /// `tack-front` does), or nil when resolving has something to say.
     /// `accepts` says whether the command's arguments are ones tack takes (a tool name
     /// `current` refuses is not); what it does not accept goes to `tack-front`, which says why.
     public static func main(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
                             accepts: (HotCommand) -> Bool,
-                            refresh: (_ command: HotCommand, _ front: String?) -> LeanSnapshot?) -> Never {
+                            refresh: (_ front: String?) -> LeanSnapshot?) -> Never {
         let command = HotCommand.classify(argc: Int(argc), argv: argv)
         if command.readsSnapshot, accepts(command), let context = LeanContext.current(), let path = context.snapshotPath() {
             if let snapshot = LeanSnapshot.load(path: path, context: context) {
                 answer(command, argv, snapshot, context)
-            } else if !command.saysMoreAfterResolving, let fresh = refresh(command, frontPath().map { String(decoding: $0.dropLast(), as: UTF8.self) }) {
+            } else if !command.saysMoreAfterResolving, let fresh = refresh(frontPath().map { String(decoding: $0.dropLast(), as: UTF8.self) }) {
                 answer(command, argv, fresh, context)
             }
         }
@@ -149,17 +149,10 @@ public enum Launcher {
     /// The path of `tack-front` (NUL-terminated): beside this program in a build directory, or
     /// in `../libexec/tack` of an installation; nil when neither is there.
     static func frontPath() -> [UInt8]? {
-        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard lean_self_path(&buf, buf.count) == 0 else { return nil }
-        let dir = LeanContext.bytes(buf.withUnsafeBufferPointer { $0.baseAddress! }).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast()
-        var base: [UInt8] = []
-        for (i, part) in dir.enumerated() {
-            if i > 0 { base.append(UInt8(ascii: "/")) }
-            base += part
-        }
-        for suffix in ["/tack-front", "/../libexec/tack/tack-front"] {
-            var candidate = base + Array(suffix.utf8)
-            candidate.append(0)
+        guard let me = LeanRun.programPath() else { return nil }
+        let dir = LeanRun.directory(of: me)
+        for place in ["tack-front", "../libexec/tack/tack-front"] {
+            let candidate = dir + Array(place.utf8) + [0]
             // Its real path: what `tack-front` itself records as the program that made a snapshot.
             var real = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let found = candidate.withUnsafeBufferPointer { b in

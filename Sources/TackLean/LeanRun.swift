@@ -92,18 +92,30 @@ public enum LeanRun {
         return nil
     }
 
+    /// The real path of this program's own file; nil when the system does not say.
+    public static func programPath() -> [UInt8]? {
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard lean_self_path(&buf, buf.count) == 0 else { return nil }
+        return LeanContext.bytes(buf.withUnsafeBufferPointer { $0.baseAddress! })
+    }
+
+    /// The directory of `path`, ending in `/` (`/usr/local/bin/`).
+    public static func directory(of path: [UInt8]) -> [UInt8] {
+        var dir = path
+        while let last = dir.last, last != UInt8(ascii: "/") { dir.removeLast() }
+        return dir
+    }
+
     /// The files that are tack itself, as device and inode: this program, and the `tack`
     /// beside it or in `../../bin` (from `tack-front` in an installation's `libexec/tack`).
-    static func selves() -> [(device: UInt64, inode: UInt64)] {
-        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard lean_self_path(&buf, buf.count) == 0 else { return [] }
-        let me = bytes(buf.withUnsafeBufferPointer { $0.baseAddress! })
-        var dir = me.dropLast()
-        while let last = dir.last, last != UInt8(ascii: "/") { dir = dir.dropLast() }
+    /// `CommandSearch` and a shim's search of PATH both pass over them.
+    public static func selves() -> [(device: UInt64, inode: UInt64)] {
+        guard let me = programPath() else { return [] }
+        let dir = directory(of: me)
         var out: [(device: UInt64, inode: UInt64)] = []
-        for path in [me, Array(dir) + Array("tack".utf8) + [0], Array(dir) + Array("../../bin/tack".utf8) + [0]] {
+        for path in [me, dir + Array("tack".utf8), dir + Array("../../bin/tack".utf8)] {
             var st = stat()
-            let found = path.withUnsafeBufferPointer { b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { stat($0, &st) == 0 } }
+            let found = (path + [0]).withUnsafeBufferPointer { b in b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { stat($0, &st) == 0 } }
             if found { out.append((UInt64(st.st_dev), UInt64(st.st_ino))) }
         }
         return out

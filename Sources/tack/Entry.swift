@@ -16,7 +16,7 @@ func tackMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<C
         // A tool name `tack current` refuses is refused by the front end, which says why.
         if case .current(let tool?, _) = command { return ToolName.isValid(String(cString: tool)) }
         return true
-    }, refresh: { _, front in
+    }, refresh: { front in
         guard let settings = CurrentProcess.settings(relevantOnly: true, backends: .standard) else { return nil }
         return Snapshot.refreshQuietly(settings: settings, executable: front).flatMap { LeanSnapshot(made: $0) }
     })

@@ -6,6 +6,10 @@ import Darwin
 import CLean
 #endif
 
+#if !hasFeature(Embedded)
+import TackLean
+#endif
+
 /// Which executable a command name runs here: the pinned tool that provides it, else the
 /// next one on PATH outside tack's shims (as rbenv's `which`).
 public enum CommandSearch {
@@ -79,17 +83,12 @@ public enum CommandSearch {
         let shimTarget = shims.flatMap { realPath($0 + "/" + command) }
         // tack itself (this program, or the `tack` beside it that shims link to) under the
         // command's name is never the next one on PATH.
-        var selves: [(UInt64, UInt64)] = []
-        let dir = Paths.dirname(realPath("/proc/self/exe") ?? "/")
-        for path in ["/proc/self/exe", dir + "/tack", Paths.normalize(dir + "/../../bin/tack")] {
-            var st = stat()
-            if stat(path, &st) == 0 { selves.append((UInt64(st.st_dev), UInt64(st.st_ino))) }
-        }
+        let selves = LeanRun.selves()
         let search = ExecutableSearch(path: settings.environment["PATH"] ?? "", skipping: shims.map { [$0] } ?? [], directory: settings.cwd)
         return search.find(command) { candidate in
             if let shimTarget, realPath(candidate) == shimTarget { return false }
             var st = stat()
-            return !(stat(candidate, &st) == 0 && selves.contains(where: { $0 == (UInt64(st.st_dev), UInt64(st.st_ino)) }))
+            return !(stat(candidate, &st) == 0 && selves.contains { $0.device == UInt64(st.st_dev) && $0.inode == UInt64(st.st_ino) })
         }
     }
 
