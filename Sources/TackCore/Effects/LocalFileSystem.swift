@@ -95,7 +95,7 @@ public final class LocalFileSystem: FileSystem {
         let fd = try Self.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         var open = true
         defer { if open { close(fd) } }
-        try Self.writeAll(fd, bytes, path: path)
+        try Self.writeAll(fd, bytes[...], path: path)
         open = false
         try Self.closeWritten(fd, path: path)
     }
@@ -107,7 +107,7 @@ public final class LocalFileSystem: FileSystem {
             var open = true
             defer { if open { close(fd) } }
             if let permissions, fchmod(fd, mode_t(permissions)) != 0 { throw FileSystemError(path, Self.code(errno: errno)) }
-            try Self.writeAll(fd, bytes, path: path)
+            try Self.writeAll(fd, bytes[...], path: path)
             // A network file system or a quota may report a failed write only here: the file
             // is then not renamed over the one it replaces.
             if flush, fsync(fd) != 0 { throw FileSystemError(path, Self.code(errno: errno)) }
@@ -139,14 +139,14 @@ public final class LocalFileSystem: FileSystem {
     /// `close(2)`, whose failure (a deferred write error) is the write's; an interruption is
     /// not (Linux has closed the descriptor by then).
     static func closeWritten(_ fd: Int32, path: String) throws(FileSystemError) {
-        if posixClose(fd) != 0 && errno != EINTR { throw FileSystemError(path, code(errno: errno)) }
+        if close(fd) != 0 && errno != EINTR { throw FileSystemError(path, code(errno: errno)) }
     }
 
     /// All of `bytes` to `fd`, retried after an interruption or a short write.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileSystemError) {
+    static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>, path: String) throws(FileSystemError) {
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { b in posixWrite(fd, b.baseAddress! + written, b.count - written) }
+            let n = bytes.withUnsafeBytes { b in write(fd, b.baseAddress! + written, b.count - written) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw FileSystemError(path, n < 0 ? code(errno: errno) : .other("nothing was written")) }
             written += n
@@ -187,16 +187,7 @@ public final class LocalFileSystem: FileSystem {
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw FileSystemError(from, Self.code(errno: errno)) }
             if n == 0 { break }
-            var written = 0
-            while written < n {
-                let w = buffer.withUnsafeBytes { b -> Int in
-                    guard let base = b.baseAddress else { return -1 }
-                    return posixWrite(target, base + written, n - written)
-                }
-                if w < 0 && errno == EINTR { continue }
-                guard w > 0 else { throw FileSystemError(to, Self.code(errno: errno)) }
-                written += w
-            }
+            try Self.writeAll(target, buffer[0..<n], path: to)
         }
         // The mode as asked, whatever the umask took away.
         _ = fchmod(target, mode)
@@ -287,8 +278,3 @@ public final class LocalFileSystem: FileSystem {
 /// The C library's `read` (inside `LocalFileSystem`, `read` names its own method).
 private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
 
-/// The C library's `close` (inside `LocalFileSystem`, `close` names its own method).
-private func posixClose(_ fd: Int32) -> Int32 { close(fd) }
-
-/// The C library's `write`.
-private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }
