@@ -41,20 +41,14 @@ public struct FileInfo: Sendable, Hashable {
         out.reserveCapacity(64)
         func put(_ n: Int64, _ separator: UInt8?) { put(n.magnitude, negative: n < 0, separator) }
         func put(_ magnitude: UInt64, negative: Bool, _ separator: UInt8?) {
-            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                          UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            if negative { out.append(UInt8(ascii: "-")) }
+            let start = out.count
             var v = magnitude
-            var count = 0
-            withUnsafeMutableBytes(of: &digits) { d in
-                repeat {
-                    d[count] = UInt8(truncatingIfNeeded: v % 10) + 0x30
-                    v /= 10
-                    count += 1
-                } while v > 0
-                if negative { out.append(UInt8(ascii: "-")) }
-                for i in stride(from: count - 1, through: 0, by: -1) { out.append(d[i]) }
-            }
+            repeat {
+                out.append(UInt8(truncatingIfNeeded: v % 10) + 0x30)
+                v /= 10
+            } while v > 0
+            out[start...].reverse()
             if let separator { out.append(separator) }
         }
         put(inode, negative: false, UInt8(ascii: ":"))

@@ -277,11 +277,7 @@ public struct Snapshot: Sendable, Equatable {
         line("cwd", cwd)
         line("env", environment)
         for p in probes { line("probe", p.key, p.path) }
-        for a in absent {
-            var fields = ["absent", a.key, a.directory]
-            fields += a.names
-            lineOf(fields)
-        }
+        for a in absent { lineOf(["absent", a.key, a.directory] + a.names) }
         for r in rows {
             let o = r.origin
             line("row", r.tool, r.requested, r.version ?? "", r.backend, r.source, r.line.map { String($0) } ?? "",
