@@ -29,7 +29,7 @@ public struct LeanSnapshot {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, st.st_size > 0, st.st_size < 1 << 20 else { return nil }
+        guard fstat(fd, &st) == 0, st.st_size > 0, st.st_size <= sizeLimit else { return nil }
         let size = Int(st.st_size)
         let base = UnsafeMutablePointer<UInt8>.allocate(capacity: size + 1)
         var got = 0
@@ -360,4 +360,8 @@ public struct LeanSnapshot {
     /// Files up to this size are recorded with their content's fingerprint
     /// (`Snapshot.contentLimit` in TackCore).
     public static let contentLimit: Int64 = 65536
+
+    /// The largest snapshot read (`Snapshot.sizeLimit` in TackCore): a project pinning a
+    /// thousand tools makes one of about a mebibyte.
+    public static let sizeLimit = 32 << 20
 }

@@ -87,5 +87,6 @@ import Testing
 
     @Test func theLimitsAgree() {
         #expect(Snapshot.contentLimit == LeanSnapshot.contentLimit)
+        #expect(Snapshot.sizeLimit == LeanSnapshot.sizeLimit)
     }
 }

@@ -70,6 +70,10 @@ public struct Snapshot: Sendable, Equatable {
     /// `LeanSnapshot.contentLimit`).
     public static let contentLimit: Int64 = 65536
 
+    /// The largest snapshot read (the lean reader's `LeanSnapshot.sizeLimit`); a bigger one is
+    /// not saved. Each pinned tool adds about a kilobyte.
+    public static let sizeLimit = 32 << 20
+
     /// The FNV-1a fingerprint and size of a regular file of at most `contentLimit` bytes (the
     /// lean reader computes the same, `lean_content_fingerprint`).
     static func contentFingerprint(_ path: String, fs: any FileSystem) -> (size: Int64, hex: String)? {
@@ -226,7 +230,7 @@ public struct Snapshot: Sendable, Equatable {
     /// The snapshot, if one exists for this directory and environment and nothing it depends
     /// on has changed since it was written.
     public static func load(settings: Settings) -> Snapshot? {
-        guard let path = location(settings: settings), let bytes = try? settings.fs.read(path, limit: 1 << 20),
+        guard let path = location(settings: settings), let bytes = try? settings.fs.read(path, limit: sizeLimit),
               let s = decode(bytes), s.cwd == settings.cwd, s.environment == environmentKey(settings.environment)
         else { return nil }
         for p in s.probes where !probeHolds(key: p.key, path: p.path, fs: settings.fs) { return nil }
@@ -247,7 +251,7 @@ public struct Snapshot: Sendable, Equatable {
     @discardableResult
     func save(settings: Settings, encoded bytes: [UInt8]) -> Bool {
         // Only where the store may be made (never under a HOME that does not exist).
-        guard !racy, (try? settings.requireStore()) != nil, let path = Snapshot.location(settings: settings) else { return false }
+        guard !racy, bytes.count <= Snapshot.sizeLimit, (try? settings.requireStore()) != nil, let path = Snapshot.location(settings: settings) else { return false }
         try? settings.fs.createDirectory(Paths.dirname(path))
         do { try settings.fs.writeAtomically(path, bytes, permissions: nil, flush: false) } catch { return false }
         return true
