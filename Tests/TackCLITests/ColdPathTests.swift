@@ -49,7 +49,7 @@ import YAML
         let settings = Settings(environment: ["HOME": dir.root + "/home", "TACK_HOME": dir.root + "/t"], cwd: dir.root + "/app/a/b", fs: LocalFileSystem(), backends: .standard)
         let resolution = try Resolver(settings).resolve()
         let rows = try resolution.current(settings: settings)
-        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: nil)
+        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: nil, reads: nil)
         let keys = snapshot.probes.map(\.key)
         let firstMissing = try #require(keys.firstIndex(of: "-"))
         #expect(keys[..<firstMissing].allSatisfy { $0 != "-" } && keys[firstMissing...].allSatisfy { $0 == "-" }, "\(snapshot.probes)")
@@ -89,6 +89,41 @@ import YAML
         #expect(try answers() == (true, true), "the locked build")
     }
 
+    /// The files a resolution read are keyed from that read (their stat when opened and their
+    /// bytes' fingerprint), not read a second time, with the same keys; a file changed since
+    /// the walk began is read again.
+    @Test func theSnapshotKeysWhatTheResolutionReadWithoutReadingItAgain() throws {
+        let entry = "hello: { backend: \"url\", requested: \"1.0.0\", source: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
+        let fs = InMemoryFileSystem(files: [
+            "/work/app/tack.yml": "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }\n",
+            "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
+            "/t/installs/hello/1.0.0/.tack-install.lock": "version: 1\ntools:\n  \(entry)\n",
+        ])
+        let plain = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
+        let reads = RememberingFileSystem(fs)
+        var settings = plain
+        settings.fs = reads
+        var resolution = try Resolver(settings).resolve()
+        let rows = resolution.current(settings: settings, locks: try resolution.readLocks(settings: settings))
+        for file in ["/work/app/tack.yml", "/work/app/tack.lock", "/t/installs/hello/1.0.0/.tack-install.lock"] {
+            #expect(reads.remembered(file)?.fingerprint != nil, "\(file) was read")
+        }
+        let before = fs.bytesRead
+        let remembered = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: nil, reads: reads)
+        #expect(fs.bytesRead == before, "nothing read again")
+        let afresh = Snapshot.make(settings: plain, resolution: resolution, rows: rows, executable: nil, reads: nil)
+        #expect(fs.bytesRead > before)
+        #expect(remembered.probes.map { $0.key } == afresh.probes.map { $0.key })
+        #expect(remembered.probes.contains { $0.path == "/t/installs/hello/1.0.0/.tack-install.lock" && $0.key.contains("=") })
+        // Files changed after the walk began (as far as the clock can tell): read again.
+        resolution.walkStarted = 0
+        let again = fs.bytesRead
+        let reread = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: nil, reads: reads)
+        #expect(fs.bytesRead > again)
+        // (No directory counts as settled either, so more names are probes of their own.)
+        #expect(reread.probes.filter { $0.key != "-" }.map { $0.key } == afresh.probes.filter { $0.key != "-" }.map { $0.key })
+    }
+
     @Test func aLargeMappingKeepsEveryKeyInOrderAndDuplicatesNameTheFirst() throws {
         let count = 5000
         let text = (0..<count).map { "k\($0): v\($0)\n" }.joined()
@@ -118,7 +153,7 @@ import YAML
         let fs = InMemoryFileSystem(files: ["/work/app/tack.yml": "tools:\n  jq: 1.7.1\n", "/work/app/a/b/readme": "x"])
         let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app/a/b", fs: fs, backends: .standard)
         let resolution = try Resolver(settings).resolve()
-        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil)
+        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil, reads: nil)
         let here = try #require(snapshot.absent.first { $0.directory == "/work/app/a/b" }, "\(snapshot.absent)")
         #expect(here.names.contains(".tool-versions") && here.names.contains("tack.yml"), "\(here.names)")
         #expect(!snapshot.probes.contains { $0.path == "/work/app/a/b/.tool-versions" }, "no probe per name as well")
@@ -140,7 +175,7 @@ import YAML
         fs.directoryTimesAreLocal = false
         let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
         let resolution = try Resolver(settings).resolve()
-        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil)
+        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil, reads: nil)
         #expect(snapshot.absent.isEmpty, "\(snapshot.absent)")
         #expect(snapshot.probes.contains { $0.path == "/work/app/.tool-versions" && $0.key == "-" })
         #if os(Linux)
@@ -155,7 +190,7 @@ import YAML
         let fs = InMemoryFileSystem(files: ["/work/app/tack.yml": "tools:\n  jq: 1.7.1\n", "/work/app/.config/other": "x"])
         let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
         let resolution = try Resolver(settings).resolve()
-        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil)
+        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil, reads: nil)
         #expect(!snapshot.absent.contains { $0.names.contains { $0.contains("/") } }, "\(snapshot.absent)")
         #expect(snapshot.save(settings: settings))
         let before = fs.info("/work/app")?.statKey

@@ -58,7 +58,7 @@ import Testing
         let fs = InMemoryFileSystem(files: ["/app/tack.yml": "tools:\n  jq: 1.7.1\n", "/home/me/.keep": ""])
         let settings = Settings(environment: ["HOME": "/home/me", "TACK_HOME": "/tack"], cwd: "/app", fs: fs, backends: .standard)
         let resolution = try Resolver(settings).resolve()
-        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil)
+        let snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: try resolution.current(settings: settings), executable: nil, reads: nil)
         #expect(snapshot.probes.contains { $0.path == "/app/tack.yml" && $0.key != "-" })
         snapshot.save(settings: settings)
         #expect(Snapshot.load(settings: settings) == snapshot)

@@ -13,6 +13,9 @@ public protocol FileSystem: AnyObject, Sendable {
     func info(_ path: String) -> FileInfo?
     /// Reads a whole regular file of at most `limit` bytes.
     func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8]
+    /// `read`, with the file's stat as it was when opened (one open instead of a `stat` and an
+    /// open, and the times of the very file read, not of one that replaced it).
+    func readWithInfo(_ path: String, limit: Int) throws(FileSystemError) -> (bytes: [UInt8], info: FileInfo)
     /// Writes a file atomically: a temporary file beside it, flushed (with `flush`) then renamed
     /// over it; with `permissions` exactly those (whatever the umask), else the usual 0644 less
     /// the umask. Without `flush` a reader sees the old file, the new one or, for a moment, none
@@ -72,6 +75,11 @@ public protocol FileSystem: AnyObject, Sendable {
 
 extension FileSystem {
     public func isBrokenLink(_ path: String) -> Bool { false }
+
+    public func readWithInfo(_ path: String, limit: Int) throws(FileSystemError) -> (bytes: [UInt8], info: FileInfo) {
+        guard let info = info(path) else { throw FileSystemError(path, .notFound) }
+        return (try read(path, limit: limit), info)
+    }
 
     public func probe(_ path: String) -> FileProbe {
         if let info = info(path) { return .present(info) }

@@ -62,6 +62,10 @@ public final class LocalFileSystem: FileSystem {
     }
 
     public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+        try readWithInfo(path, limit: limit).bytes
+    }
+
+    public func readWithInfo(_ path: String, limit: Int) throws(FileSystemError) -> (bytes: [UInt8], info: FileInfo) {
         // Without blocking: a FIFO (or a device) where a file should be is refused below,
         // not waited on forever (a regular file's reads never block anyway).
         let fd = try Self.openFile(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -83,7 +87,7 @@ public final class LocalFileSystem: FileSystem {
             out.append(contentsOf: chunk[0..<n])
             if out.count > limit { throw FileSystemError(path, .tooLarge(out.count)) }
         }
-        return out
+        return (out, Self.info(st))
     }
 
     public func writeUserFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {

@@ -56,8 +56,9 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         return machine
     }
 
-    /// This machine's platform.
-    public static var machine: Platform {
+    /// This machine's platform, asked of the kernel once a process (every pinned tool's
+    /// install record asks).
+    public static let machine: Platform = {
         var u = utsname()
         uname(&u)
         func field<T>(_ value: T) -> String {
@@ -66,7 +67,7 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         let os = field(u.sysname).lowercased()
         let machine = field(u.machine)
         return Platform(os: os == "darwin" ? "darwin" : "linux", arch: machine == "aarch64" || machine == "arm64" ? "arm64" : machine)
-    }
+    }()
 
     /// `{version}`, `{os}`, `{arch}` and `{triple}` replaced, and `{NAME}` for each of `extra`
     /// (a locked `build`, say).

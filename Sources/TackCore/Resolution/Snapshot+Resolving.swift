@@ -3,16 +3,20 @@ extension Snapshot {
     /// left out (for the caller to say). What `tack-front` does when the snapshot does not
     /// hold, and the `tack` executable too (`refreshQuietly`), so both write the same one.
     /// `executable` is `tack-front`'s path: an upgrade of tack makes every snapshot stale.
-    public static func resolved(settings: Settings, executable: String?) throws(TackError) -> (Snapshot, [IgnoredFile]) {
+    public static func resolved(settings given: Settings, executable: String?) throws(TackError) -> (Snapshot, [IgnoredFile]) {
         // The environment is checked as every command checks it (a relative TACK_HOME, a HOME
         // that is no directory): said, never answered with "not installed".
-        _ = try settings.requireStore()
+        _ = try given.requireStore()
+        // What the resolution reads is keyed from that one read.
+        var settings = given
+        let reads = RememberingFileSystem(given.fs)
+        settings.fs = reads
         let resolution = try Resolver(settings).resolve()
         // The locks are read once, and each install's record once, for the rows and for
         // whether an install has anything to do.
         let locks = try resolution.readLocks(settings: settings)
         let rows = resolution.current(settings: settings, locks: locks)
-        var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: executable)
+        var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: executable, reads: reads)
         snapshot.answers = CurrentReport.answers(rows, home: settings.home)
         snapshot.upToDate = !resolution.pins.isEmpty && UpToDate.check(resolution, settings: settings, locks: locks, rows: rows)
         // A project found up to date is a known one (prune keeps its tools), though it may

@@ -131,8 +131,10 @@ public struct Snapshot: Sendable, Equatable {
         return (Int64(ts.tv_sec), Int64(ts.tv_nsec))
     }
 
-    /// The snapshot of a fresh resolution, with every file it depends on.
-    public static func make(settings: Settings, resolution: Resolution, rows: [CurrentTool], executable: String?) -> Snapshot {
+    /// The snapshot of a fresh resolution, with every file it depends on. `reads` is the file
+    /// system the resolution ran over, when it remembers what it read: such a file is keyed
+    /// from that read, not read again.
+    public static func make(settings: Settings, resolution: Resolution, rows: [CurrentTool], executable: String?, reads: RememberingFileSystem?) -> Snapshot {
         let fs = settings.fs
         // Names the walk found missing in a directory that had settled before the walk began
         // and has not changed since: the directory vouches for them (one `absent` record).
@@ -204,6 +206,13 @@ public struct Snapshot: Sendable, Equatable {
             }
             // Only a regular file has content to fingerprint (a directory's key is its times).
             guard info.kind == .file, info.size <= Int(contentLimit) else { return (info.statKey, path) }
+            // Read by the resolution as it is now, and changed last before the walk began: a
+            // change since would have moved its times past that (the same clock), so the bytes
+            // read are the bytes of this key.
+            if let read = reads?.remembered(path), let hex = read.fingerprint, read.info.statKey == info.statKey,
+               info.ctime < resolution.walkStarted {
+                return (info.statKey + "=" + hex, path)
+            }
             guard let key = fingerprintedKey(path, key: info.statKey, fs: fs) else {
                 otherwiseRacy = true
                 return (info.statKey, path)

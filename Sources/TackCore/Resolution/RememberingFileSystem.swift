@@ -1,0 +1,63 @@
+/// A file system that remembers each file read through it: its stat when opened and its
+/// bytes' fingerprint (for a file of up to `Snapshot.contentLimit` bytes). A resolution runs
+/// over one, so the snapshot it makes keys the manifests, locks and install records it read
+/// without opening and reading each of them a second time. Everything else passes through.
+public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
+    /// What one read saw.
+    public struct Read: Sendable {
+        public var info: FileInfo
+        /// FNV-1a of the bytes (`Snapshot.contentFingerprint`), nil for a larger file.
+        public var fingerprint: String?
+    }
+
+    public let base: any FileSystem
+    private var reads: [String: Read] = [:]
+    private let lock = PThreadMutex()
+
+    public init(_ base: any FileSystem) { self.base = base }
+
+    /// The last read of `path` (as it was named when read), if any.
+    public func remembered(_ path: String) -> Read? { lock.locked { reads[path] } }
+
+    public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+        try readWithInfo(path, limit: limit).bytes
+    }
+
+    public func readWithInfo(_ path: String, limit: Int) throws(FileSystemError) -> (bytes: [UInt8], info: FileInfo) {
+        let got = try base.readWithInfo(path, limit: limit)
+        var fingerprint: String?
+        if got.bytes.count <= Int(Snapshot.contentLimit) {
+            var hash = FNV1a()
+            hash.add(bytes: got.bytes)
+            fingerprint = hash.hex
+        }
+        let read = Read(info: got.info, fingerprint: fingerprint)
+        lock.locked { reads[path] = read }
+        return got
+    }
+
+    public func info(_ path: String) -> FileInfo? { base.info(path) }
+    public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?, flush: Bool) throws(FileSystemError) {
+        try base.writeAtomically(path, bytes, permissions: permissions, flush: flush)
+    }
+    public func writeUserFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) { try base.writeUserFile(path, bytes) }
+    public func move(_ from: String, to: String) throws(FileSystemError) { try base.move(from, to: to) }
+    public func linkOrCopy(_ from: String, to: String) throws(FileSystemError) { try base.linkOrCopy(from, to: to) }
+    public func createDirectory(_ path: String) throws(FileSystemError) { try base.createDirectory(path) }
+    public func list(_ path: String) throws(FileSystemError) -> [String] { try base.list(path) }
+    public func remove(_ path: String) throws(FileSystemError) { try base.remove(path) }
+    public func isWritableDirectory(_ path: String) -> Bool { base.isWritableDirectory(path) }
+    public func copy(_ from: String, to: String) throws(FileSystemError) { try base.copy(from, to: to) }
+    public func linkTarget(_ path: String) -> String? { base.linkTarget(path) }
+    public func makeExecutable(_ path: String) throws(FileSystemError) { try base.makeExecutable(path) }
+    public func isExecutable(_ path: String) -> Bool { base.isExecutable(path) }
+    public func makeLink(_ path: String, to target: String) throws(FileSystemError) { try base.makeLink(path, to: target) }
+    public func versionKey(_ path: String) -> String { base.versionKey(path) }
+    public func isBrokenLink(_ path: String) -> Bool { base.isBrokenLink(path) }
+    public func probe(_ path: String) -> FileProbe { base.probe(path) }
+    public func removeEmptyDirectory(_ path: String) -> Bool { base.removeEmptyDirectory(path) }
+    public func syncDirectory(_ path: String) -> Bool { base.syncDirectory(path) }
+    public func lock(at path: String) throws(TackError) -> any ExclusiveLock { try base.lock(at: path) }
+    public func lockHolder(at path: String) -> LockHolder? { base.lockHolder(at: path) }
+    public func keepsDirectoryTimes(_ path: String) -> Bool { base.keepsDirectoryTimes(path) }
+}
