@@ -14,6 +14,9 @@ import Testing
             == "1234:52:1700000000.500000000:1700000001.7")
         #expect(FileInfo(kind: .file, size: 0, mtime: 0, inode: 0).statKey == "0:0:0.0:0.0")
         #expect(FileInfo(kind: .directory, size: 4096, mtime: -1, inode: UInt64.max).statKey == "18446744073709551615:4096:-1.999999999:-1.999999999")
+        // The widest numbers a FileInfo can hold still fit.
+        #expect(FileInfo(kind: .other, size: Int.min, mtime: Int64.min, inode: UInt64.max, ctime: Int64.max).statKey
+            == "18446744073709551615:-9223372036854775808:-9223372037.145224192:9223372036.854775807")
     }
 
     @Test func anEmptyDirectoryGoesAndAFullOneStays() throws {

@@ -35,29 +35,44 @@ public struct FileInfo: Sendable, Hashable {
     /// (`LeanSnapshot.probeHolds`).
     public var statKey: String {
         let m = Self.seconds(mtime), c = Self.seconds(ctime)
-        // Written digit by digit: a snapshot keys dozens of files, and interpolating six
-        // numbers into a String was a tenth of a resolution.
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        func put(_ n: Int64, _ separator: UInt8?) { put(n.magnitude, negative: n < 0, separator) }
-        func put(_ magnitude: UInt64, negative: Bool, _ separator: UInt8?) {
-            if negative { out.append(UInt8(ascii: "-")) }
-            let start = out.count
+        // Written digit by digit from the end of one buffer: a snapshot keys dozens of files
+        // (thousands, with as many pinned tools), and building the String any other way cost
+        // more than the `stat` it describes.
+        let capacity = 128
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        var at = capacity
+        func put(_ magnitude: UInt64, negative: Bool = false) {
             var v = magnitude
             repeat {
-                out.append(UInt8(truncatingIfNeeded: v % 10) + 0x30)
+                at -= 1
+                buffer[at] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
                 v /= 10
             } while v > 0
-            out[start...].reverse()
-            if let separator { out.append(separator) }
+            if negative {
+                at -= 1
+                buffer[at] = UInt8(ascii: "-")
+            }
         }
-        put(inode, negative: false, UInt8(ascii: ":"))
-        put(Int64(size), UInt8(ascii: ":"))
-        put(m.0, UInt8(ascii: "."))
-        put(m.1, UInt8(ascii: ":"))
-        put(c.0, UInt8(ascii: "."))
-        put(c.1, nil)
-        return String(decoding: out, as: UTF8.self)
+        func put(_ n: Int64) { put(n.magnitude, negative: n < 0) }
+        func mark(_ separator: UInt8) {
+            at -= 1
+            buffer[at] = separator
+        }
+        // At most 103 bytes: an inode of 20 digits, a size and two seconds of 19 and a sign,
+        // two nanoseconds of 9 (`seconds` keeps them in 0..<1e9), five separators.
+        put(c.1.magnitude)
+        mark(UInt8(ascii: "."))
+        put(c.0)
+        mark(UInt8(ascii: ":"))
+        put(m.1.magnitude)
+        mark(UInt8(ascii: "."))
+        put(m.0)
+        mark(UInt8(ascii: ":"))
+        put(Int64(size))
+        mark(UInt8(ascii: ":"))
+        put(inode)
+        return String(decoding: UnsafeBufferPointer(start: buffer + at, count: capacity - at), as: UTF8.self)
     }
 
     /// Nanoseconds since the epoch as `timespec` holds them: seconds, and 0 to 999,999,999.

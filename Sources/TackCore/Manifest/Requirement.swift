@@ -109,7 +109,7 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
         let s = raw.trimmingSpaces
         guard let first = s.first else { throw .empty }
         if let r = try parseWord(s) { return r }
-        if let bad = s.first(where: { Requirement.forbidden($0) }) { throw .unsafe(bad) }
+        if let bad = firstForbidden(s) { throw .unsafe(bad) }
         if s.contains("..") { throw .invalid("`..` is not part of any version") }
         switch s {
         case "latest": return .latest
@@ -197,6 +197,15 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
     /// characters and shell metacharacters.
     static func forbidden(_ c: Character) -> Bool {
         c.isControl || "/\\;&|`$'\"*?[]{}()#\n\r\t:".contains(c)
+    }
+
+    /// The first Character `forbidden` refuses, or nil. Printable ASCII, what nearly every
+    /// requirement is, is decided byte by byte (a Character at a time cost more than the rest
+    /// of parsing it).
+    static func firstForbidden(_ s: String) -> Character? {
+        let refused = Array("/\\;&|`$'\"*?[]{}()#:".utf8)
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && !refused.contains($0) }) { return nil }
+        return s.first(where: forbidden)
     }
 
     static func increment(_ digits: String) -> String {

@@ -21,41 +21,49 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let parts: [Part]
 
     public init?(_ raw: String) {
-        var s = Substring(raw)
-        if let f = s.first, f == "v" || f == "V" { s = s.dropFirst() }
-        guard let first = s.first, first.isASCII, first.isNumber, s.count <= 128 else { return nil }
+        // Byte by byte: every byte must be ASCII anyway, and a version is parsed for every
+        // pin, lock entry and install record of every resolution (Characters cost ten times as
+        // much). Only ASCII letters and digits, and single separators between them.
+        var bytes = Array(raw.utf8)[...]
+        if let f = bytes.first, f == UInt8(ascii: "v") || f == UInt8(ascii: "V") { bytes = bytes.dropFirst() }
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        func isSeparator(_ b: UInt8) -> Bool { b == 0x2E || b == 0x2D || b == 0x5F || b == 0x2B }
+        guard let first = bytes.first, isDigit(first), bytes.count <= 128 else { return nil }
         var parts: [Part] = []
-        var current = ""
-        var currentIsDigit = false
-        func flush() {
-            guard !current.isEmpty else { return }
-            if currentIsDigit {
-                let trimmed = current.drop { $0 == "0" }
-                parts.append(.number(trimmed.isEmpty ? "0" : String(trimmed)))
-            } else {
-                parts.append(.word(current.lowercased()))
-            }
-            current = ""
-        }
+        var start = bytes.startIndex
         var previousWasSeparator = false
-        for c in s {
-            guard c.isASCII else { return nil }
-            if c == "." || c == "-" || c == "_" || c == "+" {
-                if previousWasSeparator { return nil }
-                flush()
-                previousWasSeparator = true
-                continue
+        func flush(_ end: Int) {
+            guard start < end else { return }
+            let run = bytes[start..<end]
+            if isDigit(run[run.startIndex]) {
+                let trimmed = run.drop { $0 == 0x30 }
+                parts.append(.number(trimmed.isEmpty ? "0" : String(decoding: trimmed, as: UTF8.self)))
+            } else {
+                parts.append(.word(String(decoding: run.map { $0 | 0x20 }, as: UTF8.self)))
             }
-            guard c.isLetter || c.isNumber else { return nil }
-            previousWasSeparator = false
-            let digit = c.isNumber
-            if !current.isEmpty && digit != currentIsDigit { flush() }
-            currentIsDigit = digit
-            current.append(c)
+        }
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if isSeparator(b) {
+                if previousWasSeparator { return nil }
+                flush(i)
+                start = i + 1
+                previousWasSeparator = true
+            } else {
+                guard isDigit(b) || isLetter(b) else { return nil }
+                if !previousWasSeparator, i > start, isDigit(b) != isDigit(bytes[i - 1]) {
+                    flush(i)
+                    start = i
+                }
+                previousWasSeparator = false
+            }
+            i += 1
         }
         if previousWasSeparator { return nil }
-        flush()
-        self.text = String(s)
+        flush(bytes.endIndex)
+        self.text = bytes.count == raw.utf8.count ? raw : String(decoding: bytes, as: UTF8.self)
         self.parts = parts
     }
 

@@ -13,37 +13,38 @@ public indirect enum JSON: Sendable, Equatable {
     public static func == (a: JSON, b: JSON) -> Bool { a.serialized() == b.serialized() }
 
     public func serialized() -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    func write(to out: inout String) {
+    /// Written as bytes: `current --json` of a thousand tools is made on the cold path.
+    func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
         case .number(let d):
-            guard d.isFinite, abs(d) < 1e15 else { out += "null"; return }
+            guard d.isFinite, abs(d) < 1e15 else { out.append(contentsOf: "null".utf8); return }
             let tenths = (d * 10).rounded() / 10
-            out += tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+            out.append(contentsOf: (tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)).utf8)
         case .string(let s): JSON.quote(s, into: &out)
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 item.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let pairs):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, (k, v)) in pairs.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSON.quote(k, into: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 v.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
@@ -69,16 +70,25 @@ public indirect enum JSON: Sendable, Equatable {
             out += "{\n"
             for (i, (k, v)) in pairs.enumerated() {
                 out += inner
-                JSON.quote(k, into: &out)
+                out += quoted(k)
                 out += ": "
                 v.writePretty(to: &out, indent: inner)
                 out += i < pairs.count - 1 ? ",\n" : "\n"
             }
             out += indent + "}"
         default:
-            write(to: &out)
+            out += serialized()
         }
     }
 
-    static func quote(_ s: String, into out: inout String) { out += quoted(s) }
+    /// `quoted(s)`, appended; printable ASCII without a quote or backslash as it is.
+    static func quote(_ s: String, into out: inout [UInt8]) {
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            out.append(0x22)
+            out.append(contentsOf: s.utf8)
+            out.append(0x22)
+        } else {
+            out.append(contentsOf: quoted(s).utf8)
+        }
+    }
 }

@@ -272,17 +272,20 @@ public struct Snapshot: Sendable, Equatable {
     /// which the format cannot store (such a directory just resolves every time).
     public func encode() -> [UInt8]? {
         var out: [UInt8] = []
-        out.reserveCapacity(4096)
+        out.reserveCapacity(4096 + rows.count * 1024)
         var storable = true
+        func put(_ field: String) {
+            var field = field
+            field.withUTF8 { bytes in
+                if bytes.contains(where: { $0 == 0x09 || $0 == 0x0A }) { storable = false }
+                out.append(contentsOf: bytes)
+            }
+        }
         func line(_ fields: String...) { lineOf(fields) }
         func lineOf(_ fields: [String]) {
             for (i, field) in fields.enumerated() {
                 if i > 0 { out.append(0x09) }
-                var field = field
-                field.withUTF8 { bytes in
-                    if bytes.contains(where: { $0 == 0x09 || $0 == 0x0A }) { storable = false }
-                    out.append(contentsOf: bytes)
-                }
+                put(field)
             }
             out.append(0x0A)
         }
@@ -303,7 +306,13 @@ public struct Snapshot: Sendable, Equatable {
         for u in run.untrusted { line("untrusted", u) }
         line("digest", run.digest)
         if upToDate { line("uptodate") }
-        for a in answers { line("answer", a.key, Snapshot.escape(a.output)) }
+        for a in answers {
+            out.append(contentsOf: "answer\t".utf8)
+            put(a.key)
+            out.append(0x09)
+            Snapshot.escape(a.output, into: &out)
+            out.append(0x0A)
+        }
         return storable ? out : nil
     }
 
@@ -356,15 +365,21 @@ public struct Snapshot: Sendable, Equatable {
     /// `%`, tab, newline and carriage return as `%XX`, so any output fits in one field.
     static func escape(_ s: String) -> String {
         var out: [UInt8] = []
-        let hex = Array("0123456789ABCDEF".utf8)
+        escape(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func escape(_ s: String, into out: inout [UInt8]) {
+        let hex: StaticString = "0123456789ABCDEF"
         for b in s.utf8 {
             if b == UInt8(ascii: "%") || b == 0x09 || b == 0x0A || b == 0x0D {
-                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+                out.append(UInt8(ascii: "%"))
+                out.append(hex.utf8Start[Int(b >> 4)])
+                out.append(hex.utf8Start[Int(b & 0xF)])
             } else {
                 out.append(b)
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     static func unescape(_ s: String) -> String? {
