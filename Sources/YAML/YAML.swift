@@ -83,6 +83,13 @@ public enum YAMLParser {
     /// refused (tack's own files never need them) unless `aliases` is true, for files others
     /// generate (aqua's registry), where each alias stands for its anchor's node.
     public static func parse(_ bytes: [UInt8], aliases: Bool = false) throws(YAMLError) -> Node? {
+        // What tack writes, and most of what people write, without libyaml's cost.
+        if let node = SimpleYAML.parse(bytes) { return node }
+        return try parseWithLibYAML(bytes, aliases: aliases)
+    }
+
+    /// `parse`, always by libyaml.
+    static func parseWithLibYAML(_ bytes: [UInt8], aliases: Bool) throws(YAMLError) -> Node? {
         var input = bytes
         // A UTF-8 byte order mark is harmless; editors on some systems add one.
         if input.starts(with: [0xEF, 0xBB, 0xBF]) { input.removeFirst(3) }

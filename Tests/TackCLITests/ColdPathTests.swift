@@ -124,6 +124,37 @@ import YAML
         #expect(reread.probes.filter { $0.key != "-" }.map { $0.key } == afresh.probes.filter { $0.key != "-" }.map { $0.key })
     }
 
+    /// After an edit the walk does not look again for the names an unchanged directory
+    /// vouched for in the last snapshot; a directory whose key moved is looked in again.
+    @Test func aResolutionAfterAnEditLooksOnlyWhereADirectoryChanged() throws {
+        let fs = InMemoryFileSystem(files: ["/work/app/tack.yml": "tools:\n  jq: 1.7.1\n", "/work/app/a/readme": "x"])
+        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app/a", fs: fs, backends: .standard)
+        let first = try Resolver(settings).resolve()
+        var snapshot = Snapshot.make(settings: settings, resolution: first, rows: try first.current(settings: settings), executable: nil, reads: nil)
+        snapshot.racy = false
+        #expect(snapshot.save(settings: settings))
+        let recorded = Snapshot.recordedAbsences(settings: settings)
+        #expect(recorded.count == snapshot.absent.count && !recorded.isEmpty)
+        for a in snapshot.absent { #expect(recorded[a.directory]?.key == a.key && recorded[a.directory]?.names == a.names) }
+        // Another directory or environment has a snapshot of its own.
+        var elsewhere = settings
+        elsewhere.cwd = "/work/app"
+        #expect(Snapshot.recordedAbsences(settings: elsewhere).isEmpty)
+
+        // A vouching directory is believed without a look: a name there now is not seen while
+        // its key is the one recorded (which an edit in the directory itself always moves).
+        try fs.writeAtomically("/work/app/a/.tool-versions", Array("jq 1.6\n".utf8))
+        let key = try #require(fs.info("/work/app/a")?.statKey)
+        var resolver = Resolver(settings)
+        resolver.vouched = ["/work/app/a": (key, [".tool-versions"])]
+        #expect(try resolver.resolve().pin("jq")?.request.requirement.description == "1.7.1")
+        resolver.vouched = ["/work/app/a": ("another key", [".tool-versions"])]
+        #expect(try resolver.resolve().pin("jq")?.request.requirement.description == "1.6")
+        // As the snapshot left it: the directory changed since, so it is looked in again.
+        resolver.vouched = recorded
+        #expect(try resolver.resolve().pin("jq")?.request.requirement.description == "1.6")
+    }
+
     @Test func aLargeMappingKeepsEveryKeyInOrderAndDuplicatesNameTheFirst() throws {
         let count = 5000
         let text = (0..<count).map { "k\($0): v\($0)\n" }.joined()

@@ -114,13 +114,20 @@ public struct Lockfile: Sendable, Equatable {
         guard case .mapping(let pairs, let mark) = node else {
             throw fail(node.mark, "the entry for \(name.value) must be a mapping, found \(node.kindName)")
         }
-        var fields: [String: LockValue] = [:]
-        var marks: [String: Mark] = [:]
-        var keyMarks: [String: Mark] = [:]
-        for (k, v) in pairs {
-            marks[k.value] = v.mark
-            keyMarks[k.value] = k.mark
-            fields[k.value] = try value(k, v, fail)
+        var fields: [String: LockValue] = Dictionary(minimumCapacity: pairs.count)
+        for (k, v) in pairs { fields[k.value] = try value(k, v, fail) }
+        // Where a key and its value were written, looked up only for an error (an entry is
+        // read for every pinned tool on every resolution; two more dictionaries of marks each
+        // time cost as much as the rest).
+        var marks: [String: Mark] {
+            var out: [String: Mark] = [:]
+            for (k, v) in pairs { out[k.value] = v.mark }
+            return out
+        }
+        var keyMarks: [String: Mark] {
+            var out: [String: Mark] = [:]
+            for (k, _) in pairs { out[k.value] = k.mark }
+            return out
         }
         func take(_ key: String) throws(TackError) -> String {
             guard let value = fields.removeValue(forKey: key) else {

@@ -17,12 +17,19 @@ struct ResolutionWalk {
     /// Tools pinned only by the global manifest or `~/.tool-versions`.
     var global: Set<String> = []
 
+    /// `Resolver.vouched`; and the names vouched for in the directory being read, now.
+    var vouched: [String: (key: String, names: [String])] = [:]
+    var vouchedHere: [String] = []
+
     init(settings: Settings) { self.settings = settings }
 
     /// One directory's pins: its compatible files, then tack.yml, then tack.local.yml, later
     /// ones overriding earlier ones; each tool not pinned nearer is pinned here.
     mutating func read(directory dir: String) throws(TackError) {
-        directories.append((dir, fs.info(dir), []))
+        let info = fs.info(dir)
+        directories.append((dir, info, []))
+        vouchedHere = []
+        if let info, let record = vouched[dir], record.key == info.statKey { vouchedHere = record.names }
         var here: [String: ToolRequest] = [:]
         var order: [String] = []
         func add(_ r: ToolRequest) {
@@ -33,6 +40,12 @@ struct ResolutionWalk {
         // global default, read after the global manifest.
         let userToolVersions = settings.userToolVersions
         for file in CompatibleFile.allCases.reversed() {
+            // Vouched for: missing, without a look or even its path (the user's own
+            // ~/.tool-versions, skipped below, is never recorded, so never vouched for).
+            if !vouchedHere.isEmpty, vouchedHere.contains(file.rawValue) {
+                directories[directories.count - 1].missing.append(file.rawValue)
+                continue
+            }
             let path = Paths.child(dir, file.rawValue)
             if path == userToolVersions { continue }
             if probe(path, named: file.rawValue) != nil {
@@ -63,6 +76,7 @@ struct ResolutionWalk {
     /// The global manifest, then asdf's `~/.tool-versions` below it, both locked beside the
     /// global manifest: each tool not pinned by a directory.
     mutating func readGlobal() throws(TackError) {
+        vouchedHere = []
         if let path = settings.globalManifest, let m = try manifest(path, kind: .globalManifest) {
             manifests.append(m)
             for r in m.tools where pinned[r.name] == nil {
@@ -100,7 +114,7 @@ struct ResolutionWalk {
     /// is there (`FileSystem.probe`): a walk looks for nine names in every directory.
     /// `name`: the path is that name in the directory being read.
     mutating func probe(_ path: String, named name: String? = nil) -> FileInfo? {
-        let found = fs.probe(path)
+        let found = look(path, named: name)
         record(path, found, named: name)
         return found.info?.kind == .file ? found.info : nil
     }
@@ -109,7 +123,7 @@ struct ResolutionWalk {
     /// leads nowhere in their place is an error, never "nothing pinned" (and a pipe is
     /// never opened, so it cannot hang tack).
     mutating func probeManifest(_ path: String, named name: String? = nil) throws(TackError) -> FileInfo? {
-        let found = fs.probe(path)
+        let found = look(path, named: name)
         record(path, found, named: name)
         switch found {
         case .missing: return nil
@@ -121,6 +135,13 @@ struct ResolutionWalk {
             case .other: throw TackError("\(path) is not a regular file (a pipe, socket or device); tack reads its manifest only from a file")
             }
         }
+    }
+
+    /// What is at `path`: missing, without a look, when it is a name the directory being read
+    /// vouches for (unchanged since the last snapshot found it missing there).
+    func look(_ path: String, named name: String?) -> FileProbe {
+        if let name, !vouchedHere.isEmpty, vouchedHere.contains(name) { return .missing }
+        return fs.probe(path)
     }
 
     /// What was found at `path`: nothing at a name directly in the directory being read goes

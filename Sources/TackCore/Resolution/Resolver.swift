@@ -49,6 +49,10 @@ public struct Resolution: Sendable {
 
 public struct Resolver: Sendable {
     public let settings: Settings
+    /// Names a directory vouched for in the last snapshot here (`Snapshot.recordedAbsences`):
+    /// while the directory keeps the recorded stat key they are still missing, so the walk
+    /// does not look for them again.
+    public var vouched: [String: (key: String, names: [String])] = [:]
     public init(_ settings: Settings) { self.settings = settings }
 
     static let manifestName = "tack.yml"
@@ -57,6 +61,7 @@ public struct Resolver: Sendable {
     public func resolve() throws(TackError) -> Resolution {
         let started = Snapshot.fileSystemNanoseconds()
         var walk = ResolutionWalk(settings: settings)
+        walk.vouched = vouched
         var dir = settings.cwd
         while true {
             try walk.read(directory: dir)

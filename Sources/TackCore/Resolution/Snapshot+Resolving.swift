@@ -11,7 +11,9 @@ extension Snapshot {
         var settings = given
         let reads = RememberingFileSystem(given.fs)
         settings.fs = reads
-        let resolution = try Resolver(settings).resolve()
+        var resolver = Resolver(settings)
+        resolver.vouched = recordedAbsences(settings: given)
+        let resolution = try resolver.resolve()
         // The locks are read once, and each install's record once, for the rows and for
         // whether an install has anything to do.
         let locks = try resolution.readLocks(settings: settings)

@@ -247,6 +247,47 @@ public struct Snapshot: Sendable, Equatable {
         return s
     }
 
+    /// The `absent` records of the snapshot last written for this directory and environment,
+    /// stale or not, by directory: each is true while its directory keeps its key, so a
+    /// resolution after an edit looks again only in directories that changed. Only the records
+    /// are read (they come before the rows and answers).
+    public static func recordedAbsences(settings: Settings) -> [String: (key: String, names: [String])] {
+        guard let path = location(settings: settings), let bytes = try? settings.fs.read(path, limit: sizeLimit) else { return [:] }
+        return bytes.withUnsafeBufferPointer { b in
+            var out: [String: (key: String, names: [String])] = [:]
+            var start = 0
+            var number = 0
+            func starts(_ prefix: StaticString, at i: Int, before end: Int) -> Bool {
+                let n = prefix.utf8CodeUnitCount
+                guard end - i >= n else { return false }
+                for k in 0..<n where b[i + k] != prefix.utf8Start[k] { return false }
+                return true
+            }
+            while start < b.count {
+                var end = start
+                while end < b.count && b[end] != 0x0A { end += 1 }
+                defer { start = end + 1 }
+                number += 1
+                if number > 3 {
+                    // Probes come first, then these; anything else ends them.
+                    if starts("probe\t", at: start, before: end) { continue }
+                    guard starts("absent\t", at: start, before: end) else { return out }
+                }
+                let fields = UnsafeBufferPointer(rebasing: b[start..<end]).split(separator: 0x09, omittingEmptySubsequences: false)
+                    .map { String(decoding: $0, as: UTF8.self) }
+                switch number {
+                case 1: guard fields.count == 1, fields[0] == formatVersion else { return [:] }
+                case 2: guard fields.count == 2, fields[0] == "cwd", fields[1] == settings.cwd else { return [:] }
+                case 3: guard fields.count == 2, fields[0] == "env", fields[1] == environmentKey(settings.environment) else { return [:] }
+                default:
+                    guard fields.count >= 4 else { return out }
+                    out[fields[2]] = (fields[1], Array(fields[3...]))
+                }
+            }
+            return out
+        }
+    }
+
     /// Writes the snapshot (atomically, not flushed: it is a cache, and one a crash empties is
     /// made again); failing to is not an error, only slower next time.
     /// Whether it was written.
