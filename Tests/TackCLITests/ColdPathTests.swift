@@ -155,6 +155,17 @@ import YAML
         #expect(try resolver.resolve().pin("jq")?.request.requirement.description == "1.6")
     }
 
+    /// An answer's output is stored in one field: `%`, tab, newline and carriage return as
+    /// `%XX`, read back byte for byte.
+    @Test func answersEscapeAndReadBack() {
+        for text in ["", "plain", "1.0.0 (set by ~/a/tack.yml:2)\n", "%", "%%41\t\r\n\n", "é\u{7}%0A", "\n" + String(repeating: "x", count: 300) + "%"] {
+            let escaped = Snapshot.escape(text)
+            #expect(!escaped.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }, "\(escaped)")
+            #expect(Snapshot.unescape(escaped) == text)
+        }
+        #expect(Snapshot.escape("a%\tb\n") == "a%25%09b%0A")
+    }
+
     @Test func aLargeMappingKeepsEveryKeyInOrderAndDuplicatesNameTheFirst() throws {
         let count = 5000
         let text = (0..<count).map { "k\($0): v\($0)\n" }.joined()

@@ -10,6 +10,9 @@ public struct BackendCatalog: Sendable {
     /// Every field an entry or install record of any kind may have (made once: each entry
     /// read asks).
     public let lockFields: Set<String>
+    /// Every kind's own keys (`BackendKind.ownKeys`), made once: an entry that uses none of
+    /// them needs no check of which kind it may name.
+    public let ownKeys: Set<String>
 
     /// `kinds`, the first of any two that share a name or key winning (`BackendCatalogTests`
     /// checks that tack's own share none).
@@ -23,6 +26,7 @@ public struct BackendCatalog: Sendable {
         }
         (self.byName, self.bySourceKey, self.byOptionKey) = (byName, bySourceKey, byOptionKey)
         lockFields = LockedTool.knownFields.union(kinds.flatMap({ $0.lockFields }))
+        ownKeys = Set(kinds.flatMap({ $0.ownKeys }))
     }
 
     /// These kinds and `more` after them.

@@ -159,7 +159,8 @@ public struct ManifestDecoder {
     /// Options that belong to one backend are errors on another.
     public func url(_ node: Node, _ what: String) throws(TackError) -> String {
         let text = try string(node, what)
-        if text.isEmpty || text.contains(where: { $0.isWhitespace || $0.isControl }) {
+        // Printable ASCII without a space, as nearly every URL is, is decided byte by byte.
+        if text.isEmpty || !text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) && text.contains(where: { $0.isWhitespace || $0.isControl }) {
             throw fail(node.mark, "\(what) must be a URL or path without spaces, found \(quoted(text))")
         }
         return text

@@ -108,6 +108,7 @@ struct ToolEntryDecoder {
     }
 
     func checkCombinations(_ name: String, _ source: ToolSource, _ used: [String: Scalar]) throws(TackError) {
+        guard used.keys.contains(where: { reader.backends.ownKeys.contains($0) }) else { return }
         for owner in reader.backends.kinds where !owner.ownKeys.isEmpty {
             // A short name takes its source from the registry: the keys of the kinds it may
             // name fit (git's and url's any, the toolchain's `swift`).

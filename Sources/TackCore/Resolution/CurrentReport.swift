@@ -5,32 +5,67 @@ public enum CurrentReport {
     /// What `tack current` prints (stdout, exit 0) for each argument form, for the snapshot;
     /// forms that print an error are left out.
     public static func answers(_ rows: [CurrentTool], home: String?) -> [(key: String, output: String)] {
-        var out: [(key: String, output: String)] = [("current --json", json(rows) + "\n")]
+        // Each row's JSON object is written once, for its own answer and for the list of all.
+        let objects = rows.map { row in
+            var out: [UInt8] = []
+            object(row, into: &out)
+            return out
+        }
+        func array(_ items: [[UInt8]]) -> String {
+            var out: [UInt8] = [UInt8(ascii: "[")]
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: item)
+            }
+            out.append(contentsOf: "]\n".utf8)
+            return String(decoding: out, as: UTF8.self)
+        }
+        var out: [(key: String, output: String)] = [("current --json", array(objects))]
         if !rows.isEmpty { out.append(("current", text(rows, single: false, home: home))) }
         // Grouped once: filtering the rows for each tool was quadratic in the tools pinned.
-        let byTool = Dictionary(grouping: rows, by: { $0.tool })
+        var byTool: [String: [Int]] = [:]
+        for (i, row) in rows.enumerated() { byTool[row.tool, default: []].append(i) }
         for tool in byTool.keys.sorted() {
             let matching = byTool[tool] ?? []
             // Those exit 1: answered by the slow path, which says so.
-            guard matching.allSatisfy({ $0.isReady }) else { continue }
-            out.append(("current \(tool)", text(matching, single: true, home: home)))
-            out.append(("current \(tool) --json", json(matching) + "\n"))
+            guard matching.allSatisfy({ rows[$0].isReady }) else { continue }
+            out.append(("current \(tool)", text(matching.map { rows[$0] }, single: true, home: home)))
+            out.append(("current \(tool) --json", array(matching.map { objects[$0] })))
         }
         return out
     }
 
     public static func json(_ tools: [CurrentTool]) -> String {
-        JSON.array(tools.map { t in
-            .object([
-                ("tool", .string(t.tool)),
-                ("requested", .string(t.requested)),
-                ("version", t.version.map({ JSON.string($0) }) ?? .null),
-                ("backend", .string(t.backend)),
-                ("source", .string(t.source)),
-                ("line", t.line.map({ JSON.int($0) }) ?? .null),
-                ("installed", .bool(t.installed)),
-            ])
-        }).serialized()
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (i, t) in tools.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            object(t, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One row as a JSON object, written as `JSON` writes it (a test holds the two equal).
+    static func object(_ t: CurrentTool, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        func member(_ k: StaticString) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(0x22)
+            out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+            out.append(contentsOf: "\":".utf8)
+        }
+        member("tool"); JSON.quote(t.tool, into: &out)
+        member("requested"); JSON.quote(t.requested, into: &out)
+        member("version")
+        if let v = t.version { JSON.quote(v, into: &out) } else { out.append(contentsOf: "null".utf8) }
+        member("backend"); JSON.quote(t.backend, into: &out)
+        member("source"); JSON.quote(t.source, into: &out)
+        member("line")
+        if let l = t.line { out.append(contentsOf: String(l).utf8) } else { out.append(contentsOf: "null".utf8) }
+        member("installed"); out.append(contentsOf: (t.installed ? "true" : "false").utf8)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// `0.57.0 (set by ~/app/tack.yml:2)` for one tool; a table for all.

@@ -411,17 +411,22 @@ public struct Snapshot: Sendable, Equatable {
     }
 
     static func escape(_ s: String, into out: inout [UInt8]) {
-        let hex: StaticString = "0123456789ABCDEF"
-        for b in s.utf8 {
-            if b == UInt8(ascii: "%") || b == 0x09 || b == 0x0A || b == 0x0D {
+        var s = s
+        s.withUTF8 { bytes in
+            // Runs that need no escape are copied whole (an answer is mostly such a run).
+            var run = 0
+            for (i, b) in bytes.enumerated() where b == UInt8(ascii: "%") || b == 0x09 || b == 0x0A || b == 0x0D {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
                 out.append(UInt8(ascii: "%"))
-                out.append(hex.utf8Start[Int(b >> 4)])
-                out.append(hex.utf8Start[Int(b & 0xF)])
-            } else {
-                out.append(b)
+                out.append(hexDigit(b >> 4))
+                out.append(hexDigit(b & 0xF))
+                run = i + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
     }
+
+    static func hexDigit(_ n: UInt8) -> UInt8 { n < 10 ? 0x30 + n : 0x41 + n - 10 }
 
     static func unescape(_ s: String) -> String? {
         var out: [UInt8] = []

@@ -14,20 +14,22 @@ public struct Store: Sendable {
         self.root = root
         self.fs = fs
         self.backends = backends
+        installs = Paths.child(root, "installs")
     }
 
-    public var installs: String { root + "/installs" }
+    /// Made once: a resolution asks for a path under it a dozen times for every pinned tool.
+    public let installs: String
     public var shims: String { root + "/shims" }
     public var cache: String { root + "/cache" }
     public var state: String { root + "/state" }
 
     public func toolDirectory(_ name: String) -> String {
         precondition(ToolName.isValid(name), "tool names are validated where they enter")
-        return installs + "/" + name
+        return Paths.child(installs, name)
     }
 
     public func installDirectory(_ name: String, _ version: Version) -> String {
-        toolDirectory(name) + "/" + version.text
+        Paths.child(toolDirectory(name), version.text)
     }
 
     /// Installed versions of a tool, oldest first. Temporary directories (starting with `.`)
