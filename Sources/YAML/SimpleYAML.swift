@@ -85,7 +85,8 @@ enum SimpleYAML {
                 guard p < end, b[p] != UInt8(ascii: "#") else { return nil }
                 let indent = p - lineStart
                 if awaitingNested {
-                    guard let top = stack.last, indent > top.indent else { return nil }
+                    // Deep nesting is libyaml's to refuse (`YAMLParser.maxDepth`).
+                    guard let top = stack.last, indent > top.indent, stack.count < 32 else { return nil }
                     stack.append(Open(indent: indent, mark: mark(p)))
                     awaitingNested = false
                 } else if stack.isEmpty {
@@ -191,7 +192,9 @@ enum SimpleYAML {
                 return (isMapping ? .mapping([], mark(p)) : .sequence([], mark(p)), q + 1)
             }
             while true {
-                guard q < end, let (first, after) = scalar(at: q, end: end) else { return nil }
+                // A key in braces has YAML's length limit too; a long list of pairs (each
+                // checked against the others) is libyaml's.
+                guard q < end, pairs.count < 64, let (first, after) = scalar(at: q, end: end, isKey: isMapping) else { return nil }
                 q = after
                 if isMapping {
                     guard q + 1 < end, b[q] == UInt8(ascii: ":"), b[q + 1] == 0x20,

@@ -53,6 +53,8 @@ import Testing
             "a:\nb: c\n", "a:\n", " a: b\n", "a: b\n  c: d\n", "a: {b: c, b: d}\n", "a: [b, ]\n", "a: [[b]]\n", "a: {b: {c: d}}\n",
             "a: ~\n", "a: 'single'\n", "a: &x b\n", "a: *x\n", "a: !tag b\n", "--- \na: b\n", "a: b\n---\nc: d\n", "a: https://x/y\n",
             "a:b\n", "a : b\n", "a: |\n  text\n", "a: >\n  text\n", "a: b\n\tc: d\n", "a: \"x\u{0}\"\n", "\(String(repeating: "k", count: 1100)): v\n",
+            "x: {\(String(repeating: "k", count: 1025)): v}\n", "x: {\((0..<65).map { "k\($0): v" }.joined(separator: ", "))}\n",
+            (0..<65).map { String(repeating: " ", count: $0) + "a:\n" }.joined() + String(repeating: " ", count: 65) + "a: b\n",
         ]
         for text in declined {
             #expect(SimpleYAML.parse(Array(text.utf8)) == nil, "\(text.debugDescription)")

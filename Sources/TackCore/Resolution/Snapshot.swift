@@ -206,11 +206,13 @@ public struct Snapshot: Sendable, Equatable {
             }
             // Only a regular file has content to fingerprint (a directory's key is its times).
             guard info.kind == .file, info.size <= Int(contentLimit) else { return (info.statKey, path) }
-            // Read by the resolution as it is now, and changed last before the walk began: a
-            // change since would have moved its times past that (the same clock), so the bytes
-            // read are the bytes of this key.
+            // Read by the resolution as it is now, and changed last well before the walk
+            // began: a change since would have moved its times past that (the same clock), so
+            // the bytes read are the bytes of this key. "Well before", as for a vouching
+            // directory: a file system that keeps times to the second (or two) would leave a
+            // change in the same second as the last with the times it had.
             if let read = reads?.remembered(path), let hex = read.fingerprint, read.info.statKey == info.statKey,
-               info.ctime < resolution.walkStarted {
+               info.ctime < resolution.walkStarted - settledDirectory {
                 return (info.statKey + "=" + hex, path)
             }
             guard let key = fingerprintedKey(path, key: info.statKey, fs: fs) else {
