@@ -309,4 +309,31 @@ import TackLean
         // Answered from the snapshot: not resolved and written again.
         #expect(try written().inode == before.inode)
     }
+
+    /// The environment that steers resolution is compared as bytes by both readers: a name
+    /// whose Characters differ from its bytes (a combining mark after `TACK_`) must not make the
+    /// two disagree on which snapshot is this one (before, each `current` resolved and wrote
+    /// the snapshot again).
+    @Test func oddEnvironmentNamesKeepTheSnapshot() throws {
+        let s = try Sandbox()
+        let source = "https://example.org/jq-{version}"
+        try s.writeTrusted("app/tack.yml", "tools:\n  jq: { url: \"\(source)\", version: \"1.7.1\" }\n")
+        try s.write("app/tack.lock", "version: 1\ntools:\n  jq: { backend: \"url\", requested: \"1.7.1\", source: \"\(source)\", version: \"1.7.1\" }\n")
+        try s.fakeInstall("jq", "1.7.1", backend: "url", source: source)
+        let env = ["TACK_\u{301}X_VERSION": "1"]
+        let snapshots = s.root + "/tack-home/state/snapshots"
+        func inodes() throws -> [Int] {
+            try FileManager.default.contentsOfDirectory(atPath: snapshots).sorted().map {
+                (try FileManager.default.attributesOfItem(atPath: snapshots + "/" + $0)[.systemFileNumber] as? Int) ?? -1
+            }
+        }
+        for _ in 0..<2 {
+            let r = try s.tack(["current", "jq"], in: "app", env: env)
+            #expect(r.status == 0 && r.stdout.hasPrefix("1.7.1 (set by "), "\(r)")
+        }
+        let before = try inodes()
+        let again = try s.tack(["current", "jq"], in: "app", env: env)
+        #expect(again.status == 0 && again.stdout.hasPrefix("1.7.1 (set by "), "\(again)")
+        #expect(try inodes() == before, "answered from the snapshot, not resolved and written again")
+    }
 }

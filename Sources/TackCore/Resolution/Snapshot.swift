@@ -55,10 +55,29 @@ public struct Snapshot: Sendable, Equatable {
     }
 
     /// The environment variables that steer resolution, as one string.
+    /// Names are compared as bytes, as the lean reader compares them (`LeanContext.relevant`):
+    /// a name another spelling of which is canonically equal (`TAC\u{212A}_HOME`, with a
+    /// Kelvin sign) is another name.
     public static func environmentKey(_ env: [String: String]) -> String {
-        env.filter { k, _ in
-            (k.hasPrefix("TACK_") && k.hasSuffix("_VERSION")) || ["HOME", "TACK_HOME", "TACK_PLATFORM", "XDG_CONFIG_HOME", "XDG_DATA_HOME"].contains(k)
-        }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{1}")
+        var chosen: [(key: String, value: String)] = []
+        for (k, v) in env where steersResolution(k) { chosen.append((k, v)) }
+        chosen.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        var out: [UInt8] = []
+        for (i, pair) in chosen.enumerated() {
+            if i > 0 { out.append(1) }
+            out.append(contentsOf: pair.key.utf8)
+            out.append(UInt8(ascii: "="))
+            out.append(contentsOf: pair.value.utf8)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// HOME, TACK_HOME, TACK_PLATFORM, XDG_CONFIG_HOME, XDG_DATA_HOME and every `TACK_*_VERSION`
+    /// (the prefix and the suffix may overlap: `TACK_VERSION`).
+    static func steersResolution(_ name: String) -> Bool {
+        let u = name.utf8
+        for fixed in ["HOME", "TACK_HOME", "TACK_PLATFORM", "XDG_CONFIG_HOME", "XDG_DATA_HOME"] where u.elementsEqual(fixed.utf8) { return true }
+        return u.count >= 8 && u.starts(with: "TACK_".utf8) && u.suffix(8).elementsEqual("_VERSION".utf8)
     }
 
     /// `ino:size:mtime:ctime` (`FileInfo.statKey`), or "-" when the path does not exist.
