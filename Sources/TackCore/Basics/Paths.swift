@@ -32,12 +32,25 @@ public enum Paths {
     /// `name` inside the normalised directory `dir`, without normalising again: the resolver
     /// builds dozens of these per run, on the hot path.
     public static func child(_ dir: String, _ name: String) -> String {
-        if dir == "/" { return "/" + name }
-        var path = dir
-        path.reserveCapacity(dir.utf8.count + 1 + name.utf8.count)
-        path += "/"
-        path += name
-        return path
+        var dir = dir, name = name
+        let root = dir.utf8.count == 1 && dir.utf8.first == UInt8(ascii: "/")
+        let count = (root ? 0 : dir.utf8.count) + 1 + name.utf8.count
+        // One allocation, the bytes copied in: a resolution builds a dozen for every tool.
+        return dir.withUTF8 { d in
+            name.withUTF8 { n in
+                String(unsafeUninitializedCapacity: count) { out in
+                    guard let o = out.baseAddress else { return 0 }  // never: count is at least 1
+                    var at = 0
+                    if !root, let base = d.baseAddress {
+                        UnsafeMutableRawPointer(o).copyMemory(from: base, byteCount: d.count)
+                        at = d.count
+                    }
+                    o[at] = UInt8(ascii: "/")
+                    if let base = n.baseAddress { UnsafeMutableRawPointer(o + at + 1).copyMemory(from: base, byteCount: n.count) }
+                    return count
+                }
+            }
+        }
     }
 
     /// Removes `.`, `..` and repeated slashes lexically.

@@ -27,10 +27,14 @@ public enum CurrentProcess {
                 p += 1
                 continue
             }
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") {
-                let key = String(s[..<eq])
-                if env[key] == nil { env[key] = String(s[s.index(after: eq)...]) }
+            // The name ends at the first `=` byte, as libc and the lean reader take it (a
+            // Character search would pass over an `=` that a combining mark follows).
+            let length = Int(strlen(entry))
+            // (Int8 and UInt8 may alias each other.)
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: length)
+            if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                let key = String(decoding: bytes[..<eq], as: UTF8.self)
+                if env[key] == nil { env[key] = String(decoding: bytes[(eq + 1)...], as: UTF8.self) }
             }
             p += 1
         }

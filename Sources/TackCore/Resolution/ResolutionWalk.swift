@@ -21,7 +21,13 @@ struct ResolutionWalk {
     var vouched: [String: (key: String, names: [String])] = [:]
     var vouchedHere: [String] = []
 
-    init(settings: Settings) { self.settings = settings }
+    /// `Settings.userToolVersions`, made once.
+    let userToolVersions: String?
+
+    init(settings: Settings) {
+        self.settings = settings
+        userToolVersions = settings.userToolVersions
+    }
 
     /// One directory's pins: its compatible files, then tack.yml, then tack.local.yml, later
     /// ones overriding earlier ones; each tool not pinned nearer is pinned here.
@@ -38,7 +44,6 @@ struct ResolutionWalk {
         }
         // Lowest precedence first; later files overwrite. ~/.tool-versions is asdf's
         // global default, read after the global manifest.
-        let userToolVersions = settings.userToolVersions
         for file in CompatibleFile.allCases.reversed() {
             // Vouched for: missing, without a look or even its path (the user's own
             // ~/.tool-versions, skipped below, is never recorded, so never vouched for).
@@ -84,7 +89,7 @@ struct ResolutionWalk {
                 global.insert(r.name)
             }
         }
-        if let path = settings.userToolVersions, probe(path) != nil {
+        if let path = userToolVersions, probe(path) != nil {
             for r in readCompatible(.toolVersions, path) where pinned[r.name] == nil {
                 pinned[r.name] = .init(request: r, lockDirectory: settings.globalManifest.map(Paths.dirname), overridden: nil)
                 global.insert(r.name)
