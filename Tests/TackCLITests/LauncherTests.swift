@@ -336,4 +336,14 @@ import TackLean
         #expect(again.status == 0 && again.stdout.hasPrefix("1.7.1 (set by "), "\(again)")
         #expect(try inodes() == before, "answered from the snapshot, not resolved and written again")
     }
+
+    /// A variable's name ends at the first `=` byte, as libc's getenv and the lean reader
+    /// take it: a value that starts with a combining mark is still that variable's value
+    /// (before, tack-front and tack-cli saw no TACK_HOME at all and used another store).
+    @Test func aValueStartingWithACombiningMarkIsStillTheValue() throws {
+        let s = try Sandbox()
+        try s.write("app/tack.yml", "tools:\n  jq: 1.7.1\n")
+        let r = try s.tack(["current"], in: "app", env: ["TACK_HOME": "\u{301}/elsewhere"])
+        #expect(r.status != 0 && r.stderr.contains("TACK_HOME must be an absolute path"), "\(r)")
+    }
 }
