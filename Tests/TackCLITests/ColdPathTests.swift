@@ -166,6 +166,43 @@ import YAML
         #expect(Snapshot.escape("a%\tb\n") == "a%25%09b%0A")
     }
 
+    /// An override is a variable whose name is `TACK_…_VERSION` in those very bytes, as the
+    /// snapshot's key and the lean reader see it: one spelled with a Kelvin sign (equal to `K`
+    /// as a Swift String) is neither applied nor keyed, so no snapshot made with it answers an
+    /// environment without it, or the other way round.
+    @Test func anOverrideIsTheVariableInTheseBytes() throws {
+        let fs = InMemoryFileSystem(files: ["/work/app/tack.yml": "tools:\n  kubectl: 1.30.0\n"])
+        func resolved(_ env: [String: String]) throws -> (version: String, key: String) {
+            let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"].merging(env) { a, _ in a }, cwd: "/work/app", fs: fs, backends: .standard)
+            let version = try #require(try Resolver(settings).resolve().pin("kubectl")).request.requirement.description
+            return (version, Snapshot.environmentKey(settings.environment))
+        }
+        let plain = try resolved([:])
+        #expect(plain.version == "1.30.0")
+        let real = try resolved(["TACK_KUBECTL_VERSION": "1.29.0"])
+        #expect(real.version == "1.29.0" && real.key != plain.key)
+        let kelvin = try resolved(["TACK_\u{212A}UBECTL_VERSION": "1.28.0"])
+        // `TACK_\u{212A}UBECTL_VERSION` has the form by bytes: applied, and keyed.
+        #expect(kelvin.version == "1.28.0" && kelvin.key != plain.key)
+        let other = try resolved(["TAC\u{212A}_KUBECTL_VERSION": "1.27.0"])
+        #expect(other.version == "1.30.0" && other.key == plain.key)
+    }
+
+    /// The process environment as tack holds it: the first of a name wins, but the name in
+    /// plain ASCII wins over another spelling Swift counts as the same String.
+    @Test func anASCIINameWinsOverAnEqualSpelling() {
+        for order in [[("TAC\u{212A}_HOME", "/kelvin"), ("TACK_HOME", "/t")], [("TACK_HOME", "/t"), ("TAC\u{212A}_HOME", "/kelvin")]] {
+            var env: [String: String] = [:]
+            for (k, v) in order { CurrentProcess.add(k, v, to: &env) }
+            #expect(env.count == 1 && env["TACK_HOME"] == "/t" && env.keys.first.map { Array($0.utf8) } == Array("TACK_HOME".utf8), "\(order)")
+        }
+        var env: [String: String] = [:]
+        CurrentProcess.add("A", "1", to: &env)
+        CurrentProcess.add("A", "2", to: &env)
+        CurrentProcess.add("caf\u{E9}", "3", to: &env)
+        #expect(env == ["A": "1", "caf\u{E9}": "3"])
+    }
+
     @Test func aLargeMappingKeepsEveryKeyInOrderAndDuplicatesNameTheFirst() throws {
         let count = 5000
         let text = (0..<count).map { "k\($0): v\($0)\n" }.joined()

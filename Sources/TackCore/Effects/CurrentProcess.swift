@@ -33,12 +33,28 @@ public enum CurrentProcess {
             // (Int8 and UInt8 may alias each other.)
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: length)
             if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
-                let key = String(decoding: bytes[..<eq], as: UTF8.self)
-                if env[key] == nil { env[key] = String(decoding: bytes[(eq + 1)...], as: UTF8.self) }
+                add(String(decoding: bytes[..<eq], as: UTF8.self), String(decoding: bytes[(eq + 1)...], as: UTF8.self), to: &env)
             }
             p += 1
         }
         return env
+    }
+
+    /// One variable into the environment as tack holds it: the first of a name wins. But a
+    /// String key is compared by Characters, so another spelling that Unicode counts as equal
+    /// (`TAC\u{212A}_HOME`, with a Kelvin sign) would take the place of `TACK_HOME`, which
+    /// getenv and the lean reader, reading bytes, never take it for: a name in plain ASCII
+    /// wins over such a spelling, wherever each comes.
+    static func add(_ name: String, _ value: String, to env: inout [String: String]) {
+        guard let i = env.index(forKey: name) else {
+            env[name] = value
+            return
+        }
+        let held = env[i].key
+        if name.utf8.allSatisfy({ $0 < 0x80 }), !held.utf8.elementsEqual(name.utf8) {
+            env.remove(at: i)
+            env[name] = value
+        }
     }
 
     /// The real user this process runs as (0: root).

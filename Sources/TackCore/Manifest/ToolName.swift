@@ -36,6 +36,14 @@ public enum ToolName {
     public static func environmentVariable(_ name: String) -> String {
         "TACK_" + String(name.uppercased().map { $0 == "-" || $0 == "." ? "_" : $0 }) + "_VERSION"
     }
+
+    /// Whether a variable's name has the form of an override, `TACK_…_VERSION`, compared as
+    /// bytes (as the lean reader does): what the snapshot's key holds and what resolution
+    /// applies are then the same variables. `TACK_VERSION` counts, the two parts overlapping.
+    public static func isVersionVariable(_ name: String) -> Bool {
+        let u = name.utf8
+        return u.count >= 8 && u.starts(with: "TACK_".utf8) && u.suffix(8).elementsEqual("_VERSION".utf8)
+    }
 }
 
 extension ToolName {

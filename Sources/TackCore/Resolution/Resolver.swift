@@ -127,8 +127,10 @@ public struct Resolver: Sendable {
     func applyEnvironmentOverrides(_ pinned: inout [String: Resolution.Pin]) throws(TackError) {
         var byVariable: [String: String] = [:]
         for name in pinned.keys { byVariable[ToolName.environmentVariable(name)] = name }
-        for (key, value) in settings.environment.sorted(by: { $0.key < $1.key })
-        where key.hasPrefix("TACK_") && key.hasSuffix("_VERSION") && key.count > 13 && !value.isEmpty {
+        // Which variables are overrides is decided by bytes, as the snapshot's key is: an
+        // override the key left out would be answered to an environment without it.
+        for (key, value) in settings.environment.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+        where ToolName.isVersionVariable(key) && key.utf8.count > 13 && !value.isEmpty {
             let tool = byVariable[key] ?? String(String(key.dropFirst(5).dropLast(8)).lowercased().map { $0 == "_" ? "-" : $0 })
             guard byVariable[key] != nil || ToolName.isValid(tool) else { continue }
             // One version, or several tried in turn: pyenv's `3.12:3.11`, asdf's `5.4.5 5.4.6`.

@@ -77,7 +77,7 @@ public struct Snapshot: Sendable, Equatable {
     static func steersResolution(_ name: String) -> Bool {
         let u = name.utf8
         for fixed in ["HOME", "TACK_HOME", "TACK_PLATFORM", "XDG_CONFIG_HOME", "XDG_DATA_HOME"] where u.elementsEqual(fixed.utf8) { return true }
-        return u.count >= 8 && u.starts(with: "TACK_".utf8) && u.suffix(8).elementsEqual("_VERSION".utf8)
+        return ToolName.isVersionVariable(name)
     }
 
     /// `ino:size:mtime:ctime` (`FileInfo.statKey`), or "-" when the path does not exist.
