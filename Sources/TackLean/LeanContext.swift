@@ -8,9 +8,10 @@ public struct LeanContext {
     public var tackHome: [UInt8]
     public var environmentKey: [UInt8]
 
+    /// Nil also where no snapshot can be keyed (`environmentKey`).
     public static func current() -> LeanContext? {
-        guard let cwd = workingDirectory(), let home = tackHome() else { return nil }
-        return LeanContext(cwd: cwd, tackHome: home, environmentKey: environmentKey())
+        guard let cwd = workingDirectory(), let home = tackHome(), let key = environmentKey() else { return nil }
+        return LeanContext(cwd: cwd, tackHome: home, environmentKey: key)
     }
 
     /// `<TACK_HOME>/state/snapshots/<fnv of cwd NUL key>`, NUL-terminated.
@@ -111,7 +112,9 @@ public struct LeanContext {
 
     /// `Snapshot.environmentKey`: `K=V` for HOME, TACK_HOME, TACK_PLATFORM, XDG_CONFIG_HOME, XDG_DATA_HOME and
     /// every `TACK_*_VERSION`, sorted by name, joined by U+0001; the first of duplicate names wins.
-    public static func environmentKey() -> [UInt8] {
+    /// Nil when one of them holds U+0001 itself, which would make two environments one key: no
+    /// snapshot is read or written there (both readers).
+    public static func environmentKey() -> [UInt8]? {
         var out: [UInt8] = []
         var last: UnsafeMutablePointer<CChar>?
         while true {
@@ -124,7 +127,9 @@ public struct LeanContext {
             }
             guard let chosen = best else { return out }
             if !out.isEmpty { out.append(1) }
-            out += bytes(chosen)
+            let entry = bytes(chosen)
+            if entry.contains(1) { return nil }
+            out += entry
             last = chosen
         }
     }

@@ -346,4 +346,24 @@ import TackLean
         let r = try s.tack(["current"], in: "app", env: ["TACK_HOME": "\u{301}/elsewhere"])
         #expect(r.status != 0 && r.stderr.contains("TACK_HOME must be an absolute path"), "\(r)")
     }
+
+    /// The key of the environment joins its variables with U+0001; a variable that holds one
+    /// could make two environments one key (`XDG_CONFIG_HOME` holding `…\u{1}XDG_DATA_HOME=…`
+    /// against the two variables set apart), so there no snapshot is written or read, and
+    /// each command resolves.
+    @Test func anEnvironmentThatCannotBeKeyedResolvesEveryTime() throws {
+        let s = try Sandbox()
+        let source = "https://example.org/jq-{version}"
+        try s.writeTrusted("app/tack.yml", "tools:\n  jq: { url: \"\(source)\", version: \"1.7.1\" }\n")
+        try s.write("app/tack.lock", "version: 1\ntools:\n  jq: { backend: \"url\", requested: \"1.7.1\", source: \"\(source)\", version: \"1.7.1\" }\n")
+        try s.fakeInstall("jq", "1.7.1", backend: "url", source: source)
+        let snapshots = s.root + "/tack-home/state/snapshots"
+        try? FileManager.default.removeItem(atPath: snapshots)
+        let env = ["XDG_CONFIG_HOME": s.root + "/c\u{1}XDG_DATA_HOME=" + s.root + "/d"]
+        for _ in 0..<2 {
+            let r = try s.tack(["current", "jq"], in: "app", env: env)
+            #expect(r.status == 0 && r.stdout.hasPrefix("1.7.1 (set by "), "\(r)")
+        }
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: snapshots)) ?? []).isEmpty)
+    }
 }

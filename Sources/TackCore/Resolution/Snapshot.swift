@@ -252,8 +252,13 @@ public struct Snapshot: Sendable, Equatable {
     }
 
     /// Where the snapshot for this directory and environment lives.
+    /// Nil where no snapshot can be keyed: a variable that steers resolution holds U+0001, the
+    /// key's separator, so two environments would make one key (the lean reader's
+    /// `LeanContext.environmentKey` agrees); such a directory resolves every time.
     public static func location(settings: Settings) -> String? {
-        guard let store = settings.store else { return nil }
+        guard let store = settings.store,
+              !settings.environment.contains(where: { steersResolution($0.key) && ($0.key.utf8.contains(1) || $0.value.utf8.contains(1)) })
+        else { return nil }
         return store.state + "/snapshots/" + FNV1a.hex(settings.cwd + "\u{0}" + environmentKey(settings.environment))
     }
 
