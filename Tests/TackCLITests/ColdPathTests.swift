@@ -115,6 +115,9 @@ import YAML
         #expect(fs.bytesRead > before)
         #expect(remembered.probes.map { $0.key } == afresh.probes.map { $0.key })
         #expect(remembered.probes.contains { $0.path == "/t/installs/hello/1.0.0/.tack-install.lock" && $0.key.contains("=") })
+        // The install's variants, listed and found missing: recorded as missing without a look.
+        #expect(reads.wasMissing("/t/installs/hello/.variants/1.0.0"))
+        #expect(remembered.probes.contains { $0.path == "/t/installs/hello/.variants/1.0.0" && $0.key == "-" })
         // Files changed after the walk began (as far as the clock can tell): read again.
         resolution.walkStarted = 0
         let again = fs.bytesRead
@@ -122,6 +125,13 @@ import YAML
         #expect(fs.bytesRead > again)
         // (No directory counts as settled either, so more names are probes of their own.)
         #expect(reread.probes.filter { $0.key != "-" }.map { $0.key } == afresh.probes.filter { $0.key != "-" }.map { $0.key })
+        // A variant that comes after the listing makes the snapshot stale.
+        var saved = remembered
+        saved.racy = false
+        #expect(saved.save(settings: plain))
+        #expect(Snapshot.load(settings: plain) != nil)
+        fs.seed("/t/installs/hello/.variants/1.0.0/x/.tack-install.lock", Array("version: 1\ntools:\n  \(entry)\n".utf8))
+        #expect(Snapshot.load(settings: plain) == nil)
     }
 
     /// After an edit the walk does not look again for the names an unchanged directory

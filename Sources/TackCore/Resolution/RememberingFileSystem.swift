@@ -1,7 +1,8 @@
 /// A file system that remembers each file read through it: its stat when opened and its
 /// bytes' fingerprint (for a file of up to `Snapshot.contentLimit` bytes). A resolution runs
 /// over one, so the snapshot it makes keys the manifests, locks and install records it read
-/// without opening and reading each of them a second time. Everything else passes through.
+/// without opening and reading each of them a second time; and the directories a listing found
+/// missing, which it records as missing without another look. Everything else passes through.
 public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     /// What one read saw.
     public struct Read: Sendable {
@@ -12,12 +13,24 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
 
     public let base: any FileSystem
     private var reads: [String: Read] = [:]
+    /// Directories a listing found missing (an install's `.variants/VERSION`, mostly).
+    private var missing: Set<String> = []
     private let lock = PThreadMutex()
 
     public init(_ base: any FileSystem) { self.base = base }
 
     /// The last read of `path` (as it was named when read), if any.
     public func remembered(_ path: String) -> Read? { lock.locked { reads[path] } }
+
+    /// Whether a listing of `path` found nothing there (no such file or directory).
+    public func wasMissing(_ path: String) -> Bool { lock.locked { missing.contains(path) } }
+
+    public func list(_ path: String) throws(FileSystemError) -> [String] {
+        do { return try base.list(path) } catch {
+            if error.code == .notFound { lock.locked { _ = missing.insert(path) } }
+            throw error
+        }
+    }
 
     public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
         try readWithInfo(path, limit: limit).bytes
@@ -44,7 +57,6 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     public func move(_ from: String, to: String) throws(FileSystemError) { try base.move(from, to: to) }
     public func linkOrCopy(_ from: String, to: String) throws(FileSystemError) { try base.linkOrCopy(from, to: to) }
     public func createDirectory(_ path: String) throws(FileSystemError) { try base.createDirectory(path) }
-    public func list(_ path: String) throws(FileSystemError) -> [String] { try base.list(path) }
     public func remove(_ path: String) throws(FileSystemError) { try base.remove(path) }
     public func isWritableDirectory(_ path: String) -> Bool { base.isWritableDirectory(path) }
     public func copy(_ from: String, to: String) throws(FileSystemError) { try base.copy(from, to: to) }

@@ -210,6 +210,8 @@ public struct Snapshot: Sendable, Equatable {
             // What the walk found missing is recorded so without another look: a file that
             // appears since fails the probe, so the snapshot can only be stale, never wrong.
             if case .some(nil) = seenByResolution[path] { return ("-", path) }
+            // So is a directory the resolution listed and found missing (an install's variants).
+            if seenByResolution[path] == nil, reads?.wasMissing(path) == true { return ("-", path) }
             let info = fs.info(path)
             if let seen = seenByResolution[path] {
                 switch (seen, info) {
