@@ -315,11 +315,7 @@ import TackLean
     /// two disagree on which snapshot is this one (before, each `current` resolved and wrote
     /// the snapshot again).
     @Test func oddEnvironmentNamesKeepTheSnapshot() throws {
-        let s = try Sandbox()
-        let source = "https://example.org/jq-{version}"
-        try s.writeTrusted("app/tack.yml", "tools:\n  jq: { url: \"\(source)\", version: \"1.7.1\" }\n")
-        try s.write("app/tack.lock", "version: 1\ntools:\n  jq: { backend: \"url\", requested: \"1.7.1\", source: \"\(source)\", version: \"1.7.1\" }\n")
-        try s.fakeInstall("jq", "1.7.1", backend: "url", source: source)
+        let s = try installedJQ()
         let env = ["TACK_\u{301}X_VERSION": "1"]
         let snapshots = s.root + "/tack-home/state/snapshots"
         func inodes() throws -> [Int] {
@@ -352,11 +348,7 @@ import TackLean
     /// against the two variables set apart), so there no snapshot is written or read, and
     /// each command resolves.
     @Test func anEnvironmentThatCannotBeKeyedResolvesEveryTime() throws {
-        let s = try Sandbox()
-        let source = "https://example.org/jq-{version}"
-        try s.writeTrusted("app/tack.yml", "tools:\n  jq: { url: \"\(source)\", version: \"1.7.1\" }\n")
-        try s.write("app/tack.lock", "version: 1\ntools:\n  jq: { backend: \"url\", requested: \"1.7.1\", source: \"\(source)\", version: \"1.7.1\" }\n")
-        try s.fakeInstall("jq", "1.7.1", backend: "url", source: source)
+        let s = try installedJQ()
         let snapshots = s.root + "/tack-home/state/snapshots"
         try? FileManager.default.removeItem(atPath: snapshots)
         let env = ["XDG_CONFIG_HOME": s.root + "/c\u{1}XDG_DATA_HOME=" + s.root + "/d"]
@@ -365,5 +357,16 @@ import TackLean
             #expect(r.status == 0 && r.stdout.hasPrefix("1.7.1 (set by "), "\(r)")
         }
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: snapshots)) ?? []).isEmpty)
+    }
+
+    /// A sandbox whose `app` pins jq 1.7.1 (a url tool), trusted, locked and installed as tack
+    /// records an install.
+    func installedJQ() throws -> Sandbox {
+        let s = try Sandbox()
+        let source = "https://example.org/jq-{version}"
+        try s.writeTrusted("app/tack.yml", "tools:\n  jq: { url: \"\(source)\", version: \"1.7.1\" }\n")
+        try s.write("app/tack.lock", "version: 1\ntools:\n  jq: { backend: \"url\", requested: \"1.7.1\", source: \"\(source)\", version: \"1.7.1\" }\n")
+        try s.fakeInstall("jq", "1.7.1", backend: "url", source: source)
+        return s
     }
 }
