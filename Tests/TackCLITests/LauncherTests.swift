@@ -359,6 +359,34 @@ import TackLean
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: snapshots)) ?? []).isEmpty)
     }
 
+    /// After an edit the lone `tack` resolves without looking again for the names that
+    /// settled, unchanged directories vouched for in the stale snapshot; a name that comes into
+    /// one of them changes it, and is found at once.
+    @Test func aNameThatComesIntoAVouchingDirectoryIsFound() throws {
+        let s = try installedJQ()
+        try s.mkdir("app/a/b")
+        // Directories vouch once settled: 2 s before the walk.
+        Thread.sleep(forTimeInterval: 2.3)
+        let first = try s.tack(["current", "jq"], in: "app/a/b")
+        #expect(first.status == 0 && first.stdout.hasPrefix("1.7.1 (set by "), "\(first)")
+        let snapshots = s.root + "/tack-home/state/snapshots"
+        let written = try FileManager.default.contentsOfDirectory(atPath: snapshots).map {
+            (try? String(contentsOfFile: snapshots + "/" + $0, encoding: .utf8)) ?? ""
+        }
+        #expect(written.contains { $0.contains("absent\t") && $0.contains("/app/a/b\t") }, "the working directory vouches")
+        // An edit: stale, resolved again by the lone tack with the vouched names.
+        let yml = s.root + "/app/tack.yml"
+        let text = try String(contentsOfFile: yml, encoding: .utf8)
+        try (text + "# edited\n").write(toFile: yml, atomically: false, encoding: .utf8)
+        let edited = try s.tack(["current", "jq"], in: "app/a/b")
+        #expect(edited.status == 0 && edited.stdout.hasPrefix("1.7.1 (set by "), "\(edited)")
+        // A version file comes into the vouching directory: found, not vouched away (its
+        // version is not installed, which `current` says).
+        try ("jq 1.6\n").write(toFile: s.root + "/app/a/b/.tool-versions", atomically: false, encoding: .utf8)
+        let pinned = try s.tack(["current", "jq"], in: "app/a/b")
+        #expect(pinned.stdout.hasPrefix("1.6 (set by ") && pinned.stdout.contains("/app/a/b/.tool-versions:1"), "\(pinned)")
+    }
+
     /// A sandbox whose `app` pins jq 1.7.1 (a url tool), trusted, locked and installed as tack
     /// records an install.
     func installedJQ() throws -> Sandbox {
