@@ -38,6 +38,11 @@ enum FuzzTargets {
         switch selector % 6 {
         case 0:
             _ = try? YAMLParser.parse(bytes)
+            // What the reader without libyaml accepts, libyaml reads to the very same nodes.
+            if let simple = SimpleYAML.parse(bytes) {
+                let full = try? YAMLParser.parseWithLibYAML(bytes, aliases: false)
+                precondition(full == .some(simple), "SimpleYAML and libyaml disagree: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            }
         case 1:
             _ = try? Manifest.decode(bytes, path: "/f/tack.yml", kind: .manifest, backends: .standard)
         case 2:

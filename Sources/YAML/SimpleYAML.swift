@@ -8,8 +8,8 @@
 /// record cost a tenth as much. Anything else — a tab, a trailing comment, a block list, an
 /// escape other than `\\ \" \n \t \r`, a repeated key, a byte outside printable ASCII — is nil,
 /// and `YAMLParser` reads the file with libyaml, errors and all.
-enum SimpleYAML {
-    static func parse(_ bytes: [UInt8]) -> Node? {
+package enum SimpleYAML {
+    package static func parse(_ bytes: [UInt8]) -> Node? {
         bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(buffer)
             return reader.document()

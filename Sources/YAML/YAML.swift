@@ -88,8 +88,8 @@ public enum YAMLParser {
         return try parseWithLibYAML(bytes, aliases: aliases)
     }
 
-    /// `parse`, always by libyaml.
-    static func parseWithLibYAML(_ bytes: [UInt8], aliases: Bool) throws(YAMLError) -> Node? {
+    /// `parse`, always by libyaml (the fuzzer and the tests hold `SimpleYAML` to it).
+    package static func parseWithLibYAML(_ bytes: [UInt8], aliases: Bool) throws(YAMLError) -> Node? {
         var input = bytes
         // A UTF-8 byte order mark is harmless; editors on some systems add one.
         if input.starts(with: [0xEF, 0xBB, 0xBF]) { input.removeFirst(3) }
