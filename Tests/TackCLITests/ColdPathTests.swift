@@ -185,7 +185,7 @@ import YAML
         func resolved(_ env: [String: String]) throws -> (version: String, key: String) {
             let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"].merging(env) { a, _ in a }, cwd: "/work/app", fs: fs, backends: .standard)
             let version = try #require(try Resolver(settings).resolve().pin("kubectl")).request.requirement.description
-            return (version, Snapshot.environmentKey(settings.environment))
+            return (version, try #require(Snapshot.environmentKey(settings.environment)))
         }
         let plain = try resolved([:])
         #expect(plain.version == "1.30.0")

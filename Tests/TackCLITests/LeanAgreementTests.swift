@@ -13,7 +13,7 @@ import TackLean
     }
 
     @Test func environmentKeyAgrees() {
-        let lean = String(decoding: LeanContext.environmentKey() ?? [], as: UTF8.self)
+        let lean = LeanContext.environmentKey().map { String(decoding: $0, as: UTF8.self) }
         #expect(lean == Snapshot.environmentKey(ProcessInfo.processInfo.environment))
     }
 

@@ -54,13 +54,18 @@ public struct Snapshot: Sendable, Equatable {
             && a.absent.map({ $0.names }) == b.absent.map({ $0.names })
     }
 
-    /// The environment variables that steer resolution, as one string.
-    /// Names are compared as bytes, as the lean reader compares them (`LeanContext.relevant`):
-    /// a name another spelling of which is canonically equal (`TAC\u{212A}_HOME`, with a
-    /// Kelvin sign) is another name.
-    public static func environmentKey(_ env: [String: String]) -> String {
+    /// The environment variables that steer resolution, as one string, `NAME=value` joined by
+    /// U+0001. Names are compared as bytes, as the lean reader compares them
+    /// (`LeanContext.relevant`): a name another spelling of which is canonically equal
+    /// (`TAC\u{212A}_HOME`, with a Kelvin sign) is another name. Nil when one of them holds
+    /// U+0001 itself, which would make two environments one key: no snapshot is read or
+    /// written there (the lean reader's `LeanContext.environmentKey` agrees).
+    public static func environmentKey(_ env: [String: String]) -> String? {
         var chosen: [(key: String, value: String)] = []
-        for (k, v) in env where steersResolution(k) { chosen.append((k, v)) }
+        for (k, v) in env where steersResolution(k) {
+            if k.utf8.contains(1) || v.utf8.contains(1) { return nil }
+            chosen.append((k, v))
+        }
         chosen.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         var out: [UInt8] = []
         for (i, pair) in chosen.enumerated() {
@@ -245,7 +250,8 @@ public struct Snapshot: Sendable, Equatable {
         // Files that are there first: an edit is then found by the first few probes, not after
         // every name looked for and missing in every directory up to `/`.
         let ordered = probes.filter { $0.key != "-" } + probes.filter { $0.key == "-" }
-        var s = Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment), probes: ordered, rows: rows, pathRoots: roots)
+        // (An environment with no key gets no snapshot saved: `location`.)
+        var s = Snapshot(cwd: settings.cwd, environment: environmentKey(settings.environment) ?? "", probes: ordered, rows: rows, pathRoots: roots)
         s.absent = absent
         s.run = run
         s.racy = racy || otherwiseRacy
@@ -253,15 +259,11 @@ public struct Snapshot: Sendable, Equatable {
         return s
     }
 
-    /// Where the snapshot for this directory and environment lives.
-    /// Nil where no snapshot can be keyed: a variable that steers resolution holds U+0001, the
-    /// key's separator, so two environments would make one key (the lean reader's
-    /// `LeanContext.environmentKey` agrees); such a directory resolves every time.
+    /// Where the snapshot for this directory and environment lives; nil where the environment
+    /// has no key (`environmentKey`), and such a directory resolves every time.
     public static func location(settings: Settings) -> String? {
-        guard let store = settings.store,
-              !settings.environment.contains(where: { steersResolution($0.key) && ($0.key.utf8.contains(1) || $0.value.utf8.contains(1)) })
-        else { return nil }
-        return store.state + "/snapshots/" + FNV1a.hex(settings.cwd + "\u{0}" + environmentKey(settings.environment))
+        guard let store = settings.store, let key = environmentKey(settings.environment) else { return nil }
+        return store.state + "/snapshots/" + FNV1a.hex(settings.cwd + "\u{0}" + key)
     }
 
     /// The snapshot, if one exists for this directory and environment and nothing it depends
@@ -285,24 +287,18 @@ public struct Snapshot: Sendable, Equatable {
             var out: [String: (key: String, names: [String])] = [:]
             var start = 0
             var number = 0
-            func starts(_ prefix: StaticString, at i: Int, before end: Int) -> Bool {
-                let n = prefix.utf8CodeUnitCount
-                guard end - i >= n else { return false }
-                for k in 0..<n where b[i + k] != prefix.utf8Start[k] { return false }
-                return true
-            }
             while start < b.count {
                 var end = start
                 while end < b.count && b[end] != 0x0A { end += 1 }
-                defer { start = end + 1 }
+                let line = UnsafeBufferPointer(rebasing: b[start..<end])
+                start = end + 1
                 number += 1
                 if number > 3 {
                     // Probes come first, then these; anything else ends them.
-                    if starts("probe\t", at: start, before: end) { continue }
-                    guard starts("absent\t", at: start, before: end) else { return out }
+                    if line.starts(with: "probe\t".utf8) { continue }
+                    guard line.starts(with: "absent\t".utf8) else { return out }
                 }
-                let fields = UnsafeBufferPointer(rebasing: b[start..<end]).split(separator: 0x09, omittingEmptySubsequences: false)
-                    .map { String(decoding: $0, as: UTF8.self) }
+                let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
                 switch number {
                 case 1: guard fields.count == 1, fields[0] == formatVersion else { return [:] }
                 case 2: guard fields.count == 2, fields[0] == "cwd", fields[1] == settings.cwd else { return [:] }
