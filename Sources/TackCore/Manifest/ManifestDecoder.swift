@@ -242,8 +242,7 @@ public struct ManifestDecoder {
 /// A string in double quotes with JSON escapes: valid JSON, valid YAML, and unambiguous in an
 /// error message (control characters show as `\u0007`).
 public func quoted(_ s: String) -> String {
-    // Printable ASCII without a quote or backslash, the common case, is written as it is.
-    if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + s + "\"" }
+    if quotesAsItIs(s) { return "\"" + s + "\"" }
     var out = "\""
     for c in s.unicodeScalars {
         switch c {
@@ -262,4 +261,10 @@ public func quoted(_ s: String) -> String {
         }
     }
     return out + "\""
+}
+
+/// Printable ASCII without a quote or backslash, the common case: `quoted` writes it between
+/// the quotes as it is.
+func quotesAsItIs(_ s: String) -> Bool {
+    s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
 }

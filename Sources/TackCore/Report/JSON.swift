@@ -83,7 +83,7 @@ public indirect enum JSON: Sendable, Equatable {
 
     /// `quoted(s)`, appended; printable ASCII without a quote or backslash as it is.
     static func quote(_ s: String, into out: inout [UInt8]) {
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+        if quotesAsItIs(s) {
             out.append(0x22)
             out.append(contentsOf: s.utf8)
             out.append(0x22)
