@@ -108,23 +108,34 @@ import YAML
         for file in ["/work/app/tack.yml", "/work/app/tack.lock", "/t/installs/hello/1.0.0/.tack-install.lock"] {
             #expect(reads.remembered(file)?.fingerprint != nil, "\(file) was read")
         }
-        let before = fs.bytesRead
+        let before = fs.bytesRead, looks = fs.looked.count
         let remembered = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: nil, reads: reads)
         #expect(fs.bytesRead == before, "nothing read again")
+        let readFiles = ["/work/app/tack.yml", "/work/app/tack.lock", "/t/installs/hello/1.0.0/.tack-install.lock"]
+        #expect(!fs.looked[looks...].contains { readFiles.contains($0) }, "nor looked at again")
         let afresh = Snapshot.make(settings: plain, resolution: resolution, rows: rows, executable: nil, reads: nil)
         #expect(fs.bytesRead > before)
-        #expect(remembered.probes.map { $0.key } == afresh.probes.map { $0.key })
+        // The same keys for what both key; without what the resolution read, every directory
+        // that might matter is keyed.
+        let rememberedKeys = Dictionary(remembered.probes.map { ($0.path, $0.key) }, uniquingKeysWith: { a, _ in a })
+        for p in afresh.probes where rememberedKeys[p.path] != nil { #expect(rememberedKeys[p.path] == p.key, "\(p.path)") }
         #expect(remembered.probes.contains { $0.path == "/t/installs/hello/1.0.0/.tack-install.lock" && $0.key.contains("=") })
-        // The install's variants, listed and found missing: recorded as missing without a look.
-        #expect(reads.wasMissing("/t/installs/hello/.variants/1.0.0"))
-        #expect(remembered.probes.contains { $0.path == "/t/installs/hello/.variants/1.0.0" && $0.key == "-" })
+        // A locked pin's answer is its install's record: the directories that hold it were not
+        // read, so not keyed (one `stat` each on every hot run, for nothing).
+        #expect(!remembered.probes.contains { $0.path == "/t/installs/hello" || $0.path == "/t/installs/hello/1.0.0" })
+        #expect(afresh.probes.contains { $0.path == "/t/installs/hello" })
+        // The tool's variants, listed and found missing: recorded as missing without a look,
+        // for every version at once.
+        #expect(reads.wasMissing("/t/installs/hello/.variants"))
+        #expect(remembered.probes.contains { $0.path == "/t/installs/hello/.variants" && $0.key == "-" })
+        #expect(!remembered.probes.contains { $0.path == "/t/installs/hello/.variants/1.0.0" })
         // Files changed after the walk began (as far as the clock can tell): read again.
         resolution.walkStarted = 0
         let again = fs.bytesRead
         let reread = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: nil, reads: reads)
         #expect(fs.bytesRead > again)
         // (No directory counts as settled either, so more names are probes of their own.)
-        #expect(reread.probes.filter { $0.key != "-" }.map { $0.key } == afresh.probes.filter { $0.key != "-" }.map { $0.key })
+        #expect(reread.probes.filter { $0.key != "-" }.map { $0.key } == afresh.probes.filter { $0.key != "-" && $0.path != "/t/installs/hello" }.map { $0.key })
         // A variant that comes after the listing makes the snapshot stale.
         var saved = remembered
         saved.racy = false
@@ -132,6 +143,29 @@ import YAML
         #expect(Snapshot.load(settings: plain) != nil)
         fs.seed("/t/installs/hello/.variants/1.0.0/x/.tack-install.lock", Array("version: 1\ntools:\n  \(entry)\n".utf8))
         #expect(Snapshot.load(settings: plain) == nil)
+    }
+
+    /// An override (as a version file) means the newest install it allows: the tool's
+    /// directory, which the resolution listed, is keyed, so a newer install takes effect on
+    /// the next run. A pin with a version of its own keys only its install's record.
+    @Test func theToolsDirectoryIsKeyedWhereItsListingDecided() throws {
+        let fs = InMemoryFileSystem(files: [
+            "/work/app/tack.yml": "tools:\n  jq: 1.7.1\n",
+            "/t/installs/jq/1.6/bin/jq": "",
+        ])
+        let plain = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
+        let (exact, _) = try Snapshot.resolved(settings: plain, executable: nil)
+        #expect(!exact.probes.contains { $0.path == "/t/installs/jq" })
+        var overridden = plain
+        overridden.environment["TACK_JQ_VERSION"] = "1"
+        let (newest, _) = try Snapshot.resolved(settings: overridden, executable: nil)
+        #expect(newest.rows.first?.version == "1.6")
+        #expect(newest.probes.contains { $0.path == "/t/installs/jq" && $0.key != "-" })
+        #expect(newest.save(settings: overridden))
+        #expect(Snapshot.load(settings: overridden) != nil)
+        fs.seed("/t/installs/jq/1.7/bin/jq", [])
+        #expect(Snapshot.load(settings: overridden) == nil, "a newer install is the answer now")
+        #expect(try Snapshot.resolved(settings: overridden, executable: nil).0.rows.first?.version == "1.7")
     }
 
     /// After an edit the walk does not look again for the names an unchanged directory

@@ -280,8 +280,10 @@ import TackLean
     /// hold like any other, not be refused for its size so that every shim resolves again.
     @Test func aSnapshotOverAMebibyteStillHolds() throws {
         let s = try Sandbox()
-        // Long names, as each appears in many records: 600 tools make well over a mebibyte.
+        // Long names and a long project path, as each appears in many records: 600 tools make
+        // well over a mebibyte.
         let tools = (0..<600).map { "a-tool-with-a-rather-long-name-that-grows-the-snapshot-\($0)" }
+        let app = "app-" + String(repeating: "d", count: 200)
         var manifest = "tools:\n", lock = "version: 1\ntools:\n"
         for tool in tools {
             let source = "https://example.org/\(tool)-{version}"
@@ -289,8 +291,8 @@ import TackLean
             lock += "  \(tool): { backend: \"url\", requested: \"1.0.0\", source: \"\(source)\", version: \"1.0.0\" }\n"
             try s.fakeInstall(tool, "1.0.0", backend: "url", source: source)
         }
-        try s.writeTrusted("app/tack.yml", manifest)
-        try s.write("app/tack.lock", lock)
+        try s.writeTrusted(app + "/tack.yml", manifest)
+        try s.write(app + "/tack.lock", lock)
         let snapshots = s.root + "/tack-home/state/snapshots"
         func written() throws -> (inode: Int, size: Int) {
             let names = try FileManager.default.contentsOfDirectory(atPath: snapshots).filter { !$0.contains(".tmp") }
@@ -299,12 +301,12 @@ import TackLean
         }
         // Twice, so one run has saved it (a run in the same clock tick as an edit saves none).
         for _ in 0..<2 {
-            let r = try s.tack(["current", tools[7]], in: "app")
+            let r = try s.tack(["current", tools[7]], in: app)
             #expect(r.status == 0 && r.stdout.hasPrefix("1.0.0 (set by "), "\(r)")
         }
         let before = try written()
         #expect(before.size > 1 << 20, "the test needs a snapshot over 1 MiB: \(before.size) bytes")
-        let again = try s.tack(["current", tools[7]], in: "app")
+        let again = try s.tack(["current", tools[7]], in: app)
         #expect(again.status == 0 && again.stdout.hasPrefix("1.0.0 (set by "), "\(again)")
         // Answered from the snapshot: not resolved and written again.
         #expect(try written().inode == before.inode)

@@ -103,13 +103,17 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         let p = Paths.normalize(path)
         lock.locked {
             var dir = Paths.dirname(p)
+            var made: [String] = []
             while entries[dir] == nil {
                 entries[dir] = .directory(mtime: clock)
+                made.append(dir)
                 dir = Paths.dirname(dir)
             }
             clock += 1
             entries[p] = .file(bytes, mtime: clock)
             touchDirectory(of: p)
+            // A directory made for it is a name come into the one above.
+            if let top = made.last { touchDirectory(of: top) }
         }
     }
 
@@ -121,8 +125,13 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         if case .directory = entries[dir] { entries[dir] = .directory(mtime: clock) }
     }
 
+    /// The paths `info` was asked about so far, in order: for tests of what a command looks at.
+    public var looked: [String] { lock.locked { lookedAt } }
+    private var lookedAt: [String] = []
+
     public func info(_ path: String) -> FileInfo? {
         lock.locked {
+            lookedAt.append(Paths.normalize(path))
             switch entries[Paths.normalize(path)] {
             case .file(let bytes, let m):
                 return FileInfo(kind: .file, size: bytes.count, mtime: m, permissions: executables.contains(Paths.normalize(path)) ? 0o755 : 0o644)

@@ -2,7 +2,9 @@
 /// bytes' fingerprint (for a file of up to `Snapshot.contentLimit` bytes). A resolution runs
 /// over one, so the snapshot it makes keys the manifests, locks and install records it read
 /// without opening and reading each of them a second time; and the directories a listing found
-/// missing, which it records as missing without another look. Everything else passes through.
+/// missing, which it records as missing without another look; and the directories it listed,
+/// whose keys the snapshot must hold (a directory no listing read is not keyed for what it
+/// holds). Everything else passes through.
 public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     /// What one read saw.
     public struct Read: Sendable {
@@ -13,8 +15,10 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
 
     public let base: any FileSystem
     private var reads: [String: Read] = [:]
-    /// Directories a listing found missing (an install's `.variants/VERSION`, mostly).
+    /// Directories a listing found missing (a tool's `.variants`, mostly).
     private var missing: Set<String> = []
+    /// Directories listed (a tool's installed versions, for a version file's newest install).
+    private var listed: Set<String> = []
     private let lock = PThreadMutex()
 
     public init(_ base: any FileSystem) { self.base = base }
@@ -25,8 +29,15 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     /// Whether a listing of `path` found nothing there (no such file or directory).
     public func wasMissing(_ path: String) -> Bool { lock.locked { missing.contains(path) } }
 
+    /// Whether `path` was listed.
+    public func wasListed(_ path: String) -> Bool { lock.locked { listed.contains(path) } }
+
     public func list(_ path: String) throws(FileSystemError) -> [String] {
-        do { return try base.list(path) } catch {
+        do {
+            let names = try base.list(path)
+            lock.locked { _ = listed.insert(path) }
+            return names
+        } catch {
             if error.code == .notFound { lock.locked { _ = missing.insert(path) } }
             throw error
         }

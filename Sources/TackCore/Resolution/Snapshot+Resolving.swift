@@ -18,9 +18,11 @@ extension Snapshot {
         // whether an install has anything to do.
         let locks = try resolution.readLocks(settings: settings)
         let rows = resolution.current(settings: settings, locks: locks)
+        // Before the snapshot is made: it keys what this reads too (a version file's installs).
+        let upToDate = !resolution.pins.isEmpty && UpToDate.check(resolution, settings: settings, locks: locks, rows: rows)
         var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: executable, reads: reads)
         snapshot.answers = CurrentReport.answers(rows, home: settings.home)
-        snapshot.upToDate = !resolution.pins.isEmpty && UpToDate.check(resolution, settings: settings, locks: locks, rows: rows)
+        snapshot.upToDate = upToDate
         // A project found up to date is a known one (prune keeps its tools), though it may
         // never install anything itself: a snapshot that says so lets `tack install` end in
         // `tack` alone, so the project is remembered here.

@@ -181,12 +181,18 @@ public struct Snapshot: Sendable, Equatable {
             paths.append(store.root + "/registries")
             for name in ToolRegistry.userRegistries(store: store) { paths.append(store.root + "/registries/" + name + "/registry.yml") }
             for (pin, row) in zip(resolution.pins, rows) {
-                paths.append(store.toolDirectory(row.tool))
+                // Which versions are installed, where the resolution listed them (a version
+                // file's or an override's newest install). A locked pin's answer is its
+                // install's record: the directories holding it are never read, so not keyed.
+                let toolDirectory = store.toolDirectory(row.tool)
+                if reads?.wasListed(toolDirectory) ?? true { paths.append(toolDirectory) }
                 if let v = row.version.flatMap({ Version(word: $0) }) {
-                    paths.append(store.installDirectory(row.tool, v))
                     paths.append(store.installDirectory(row.tool, v) + "/" + Store.installRecordFile)
-                    // A variant's coming or going changes which build runs.
-                    paths.append(store.variantsDirectory(row.tool, v))
+                    // A variant's coming or going changes which build runs: `.variants`
+                    // missing (one look, most tools), else it and this version's own.
+                    let variants = store.variantsRoot(row.tool)
+                    paths.append(variants)
+                    if reads?.wasMissing(variants) != true { paths.append(store.variantsDirectory(row.tool, v)) }
                     if let dir = row.installDirectory { paths.append(dir + "/" + Store.installRecordFile) }
                     // A toolchain's SDKs, whose coming or going decides whether an install is due.
                     if let kind = pin.request.source.kind { paths += kind.watchedPaths(install: store.installDirectory(row.tool, v)) }
@@ -217,6 +223,16 @@ public struct Snapshot: Sendable, Equatable {
             if case .some(nil) = seenByResolution[path] { return ("-", path) }
             // So is a directory the resolution listed and found missing (an install's variants).
             if seenByResolution[path] == nil, reads?.wasMissing(path) == true { return ("-", path) }
+            // Read by the resolution, and changed last well before the walk began: keyed from
+            // that read, without another look. A change since would have moved its times past
+            // that (the same clock), so the key is not the file's now and the bytes decide,
+            // which are the bytes the answer came from. "Well before", as for a vouching
+            // directory: a file system that keeps times to the second (or two) would leave a
+            // change in the same second as the last with the times it had.
+            if let read = reads?.remembered(path), let hex = read.fingerprint, read.info.kind == .file,
+               read.info.ctime < resolution.walkStarted - settledDirectory {
+                return (read.info.statKey + "=" + hex, path)
+            }
             let info = fs.info(path)
             if let seen = seenByResolution[path] {
                 switch (seen, info) {
@@ -232,15 +248,6 @@ public struct Snapshot: Sendable, Equatable {
             }
             // Only a regular file has content to fingerprint (a directory's key is its times).
             guard info.kind == .file, info.size <= Int(contentLimit) else { return (info.statKey, path) }
-            // Read by the resolution as it is now, and changed last well before the walk
-            // began: a change since would have moved its times past that (the same clock), so
-            // the bytes read are the bytes of this key. "Well before", as for a vouching
-            // directory: a file system that keeps times to the second (or two) would leave a
-            // change in the same second as the last with the times it had.
-            if let read = reads?.remembered(path), let hex = read.fingerprint, read.info.statKey == info.statKey,
-               info.ctime < resolution.walkStarted - settledDirectory {
-                return (info.statKey + "=" + hex, path)
-            }
             guard let key = fingerprintedKey(path, key: info.statKey, fs: fs) else {
                 otherwiseRacy = true
                 return (info.statKey, path)

@@ -34,7 +34,7 @@ public struct Remover: Sendable {
         try? store.fs.remove(trash)
         // Every other build of that version goes with it.
         try? store.fs.remove(store.variantsDirectory(tool, version))
-        if ((try? store.fs.list(store.toolDirectory(tool) + "/.variants")) ?? []).isEmpty { try? store.fs.remove(store.toolDirectory(tool) + "/.variants") }
+        if ((try? store.fs.list(store.variantsRoot(tool))) ?? []).isEmpty { try? store.fs.remove(store.variantsRoot(tool)) }
         if store.installedVersions(tool).isEmpty, ((try? store.fs.list(store.toolDirectory(tool))) ?? []).isEmpty {
             try? store.fs.remove(store.toolDirectory(tool))
         }

@@ -70,7 +70,12 @@ extension Store {
     /// build (a fork's tag, other `bin:`): `installs/TOOL/.variants/VERSION/ID/`, side by side,
     /// so two projects that pin really different builds never evict each other's.
     public func variantsDirectory(_ name: String, _ version: Version) -> String {
-        toolDirectory(name) + "/.variants/" + version.text
+        variantsRoot(name) + "/" + version.text
+    }
+
+    /// `installs/TOOL/.variants`, holding every version's variants; most tools have none.
+    public func variantsRoot(_ name: String) -> String {
+        toolDirectory(name) + "/.variants"
     }
 
     /// Every complete install of one version, with its record: the version's directory first,
@@ -78,6 +83,9 @@ extension Store {
     public func installs(_ name: String, _ version: Version) -> [(directory: String, record: LockedTool)] {
         var out: [(directory: String, record: LockedTool)] = []
         if let record = installedEntry(name, version) { out.append((installDirectory(name, version), record)) }
+        // `.variants` listed first: missing, it says at one look that no version has any (what
+        // a snapshot then keys, `Snapshot.make`).
+        guard ((try? fs.list(variantsRoot(name))) ?? []).contains(version.text) else { return out }
         let variants = variantsDirectory(name, version)
         for id in ((try? fs.list(variants)) ?? []).sorted() where !id.hasPrefix(".") {
             let dir = variants + "/" + id
