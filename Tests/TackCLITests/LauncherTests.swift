@@ -312,6 +312,28 @@ import TackLean
         #expect(try written().inode == before.inode)
     }
 
+    /// A `path:` pin puts its directory's `bin` on PATH when there is one, else the directory:
+    /// a `bin` made after the snapshot changes what runs on the very next prompt (before, the
+    /// snapshot did not key it, and PATH kept naming the directory the tool had left).
+    @Test func aBinComingIntoAPathPinsDirectoryIsWhatRuns() throws {
+        let s = try Sandbox()
+        let tack = try Sandbox.binary()
+        try s.write("tool/mytool", "#!/bin/sh\necho hi\n")
+        try s.writeTrusted("app/tack.yml", "tools:\n  mytool: { path: ../tool }\n")
+        func path() throws -> String {
+            let r = try s.run(tack, ["hook-env", "bash"], in: "app", env: ["PATH": "/usr/bin:/bin"])
+            #expect(r.status == 0, "\(r)")
+            return r.stdout.split(separator: "\n").first { $0.hasPrefix("export PATH=") }.map(String.init) ?? r.stdout
+        }
+        // Twice, so one run has saved the snapshot (a run in the same clock tick as an edit saves none).
+        for _ in 0..<2 { #expect(try path() == "export PATH='\(s.root)/tool:/usr/bin:/bin'") }
+        try FileManager.default.createDirectory(atPath: s.root + "/tool/bin", withIntermediateDirectories: false)
+        try FileManager.default.moveItem(atPath: s.root + "/tool/mytool", toPath: s.root + "/tool/bin/mytool")
+        #expect(try path() == "export PATH='\(s.root)/tool/bin:/usr/bin:/bin'")
+        try FileManager.default.removeItem(atPath: s.root + "/tool/bin")
+        #expect(try path() == "export PATH='\(s.root)/tool:/usr/bin:/bin'")
+    }
+
     /// The environment that steers resolution is compared as bytes by both readers: a name
     /// whose Characters differ from its bytes (a combining mark after `TACK_`) must not make the
     /// two disagree on which snapshot is this one (before, each `current` resolved and wrote

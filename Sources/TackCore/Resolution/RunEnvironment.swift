@@ -48,6 +48,10 @@ public struct RunEnvironment: Sendable, Equatable {
         return env
     }
 
+    /// A `path:` pin's `bin`: on PATH when it is a directory, else the pin's directory itself
+    /// (so a snapshot keys it, `Snapshot.make`).
+    public static func binDirectory(ofPathRoot root: String) -> String { root + "/bin" }
+
     /// The environment for a resolution. `rows` are `resolution.current(settings:)`.
     public static func make(resolution: Resolution, rows: [CurrentTool], settings: Settings) -> RunEnvironment {
         var out = RunEnvironment()
@@ -61,7 +65,7 @@ public struct RunEnvironment: Sendable, Equatable {
                     if !out.untrusted.contains(pin.request.origin.file) { out.untrusted.append(pin.request.origin.file) }
                     continue
                 }
-                out.binDirectories.append(settings.fs.isDirectory(root + "/bin") ? root + "/bin" : root)
+                out.binDirectories.append(settings.fs.isDirectory(binDirectory(ofPathRoot: root)) ? binDirectory(ofPathRoot: root) : root)
             default:
                 if let v = row.version.flatMap({ Version(word: $0) }), row.installed, let store {
                     out.binDirectories.append((row.installDirectory ?? store.installDirectory(row.tool, v)) + "/bin")

@@ -198,7 +198,11 @@ public struct Snapshot: Sendable, Equatable {
                     if let kind = pin.request.source.kind { paths += kind.watchedPaths(install: store.installDirectory(row.tool, v)) }
                 }
                 if let dir = pin.lockDirectory { paths.append(Paths.child(dir, Lockfile.fileName)) }
-                if let root = policy.pathRoot(pin.request) { roots[row.tool] = root }
+                if let root = policy.pathRoot(pin.request) {
+                    roots[row.tool] = root
+                    // Whether it has a `bin` decides what goes on PATH.
+                    paths.append(RunEnvironment.binDirectory(ofPathRoot: root))
+                }
             }
         }
         let run = RunEnvironment.make(resolution: resolution, rows: rows, settings: settings)
