@@ -110,7 +110,11 @@ public enum Requirement: Sendable, Hashable, CustomStringConvertible {
         guard let first = s.first else { throw .empty }
         if let r = try parseWord(s) { return r }
         if let bad = firstForbidden(s) { throw .unsafe(bad) }
-        if s.contains("..") { throw .invalid("`..` is not part of any version") }
+        var afterDot = false
+        for b in s.utf8 {
+            if b == UInt8(ascii: "."), afterDot { throw .invalid("`..` is not part of any version") }
+            afterDot = b == UInt8(ascii: ".")
+        }
         switch s {
         case "latest": return .latest
         case "system": return .system

@@ -81,6 +81,8 @@ public struct Snapshot: Sendable, Equatable {
     /// (the prefix and the suffix may overlap: `TACK_VERSION`).
     static func steersResolution(_ name: String) -> Bool {
         let u = name.utf8
+        // Most of an environment starts otherwise (this runs for every variable, every run).
+        guard let first = u.first, first == UInt8(ascii: "H") || first == UInt8(ascii: "T") || first == UInt8(ascii: "X") else { return false }
         for fixed in ["HOME", "TACK_HOME", "TACK_PLATFORM", "XDG_CONFIG_HOME", "XDG_DATA_HOME"] where u.elementsEqual(fixed.utf8) { return true }
         return ToolName.isVersionVariable(name)
     }
