@@ -168,6 +168,47 @@ import YAML
         #expect(try Snapshot.resolved(settings: overridden, executable: nil).0.rows.first?.version == "1.7")
     }
 
+    /// Every file a resolution looks at is one its snapshot keys (a probe, or a name an
+    /// unchanged directory vouches for), or one that cannot change the answer: a snapshot that
+    /// still holds after such a file changed would answer what a resolution no longer would.
+    /// A project with one pin of each way of being answered: locked and installed (with a
+    /// variant of another build), a trusted `path:` pin, a version file's newest install, an
+    /// override, the env of a trusted manifest and a global manifest.
+    @Test func theSnapshotKeysEverythingTheResolutionLookedAt() throws {
+        let entry = "hello: { backend: \"url\", requested: \"1.0.0\", source: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
+        let other = entry.replacingOccurrences(of: "example.com", with: "example.org")
+        let manifest = "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }\n  mytool: { path: ../tool }\nenv:\n  GREETING: hi\n"
+        let fs = InMemoryFileSystem(files: [
+            "/work/app/tack.yml": manifest,
+            "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
+            "/work/app/a/.nvmrc": "20\n",
+            "/work/tool/mytool": "",
+            "/h/.config/tack/tack.yml": "tools:\n  jq: 1.7.1\n",
+            "/t/installs/hello/1.0.0/.tack-install.lock": "version: 1\ntools:\n  \(entry)\n",
+            "/t/installs/hello/.variants/1.0.0/x/.tack-install.lock": "version: 1\ntools:\n  \(other)\n",
+            "/t/installs/node/20.1.0/bin/node": "",
+            "/t/installs/node/20.2.0/bin/node": "",
+        ])
+        var settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t", "TACK_RG_VERSION": "14"], cwd: "/work/app/a", fs: fs, backends: .standard)
+        try TrustStore(store: try settings.requireStore()).trust("/work/app/tack.yml", hash: SHA256Digest.hex(Array(manifest.utf8)))
+        settings.cwd = "/work/app/a"
+        let before = fs.looked.count
+        let (snapshot, _) = try Snapshot.resolved(settings: settings, executable: nil)
+        #expect(snapshot.run.variables.map { $0.name } == ["GREETING"])
+        #expect(snapshot.run.binDirectories.contains("/work/tool"))
+        #expect(snapshot.rows.first { $0.tool == "node" }?.version == "20.2.0")
+        let probed = Set(snapshot.probes.map { $0.path } + snapshot.absent.map { $0.directory })
+        let vouched = Set(snapshot.absent.flatMap { a in a.names.map { Paths.child(a.directory, $0) } })
+        let unkeyed = Set(fs.looks[before...].filter { look in
+            !probed.contains(look.path) && !vouched.contains(look.path)
+                // Whether a name is there, and what it is, is its directory's key.
+                && !(look.kind == .info && probed.contains(Paths.dirname(look.path)))
+                // The last snapshot, read for the names it vouched for.
+                && !look.path.hasPrefix("/t/state/snapshots")
+        }.map { $0.path })
+        #expect(unkeyed.isEmpty, "looked at but not keyed: \(unkeyed.sorted())")
+    }
+
     /// After an edit the walk does not look again for the names an unchanged directory
     /// vouched for in the last snapshot; a directory whose key moved is looked in again.
     @Test func aResolutionAfterAnEditLooksOnlyWhereADirectoryChanged() throws {

@@ -125,13 +125,22 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         if case .directory = entries[dir] { entries[dir] = .directory(mtime: clock) }
     }
 
-    /// The paths `info` was asked about so far, in order: for tests of what a command looks at.
-    public var looked: [String] { lock.locked { lookedAt } }
-    private var lookedAt: [String] = []
+    /// One look at a path: asked about (`info`, and so `probe`, `isDirectory` …), read or listed.
+    public struct Look: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable { case info, read, list }
+        public var kind: Kind
+        public var path: String
+    }
+
+    /// The looks at paths so far, in order: for tests of what a command looks at.
+    public var looks: [Look] { lock.locked { lookedAt } }
+    /// The paths of `looks`.
+    public var looked: [String] { lock.locked { lookedAt.map { $0.path } } }
+    private var lookedAt: [Look] = []
 
     public func info(_ path: String) -> FileInfo? {
         lock.locked {
-            lookedAt.append(Paths.normalize(path))
+            lookedAt.append(Look(kind: .info, path: Paths.normalize(path)))
             switch entries[Paths.normalize(path)] {
             case .file(let bytes, let m):
                 return FileInfo(kind: .file, size: bytes.count, mtime: m, permissions: executables.contains(Paths.normalize(path)) ? 0o755 : 0o644)
@@ -147,7 +156,10 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     private var readCount = 0
 
     public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
-        let entry = lock.locked { entries[Paths.normalize(path)] }
+        let entry = lock.locked { () -> Entry? in
+            lookedAt.append(Look(kind: .read, path: Paths.normalize(path)))
+            return entries[Paths.normalize(path)]
+        }
         switch entry {
         case .file(let bytes, _):
             guard bytes.count <= limit else { throw FileSystemError(path, .tooLarge(bytes.count)) }
@@ -227,6 +239,7 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     public func list(_ path: String) throws(FileSystemError) -> [String] {
         let p = Paths.normalize(path)
         return try lock.locked { () throws(FileSystemError) -> [String] in
+            lookedAt.append(Look(kind: .list, path: p))
             guard case .directory = entries[p] else { throw FileSystemError(path, .notFound) }
             let prefix = p == "/" ? "/" : p + "/"
             return (Array(entries.keys) + Array(links.keys)).filter { $0.hasPrefix(prefix) && $0 != p && !$0.dropFirst(prefix.count).contains("/") }

@@ -23,6 +23,9 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
 
     public init(_ base: any FileSystem) { self.base = base }
 
+    /// Every path read, sorted.
+    public var readPaths: [String] { lock.locked { reads.keys.sorted() } }
+
     /// The last read of `path` (as it was named when read), if any.
     public func remembered(_ path: String) -> Read? { lock.locked { reads[path] } }
 

@@ -187,7 +187,7 @@ public struct Snapshot: Sendable, Equatable {
                 // file's or an override's newest install). A locked pin's answer is its
                 // install's record: the directories holding it are never read, so not keyed.
                 let toolDirectory = store.toolDirectory(row.tool)
-                if reads?.wasListed(toolDirectory) ?? true { paths.append(toolDirectory) }
+                if reads.map({ $0.wasListed(toolDirectory) || $0.wasMissing(toolDirectory) }) ?? true { paths.append(toolDirectory) }
                 if let v = row.version.flatMap({ Version(word: $0) }) {
                     paths.append(store.installDirectory(row.tool, v) + "/" + Store.installRecordFile)
                     // A variant's coming or going changes which build runs: `.variants`
@@ -208,6 +208,9 @@ public struct Snapshot: Sendable, Equatable {
             }
         }
         let run = RunEnvironment.make(resolution: resolution, rows: rows, settings: settings)
+        // And whatever else the resolution read: another build's record, which decided that
+        // this one is not the install (`Store.installs`), the trust store, a registry.
+        if let reads { paths += reads.readPaths }
         if let store = settings.store, resolution.manifests.contains(where: { !$0.env.isEmpty })
             || resolution.pins.contains(where: { if case .path = $0.request.requirement { return true } else { return false } }) {
             paths.append(TrustStore(store: store).path)
