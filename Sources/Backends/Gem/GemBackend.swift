@@ -60,9 +60,9 @@ public struct GemBackend: Backend {
         let scratch = Paths.child(CurrentProcess.temporaryDirectory, "tack-gem-\(getpid())-\(UUID().uuidString)")
         try? fs.createDirectory(scratch)
         defer { try? fs.remove(scratch) }
-        let out = try await runner.run(gem, ["search", "--remote", "--exact", "--all", source(of: request), "--clear-sources", "--source", gemSource(request)],
-                                       directory: scratch, environment: gemEnvironment(home: scratch + "/gems"))
-        guard out.status == 0 else { throw TackError("cannot list the versions of the gem \(source(of: request)) on \(gemSource(request)):\n\(out.tail(10, network: environment))") }
+        let out = try await runner.runChecked(gem, ["search", "--remote", "--exact", "--all", source(of: request), "--clear-sources", "--source", gemSource(request)],
+                                              doing: "list the versions of the gem \(source(of: request)) on \(gemSource(request))",
+                                              directory: scratch, environment: gemEnvironment(home: scratch + "/gems"), lines: 10)
         let versions = GemServer.parseSearch(out.output, gem: source(of: request))
         if versions.isEmpty {
             throw TackError("no gem named `\(source(of: request))` on \(gemSource(request)) (set by \(request.origin.describe(home: nil)))")
@@ -71,13 +71,8 @@ public struct GemBackend: Backend {
     }
 
     public func published(_ versions: [AvailableVersion], of request: ToolRequest) async -> [AvailableVersion] {
-        let (published, unreadable) = await GemServer(http: http).publicationTimes(source(of: request), server: gemSource(request))
-        return versions.map { v in
-            var available = v
-            available.published = available.published ?? published[v.version.text]
-            if available.published == nil { available.unreadableDate = unreadable[v.version.text] }
-            return available
-        }
+        let (times, unreadable) = await GemServer(http: http).publicationTimes(source(of: request), server: gemSource(request))
+        return AvailableVersion.dated(versions, times: times, unreadable: unreadable)
     }
 
     /// `tack lock --verify` (`GemLockVerification`).
@@ -117,19 +112,15 @@ public struct GemBackend: Backend {
         let checked = try await fetchAndCheck(pinned, job: job, into: fetched)
         job.report(.building)
         let gemBin = job.directory + "/gem-bin"
-        let out = try await runner.run(gem, ["install", "--local", "--install-dir", home, "--bindir", gemBin, "--no-document", "--ignore-dependencies"] + checked.files,
-                                       directory: fetched, environment: env)
-        guard out.status == 0 else { throw TackError("cannot install \(tool):\n\(out.tail(20, network: environment))") }
+        _ = try await runner.runChecked(gem, ["install", "--local", "--install-dir", home, "--bindir", gemBin, "--no-document", "--ignore-dependencies"] + checked.files,
+                                        doing: "install \(tool)", directory: fetched, environment: env)
         let executables = try executables(home: home, gem: gemName)
-        guard !executables.isEmpty else {
-            throw TackError("the gem \(gemName) \(job.locked.version) has no executables, so there is nothing to run — is it a library rather than a tool?")
-        }
+        try PackageSet.requireSomething(executables, package: "the gem \(gemName) \(job.locked.version)", programs: "executables")
         let binaries = try writeWrappers(executables, job: job, ruby: ruby)
         let rubyVersion = (try? await runner.run(ruby, ["-e", "print RUBY_VERSION"], directory: fetched, environment: env))?.output ?? ""
         let gems = selection.isRecorded ? try GemPlatforms.versions(of: selection, tool: tool)
             : Dictionary(pinned.map { ($0.name, $0.version) }, uniquingKeysWith: { a, _ in a })
-        var fields = GemLockRecord(gems: gems, sha256: checked.recorded).fields
-        if selection.isRecorded { fields[PlatformSelection.field] = selection.lockValue }
+        let fields = PackageSet.lockFields(GemLockRecord(gems: gems, sha256: checked.recorded).fields, selection: selection)
         var outcome = InstallOutcome(binaries: binaries, metadata: ["ruby": "\(ruby) (\(rubyVersion))"], lockFields: fields)
         outcome.learned = checked.learned
         return outcome
@@ -138,38 +129,27 @@ public struct GemBackend: Backend {
     /// The gems tack.lock pins for this platform (a lock for several platforms: its platform
     /// gems, resolved here and recorded when the lock has none for it yet), and the selection.
     func lockedForThisPlatform(_ job: InstallJob, gem: String, scratch: String) async throws(TackError) -> ([GemPin], PlatformSelection) {
-        let tool = "\(job.locked.name) \(job.locked.version)"
-        var pinned = GemLockRecord(job.locked.fields).gems.sorted { $0.key < $1.key }.map { GemPin(name: $0.key, version: $0.value) }
+        let pinned = GemLockRecord(job.locked.fields).gems.sorted { $0.key < $1.key }.map { GemPin(name: $0.key, version: $0.value) }
         var selection = PlatformSelection(job.locked)
-        let here = Platform.current
-        guard selection.isRecorded else { return (pinned, selection) }
-        if let stems = selection.names(for: here) {
-            pinned = stems.compactMap(GemPin.pinned(stem:))
-        } else if job.frozen {
-            throw TackError("tack.lock locks the gems of \(tool) for \(selection.covered.sorted().joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed")
-        } else {
-            job.report(.custom("resolving for \(here)"))
-            pinned = try await resolve(job.request, version: job.locked.version, for: here, gem: gem, scratch: scratch)
-            selection.set(pinned.map(\.stem), for: here)
+        let here = try await PackageSet(job.locked, noun: "gems").forThisPlatform(&selection, job: job, recorded: { $0.compactMap(GemPin.pinned(stem:)) },
+                                                                                 name: \.stem) { () async throws(TackError) in
+            try await resolve(job.request, version: job.locked.version, for: .current, gem: gem, scratch: scratch)
         }
-        return (pinned, selection)
+        return (here?.pins ?? pinned, selection)
     }
 
     /// A tool whose lock records no gems yet: resolved with `gem install --explain`.
     func resolveUnlocked(_ job: InstallJob, gem: String, home: String, scratch: String) async throws(TackError) -> [GemPin] {
-        let tool = "\(job.locked.name) \(job.locked.version)"
+        let set = PackageSet(job.locked, noun: "gems"), tool = set.tool
         let gemName = source(of: job.request)
-        if job.frozen { throw TackError("tack.lock records no gems for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once") }
+        try set.requireRecorded(job)
         if job.offline { throw TackError("TACK_OFFLINE is set, and \(tool) has never been installed from its lock — unset TACK_OFFLINE") }
         job.report(.custom("resolving"))
         let sourceArgs = ["--clear-sources", "--source", gemSource(job.request)]
-        let out = try await runner.run(gem, ["install", gemName, "--version", job.locked.version.text, "--install-dir", home, "--explain", "--no-document"] + sourceArgs,
-                                       directory: scratch, environment: gemEnvironment(home: home))
-        guard out.status == 0 else { throw TackError("cannot resolve \(tool) on \(gemSource(job.request)):\n\(out.tail(15, network: environment))") }
+        let out = try await runner.runChecked(gem, ["install", gemName, "--version", job.locked.version.text, "--install-dir", home, "--explain", "--no-document"] + sourceArgs,
+                                              doing: "resolve \(tool) on \(gemSource(job.request))", directory: scratch, environment: gemEnvironment(home: home), lines: 15)
         let pinned = GemPin.parseExplain(out.output)
-        guard pinned.contains(where: { $0.name == gemName }) else {
-            throw TackError("resolving \(tool) did not select the gem \(gemName) itself:\n\(out.tail(10))")
-        }
+        try set.requireSelected(pinned.contains { $0.name == gemName }, package: gemName, output: out.tail(10))
         return pinned
     }
 
@@ -260,10 +240,8 @@ public struct GemBackend: Backend {
     func fetchWithGem(_ p: GemPin, request: ToolRequest, into dir: String, tool: String) async throws(TackError) -> (file: String, sum: String) {
         let gem = try tools(request).gem
         let (plainVersion, platform) = GemPin.splitPlatform(p.version)
-        let out = try await runner.run(gem, ["fetch", p.name, "--version", plainVersion, "--platform", platform ?? "ruby",
-                                             "--clear-sources", "--source", gemSource(request)],
-                                       directory: dir, environment: gemEnvironment(home: dir + "/.gems"))
-        guard out.status == 0 else { throw TackError("cannot fetch \(p.name) \(p.version) for \(tool):\n\(out.tail(10, network: environment))") }
+        _ = try await runner.runChecked(gem, ["fetch", p.name, "--version", plainVersion, "--platform", platform ?? "ruby", "--clear-sources", "--source", gemSource(request)],
+                                        doing: "fetch \(p.name) \(p.version) for \(tool)", directory: dir, environment: gemEnvironment(home: dir + "/.gems"), lines: 10)
         guard let data = try? fs.read(dir + "/" + p.file, limit: Int.max) else {
             let got = ((try? fs.list(dir)) ?? []).filter { $0.hasSuffix(".gem") }.sorted()
             throw TackError("fetching \(p.name) \(p.version) for \(tool) did not produce \(p.file)\(got.isEmpty ? "" : " (it produced \(got.joined(separator: ", ")))")")
@@ -318,9 +296,7 @@ public struct GemBackend: Backend {
             throw TackError("cannot resolve \(tool) for \(platform) on \(gemSource(request)):\n\(out.tail(15, network: environment))")
         }
         let pinned = GemPin.parseExplain(out.output)
-        guard pinned.contains(where: { $0.name == name }) else {
-            throw TackError("resolving \(tool) for \(platform) did not select the gem \(name) itself:\n\(out.tail(10))")
-        }
+        try PackageSet(tool: tool, noun: "gems").requireSelected(pinned.contains { $0.name == name }, package: name, platform: platform, output: out.tail(10))
         return pinned
     }
 
@@ -356,7 +332,7 @@ public struct GemBackend: Backend {
             }
         }
         guard problems.isEmpty else { throw TackError("cannot lock \(tool) for every platform:\n  " + problems.joined(separator: "\n  ")) }
-        return GemLockRecord(gems: try GemPlatforms.versions(of: selection, tool: tool), sha256: sums).fields.merging([PlatformSelection.field: selection.lockValue]) { $1 }
+        return PackageSet.lockFields(GemLockRecord(gems: try GemPlatforms.versions(of: selection, tool: tool), sha256: sums).fields, selection: selection)
     }
 
     /// Each gem fetched into its own directory below `scratch`, at most `jobs` at once.

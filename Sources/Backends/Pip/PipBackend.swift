@@ -59,13 +59,8 @@ public struct PipBackend: Backend {
     }
 
     public func published(_ versions: [AvailableVersion], of request: ToolRequest) async -> [AvailableVersion] {
-        let (published, unreadable) = await index.uploadTimes(PipName.normalize(source(of: request)), index: request.options.pip.indexURL ?? PipIndex.defaultIndex)
-        return versions.map { v in
-            var available = v
-            available.published = available.published ?? published[v.version.text]
-            if available.published == nil { available.unreadableDate = unreadable[v.version.text] }
-            return available
-        }
+        let (times, unreadable) = await index.uploadTimes(PipName.normalize(source(of: request)), index: request.options.pip.indexURL ?? PipIndex.defaultIndex)
+        return AvailableVersion.dated(versions, times: times, unreadable: unreadable)
     }
 
     // MARK: Install
@@ -175,30 +170,27 @@ public struct PipBackend: Backend {
         var resolvedHere = false
 
         func lockFields(_ installed: [PipPin]) -> [String: LockValue] {
-            guard selection.isRecorded else { return PipLockRecord(installed).fields }
-            return PipLockRecord(everything).fields.merging([PlatformSelection.field: selection.lockValue]) { $1 }
+            PackageSet.lockFields(PipLockRecord(selection.isRecorded ? everything : installed).fields, selection: selection)
         }
     }
 
     func lockedForThisPlatform(_ job: InstallJob) async throws(TackError) -> LockedSet {
-        let tool = "\(job.locked.name) \(job.locked.version)"
-        let everything = try PipLockRecord(job.locked.fields).distributions(of: "\(job.locked.name) \(job.locked.version)")
-        var set = LockedSet(everything: everything, selection: PlatformSelection(job.locked), pinned: everything)
-        guard set.selection.isRecorded else { return set }
-        let here = Platform.current
-        if let names = set.selection.names(for: here) {
+        let set = PackageSet(job.locked, noun: "distributions")
+        let everything = try PipLockRecord(job.locked.fields).distributions(of: set.tool)
+        var locked = LockedSet(everything: everything, selection: PlatformSelection(job.locked), pinned: everything)
+        let here = try await set.forThisPlatform(&locked.selection, job: job, recorded: { names in
             let wanted = Set(names)
-            set.pinned = everything.filter { wanted.contains($0.name) }
-        } else if job.frozen {
-            throw TackError("tack.lock locks the distributions of \(tool) for \(set.selection.covered.sorted().joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed")
-        } else {
-            job.report(.custom("resolving for \(here)"))
-            set.pinned = try await PipPlatformLocking(backend: self).resolve(job.request, version: job.locked.version, for: here, constraints: everything, scratch: job.scratch)
-            set.resolvedHere = true
-            set.everything = try PipPin.merge(everything, set.pinned, tool: tool, platform: here)
-            set.selection.set(set.pinned.map(\.name), for: here)
+            return everything.filter { wanted.contains($0.name) }
+        }, name: \.name) { () async throws(TackError) in
+            try await PipPlatformLocking(backend: self).resolve(job.request, version: job.locked.version, for: .current, constraints: everything, scratch: job.scratch)
         }
-        return set
+        guard let here else { return locked }
+        locked.pinned = here.pins
+        if here.resolvedHere {
+            locked.resolvedHere = true
+            locked.everything = try PipPin.merge(everything, here.pins, tool: set.tool, platform: .current)
+        }
+        return locked
     }
 
     /// Refuses a locked set that is not what resolving the pin gives (`resolved`).
@@ -223,10 +215,8 @@ public struct PipBackend: Backend {
     /// hashed (pip); the distributions, and the sources to install them from.
     func resolveUnlocked(_ job: InstallJob, python: String, uv: String?, venv: String) async throws(TackError) -> ([PipPin], [String]) {
         let request = job.request
-        let tool = "\(job.locked.name) \(job.locked.version)"
-        if job.frozen {
-            throw TackError("tack.lock records no distributions for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once")
-        }
+        let set = PackageSet(job.locked, noun: "distributions"), tool = set.tool
+        try set.requireRecorded(job)
         job.report(.custom("resolving"))
         let wanted = self.wanted(request, job.locked.version)
         let target = ["--python", venv + "/bin/python"], sources = self.sources(request)
@@ -256,9 +246,7 @@ public struct PipBackend: Backend {
             installSources = ["--no-index", "--find-links", dists]
         }
         let package = source(of: request)
-        guard pinned.contains(where: { PipName.normalize($0.name) == PipName.normalize(package) }) else {
-            throw TackError("resolving \(tool) did not select \(package) itself — is `\(package)` the package's name?")
-        }
+        try set.requireSelected(pinned.contains { PipName.normalize($0.name) == PipName.normalize(package) }, package: package)
         return (pinned, installSources)
     }
 
@@ -320,9 +308,7 @@ public struct PipBackend: Backend {
         let package = source(of: job.request)
         try Relocation(fs: fs).rewriteScripts(in: venv + "/bin", from: prefix, to: job.destination)
         let scripts = try PipSitePackages(fs: fs).consoleScripts(venv: venv, package: package)
-        guard !scripts.isEmpty else {
-            throw TackError("\(package) \(job.locked.version) has no console scripts, so there is nothing to run — is it a library rather than a tool?")
-        }
+        try PackageSet.requireSomething(scripts, package: "\(package) \(job.locked.version)", programs: "console scripts")
         let binaries = try Relocation(fs: fs).link(scripts, from: "venv/bin", in: job.directory)
         // What the venv was made from, as its pyvenv.cfg says.
         var cfg: [String: String] = [:]
@@ -358,8 +344,7 @@ public struct PipBackend: Backend {
     }
 
     func run(_ program: String, _ args: [String], _ job: InstallJob, _ env: [String: String], _ what: String) async throws(TackError) {
-        let out = try await runner.run(program, args, directory: job.scratch, environment: env)
-        guard out.status == 0 else { throw TackError("cannot \(what): \(Paths.basename(program)) failed (exit \(out.status)):\n\(out.tail(20, network: env))") }
+        _ = try await runner.runChecked(program, args, doing: what, directory: job.scratch, environment: env)
     }
 
     /// A file's text, or "" when it cannot be read.

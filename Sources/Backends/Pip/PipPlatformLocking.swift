@@ -25,7 +25,7 @@ struct PipPlatformLocking {
             everything = try PipPin.merge(everything, resolved, tool: tool, platform: platform)
             selection.set(resolved.map(\.name), for: platform)
         }
-        return PipLockRecord(everything).fields.merging([PlatformSelection.field: selection.lockValue]) { $1 }
+        return PackageSet.lockFields(PipLockRecord(everything).fields, selection: selection)
     }
 
     /// The distributions `request` at `version` installs on `platform`, with their hashes, as
@@ -52,9 +52,8 @@ struct PipPlatformLocking {
         }
         guard out.status == 0 else { throw await backend.existence(request, version) ?? PipPlatforms.resolutionFailure(out, tool: tool, platform: platform, python: pythonVersion) }
         let pinned = PipPin.parseRequirements(backend.text(output))
-        guard pinned.contains(where: { $0.name == PipName.normalize(backend.source(of: request)) }) else {
-            throw TackError("resolving \(tool) for \(platform) did not select \(backend.source(of: request)) itself — is `\(backend.source(of: request))` the package's name?")
-        }
+        let package = backend.source(of: request)
+        try PackageSet(tool: tool, noun: "distributions").requireSelected(pinned.contains { $0.name == PipName.normalize(package) }, package: package, platform: platform)
         return pinned
     }
 }

@@ -20,6 +20,20 @@ public struct ProcessOutput: Sendable, Equatable {
     }
 }
 
+extension ProcessRunner {
+    /// Runs a program whose failure is the command's (a package manager): its output when it
+    /// exits 0, else one error saying what it was doing, which program failed and how, and
+    /// the last `lines` of what it said (with what to set when it did not trust a certificate).
+    public func runChecked(_ program: String, _ arguments: [String], doing what: String, directory: String, environment: [String: String],
+                           lines: Int = 20) async throws(TackError) -> ProcessOutput {
+        let out = try await run(program, arguments, directory: directory, environment: environment, output: nil)
+        guard out.status == 0 else {
+            throw TackError("cannot \(what): \(Paths.basename(program)) failed (exit \(out.status)):\n\(out.tail(lines, network: environment))")
+        }
+        return out
+    }
+}
+
 /// Runs programs with argument arrays (never a shell string), so tests can substitute one.
 public protocol ProcessRunner: Sendable {
     /// Runs to completion; `output`, when given, hears each line as the program writes it

@@ -21,3 +21,16 @@ public struct AvailableVersion: Sendable, Equatable {
         self.lts = lts
     }
 }
+
+extension AvailableVersion {
+    /// `versions` with the publication times an index gives by version text (`times`), and
+    /// the dates it gives that cannot be read (`unreadable`), where a version has none yet.
+    public static func dated(_ versions: [AvailableVersion], times: [String: Int64], unreadable: [String: String]) -> [AvailableVersion] {
+        versions.map { v in
+            var available = v
+            available.published = available.published ?? times[v.version.text]
+            if available.published == nil { available.unreadableDate = unreadable[v.version.text] }
+            return available
+        }
+    }
+}
