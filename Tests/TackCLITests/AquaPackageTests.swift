@@ -69,8 +69,13 @@ import YAML
         let windowsOnly = try AquaPackage(try #require(try YAMLParser.parse(Array("type: github_release\nrepo_owner: a\nrepo_name: b\nasset: b.zip\nsupported_envs: [windows]\n".utf8))))
         let error = #expect(throws: TackError.self) { try windowsOnly.download(version: "v1", platform: Self.linux) }
         #expect(error?.message == "aqua's registry entry for a/b v1: it is not published for linux/amd64 (its supported_envs)")
+        // What `tack lock` asks before locking a platform: nothing to lock where it is not published.
+        #expect(!windowsOnly.isPublished(version: "v1", platform: Self.linux))
+        #expect(windowsOnly.isPublished(version: "v1", platform: Platform(os: "windows", arch: "x86_64")))
+        #expect(built.isPublished(version: "v1", platform: Self.linux), "no supported_envs: everywhere")
         let noAsset = try AquaPackage(try #require(try YAMLParser.parse(Array("type: github_release\nrepo_owner: a\nrepo_name: b\nasset: b.zip\nversion_constraint: \"false\"\nversion_overrides:\n  - version_constraint: \"true\"\n    no_asset: true\n    error_message: use b2 instead\n".utf8))))
         #expect(throws: TackError("aqua's registry entry for a/b v1: use b2 instead")) { try noAsset.download(version: "v1", platform: Self.linux) }
+        #expect(noAsset.isPublished(version: "v1", platform: Self.linux), "an entry that says why has it said")
     }
 
     /// Every package of the fixture, at a plain version, on the four platforms: a download, or

@@ -123,11 +123,10 @@ public struct AquaBackend: Backend {
         let tag = try lockedTag(record, entry, package)
         (record.registry, record.registrySHA256) = (registry.tag, registry.sha256)
         var problems: [String] = []
-        for p in missing {
+        // Not published there: nothing to lock for it (an install there says why).
+        for p in missing where package.isPublished(version: tag, platform: p) {
             let download: AquaDownload
             do { download = try package.download(version: tag, platform: p, vars: request.options.aqua.vars) } catch {
-                // Not published there: nothing to lock for it (an install there says why).
-                if error.message.contains("is not published for") { continue }
                 problems.append("\(entry.name) \(entry.version) (\(p)): \(error.message)")
                 continue
             }

@@ -89,9 +89,7 @@ struct AquaDownloadRenderer {
         }
         if let message = field("error_message") { throw fail(message) }
         let rosetta = AquaPackage.flag(package.fields["rosetta2"]) == true
-        if let envs = package.fields["supported_envs"], !AquaPackage.supports(envs, platform, rosetta: rosetta) {
-            throw fail("it is not published for \(platform.goos)/\(platform.goarch) (its supported_envs)")
-        }
+        guard package.publishes(for: platform) else { throw fail("it is not published for \(platform.goos)/\(platform.goarch) (its supported_envs)") }
         let type = package.type
         var values = baseValues(rosetta: rosetta, replacements: replacements(package.fields["replacements"]))
         let url: String, asset: String

@@ -134,6 +134,24 @@ public struct AquaPackage: Sendable {
         return names.contains { accepted.contains($0) }
     }
 
+    /// Whether this package (chosen for a version and platform already) is published for
+    /// `platform` at all: its `supported_envs`, rosetta2 counted.
+    func publishes(for platform: AquaPlatform) -> Bool {
+        guard let envs = fields["supported_envs"] else { return true }
+        return Self.supports(envs, platform, rosetta: Self.flag(fields["rosetta2"]) == true)
+    }
+
+    /// Whether `version` (the tag) is published for `platform`: a platform it is not has
+    /// nothing to lock (an install there says why). True when the entry cannot tell, so that
+    /// `download` says what is wrong with it.
+    public func isPublished(version: String, platform: Platform) -> Bool {
+        let target = AquaPlatform(platform)
+        guard let chosen = try? forVersion(version).forPlatform(target) else { return true }
+        // An entry that says why it has no asset says so first (`AquaDownloadRenderer`).
+        if Self.flag(chosen.fields["no_asset"]) == true || chosen.string("error_message") != nil { return true }
+        return chosen.publishes(for: target)
+    }
+
     /// What to download for `version` (the tag) on `platform`, or why there is nothing.
     public func download(version: String, platform: Platform, libc: String = "glibc", vars: [String: String] = [:]) throws(TackError) -> AquaDownload {
         let target = AquaPlatform(platform, libc: libc)
