@@ -53,7 +53,7 @@ let backendImplementation = backendFiles.filter { !backendKindSources.contains($
 /// async, with processes and HTTP — is left out, as are the backends' implementations.
 let embeddedExcluded = [
     "Core/Backend/Backend.swift", "Core/Backend/BackendRegistry.swift", "Core/Effects/Concurrently.swift",
-    "Core/Effects/HTTPClient.swift", "Core/Effects/OffPool.swift", "Core/Effects/ProcessRunner.swift",
+    "Core/Effects/HTTPClient.swift", "Core/Effects/HTTPFailure.swift", "Core/Effects/HTTPStatusText.swift", "Core/Effects/OffPool.swift", "Core/Effects/ProcessRunner.swift",
     "Core/Lock/LockPlanner.swift", "Core/Store/BuildCache.swift", "Core/Store/Installer.swift", "Backends/Resources", "hot-sections.txt",
 ] + backendImplementation.map { "Backends/" + $0 }
 

@@ -45,14 +45,15 @@ import Testing
         let out = root + "/out"
         #expect(try await http.download(url, to: out) { _, _ in } == Hashing.sha256(Array("jq 1.7.1\n".utf8)))
         await #expect { try await http.get("https://dl.example/other") } throws: { error in
-            (error as? HTTPFailure).map { $0.message.contains("has no https://dl.example/other") && $0.status == 404 && !$0.isTransient } ?? false
+            (error as? HTTPFailure).map { $0.reason == .notInCopy(url: "https://dl.example/other", copy: reader.label) && $0.status == 404 && !$0.isTransient } ?? false
         }
         #expect(reader.lacks(entry(), platform: "linux-x86_64").isEmpty)
         // A file of the copy changed on the way: refused, never installed.
         let file = try #require(reader.file(for: url)?.path)
         try Data("jq 6.6.6\n".utf8).write(to: URL(fileURLWithPath: file))
         await #expect { try await http.get(url) } throws: { error in
-            (error as? HTTPFailure)?.message.contains("holds other bytes for https://dl.example/jq-1.7.1") ?? false
+            guard case .damagedInCopy(let damaged, _, _, _)? = (error as? HTTPFailure)?.reason else { return false }
+            return damaged == url
         }
         // Cut short: said before installing.
         try Data("jq".utf8).write(to: URL(fileURLWithPath: file))

@@ -37,20 +37,20 @@ import Testing
     @Test func failuresSayWhereTheRequestEndedUp() async throws {
         let s = try Sandbox()
         let server = try served(s)
-        await #expect(throws: HTTPFailure(status: 404, message: "the server answered 404 Not Found")) {
+        await #expect(throws: HTTPFailure(.answered(status: 404, redirectedTo: nil))) {
             _ = try await client.download(server.url("files/missing"), to: s.root + "/missing") { _, _ in }
         }
         let target = server.url("files/missing").replacingOccurrences(of: "127.0.0.1", with: "localhost")
-        await #expect(throws: HTTPFailure(status: 404, message: "redirected to \(target), which answered 404 Not Found")) {
+        await #expect(throws: HTTPFailure(.answered(status: 404, redirectedTo: target))) {
             _ = try await client.download(server.url("redirect/localhost/files/missing"), to: s.root + "/missing") { _, _ in }
         }
-        await #expect(throws: HTTPFailure(status: nil, message: "\(server.url("loop")) redirects more than 10 times")) {
+        await #expect(throws: HTTPFailure(.tooManyRedirects(url: server.url("loop"), limit: 10))) {
             _ = try await client.get(server.url("loop"))
         }
-        await #expect(throws: HTTPFailure(status: nil, message: "the answer is larger than 4 bytes")) {
+        await #expect(throws: HTTPFailure(.largerThan(bytes: 4))) {
             _ = try await client.send(HTTPRequest("GET", server.url("files/tool")), limit: 4)
         }
-        await #expect(throws: HTTPFailure(status: 400, message: "`ftp://127.0.0.1/tool` is not an http or https URL")) {
+        await #expect(throws: HTTPFailure(.notHTTP(url: "ftp://127.0.0.1/tool"))) {
             _ = try await client.send(HTTPRequest("GET", "ftp://127.0.0.1/tool"), limit: 4)
         }
     }
@@ -61,7 +61,8 @@ import Testing
             _ = try await client.get("http://127.0.0.1:1/x")
             Issue.record("a request to a closed port succeeded")
         } catch {
-            #expect(error.status == nil && error.message.hasPrefix("cannot reach 127.0.0.1: "), "\(error.message)")
+            guard case .unreachable(let host, _) = error.reason else { Issue.record("\(error.reason)"); return }
+            #expect(host == "127.0.0.1" && error.status == nil && error.isTransient && error.message.hasPrefix("cannot reach 127.0.0.1: "), "\(error.message)")
         }
     }
 }

@@ -16,14 +16,14 @@ final class FakeHTTPClient: HTTPClient, @unchecked Sendable {
 
     func get(_ url: String, limit: DocumentLimit) async throws(HTTPFailure) -> [UInt8] {
         lock.withLock { asked.append(url) }
-        guard let body = bodies[url] else { throw HTTPFailure(status: 404, message: "the server answered 404 Not Found") }
+        guard let body = bodies[url] else { throw HTTPFailure(.answered(status: 404, redirectedTo: nil)) }
         return body
     }
 
     func download(_ url: String, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         let body = try await get(url)
         guard FileManager.default.createFile(atPath: destination, contents: Data(body)) else {
-            throw HTTPFailure(status: 0, message: "cannot write \(destination)")
+            throw HTTPFailure(.cannotWrite(destination, detail: nil))
         }
         progress(Int64(body.count), Int64(body.count))
         return SHA256Digest.hex(body)

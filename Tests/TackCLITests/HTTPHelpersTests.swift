@@ -43,8 +43,8 @@ import Testing
         #expect(cache.idle == 2 && cache.variable == "TACK_CACHE_TIMEOUT")
         for junk in ["0", "-3", "nan", "inf", "soon"] { #expect(TransferLimits.from(environment: ["TACK_HTTP_TIMEOUT": junk]).idle == 30, "\(junk)") }
         #expect(TransferLimits.from(environment: ["TACK_HTTP_TIMEOUT": "0.1"]).idle == 0.5, "never less than half a second")
-        #expect(HTTPFailure(status: nil, message: "").isTransient && HTTPFailure(status: 503, message: "").isTransient && HTTPFailure(status: 429, message: "").isTransient)
-        #expect(!HTTPFailure(status: 404, message: "").isTransient && !HTTPFailure(status: 401, message: "").isTransient)
+        #expect(HTTPFailure(.unreachable(host: "h", detail: "")).isTransient && HTTPFailure(.answered(status: 503, redirectedTo: nil)).isTransient && HTTPFailure(.answered(status: 429, redirectedTo: nil)).isTransient)
+        #expect(!HTTPFailure(.answered(status: 404, redirectedTo: nil)).isTransient && !HTTPFailure(.answered(status: 401, redirectedTo: nil)).isTransient)
     }
 }
 
@@ -67,7 +67,9 @@ import Testing
             if watch.check() != nil { stoppedAt = clock.now - 100 }
         }
         #expect(stoppedAt.map { $0 <= 2 + interval * 2 + 0.001 } == true, "stopped at \(String(describing: stoppedAt))")
-        #expect(watch.failure?.message.contains("sent fewer than 10 bytes a second for 2 s") == true)
+        #expect(watch.failure == HTTPFailure(.tooSlow(host: "127.0.0.1", bytesPerSecond: 10, seconds: 2, variable: "TACK_HTTP_TIMEOUT")))
+        #expect(watch.failure?.message == "127.0.0.1 sent fewer than 10 bytes a second for 2 s (TACK_HTTP_MIN_RATE, TACK_HTTP_TIMEOUT), so tack gave up on it")
+        #expect(watch.failure?.isTransient == false)
     }
 
     @Test func aServerAtTheRateIsNotStopped() {

@@ -110,10 +110,10 @@ public struct CopyReader: Sendable {
         guard let (path, blob) = file(for: url) else { return .failure(notInCopy(url)) }
         try? fs.remove(destination)
         do { try fs.copy(path, to: destination) } catch {
-            return .failure(HTTPFailure(status: 404, message: "cannot read \(URLRedaction.text(url)) from the copy at \(label): \(error)", stalled: true))
+            return .failure(HTTPFailure(.unreadableInCopy(url: url, copy: label, detail: "\(error)")))
         }
         guard let (sum, _) = Hashing.sha256(file: destination) else {
-            return .failure(HTTPFailure(status: 404, message: "cannot read \(destination)", stalled: true))
+            return .failure(HTTPFailure(.unreadableCopied(destination)))
         }
         guard sum == blob.sha256 else { return .failure(damaged(url, sum, blob)) }
         return .success(sum)
@@ -124,7 +124,7 @@ public struct CopyReader: Sendable {
         guard let (path, blob) = file(for: url) else { return .failure(notInCopy(url)) }
         let bytes: [UInt8]
         do { bytes = try fs.read(path, limit: limit) } catch {
-            return .failure(HTTPFailure(status: 404, message: "cannot read \(URLRedaction.text(url)) from the copy at \(label): \(error)", stalled: true))
+            return .failure(HTTPFailure(.unreadableInCopy(url: url, copy: label, detail: "\(error)")))
         }
         let sum = Hashing.sha256(bytes)
         guard sum == blob.sha256 else { return .failure(damaged(url, sum, blob)) }
@@ -132,10 +132,10 @@ public struct CopyReader: Sendable {
     }
 
     func notInCopy(_ url: String) -> HTTPFailure {
-        HTTPFailure(status: 404, message: "the copy at \(label) has no \(URLRedaction.text(url)), and tack installs from the copy with no other network (make the copy again with `tack mirror` from this tack.lock)", stalled: true)
+        HTTPFailure(.notInCopy(url: url, copy: label))
     }
 
     func damaged(_ url: String, _ sum: String, _ blob: CopyIndex.Blob) -> HTTPFailure {
-        HTTPFailure(status: 404, message: "the copy at \(label) holds other bytes for \(URLRedaction.text(url)) (sha256 \(sum)) than its index says (\(blob.sha256)) — it was damaged; copy it again", stalled: true)
+        HTTPFailure(.damagedInCopy(url: url, copy: label, sha256: sum, expected: blob.sha256))
     }
 }

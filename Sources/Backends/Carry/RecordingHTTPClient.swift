@@ -10,13 +10,13 @@ struct RecordingHTTPClient: HTTPClient {
 
     func download(_ url: String, to destination: String, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         let sum = try await base.download(mirrors.apply(url), to: destination, progress: progress)
-        do { try copy.keep(url: url, file: destination, sum: sum) } catch { throw HTTPFailure(status: nil, message: error.message, stalled: true) }
+        do { try copy.keep(url: url, file: destination, sum: sum) } catch { throw HTTPFailure(.notKept(error.message)) }
         return sum
     }
 
     func get(_ url: String, limit: DocumentLimit) async throws(HTTPFailure) -> [UInt8] {
         let bytes = try await base.get(mirrors.apply(url), limit: limit)
-        do { try copy.keep(url: url, bytes: bytes) } catch { throw HTTPFailure(status: nil, message: error.message, stalled: true) }
+        do { try copy.keep(url: url, bytes: bytes) } catch { throw HTTPFailure(.notKept(error.message)) }
         return bytes
     }
 }
@@ -36,7 +36,7 @@ struct CarriedHTTPClient: HTTPClient {
 
     func get(_ url: String, limit: DocumentLimit) async throws(HTTPFailure) -> [UInt8] {
         if let size = copy.file(for: url)?.blob.size, size > limit.bytes(environment) {
-            throw HTTPFailure(status: nil, message: limit.tooLarge(environment), stalled: true)
+            throw HTTPFailure(.overLimit(limit.tooLarge(environment)))
         }
         return try copy.bytes(url, limit: limit.bytes(environment) + 1).get()
     }

@@ -1,23 +1,3 @@
-/// A failed HTTP request, with what a retry policy needs to know.
-public struct HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The status code, or nil for a network error (no answer, a timeout, a cut connection).
-    public var status: Int?
-    public var message: String
-    /// The transfer stalled or crawled past the limits (`TransferLimits`): the server is
-    /// there but too slow, and trying again would only wait as long again.
-    public var stalled = false
-    public init(status: Int?, message: String, stalled: Bool = false) {
-        self.status = status
-        self.message = message
-        self.stalled = stalled
-    }
-    /// Worth trying again: a server error, a dropped connection, a refused one — not a
-    /// transfer that stalled (at the defaults a crawling server is given up on within a
-    /// minute, not after every retry's window too).
-    public var isTransient: Bool { !stalled && (status.map { $0 >= 500 || $0 == 429 || $0 == 408 } ?? true) }
-    public var description: String { message }
-}
-
 /// Downloads, streamed to disk and hashed as they arrive. `file://` URLs work too.
 public protocol HTTPClient: Sendable {
     /// Writes the body of `url` to `destination` and returns its SHA-256 (lowercase hex).

@@ -1,6 +1,6 @@
 /// The reason phrase of an HTTP status, for messages ("404 Not Found").
-enum HTTPStatusText {
-    static func of(_ status: Int) -> String {
+public enum HTTPStatusText {
+    public static func of(_ status: Int) -> String {
         switch status {
         case 400: return "Bad Request"
         case 401: return "Unauthorized"

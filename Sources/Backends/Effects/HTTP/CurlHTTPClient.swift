@@ -32,11 +32,11 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
     func download(_ url: String, to destination: String, cap: (bytes: Int64, message: String)?,
                   progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased() else {
-            throw HTTPFailure(status: 400, message: "what was given is not a URL")
+            throw HTTPFailure(.notAURL)
         }
         trace("fetching \(Redact.url(url))")
         if scheme == "file" { return try LocalCopy.copy(u.path, to: destination, cap: cap) }
-        guard scheme == "https" || scheme == "http" else { throw HTTPFailure(status: 400, message: "tack downloads only https, http and file URLs, not \(scheme): ones") }
+        guard scheme == "https" || scheme == "http" else { throw HTTPFailure(.unsupportedScheme(scheme)) }
         var headers: [String: String] = [:]
         if let token = GitHub.authorization(for: url, environment: environment) { headers["Authorization"] = token }
         return try await download(HTTPRequest("GET", url, headers: headers), to: destination, cap: cap, progress: progress)
@@ -64,7 +64,7 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
                   progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(HTTPFailure) -> String {
         let request = try checked(request)
         guard let out = NewFile.open(destination) else {
-            throw HTTPFailure(status: 0, message: "cannot write \(destination)")
+            throw HTTPFailure(.cannotWrite(destination, detail: nil))
         }
         defer { try? out.close() }
         let answer = try await exchange(request, sink: {
@@ -74,17 +74,16 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
         }, progress: progress)
         if let sha256 = answer.sha256 { return sha256 }
         if let limit = GitHub.rateLimitProblem(status: answer.status, remaining: answer.headers["x-ratelimit-remaining"], withToken: request.headers["Authorization"] != nil) {
-            throw HTTPFailure(status: answer.status, message: limit)
+            throw HTTPFailure(.rateLimited(status: answer.status, advice: limit))
         }
         // The caller names the URL it asked for; a redirect's target is news.
-        let who = answer.url != request.url ? "redirected to \(Redact.url(answer.url)), which" : "the server"
-        throw HTTPFailure(status: answer.status, message: "\(who) answered \(answer.status) \(HTTPStatusText.of(answer.status))")
+        throw HTTPFailure(.answered(status: answer.status, redirectedTo: answer.url != request.url ? Redact.url(answer.url) : nil))
     }
 
     /// Only http and https go out.
     func checked(_ request: HTTPRequest) throws(HTTPFailure) -> HTTPRequest {
         guard let scheme = URLComponents(string: request.url)?.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
-            throw HTTPFailure(status: 400, message: "`\(Redact.url(request.url))` is not an http or https URL")
+            throw HTTPFailure(.notHTTP(url: Redact.url(request.url)))
         }
         trace("\(request.method) \(Redact.url(request.url))")
         return request
@@ -109,6 +108,6 @@ public struct CurlHTTPClient: HTTPClient, HTTPTransport {
             }
             current = RedirectPolicy.follow(current, to: location, status: answer.status)
         }
-        throw HTTPFailure(status: nil, message: "\(Redact.url(request.url)) redirects more than \(Self.maximumRedirects) times")
+        throw HTTPFailure(.tooManyRedirects(url: Redact.url(request.url), limit: Self.maximumRedirects))
     }
 }

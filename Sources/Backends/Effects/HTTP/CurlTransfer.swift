@@ -59,7 +59,7 @@ final class CurlTransfer {
     /// no whole answer (no connection, a stall, a cut, a write that failed).
     func run() throws(HTTPFailure) -> Answer {
         CurlTransfer.initializeOnce
-        guard let curl = curl_easy_init() else { throw HTTPFailure(status: nil, message: "libcurl could not start a transfer") }
+        guard let curl = curl_easy_init() else { throw HTTPFailure(.cannotStart) }
         defer { curl_easy_cleanup(curl) }
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -134,7 +134,7 @@ final class CurlTransfer {
             tack_curl_set_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
             (bytes.isEmpty ? [0] : bytes).withUnsafeBytes { _ = tack_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
         case .file(let path):
-            guard let handle = FileHandle(forReadingAtPath: path) else { throw HTTPFailure(status: 0, message: "cannot read \(path)") }
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw HTTPFailure(.cannotRead(path, detail: nil)) }
             upload = handle
             let size = (try? handle.seekToEnd()).map { Int64($0) } ?? 0
             try? handle.seek(toOffset: 0)
@@ -172,14 +172,14 @@ final class CurlTransfer {
         switch sink {
         case .memory(let limit):
             guard body.count + bytes.count <= limit else {
-                stopped = HTTPFailure(status: nil, message: "the answer is larger than \(limit) bytes")
+                stopped = HTTPFailure(.largerThan(bytes: limit))
                 return 0
             }
             body.append(contentsOf: bytes)
         case .file(let handle, let path, let cap):
             if let cap, (200..<300).contains(status), received + Int64(bytes.count) > cap.bytes {
                 // A small document over its cap: stopped here, and not tried again.
-                stopped = HTTPFailure(status: nil, message: cap.message, stalled: true)
+                stopped = HTTPFailure(.overLimit(cap.message))
                 return 0
             }
             guard (200..<300).contains(status) else {
@@ -192,7 +192,7 @@ final class CurlTransfer {
             hasher.update(bytes)
             do { try handle.write(contentsOf: Data(bytes)) } catch {
                 // A full disk, a quota: not worth retrying; the caller removes the partial file.
-                stopped = HTTPFailure(status: 0, message: "cannot write \(path): \(describe(error))")
+                stopped = HTTPFailure(.cannotWrite(path, detail: describe(error)))
                 return 0
             }
             received += Int64(bytes.count)
@@ -230,14 +230,14 @@ final class CurlTransfer {
         case CURLE_WRITE_ERROR where refused:
             break
         case CURLE_PARTIAL_FILE:
-            throw HTTPFailure(status: nil, message: "the download was cut short: \(received) of \(expected.map(String.init) ?? "?") bytes")
+            throw HTTPFailure(.cutShort(received: received, expected: expected))
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-            throw HTTPFailure(status: nil, message: network.untrustedCertificate(host: watch.host, detail: detail))
+            throw HTTPFailure(.untrustedCertificate(host: watch.host, advice: network.untrustedCertificate(host: watch.host, detail: detail)))
         case CURLE_OPERATION_TIMEDOUT:
-            throw HTTPFailure(status: nil, message: "\(watch.host) sent nothing for \(TransferWatch.seconds(watch.limits.idle)) (\(watch.limits.variable)), so tack gave up on it")
+            throw HTTPFailure(.timedOut(host: watch.host, seconds: watch.limits.idle, variable: watch.limits.variable))
         default:
             let what = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-            throw HTTPFailure(status: nil, message: "cannot reach \(watch.host): \(what)")
+            throw HTTPFailure(.unreachable(host: watch.host, detail: what))
         }
         var responseCode = 0
         tack_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &responseCode)
@@ -251,7 +251,7 @@ final class CurlTransfer {
         var sha256: String?
         if case .file = sink, (200..<300).contains(status) {
             if let expected, received != expected {
-                throw HTTPFailure(status: nil, message: "the download was cut short: \(received) of \(expected) bytes")
+                throw HTTPFailure(.cutShort(received: received, expected: expected))
             }
             sha256 = Hashing.hex(hasher.finalize())
         }

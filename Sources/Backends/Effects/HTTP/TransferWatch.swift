@@ -48,20 +48,17 @@ final class TransferWatch: @unchecked Sendable {
             samples.removeAll { now - $0.time > limits.idle * 2 + 2 }
             let idleFor = now - lastMove
             if idleFor >= limits.idle {
-                tripped = HTTPFailure(status: nil, message: "\(host) sent nothing for \(Self.seconds(limits.idle)) (\(limits.variable)), so tack gave up on it", stalled: true)
+                tripped = HTTPFailure(.silent(host: host, seconds: limits.idle, variable: limits.variable))
             } else if limits.minimumRate > 0, now - started >= limits.idle,
                       let old = samples.last(where: { now - $0.time >= limits.idle }) {
                 // The rate over the last `idle` seconds at least: from the newest sample that old.
                 let span = now - old.time
                 let rate = Double(moved - old.moved) / span
                 if rate < limits.minimumRate {
-                    tripped = HTTPFailure(status: nil, message: "\(host) sent fewer than \(Self.number(limits.minimumRate)) bytes a second for \(Self.seconds(limits.idle)) (TACK_HTTP_MIN_RATE, \(limits.variable)), so tack gave up on it", stalled: true)
+                    tripped = HTTPFailure(.tooSlow(host: host, bytesPerSecond: limits.minimumRate, seconds: limits.idle, variable: limits.variable))
                 }
             }
             return tripped
         }
     }
-
-    static func seconds(_ t: TimeInterval) -> String { "\(number(t)) s" }
-    static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(format: "%.1f", x) }
 }
