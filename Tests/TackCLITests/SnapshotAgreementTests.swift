@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TackCore
+@testable import TackLean
 
 /// A snapshot that still holds answers what a resolution would: after any series of the
 /// changes a real day brings (an edit, a version file, an install or an uninstall, a variant,
@@ -13,33 +14,42 @@ import Testing
         "hello: { backend: \"url\", requested: \"\(version)\", source: \"https://example.com/hello-{version}\", version: \"\(version)\" }"
     }
 
-    /// One project with a pin of each way of being answered, and the changes made to it.
+    /// One project with a pin of each way of being answered, and the changes made to it: under
+    /// `root` of `fs` (in memory, or a directory on disk).
     struct Day {
-        let fs = InMemoryFileSystem(files: [
-            "/work/app/tack.yml": SnapshotAgreementTests.manifest("1.0.0"),
-            "/work/app/tack.lock": "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n",
-            "/work/app/a/b/readme": "x",
-            "/work/tool/mytool": "",
-            "/h/.config/tack/tack.yml": "tools:\n  jq: 1.7.1\n",
-            "/t/installs/hello/1.0.0/.tack-install.lock": "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n",
-            "/t/installs/node/20.1.0/bin/node": "",
-        ])
+        let fs: any FileSystem
+        let root: String
         var settings: Settings
 
-        init() throws {
-            settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app/a/b", fs: fs, backends: .standard)
+        init(fs: any FileSystem = InMemoryFileSystem(), root: String = "") throws {
+            self.fs = fs
+            self.root = root
+            settings = Settings(environment: ["HOME": root + "/h", "TACK_HOME": root + "/t"], cwd: root + "/work/app/a/b", fs: fs, backends: .standard)
+            let files = [
+                "/work/app/tack.yml": SnapshotAgreementTests.manifest("1.0.0"),
+                "/work/app/tack.lock": "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n",
+                "/work/app/a/b/readme": "x",
+                "/work/tool/mytool": "",
+                "/h/.config/tack/tack.yml": "tools:\n  jq: 1.7.1\n",
+                "/t/installs/hello/1.0.0/.tack-install.lock": "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n",
+                "/t/installs/node/20.1.0/bin/node": "",
+            ]
+            for (path, text) in files.sorted(by: { $0.key < $1.key }) { try write(path, text) }
             try trust()
         }
 
         func trust() throws {
-            let bytes = try fs.read("/work/app/tack.yml", limit: 1 << 20)
-            try TrustStore(store: try settings.requireStore()).trust("/work/app/tack.yml", hash: SHA256Digest.hex(bytes))
+            let bytes = try fs.read(root + "/work/app/tack.yml", limit: 1 << 20)
+            try TrustStore(store: try settings.requireStore()).trust(root + "/work/app/tack.yml", hash: SHA256Digest.hex(bytes))
         }
 
+        /// Writes `text` at `path` below the root, as an editor saves (a new file renamed over it).
         func write(_ path: String, _ text: String) throws {
-            try fs.createDirectory(Paths.dirname(path))
-            try fs.writeAtomically(path, Array(text.utf8), permissions: nil, flush: false)
+            try fs.createDirectory(Paths.dirname(root + path))
+            try fs.writeAtomically(root + path, Array(text.utf8), permissions: nil, flush: false)
         }
+
+        func remove(_ path: String) throws { try fs.remove(root + path) }
 
         /// The changes, by name: each is one a user, an editor, git or another tack makes.
         var changes: [(String, () throws -> Void)] {
@@ -49,13 +59,13 @@ import Testing
                 ("edit without trusting", { try write("/work/app/tack.yml", SnapshotAgreementTests.manifest("1.0.0") + "# edited\n") }),
                 ("save with no change", {
                     for file in ["/work/app/tack.lock", "/work/app/tack.yml"] {
-                        if let bytes = try? fs.read(file, limit: 1 << 20) { try write(file, String(decoding: bytes, as: UTF8.self)) }
+                        if let bytes = try? fs.read(root + file, limit: 1 << 20) { try write(file, String(decoding: bytes, as: UTF8.self)) }
                     }
                 }),
                 ("lock 2.0.0", { try write("/work/app/tack.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("2.0.0"))\n") }),
-                ("remove the lock", { try fs.remove("/work/app/tack.lock") }),
+                ("remove the lock", { try remove("/work/app/tack.lock") }),
                 ("install 2.0.0", { try write("/t/installs/hello/2.0.0/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("2.0.0"))\n") }),
-                ("uninstall 1.0.0", { try fs.remove("/t/installs/hello/1.0.0") }),
+                ("uninstall 1.0.0", { try remove("/t/installs/hello/1.0.0") }),
                 ("install 1.0.0", { try write("/t/installs/hello/1.0.0/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n") }),
                 ("a variant of 1.0.0", {
                     try write("/t/installs/hello/.variants/1.0.0/x/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n")
@@ -64,7 +74,7 @@ import Testing
                     try write("/t/installs/hello/.variants/1.0.0/y/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0").replacingOccurrences(of: "example.com", with: "example.org"))\n")
                 }),
                 ("that variant rebuilt as the locked build", {
-                    if fs.info("/t/installs/hello/.variants/1.0.0/y") != nil {
+                    if fs.info(root + "/t/installs/hello/.variants/1.0.0/y") != nil {
                         try write("/t/installs/hello/.variants/1.0.0/y/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n")
                     }
                 }),
@@ -73,21 +83,21 @@ import Testing
                 }),
                 ("a version file here", { try write("/work/app/a/b/.nvmrc", "20\n") }),
                 ("a version file above", { try write("/work/app/a/.tool-versions", "nodejs 20.1.0\n") }),
-                ("remove the version files", { try fs.remove("/work/app/a/b/.nvmrc"); try fs.remove("/work/app/a/.tool-versions") }),
+                ("remove the version files", { try remove("/work/app/a/b/.nvmrc"); try remove("/work/app/a/.tool-versions") }),
                 ("install node 20.3.0", { try write("/t/installs/node/20.3.0/bin/node", "") }),
-                ("uninstall node 20.3.0", { try fs.remove("/t/installs/node/20.3.0") }),
-                ("a bin in the path: pin", { try fs.createDirectory("/work/tool/bin") }),
-                ("no bin in the path: pin", { try fs.remove("/work/tool/bin") }),
-                ("take trust back", { try fs.remove("/t/state/trust") }),
+                ("uninstall node 20.3.0", { try remove("/t/installs/node/20.3.0") }),
+                ("a bin in the path: pin", { try fs.createDirectory(root + "/work/tool/bin") }),
+                ("no bin in the path: pin", { try remove("/work/tool/bin") }),
+                ("take trust back", { try remove("/t/state/trust") }),
                 ("trust again", { try trust() }),
                 ("edit the global manifest", { try write("/h/.config/tack/tack.yml", "tools:\n  jq: 1.6\n") }),
                 ("a local override of the manifest", { try write("/work/app/tack.local.yml", "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"2.0.0\" }\n") }),
-                ("no local override", { try fs.remove("/work/app/tack.local.yml") }),
+                ("no local override", { try remove("/work/app/tack.local.yml") }),
                 ("a mise.toml", { try write("/work/app/a/mise.toml", "[tools]\nnode = \"20\"\n") }),
-                ("no mise.toml", { try fs.remove("/work/app/a/mise.toml") }),
+                ("no mise.toml", { try remove("/work/app/a/mise.toml") }),
                 ("the user's own .tool-versions", { try write("/h/.tool-versions", "nodejs 20.1.0\n") }),
                 ("a project nearer", { try write("/work/app/a/tack.yml", "tools:\n  rg: 14.1.0\n") }),
-                ("no project nearer", { try fs.remove("/work/app/a/tack.yml") }),
+                ("no project nearer", { try remove("/work/app/a/tack.yml") }),
             ]
         }
     }
@@ -139,6 +149,53 @@ import Testing
         }
         // Both happen often: the series test what holds, not only what goes stale.
         #expect(held > 250 && stale > 250, "held \(held), stale \(stale)")
+    }
+
+    /// The same on disk, where the times are the clock's (files changed within 2 s of a
+    /// resolution do not vouch for anything yet, and a change in the clock's current tick
+    /// leaves no snapshot saved), and with both readers: the lean one, which every shim and
+    /// prompt runs, must decide as `Snapshot.load` does.
+    @Test func bothReadersAgreeOnARealDayOnDisk() throws {
+        var generator = SplitMix(seed: 0x7AC4_D15C)
+        var held = 0
+        for series in 0..<30 {
+            let sandbox = try Sandbox()
+            let day = try Day(fs: LocalFileSystem(), root: sandbox.root)
+            let changes = day.changes
+            var said: [String] = []
+            func resolvedAndSaved() throws -> Snapshot {
+                // A change in the clock's current tick leaves no snapshot saved: wait for the next.
+                for _ in 0..<20 {
+                    let fresh = try Snapshot.resolved(settings: day.settings, executable: nil).0
+                    if !fresh.racy {
+                        #expect(fresh.save(settings: day.settings))
+                        return fresh
+                    }
+                    usleep(5_000)
+                }
+                Issue.record("no snapshot could be saved (series \(series), after \(said.joined(separator: ", ")))")
+                return try Snapshot.resolved(settings: day.settings, executable: nil).0
+            }
+            _ = try resolvedAndSaved()
+            let key = try #require(Snapshot.environmentKey(day.settings.environment))
+            let context = LeanContext(cwd: Array(day.settings.cwd.utf8), tackHome: Array((sandbox.root + "/t").utf8), environmentKey: Array(key.utf8))
+            let path = try #require(context.snapshotPath())
+            #expect(path.dropLast() == Array(try #require(Snapshot.location(settings: day.settings)).utf8), "both readers look in one place")
+            for _ in 0..<10 {
+                let (name, change) = changes[Int(generator.next() % UInt64(changes.count))]
+                try change()
+                said.append(name)
+                let swift = Snapshot.load(settings: day.settings)
+                let lean = LeanSnapshot.load(path: path, context: context)
+                #expect((swift == nil) == (lean == nil), "series \(series), after \(said.joined(separator: ", ")): Snapshot.load \(swift == nil ? "stale" : "holds"), the lean reader \(lean == nil ? "stale" : "holds")")
+                let fresh = try resolvedAndSaved()
+                if let swift {
+                    held += 1
+                    #expect(Answers(swift) == Answers(fresh), "series \(series), after \(said.joined(separator: ", ")):\nheld  \(Answers(swift))\nfresh \(Answers(fresh))")
+                }
+            }
+        }
+        #expect(held > 40, "held \(held)")
     }
 
     /// A small, seeded generator: the same series every run.
