@@ -16,7 +16,7 @@ import Testing
 
     /// One project with a pin of each way of being answered, and the changes made to it: under
     /// `root` of `fs` (in memory, or a directory on disk).
-    struct Day {
+    final class Day {
         let fs: any FileSystem
         let root: String
         var settings: Settings
@@ -54,50 +54,63 @@ import Testing
         /// The changes, by name: each is one a user, an editor, git or another tack makes.
         var changes: [(String, () throws -> Void)] {
             [
-                ("edit the pin", { try write("/work/app/tack.yml", SnapshotAgreementTests.manifest("2.0.0")); try trust() }),
-                ("edit the pin back", { try write("/work/app/tack.yml", SnapshotAgreementTests.manifest("1.0.0")); try trust() }),
-                ("edit without trusting", { try write("/work/app/tack.yml", SnapshotAgreementTests.manifest("1.0.0") + "# edited\n") }),
-                ("save with no change", {
+                ("edit the pin", { [self] in try write("/work/app/tack.yml", SnapshotAgreementTests.manifest("2.0.0")); try trust() }),
+                ("edit the pin back", { [self] in try write("/work/app/tack.yml", SnapshotAgreementTests.manifest("1.0.0")); try trust() }),
+                ("edit without trusting", { [self] in try write("/work/app/tack.yml", SnapshotAgreementTests.manifest("1.0.0") + "# edited\n") }),
+                ("save with no change", { [self] in
                     for file in ["/work/app/tack.lock", "/work/app/tack.yml"] {
                         if let bytes = try? fs.read(root + file, limit: 1 << 20) { try write(file, String(decoding: bytes, as: UTF8.self)) }
                     }
                 }),
-                ("lock 2.0.0", { try write("/work/app/tack.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("2.0.0"))\n") }),
-                ("remove the lock", { try remove("/work/app/tack.lock") }),
-                ("install 2.0.0", { try write("/t/installs/hello/2.0.0/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("2.0.0"))\n") }),
-                ("uninstall 1.0.0", { try remove("/t/installs/hello/1.0.0") }),
-                ("install 1.0.0", { try write("/t/installs/hello/1.0.0/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n") }),
-                ("a variant of 1.0.0", {
+                ("lock 2.0.0", { [self] in try write("/work/app/tack.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("2.0.0"))\n") }),
+                ("remove the lock", { [self] in try remove("/work/app/tack.lock") }),
+                ("install 2.0.0", { [self] in try write("/t/installs/hello/2.0.0/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("2.0.0"))\n") }),
+                ("uninstall 1.0.0", { [self] in try remove("/t/installs/hello/1.0.0") }),
+                ("install 1.0.0", { [self] in try write("/t/installs/hello/1.0.0/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n") }),
+                ("a variant of 1.0.0", { [self] in
                     try write("/t/installs/hello/.variants/1.0.0/x/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n")
                 }),
-                ("a variant of another build", {
+                ("a variant of another build", { [self] in
                     try write("/t/installs/hello/.variants/1.0.0/y/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0").replacingOccurrences(of: "example.com", with: "example.org"))\n")
                 }),
-                ("that variant rebuilt as the locked build", {
+                ("that variant rebuilt as the locked build", { [self] in
                     if fs.info(root + "/t/installs/hello/.variants/1.0.0/y") != nil {
                         try write("/t/installs/hello/.variants/1.0.0/y/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0"))\n")
                     }
                 }),
-                ("the version's own build replaced", {
+                ("the version's own build replaced", { [self] in
                     try write("/t/installs/hello/1.0.0/.tack-install.lock", "version: 1\ntools:\n  \(SnapshotAgreementTests.entry("1.0.0").replacingOccurrences(of: "example.com", with: "example.org"))\n")
                 }),
-                ("a version file here", { try write("/work/app/a/b/.nvmrc", "20\n") }),
-                ("a version file above", { try write("/work/app/a/.tool-versions", "nodejs 20.1.0\n") }),
-                ("remove the version files", { try remove("/work/app/a/b/.nvmrc"); try remove("/work/app/a/.tool-versions") }),
-                ("install node 20.3.0", { try write("/t/installs/node/20.3.0/bin/node", "") }),
-                ("uninstall node 20.3.0", { try remove("/t/installs/node/20.3.0") }),
-                ("a bin in the path: pin", { try fs.createDirectory(root + "/work/tool/bin") }),
-                ("no bin in the path: pin", { try remove("/work/tool/bin") }),
-                ("take trust back", { try remove("/t/state/trust") }),
-                ("trust again", { try trust() }),
-                ("edit the global manifest", { try write("/h/.config/tack/tack.yml", "tools:\n  jq: 1.6\n") }),
-                ("a local override of the manifest", { try write("/work/app/tack.local.yml", "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"2.0.0\" }\n") }),
-                ("no local override", { try remove("/work/app/tack.local.yml") }),
-                ("a mise.toml", { try write("/work/app/a/mise.toml", "[tools]\nnode = \"20\"\n") }),
-                ("no mise.toml", { try remove("/work/app/a/mise.toml") }),
-                ("the user's own .tool-versions", { try write("/h/.tool-versions", "nodejs 20.1.0\n") }),
-                ("a project nearer", { try write("/work/app/a/tack.yml", "tools:\n  rg: 14.1.0\n") }),
-                ("no project nearer", { try remove("/work/app/a/tack.yml") }),
+                ("a version file here", { [self] in try write("/work/app/a/b/.nvmrc", "20\n") }),
+                ("a version file above", { [self] in try write("/work/app/a/.tool-versions", "nodejs 20.1.0\n") }),
+                ("remove the version files", { [self] in try remove("/work/app/a/b/.nvmrc"); try remove("/work/app/a/.tool-versions") }),
+                ("install node 20.3.0", { [self] in try write("/t/installs/node/20.3.0/bin/node", "") }),
+                ("uninstall node 20.3.0", { [self] in try remove("/t/installs/node/20.3.0") }),
+                ("a bin in the path: pin", { [self] in try fs.createDirectory(root + "/work/tool/bin") }),
+                ("no bin in the path: pin", { [self] in try remove("/work/tool/bin") }),
+                ("take trust back", { [self] in try remove("/t/state/trust") }),
+                ("trust again", { [self] in try trust() }),
+                ("edit the global manifest", { [self] in try write("/h/.config/tack/tack.yml", "tools:\n  jq: 1.6\n") }),
+                ("a local override of the manifest", { [self] in try write("/work/app/tack.local.yml", "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"2.0.0\" }\n") }),
+                ("no local override", { [self] in try remove("/work/app/tack.local.yml") }),
+                ("a mise.toml", { [self] in try write("/work/app/a/mise.toml", "[tools]\nnode = \"20\"\n") }),
+                ("no mise.toml", { [self] in try remove("/work/app/a/mise.toml") }),
+                ("the user's own .tool-versions", { [self] in try write("/h/.tool-versions", "nodejs 20.1.0\n") }),
+                ("a project nearer", { [self] in try write("/work/app/a/tack.yml", "tools:\n  rg: 14.1.0\n") }),
+                ("no project nearer", { [self] in try remove("/work/app/a/tack.yml") }),
+                ("tack.yml a link to a shared file", { [self] in
+                    // (On disk: the in-memory file system follows no links.)
+                    guard fs is LocalFileSystem else { return }
+                    try write("/work/shared.yml", SnapshotAgreementTests.manifest("2.0.0"))
+                    try remove("/work/app/tack.yml")
+                    try fs.makeLink(root + "/work/app/tack.yml", to: root + "/work/shared.yml")
+                    try trust()
+                }),
+                ("the shared file edited", { [self] in
+                    if fs.info(root + "/work/shared.yml") != nil { try write("/work/shared.yml", SnapshotAgreementTests.manifest("1.0.0")) }
+                }),
+                ("an override", { [self] in settings.environment["TACK_HELLO_VERSION"] = "2.0.0" }),
+                ("no override", { [self] in settings.environment["TACK_HELLO_VERSION"] = nil }),
             ]
         }
     }
@@ -177,14 +190,15 @@ import Testing
                 return try Snapshot.resolved(settings: day.settings, executable: nil).0
             }
             _ = try resolvedAndSaved()
-            let key = try #require(Snapshot.environmentKey(day.settings.environment))
-            let context = LeanContext(cwd: Array(day.settings.cwd.utf8), tackHome: Array((sandbox.root + "/t").utf8), environmentKey: Array(key.utf8))
-            let path = try #require(context.snapshotPath())
-            #expect(path.dropLast() == Array(try #require(Snapshot.location(settings: day.settings)).utf8), "both readers look in one place")
             for _ in 0..<10 {
                 let (name, change) = changes[Int(generator.next() % UInt64(changes.count))]
                 try change()
                 said.append(name)
+                // Where the lean reader looks, for the environment as it is now.
+                let key = try #require(Snapshot.environmentKey(day.settings.environment))
+                let context = LeanContext(cwd: Array(day.settings.cwd.utf8), tackHome: Array((sandbox.root + "/t").utf8), environmentKey: Array(key.utf8))
+                let path = try #require(context.snapshotPath())
+                #expect(path.dropLast() == Array(try #require(Snapshot.location(settings: day.settings)).utf8), "both readers look in one place")
                 let swift = Snapshot.load(settings: day.settings)
                 let lean = LeanSnapshot.load(path: path, context: context)
                 #expect((swift == nil) == (lean == nil), "series \(series), after \(said.joined(separator: ", ")): Snapshot.load \(swift == nil ? "stale" : "holds"), the lean reader \(lean == nil ? "stale" : "holds")")
