@@ -209,6 +209,66 @@ import YAML
         #expect(unkeyed.isEmpty, "looked at but not keyed: \(unkeyed.sorted())")
     }
 
+    /// What a resolution found missing, or listed, is keyed as it found it, not as it is when
+    /// the snapshot is made: an install that lands between the two (another tack finishing in
+    /// the same project) leaves a snapshot that goes stale, or none, never one that holds with
+    /// the answer from before.
+    @Test func whatChangesBetweenTheResolutionAndItsSnapshotIsNotMissed() throws {
+        let entry = "node: { backend: \"url\", requested: \"20.1.0\", source: \"https://example.com/node-{version}\", version: \"20.1.0\" }"
+        let fs = InMemoryFileSystem(files: [
+            "/work/app/tack.yml": "tools:\n  node: { url: \"https://example.com/node-{version}\", version: \"20.1.0\" }\n",
+            "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
+            "/t/installs/node/19.0.0/bin/node": "",
+        ])
+        let plain = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
+        let reads = RememberingFileSystem(fs)
+        var settings = plain
+        settings.fs = reads
+        let resolution = try Resolver(settings).resolve()
+        let rows = resolution.current(settings: settings, locks: try resolution.readLocks(settings: settings))
+        #expect(rows.first?.installed == false)
+        // The install lands now.
+        fs.seed("/t/installs/node/20.1.0/.tack-install.lock", Array("version: 1\ntools:\n  \(entry)\n".utf8))
+        var snapshot = Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: nil, reads: reads)
+        #expect(snapshot.probes.contains { $0.path == "/t/installs/node/20.1.0/.tack-install.lock" && $0.key == "-" }, "keyed as the read found it")
+        snapshot.racy = false
+        #expect(snapshot.save(settings: plain))
+        #expect(Snapshot.load(settings: plain) == nil, "the install is seen on the next run")
+
+        // An override means the newest install: a version that comes after the listing and
+        // before the snapshot leaves no snapshot saved.
+        var overridden = settings
+        overridden.environment["TACK_NODE_VERSION"] = "19"
+        let listing = RememberingFileSystem(fs)
+        overridden.fs = listing
+        let newest = try Resolver(overridden).resolve()
+        let newestRows = newest.current(settings: overridden, locks: try newest.readLocks(settings: overridden))
+        #expect(newestRows.first?.version == "19.0.0" && listing.wasListed("/t/installs/node"))
+        fs.seed("/t/installs/node/19.1.0/bin/node", [])
+        #expect(Snapshot.make(settings: overridden, resolution: newest, rows: newestRows, executable: nil, reads: listing).racy)
+    }
+
+    /// A version directory can be a link (made by hand): the tool's directory does not change
+    /// when its target goes, so the version, looked at through the listing, is keyed itself.
+    @Test func aLinkedVersionWhoseTargetGoesIsSeen() throws {
+        let dir = try Sandbox()
+        let fs = LocalFileSystem()
+        try dir.write("app/tack.yml", "tools:\n  node: { url: \"https://example.com/node-{version}\", version: \"20.1.0\" }\n")
+        try dir.write("t/installs/node/20.1.0/bin/node", "")
+        try dir.write("elsewhere/node-20.2.0/bin/node", "")
+        try FileManager.default.createSymbolicLink(atPath: dir.root + "/t/installs/node/20.2.0", withDestinationPath: dir.root + "/elsewhere/node-20.2.0")
+        let settings = Settings(environment: ["HOME": dir.root + "/h", "TACK_HOME": dir.root + "/t", "TACK_NODE_VERSION": "20"], cwd: dir.root + "/app", fs: fs, backends: .standard)
+        let (snapshot, _) = try Snapshot.resolved(settings: settings, executable: nil)
+        #expect(snapshot.rows.first?.version == "20.2.0")
+        var saved = snapshot
+        saved.racy = false
+        #expect(saved.save(settings: settings))
+        #expect(Snapshot.load(settings: settings) != nil)
+        try FileManager.default.removeItem(atPath: dir.root + "/elsewhere/node-20.2.0")
+        #expect(Snapshot.load(settings: settings) == nil, "the link's target is gone")
+        #expect(try Snapshot.resolved(settings: settings, executable: nil).0.rows.first?.version == "20.1.0")
+    }
+
     /// After an edit the walk does not look again for the names an unchanged directory
     /// vouched for in the last snapshot; a directory whose key moved is looked in again.
     @Test func aResolutionAfterAnEditLooksOnlyWhereADirectoryChanged() throws {

@@ -1,10 +1,12 @@
 /// A file system that remembers each file read through it: its stat when opened and its
 /// bytes' fingerprint (for a file of up to `Snapshot.contentLimit` bytes). A resolution runs
 /// over one, so the snapshot it makes keys the manifests, locks and install records it read
-/// without opening and reading each of them a second time; and the directories a listing found
+/// without opening and reading each of them a second time; what a read or a listing found
 /// missing, which it records as missing without another look; and the directories it listed,
-/// whose keys the snapshot must hold (a directory no listing read is not keyed for what it
-/// holds). Everything else passes through.
+/// with their stat before the listing, and the names in them it asked about, whose keys the
+/// snapshot must hold (a directory no listing read is not keyed for what it holds; a name in
+/// one may be a link, whose target the directory's key does not follow). Everything else
+/// passes through.
 public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     /// What one read saw.
     public struct Read: Sendable {
@@ -15,16 +17,20 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
 
     public let base: any FileSystem
     private var reads: [String: Read] = [:]
-    /// Directories a listing found missing (a tool's `.variants`, mostly).
+    /// Directories a listing found missing (a tool's `.variants`, mostly), and files a read did.
     private var missing: Set<String> = []
-    /// Directories listed (a tool's installed versions, for a version file's newest install).
-    private var listed: Set<String> = []
+    /// Directories listed (a tool's installed versions, for a version file's newest install),
+    /// each with its stat just before.
+    private var listed: [String: FileInfo?] = [:]
+    /// Names in a listed directory asked about (`info`: is this version a directory?).
+    private var entries: Set<String> = []
     private let lock = PThreadMutex()
 
     public init(_ base: any FileSystem) { self.base = base }
 
-    /// Every path read, sorted.
-    public var readPaths: [String] { lock.locked { reads.keys.sorted() } }
+    /// Every path read, or found missing by a read or a listing, and every name asked about in
+    /// a listed directory, sorted: what a snapshot of the resolution keys beside what it names.
+    public var lookedAt: [String] { lock.locked { (Array(reads.keys) + Array(missing) + Array(entries)).sorted() } }
 
     /// The last read of `path` (as it was named when read), if any.
     public func remembered(_ path: String) -> Read? { lock.locked { reads[path] } }
@@ -33,12 +39,16 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     public func wasMissing(_ path: String) -> Bool { lock.locked { missing.contains(path) } }
 
     /// Whether `path` was listed.
-    public func wasListed(_ path: String) -> Bool { lock.locked { listed.contains(path) } }
+    public func wasListed(_ path: String) -> Bool { lock.locked { listed[path] != nil } }
+
+    /// The stat of a listed directory just before it was listed (`.some(nil)`: there was none).
+    public func listedAs(_ path: String) -> FileInfo?? { lock.locked { listed[path] } }
 
     public func list(_ path: String) throws(FileSystemError) -> [String] {
         do {
+            let before = base.info(path)
             let names = try base.list(path)
-            lock.locked { _ = listed.insert(path) }
+            lock.locked { listed[path] = .some(before) }
             return names
         } catch {
             if error.code == .notFound { lock.locked { _ = missing.insert(path) } }
@@ -51,7 +61,11 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     }
 
     public func readWithInfo(_ path: String, limit: Int) throws(FileSystemError) -> (bytes: [UInt8], info: FileInfo) {
-        let got = try base.readWithInfo(path, limit: limit)
+        let got: (bytes: [UInt8], info: FileInfo)
+        do { got = try base.readWithInfo(path, limit: limit) } catch {
+            if error.code == .notFound { lock.locked { _ = missing.insert(path) } }
+            throw error
+        }
         var fingerprint: String?
         if got.bytes.count <= Int(Snapshot.contentLimit) {
             var hash = FNV1a()
@@ -63,7 +77,12 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
         return got
     }
 
-    public func info(_ path: String) -> FileInfo? { base.info(path) }
+    public func info(_ path: String) -> FileInfo? {
+        lock.locked {
+            if !listed.isEmpty, listed[Paths.dirname(path)] != nil { entries.insert(path) }
+        }
+        return base.info(path)
+    }
     public func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: UInt16?, flush: Bool) throws(FileSystemError) {
         try base.writeAtomically(path, bytes, permissions: permissions, flush: flush)
     }

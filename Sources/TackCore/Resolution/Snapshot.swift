@@ -208,9 +208,10 @@ public struct Snapshot: Sendable, Equatable {
             }
         }
         let run = RunEnvironment.make(resolution: resolution, rows: rows, settings: settings)
-        // And whatever else the resolution read: another build's record, which decided that
-        // this one is not the install (`Store.installs`), the trust store, a registry.
-        if let reads { paths += reads.readPaths }
+        // And whatever else the resolution read or found missing: another build's record, which
+        // decided that this one is not the install (`Store.installs`), the trust store, a
+        // registry; and each version a listing of a tool's directory found, which may be a link.
+        if let reads { paths += reads.lookedAt }
         if let store = settings.store, resolution.manifests.contains(where: { !$0.env.isEmpty })
             || resolution.pins.contains(where: { if case .path = $0.request.requirement { return true } else { return false } }) {
             paths.append(TrustStore(store: store).path)
@@ -243,6 +244,10 @@ public struct Snapshot: Sendable, Equatable {
                 return (read.info.statKey + "=" + hex, path)
             }
             let info = fs.info(path)
+            // Changed since the resolution read or listed it: the answer may describe what was
+            // there before, so no snapshot is saved (the next run resolves again).
+            if let read = reads?.remembered(path), read.info.statKey != info?.statKey { otherwiseRacy = true }
+            if case .some(let before) = reads?.listedAs(path), before?.statKey != info?.statKey { otherwiseRacy = true }
             if let seen = seenByResolution[path] {
                 switch (seen, info) {
                 case (nil, nil): break
