@@ -110,7 +110,7 @@ public struct CopyReader: Sendable {
         guard let (path, blob) = file(for: url) else { return .failure(notInCopy(url)) }
         try? fs.remove(destination)
         do { try fs.copy(path, to: destination) } catch {
-            return .failure(HTTPFailure(.unreadableInCopy(url: url, copy: label, detail: "\(error)")))
+            return .failure(HTTPFailure(.unreadableInCopy(url: URLRedaction.text(url), copy: label, detail: "\(error)")))
         }
         guard let (sum, _) = Hashing.sha256(file: destination) else {
             return .failure(HTTPFailure(.unreadableCopied(destination)))
@@ -124,7 +124,7 @@ public struct CopyReader: Sendable {
         guard let (path, blob) = file(for: url) else { return .failure(notInCopy(url)) }
         let bytes: [UInt8]
         do { bytes = try fs.read(path, limit: limit) } catch {
-            return .failure(HTTPFailure(.unreadableInCopy(url: url, copy: label, detail: "\(error)")))
+            return .failure(HTTPFailure(.unreadableInCopy(url: URLRedaction.text(url), copy: label, detail: "\(error)")))
         }
         let sum = Hashing.sha256(bytes)
         guard sum == blob.sha256 else { return .failure(damaged(url, sum, blob)) }
@@ -132,10 +132,10 @@ public struct CopyReader: Sendable {
     }
 
     func notInCopy(_ url: String) -> HTTPFailure {
-        HTTPFailure(.notInCopy(url: url, copy: label))
+        HTTPFailure(.notInCopy(url: URLRedaction.text(url), copy: label))
     }
 
     func damaged(_ url: String, _ sum: String, _ blob: CopyIndex.Blob) -> HTTPFailure {
-        HTTPFailure(.damagedInCopy(url: url, copy: label, sha256: sum, expected: blob.sha256))
+        HTTPFailure(.damagedInCopy(url: URLRedaction.text(url), copy: label, sha256: sum, expected: blob.sha256))
     }
 }

@@ -51,7 +51,7 @@ public struct HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case cannotWrite(String, detail: String?)
 
         // A copy of the network (`tack mirror`, `tack install --from`): each ends the fetch,
-        // as the copy is all there is.
+        // as the copy is all there is. URLs here, as in every case, are as said: redacted.
         /// The copy has no file for the URL.
         case notInCopy(url: String, copy: String)
         /// The copy's file for the URL has other bytes than its index says.
@@ -123,10 +123,10 @@ public struct HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotRead(let path, let detail): return "cannot read \(path)\(detail.map { ": " + $0 } ?? "")"
         case .cannotWrite(let path, let detail): return "cannot write \(path)\(detail.map { ": " + $0 } ?? "")"
         case .notInCopy(let url, let copy):
-            return "the copy at \(copy) has no \(URLRedaction.text(url)), and tack installs from the copy with no other network (make the copy again with `tack mirror` from this tack.lock)"
+            return "the copy at \(copy) has no \(url), and tack installs from the copy with no other network (make the copy again with `tack mirror` from this tack.lock)"
         case .damagedInCopy(let url, let copy, let sum, let expected):
-            return "the copy at \(copy) holds other bytes for \(URLRedaction.text(url)) (sha256 \(sum)) than its index says (\(expected)) — it was damaged; copy it again"
-        case .unreadableInCopy(let url, let copy, let detail): return "cannot read \(URLRedaction.text(url)) from the copy at \(copy): \(detail)"
+            return "the copy at \(copy) holds other bytes for \(url) (sha256 \(sum)) than its index says (\(expected)) — it was damaged; copy it again"
+        case .unreadableInCopy(let url, let copy, let detail): return "cannot read \(url) from the copy at \(copy): \(detail)"
         case .unreadableCopied(let path): return "cannot read \(path)"
         case .notKept(let said): return said
         }
