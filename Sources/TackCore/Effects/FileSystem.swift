@@ -35,6 +35,9 @@ public protocol FileSystem: AnyObject, Sendable {
     func linkOrCopy(_ from: String, to: String) throws(FileSystemError)
     func createDirectory(_ path: String) throws(FileSystemError)
     func list(_ path: String) throws(FileSystemError) -> [String]
+    /// `list`, with the directory's stat as it was when opened, before its names were read (a
+    /// name that comes after moves the directory's times past it).
+    func listWithInfo(_ path: String) throws(FileSystemError) -> (names: [String], info: FileInfo)
     func remove(_ path: String) throws(FileSystemError)
     func isWritableDirectory(_ path: String) -> Bool
     /// Copies `from` to `to`, which must not exist: a file with its permissions, a directory
@@ -79,6 +82,11 @@ extension FileSystem {
     public func readWithInfo(_ path: String, limit: Int) throws(FileSystemError) -> (bytes: [UInt8], info: FileInfo) {
         guard let info = info(path) else { throw FileSystemError(path, .notFound) }
         return (try read(path, limit: limit), info)
+    }
+
+    public func listWithInfo(_ path: String) throws(FileSystemError) -> (names: [String], info: FileInfo) {
+        guard let info = info(path) else { throw FileSystemError(path, .notFound) }
+        return (try list(path), info)
     }
 
     public func probe(_ path: String) -> FileProbe {

@@ -243,8 +243,14 @@ public final class LocalFileSystem: FileSystem {
     }
 
     public func list(_ path: String) throws(FileSystemError) -> [String] {
+        try listWithInfo(path).names
+    }
+
+    public func listWithInfo(_ path: String) throws(FileSystemError) -> (names: [String], info: FileInfo) {
         guard let dir = opendir(path) else { throw FileSystemError(path, Self.code(errno: errno)) }
         defer { closedir(dir) }
+        var st = stat()
+        guard fstat(dirfd(dir), &st) == 0 else { throw FileSystemError(path, Self.code(errno: errno)) }
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
@@ -252,7 +258,7 @@ public final class LocalFileSystem: FileSystem {
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        return names.sorted()
+        return (names.sorted(), Self.info(st))
     }
 
     public func remove(_ path: String) throws(FileSystemError) {

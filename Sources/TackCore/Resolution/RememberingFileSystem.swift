@@ -20,17 +20,26 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     /// Directories a listing found missing (a tool's `.variants`, mostly), and files a read did.
     private var missing: Set<String> = []
     /// Directories listed (a tool's installed versions, for a version file's newest install),
-    /// each with its stat just before.
-    private var listed: [String: FileInfo?] = [:]
-    /// Names in a listed directory asked about (`info`: is this version a directory?).
-    private var entries: Set<String> = []
+    /// each with its stat as opened.
+    private var listed: [String: FileInfo] = [:]
+    /// Every path read, found missing or asked about in a listed directory (`info`: is this
+    /// version a directory?), once each, in the order it came: what `lookedAt` gives, the same
+    /// on every run (no Set's order).
+    private var order: [String] = []
+    private var ordered: Set<String> = []
     private let lock = PThreadMutex()
 
     public init(_ base: any FileSystem) { self.base = base }
 
     /// Every path read, or found missing by a read or a listing, and every name asked about in
-    /// a listed directory, sorted: what a snapshot of the resolution keys beside what it names.
-    public var lookedAt: [String] { lock.locked { (Array(reads.keys) + Array(missing) + Array(entries)).sorted() } }
+    /// a listed directory, in the order first met (a resolution runs on one thread): what a
+    /// snapshot of the resolution keys beside what it names.
+    public var lookedAt: [String] { lock.locked { order } }
+
+    /// Called holding `lock`.
+    private func note(_ path: String) {
+        if ordered.insert(path).inserted { order.append(path) }
+    }
 
     /// The last read of `path` (as it was named when read), if any.
     public func remembered(_ path: String) -> Read? { lock.locked { reads[path] } }
@@ -41,17 +50,25 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     /// Whether `path` was listed.
     public func wasListed(_ path: String) -> Bool { lock.locked { listed[path] != nil } }
 
-    /// The stat of a listed directory just before it was listed (`.some(nil)`: there was none).
-    public func listedAs(_ path: String) -> FileInfo?? { lock.locked { listed[path] } }
+    /// The stat of a listed directory as it was opened, before its names were read.
+    public func listedAs(_ path: String) -> FileInfo? { lock.locked { listed[path] } }
 
     public func list(_ path: String) throws(FileSystemError) -> [String] {
+        try listWithInfo(path).names
+    }
+
+    public func listWithInfo(_ path: String) throws(FileSystemError) -> (names: [String], info: FileInfo) {
         do {
-            let before = base.info(path)
-            let names = try base.list(path)
-            lock.locked { listed[path] = .some(before) }
-            return names
+            let got = try base.listWithInfo(path)
+            lock.locked { listed[path] = got.info }
+            return got
         } catch {
-            if error.code == .notFound { lock.locked { _ = missing.insert(path) } }
+            if error.code == .notFound {
+                lock.locked {
+                    missing.insert(path)
+                    note(path)
+                }
+            }
             throw error
         }
     }
@@ -63,7 +80,12 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     public func readWithInfo(_ path: String, limit: Int) throws(FileSystemError) -> (bytes: [UInt8], info: FileInfo) {
         let got: (bytes: [UInt8], info: FileInfo)
         do { got = try base.readWithInfo(path, limit: limit) } catch {
-            if error.code == .notFound { lock.locked { _ = missing.insert(path) } }
+            if error.code == .notFound {
+                lock.locked {
+                    missing.insert(path)
+                    note(path)
+                }
+            }
             throw error
         }
         var fingerprint: String?
@@ -73,13 +95,16 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
             fingerprint = hash.hex
         }
         let read = Read(info: got.info, fingerprint: fingerprint)
-        lock.locked { reads[path] = read }
+        lock.locked {
+            reads[path] = read
+            note(path)
+        }
         return got
     }
 
     public func info(_ path: String) -> FileInfo? {
         lock.locked {
-            if !listed.isEmpty, listed[Paths.dirname(path)] != nil { entries.insert(path) }
+            if !listed.isEmpty, listed[Paths.dirname(path)] != nil { note(path) }
         }
         return base.info(path)
     }

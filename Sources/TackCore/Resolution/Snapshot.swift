@@ -247,7 +247,7 @@ public struct Snapshot: Sendable, Equatable {
             // Changed since the resolution read or listed it: the answer may describe what was
             // there before, so no snapshot is saved (the next run resolves again).
             if let read = reads?.remembered(path), read.info.statKey != info?.statKey { otherwiseRacy = true }
-            if case .some(let before) = reads?.listedAs(path), before?.statKey != info?.statKey { otherwiseRacy = true }
+            if let listed = reads?.listedAs(path), listed.statKey != info?.statKey { otherwiseRacy = true }
             if let seen = seenByResolution[path] {
                 switch (seen, info) {
                 case (nil, nil): break
