@@ -248,6 +248,32 @@ import YAML
         #expect(Snapshot.make(settings: overridden, resolution: newest, rows: newestRows, executable: nil, reads: listing).racy)
     }
 
+    /// On a file system that keeps times to the second (HFS+, ext3, FAT), a file changed in
+    /// the last two seconds could change again with the same times: no snapshot is saved
+    /// until they have passed (before, only a change in the clock's current tick counted).
+    @Test func aCoarseFileSystemsRecentChangeLeavesNoSnapshot() throws {
+        let fs = InMemoryFileSystem()
+        let second: Int64 = 1_000_000_000
+        let now = Snapshot.fileSystemNanoseconds()
+        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
+        let thisSecond = now / second * second
+        fs.setClock(thisSecond - 10 * second)
+        fs.seed("/work/app/tack.yml", Array("tools:\n  jq: 1.7.1\n".utf8))
+        // Saved again a second ago, stamped on the second.
+        fs.setClock(thisSecond - second - 1)
+        try fs.writeAtomically("/work/app/tack.yml", Array("tools:\n  jq: 1.7.1\n".utf8), permissions: nil, flush: false)
+        #expect(fs.info("/work/app/tack.yml")?.ctime == thisSecond - second)
+        #expect(try Snapshot.resolved(settings: settings, executable: nil).0.racy)
+        // Three seconds ago instead: saved.
+        fs.setClock(thisSecond - 3 * second - 1)
+        try fs.writeAtomically("/work/app/tack.yml", Array("tools:\n  jq: 1.7.1\n".utf8), permissions: nil, flush: false)
+        #expect(try !Snapshot.resolved(settings: settings, executable: nil).0.racy)
+        // A fine-grained time a second ago is saved too: only a whole second is a coarse one's.
+        fs.setClock(thisSecond - second + 12_345)
+        try fs.writeAtomically("/work/app/tack.yml", Array("tools:\n  jq: 1.7.1\n".utf8), permissions: nil, flush: false)
+        #expect(try !Snapshot.resolved(settings: settings, executable: nil).0.racy)
+    }
+
     /// A version directory can be a link (made by hand): the tool's directory does not change
     /// when its target goes, so the version, looked at through the listing, is keyed itself.
     @Test func aLinkedVersionWhoseTargetGoesIsSeen() throws {

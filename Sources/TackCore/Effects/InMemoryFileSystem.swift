@@ -16,6 +16,10 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     }
     private var entries: [String: Entry] = ["/": .directory(mtime: 0)]
     private var clock: Int64 = 1_000_000_000
+
+    /// Sets the clock (ns since the epoch): each change moves it on by a nanosecond and is
+    /// stamped with it, so the next is stamped `ns + 1`.
+    public func setClock(_ ns: Int64) { lock.locked { clock = ns } }
     private let lock = PThreadMutex()
     /// The locks taken on each path (`lock(at:)`), shared by every value for that path.
     private var lockSlots: [String: MemoryLock.Slot] = [:]

@@ -259,6 +259,12 @@ public struct Snapshot: Sendable, Equatable {
             if info.ctime >= now {
                 racy = true
                 newest = max(newest ?? info.ctime, info.ctime)
+            } else if info.ctime % 1_000_000_000 == 0, info.ctime >= now - settledDirectory {
+                // A time with no fraction of a second is a coarse file system's (HFS+, ext3,
+                // FAT keep a second or two): another change in that second or two would leave
+                // it as recorded, so none is saved until it has passed. (A fine-grained one
+                // stamps a whole second once in a billion changes: one snapshot not saved.)
+                otherwiseRacy = true
             }
             // Only a regular file has content to fingerprint (a directory's key is its times).
             guard info.kind == .file, info.size <= Int(contentLimit) else { return (info.statKey, path) }
