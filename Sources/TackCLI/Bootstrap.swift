@@ -42,7 +42,7 @@ struct Bootstrap: AsyncParsableCommand {
         let service = BootstrapService(project)
         // A dry run runs nothing, so it shows the plan of an untrusted project too.
         let untrusted = service.untrustedCommands()
-        if let untrusted, !dryRun { throw fail(TackError(untrusted.message(home: project.home))) }
+        if let untrusted, !dryRun { throw fail(TackError(untrusted, home: project.home)) }
         let hook = shellRc ? try shell ?? Self.shellFromEnvironment(project.settings.environment) : nil
         let plan: BootstrapPlan
         do { plan = try await service.plan(hookFor: hook) } catch { throw fail(error) }

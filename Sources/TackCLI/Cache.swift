@@ -41,7 +41,7 @@ struct Cache: AsyncParsableCommand {
             }
             if report.pushed == 0 && report.failed == 0 {
                 if let file = report.untrustedFiles.sorted().first {
-                    throw fail(TackError(TrustRefusal.pushedBuilds(file: file).message(home: project.home)))
+                    throw fail(TackError(TrustRefusal.pushedBuilds(file: file), home: project.home))
                 }
                 Output.err("nothing to push: no pinned tool here is an installed build\n")
             }

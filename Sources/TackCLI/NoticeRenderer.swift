@@ -18,7 +18,9 @@ final class NoticeRenderer: @unchecked Sendable {
         // no failure to report, and nothing else is said after it.
         guard !Interrupts.isStopping else { return }
         switch notice {
-        case .problem(let message): Output.error(message)
+        case .problem(let error):
+            ProcessScope.current?.failed(error)
+            Output.error(error.message)
         case .line(let line): Output.err(line + "\n")
         case .lockChanged(let change): Output.err(change.description + "\n")
         case .learned(let label, let learned, let recorded, let frozen):

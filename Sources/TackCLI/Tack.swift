@@ -134,6 +134,7 @@ public struct Tack: AsyncParsableCommand {
             Output.error(UsageError.message(message(for: error), command: command))
             return UsageError.status
         }
+        if let error = error as? TackError { ProcessScope.current?.failed(error) }
         Output.error(message(for: error))
         return 1
     }

@@ -115,7 +115,7 @@ public struct BootstrapService {
     /// Commands of a manifest that is not trusted are refused before anything is done.
     public func carryOut(_ plan: BootstrapPlan, canAskForPassword: Bool) async throws(BootstrapFailure) -> BootstrapSteps {
         var steps = BootstrapSteps()
-        if !plan.commands.isEmpty, let untrusted = untrustedCommands() { throw BootstrapFailure(done: [], error: TackError(untrusted.message(home: home))) }
+        if !plan.commands.isEmpty, let untrusted = untrustedCommands() { throw BootstrapFailure(done: [], error: TackError(untrusted, home: home)) }
         try await installPackages(plan, canAsk: canAskForPassword, &steps)
         if !plan.toolsUpToDate {
             guard await InstallService(workspace).run().status == 0 else { throw steps.failed("installing tools", "see the errors above") }

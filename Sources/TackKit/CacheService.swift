@@ -72,7 +72,7 @@ public struct CacheService {
         guard let cache = selection.cache else {
             let home = workspace.home
             if let untrusted = selection.untrusted {
-                throw TackError(TrustRefusal.teamCache(file: untrusted.origin.file, reference: "\(untrusted.reference)").message(home: home))
+                throw TackError(TrustRefusal.teamCache(file: untrusted.origin.file, reference: "\(untrusted.reference)"), home: home)
             }
             throw TackError("no team cache is set — add `cache: {url: oci://HOST/NAMESPACE}` to \(workspace.settings.globalManifest.map { Paths.abbreviate($0, home: home) } ?? "the global manifest"), or set TACK_CACHE")
         }

@@ -55,7 +55,7 @@ public struct Context: Sendable {
     }
 
     /// Says `error` as a problem.
-    public func problem(_ error: TackError) { notify(.problem(error.message)) }
+    public func problem(_ error: TackError) { notify(.problem(error)) }
 }
 
 /// How a service writes a project file: whole, or not at all.

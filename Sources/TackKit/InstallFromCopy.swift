@@ -15,8 +15,8 @@ extension InstallService {
             for note in record?.notes ?? [] { context.notify(.line("note: \(item.locked.name) \(item.locked.version): \(note)")) }
         }
         guard !lacks.isEmpty else { return true }
-        for line in lacks { context.notify(.problem(line)) }
-        context.notify(.problem("the copy at \(copy.label) lacks what tack.lock needs (above), so nothing was installed — make it again with `tack mirror` where tack.lock and the network are"))
+        for line in lacks { context.notify(.problem(TackError(line))) }
+        context.notify(.problem(TackError("the copy at \(copy.label) lacks what tack.lock needs (above), so nothing was installed — make it again with `tack mirror` where tack.lock and the network are")))
         return false
     }
 }

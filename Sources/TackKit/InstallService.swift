@@ -63,7 +63,7 @@ public struct InstallService: Sendable {
     func staleBuilds() async -> Set<String>? {
         guard options.rebuild else { return [] }
         guard let toolchain = await SwiftOnPath.version(workspace.settings, runner: context.runner) else {
-            context.notify(.problem("--rebuild needs a Swift toolchain, and `swift --version` did not run — put Swift on PATH"))
+            context.notify(.problem(TackError("--rebuild needs a Swift toolchain, and `swift --version` did not run — put Swift on PATH")))
             return nil
         }
         return Set(workspace.store.staleBuilds(toolchain: toolchain).map { "\($0.name)@\($0.version.text)" })
@@ -80,7 +80,7 @@ public struct InstallService: Sendable {
         for request in options.extra {
             if let refusal = policy.codeRefusal(request, file: request.origin) { refusals.append(refusal) }
         }
-        for r in refusals { context.notify(.problem(r.message(home: workspace.home))) }
+        for r in refusals { context.notify(.problem(TackError(r, home: workspace.home))) }
         return refusals.isEmpty
     }
 
@@ -118,7 +118,7 @@ public struct InstallService: Sendable {
         let hidden = lockPath.flatMap { workspace.hidden[$0] } ?? []
         if options.frozen, let lockPath {
             guard let problem = frozenProblem(requests, lock, lockPath) else { return lock }
-            context.notify(.problem(problem))
+            context.notify(.problem(TackError(problem)))
             plan.problems += 1
             return nil
         }

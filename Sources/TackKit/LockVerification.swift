@@ -30,12 +30,12 @@ extension InstallService {
                     result = await backend.verifyLock(entry, for: request, scratch: scratch, jobs: options.jobs)
                 }
                 checked += result.checked
-                for p in result.problems { context.notify(.problem(p)) }
+                for p in result.problems { context.notify(.problem(TackError(p))) }
                 problems += result.problems.count
             }
         }
         if locks == 0 {
-            context.notify(.problem("there is no tack.lock here to verify — run `tack lock` first"))
+            context.notify(.problem(TackError("there is no tack.lock here to verify — run `tack lock` first")))
             return (checked, 1)
         }
         if problems == 0 {

@@ -66,7 +66,7 @@ public struct MirrorService: Sendable {
     func carry(_ entry: LockedTool, _ request: ToolRequest, cache: OCIBuildCache?, scratch: String, into report: inout Report) async {
         let label = "\(entry.name) \(entry.version)"
         guard let backend = try? workspace.registry.backend(for: request) else {
-            context.notify(.problem("\(label): tack has no \(entry.backend) backend to copy it with"))
+            context.notify(.problem(TackError("\(label): tack has no \(entry.backend) backend to copy it with")))
             report.problems += 1
             return
         }
@@ -77,13 +77,13 @@ public struct MirrorService: Sendable {
             return (carried, build)
         }
         guard let carried = outcome.carried else {
-            context.notify(.problem("\(label): tack cannot copy \(entry.backend) tools yet, so an install from the copy would lack it"))
+            context.notify(.problem(TackError("\(label): tack cannot copy \(entry.backend) tools yet, so an install from the copy would lack it")))
             report.problems += 1
             return
         }
         report.tools += 1
         report.artifacts += carried.carried
-        for p in carried.problems { context.notify(.problem(p)) }
+        for p in carried.problems { context.notify(.problem(TackError(p))) }
         report.problems += carried.problems.count
         switch outcome.build {
         case "carried"?: report.builds += 1

@@ -3,8 +3,8 @@ import TackCore
 /// What a service says while it works. Services never print: the command that called one
 /// renders these (tack-cli on stderr, a test into a list), in the order they come.
 public enum Notice: Sendable {
-    /// A problem, said as one `tack: …` line; the command fails.
-    case problem(String)
+    /// A problem, said as one `tack: …` line (its message); the command fails.
+    case problem(TackError)
     /// A line for the person watching, as it is.
     case line(String)
     /// An entry of tack.lock written anew.

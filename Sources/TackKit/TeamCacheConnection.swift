@@ -19,7 +19,7 @@ public enum TeamCacheConnection {
         }
         let selection: TeamCache.Selection
         do { selection = try self.selection(project) } catch {
-            project.context.notify(.problem(error.message + "; building without the team cache"))
+            project.context.notify(.problem(TackError(error.message + "; building without the team cache")))
             return nil
         }
         if let untrusted = selection.untrusted, !quietAboutTrust {

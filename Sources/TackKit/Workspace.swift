@@ -129,7 +129,7 @@ public struct Workspace: Sendable {
     /// Rebuilds the shims after installs change; a failure is said, not fatal.
     public func reshim() {
         guard let launcher = context.launcher() else {
-            context.notify(.problem("cannot find the tack binary to point shims at; run `tack reshim` from an installed tack"))
+            context.notify(.problem(TackError("cannot find the tack binary to point shims at; run `tack reshim` from an installed tack")))
             return
         }
         do { try Shims.rebuild(store: store, front: launcher) } catch { context.problem(error) }

@@ -24,7 +24,7 @@ import Testing
             _ = try CacheService(try Workspace(t.context())).connect()
             Issue.record("an untrusted project's cache was used")
         } catch {
-            #expect(error.message.contains("names the team cache") && error.message.contains("is not trusted"), "\(error.message)")
+            #expect(error.cause == .trust(.teamCache(file: t.sandbox.root + "/app/tack.yml", reference: "oci://registry.example.com/team")), "\(error)")
         }
         try TrustService(t.context()).trust(directory: nil, untrust: false) { _ in }
         let cache = try CacheService(try Workspace(t.context())).connect()

@@ -95,6 +95,9 @@ final class Sandbox {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The errors the command said, with their cases (in-process runs only: a process of the
+        /// built binaries shows only its output).
+        var failures: [TackError] = []
     }
 
     /// Runs `tack args` in `directory` (relative to the sandbox); `stdout`, when given,
@@ -306,7 +309,7 @@ enum InProcessRun {
             done.signal()
         }
         done.wait()
-        return Sandbox.Result(status: box.status, stdout: scope.standardOutput, stderr: scope.standardError)
+        return Sandbox.Result(status: box.status, stdout: scope.standardOutput, stderr: scope.standardError, failures: scope.failures)
     }
 }
 

@@ -51,7 +51,9 @@ final class Notices: @unchecked Sendable {
     private var list: [Notice] = []
     func add(_ n: Notice) { lock.withLock { list.append(n) } }
     var all: [Notice] { lock.withLock { list } }
-    var problems: [String] { all.compactMap { if case .problem(let p) = $0 { p } else { nil } } }
+    var problems: [String] { failures.map(\.message) }
+    /// The problems as errors, with their cases where their area has them.
+    var failures: [TackError] { all.compactMap { if case .problem(let e) = $0 { e } else { nil } } }
     var lockChanges: [String] { all.compactMap { if case .lockChanged(let c) = $0 { c.description } else { nil } } }
 }
 

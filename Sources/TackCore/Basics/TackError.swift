@@ -14,7 +14,22 @@ public struct TackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The command line asked for something that cannot be (a name that clashes with a
     /// template's module), found only once the command ran: said as a usage error, exit 2.
     public var isUsage = false
+    /// What went wrong as a case, where the area has one: what tests match, rather than the
+    /// words (`message`, rendered from it in one place).
+    public var cause: Cause?
     public init(_ message: String) { self.message = message }
+
+    /// The areas whose errors are cases.
+    public enum Cause: Sendable, Equatable {
+        /// What a project file chose does not run or apply until it is trusted.
+        case trust(TrustRefusal)
+    }
+
+    /// A trust refusal, in its words (`TrustRefusal.message`).
+    public init(_ refusal: TrustRefusal, home: String?) {
+        message = refusal.message(home: home)
+        cause = .trust(refusal)
+    }
 
     /// A usage error found while the command runs.
     public static func usage(_ message: String) -> TackError {

@@ -20,6 +20,7 @@ public final class ProcessScope: @unchecked Sendable {
     private var variables: [String: String]
     private var out: [UInt8] = []
     private var err: [UInt8] = []
+    private var said: [TackError] = []
 
     public init(environment: [String: String], cwd: String, executable: String?) {
         self.variables = environment
@@ -36,6 +37,12 @@ public final class ProcessScope: @unchecked Sendable {
     func write(_ fd: Int32, _ bytes: [UInt8]) {
         mutex.locked { if fd == 1 { out += bytes } else { err += bytes } }
     }
+
+    /// An error the command said (`tack: …`), kept with its case for tests to match.
+    public func failed(_ error: TackError) { mutex.locked { said.append(error) } }
+
+    /// The errors the command said, in order.
+    public var failures: [TackError] { mutex.locked { said } }
 
     /// What the command wrote to its standard output and error.
     public var standardOutput: String { mutex.locked { String(decoding: out, as: UTF8.self) } }

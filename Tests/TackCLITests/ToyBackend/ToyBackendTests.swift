@@ -68,8 +68,9 @@ import TackKit
         let (context, notices) = context(sandbox)
         let report = await InstallService(try Workspace(context)).run()
         #expect(report.status != 0)
-        #expect(notices.problems.contains { $0.contains("kite is spicy, which runs the toy shop's recipe on this machine, and") && $0.contains("is not trusted") },
-                "\(notices.problems)")
+        let refusal = TrustRefusal.runsCode(what: "kite is spicy, which runs the toy shop's recipe on this machine",
+                                            origin: Origin(kind: .manifest, file: sandbox.root + "/app/tack.yml", line: 2, column: 3))
+        #expect(notices.failures.map(\.cause) == [.trust(refusal)], "\(notices.failures)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/tack-home/installs/kite"))
     }
 }
