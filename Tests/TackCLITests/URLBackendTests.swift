@@ -158,13 +158,14 @@ func sha256(_ path: String) throws -> String {
         try manifest(s, url: server.url("truncated/" + name))
         let t = try s.tack(["install"], in: "app")
         #expect(t.status == 1)
-        #expect(t.stderr.contains("tack: cannot download shellcheck 0.10.0 from \(server.url("truncated/" + name)): "))
+        guard case .fetch(let cut, .cutShort)? = t.failures.first?.cause else { Issue.record("\(t.failures)"); return }
+        #expect(cut == server.url("truncated/" + name) && t.failures.count == 1, "\(t.stderr)")
         #expect(try server.requests("truncated/" + name) == 5, "a cut connection is retried")
 
         try manifest(s, url: server.url("nothing-here/" + name))
         let n = try s.tack(["install"], in: "app")
         #expect(n.status == 1)
-        #expect(n.stderr.contains("tack: cannot download shellcheck 0.10.0 from \(server.url("nothing-here/" + name)): the server answered 404 "))
+        #expect(n.failures.map(\.cause) == [.fetch(url: server.url("nothing-here/" + name), .answered(status: 404, redirectedTo: nil))], "\(n.stderr)")
         #expect(try server.requests("nothing-here/" + name) == 1, "a 404 is not retried")
 
         try manifest(s, url: server.url("html/" + name))

@@ -38,7 +38,9 @@ struct Downloader: Sendable {
             let next = error.status == 404 || error.status == 410
                 ? "check the URL (is this version published there?), then try again"
                 : "try again; if it keeps failing, check the URL and your network"
-            throw TackError("cannot download \(tool) from \(url): \(error.message) — nothing was installed; \(next)")
+            var failure = TackError("cannot download \(tool) from \(url): \(error.message) — nothing was installed; \(next)")
+            failure.cause = .fetch(url: Redact.url(url), error.reason)
+            throw failure
         }
         if let expected, !Checksum.same(sum, expected) {
             let name = tool.split(separator: " ").first.map(String.init) ?? tool

@@ -23,6 +23,11 @@ public struct TackError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Cause: Sendable, Equatable {
         /// What a project file chose does not run or apply until it is trusted.
         case trust(TrustRefusal)
+        #if !hasFeature(Embedded)
+        /// A download of `url` (redacted) failed, for `HTTPFailure.Reason`. (Not in the Embedded
+        /// `tack`, which fetches nothing.)
+        case fetch(url: String, HTTPFailure.Reason)
+        #endif
     }
 
     /// A trust refusal, in its words (`TrustRefusal.message`).
