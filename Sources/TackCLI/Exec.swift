@@ -100,7 +100,8 @@ struct Exec: AsyncParsableCommand {
         // The frozen rule is install's: every lock exactly as pinned, or nothing runs.
         if frozen || settings.isFrozen {
             let problems = InstallService(project).frozenProblems()
-            if !problems.isEmpty { throw fail(TackError(problems.joined(separator: "\n"))) }
+            if let only = problems.first, problems.count == 1 { throw fail(only) }
+            if !problems.isEmpty { throw fail(TackError(problems.map(\.message).joined(separator: "\n"))) }
         }
         let allMissing = current.filter { t in
             guard let pin = project.resolution.pin(t.tool), pin.request.isLockable else { return false }

@@ -118,7 +118,7 @@ public struct InstallService: Sendable {
         let hidden = lockPath.flatMap { workspace.hidden[$0] } ?? []
         if options.frozen, let lockPath {
             guard let problem = frozenProblem(requests, lock, lockPath) else { return lock }
-            context.notify(.problem(TackError(problem)))
+            context.notify(.problem(problem))
             plan.problems += 1
             return nil
         }
@@ -200,26 +200,26 @@ public struct InstallService: Sendable {
 
     /// Under --frozen, why `lock` cannot be installed from as it is (nil when it can).
     /// The lock is checked against its file pins, those an override hides included.
-    func frozenProblem(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String) -> String? {
-        if let missing = lock.uncovered() { return missing }
+    func frozenProblem(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String) -> TackError? {
+        if let missing = lock.uncovered() { return TackError(missing) }
         let diffs = LockPlanner.differences(requests + (workspace.hidden[lockPath] ?? []), lock, registry: workspace.registry, lockPath: lockPath, home: workspace.home)
         guard !diffs.isEmpty else { return nil }
         let where_ = Paths.abbreviate(lockPath, home: workspace.home)
-        return "\(where_) does not match what is pinned, and --frozen (or TACK_FROZEN) forbids changing it — nothing was installed:\n"
-            + diffs.map { "  - \($0)" }.joined(separator: "\n") + "\nrun `tack lock` and commit tack.lock"
+        return TackError("\(where_) does not match what is pinned, and --frozen (or TACK_FROZEN) forbids changing it — nothing was installed:\n"
+            + diffs.map { "  - \($0)" }.joined(separator: "\n") + "\nrun `tack lock` and commit tack.lock")
     }
 
     /// The frozen rule, for every command that honours --frozen (install, exec): why each
     /// lock here cannot be used as it is; empty when every one can.
-    public func frozenProblems() -> [String] {
-        var out: [String] = []
+    public func frozenProblems() -> [TackError] {
+        var out: [TackError] = []
         for (lockPath, requests) in workspace.groups {
             guard let lockPath else { continue }
             do {
                 let lock = try workspace.loadLock(lockPath)
                 if let problem = frozenProblem(requests, lock, lockPath) { out.append(problem) }
             } catch {
-                out.append(error.message)
+                out.append(error)
             }
         }
         return out

@@ -329,7 +329,7 @@ public struct AquaBackend: Backend {
         var record = AquaLockRecord(job.locked.fields)
         var sums = job.locked.checksums
         if job.frozen, record.registrySHA256 == nil || sums[key] == nil {
-            throw TackError("tack.lock has no \(key) checksum of \(tool) (or no registry), and --frozen installs only what it can verify — run `tack lock` to add it; nothing was installed")
+            throw TackError(.noChecksum(tool: tool, of: record.registrySHA256 == nil ? "its registry" : key, remedy: .lock))
         }
         let registry = try await registries.load(tag: record.registry, sha256: record.registrySHA256, file: registryFile(job.request))
         let package = try package(job.request, in: registry)

@@ -179,7 +179,7 @@ public struct GemBackend: Backend {
                     throw TackError("checksum mismatch for \(file) (\(tool)): tack.lock says \(expected), the gem from \(gemSource(job.request)) is \(sum) — nothing was installed")
                 }
             } else if job.frozen {
-                throw TackError("tack.lock records no checksum for \(file) (\(tool)), and --frozen installs only what it records — run `tack install` without --frozen")
+                throw TackError(.noChecksum(tool: tool, of: file, remedy: .installOnce))
             } else if !lockedFiles.isEmpty {
                 learned.append(Learned("the checksum of \(file)", sum))
             }

@@ -90,7 +90,7 @@ public struct ReleaseBackend: Backend {
         var learned: [Learned] = []
         if record.assets[key] == nil || sums[key] == nil {
             if job.frozen {
-                throw TackError("tack.lock has no \(key) asset of \(tool) with its checksum, and --frozen installs only what it can verify — run `tack lock` to add it; nothing was installed")
+                throw TackError(.noChecksum(tool: tool, of: "its \(key) asset", remedy: .lock))
             }
             if job.offline { throw TackError("tack.lock has no \(key) asset of \(tool), and choosing one needs GitHub — go online, or lock on a machine that is") }
             let release = try await releases.release(repository(job.request), tag: tag)

@@ -29,9 +29,7 @@ struct PackageSet {
         guard selection.isRecorded else { return nil }
         let here = Platform.current
         if let names = selection.names(for: here) { return (recorded(names), false) }
-        guard !job.frozen else {
-            throw TackError("tack.lock locks the \(noun) of \(tool) for \(selection.covered.sorted().joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed")
-        }
+        guard !job.frozen else { throw TackError(.setUncovered(noun: noun, tool: tool, covered: selection.covered.sorted(), platform: here.description)) }
         job.report(.custom("resolving for \(here)"))
         let pins = try await resolve()
         selection.set(pins.map(name), for: here)
@@ -41,9 +39,7 @@ struct PackageSet {
     /// A lock that records no set for the tool yet is resolved by the install: `--frozen`
     /// refuses it, as it installs only what the lock records.
     func requireRecorded(_ job: InstallJob) throws(TackError) {
-        guard !job.frozen else {
-            throw TackError("tack.lock records no \(noun) for \(tool), and --frozen installs only what it records — run `tack install` without --frozen once")
-        }
+        guard !job.frozen else { throw TackError(.setUnrecorded(noun: noun, tool: tool)) }
     }
 
     /// Refuses a resolution that did not select the package the tool is (a misspelt name

@@ -191,7 +191,7 @@ public struct SwiftBackend: Backend {
             throw TackError("the checksum for \(tool) (\(key)) is not a SHA-256: \(quoted(expected))")
         }
         if expected == nil && job.frozen {
-            throw TackError("tack.lock has no checksum of \(tool) for \(key), and --frozen installs only what it can verify — run `tack install` without --frozen once to record it; nothing was installed")
+            throw TackError(.noChecksum(tool: tool, of: key, remedy: .installOnce))
         }
         let url = downloadURL + "/" + t.path
         // The SHA-256 first (a lock's checksum is checked before anything else is believed),

@@ -32,7 +32,7 @@ extension SwiftBackend {
             var from = "tack.lock says"
             if expected == nil {
                 if job.frozen {
-                    throw TackError("tack.lock has no checksum of \(tool), and --frozen installs only what it can verify — run `tack install` without --frozen once to record it; nothing was installed")
+                    throw TackError(.noChecksum(tool: tool, of: nil, remedy: .installOnce))
                 }
                 if published == nil { published = try await publishedSDKs(v) }
                 expected = try Self.publishedSum(sdk, v, in: published ?? [:])

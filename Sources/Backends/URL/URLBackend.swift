@@ -293,7 +293,7 @@ public struct URLBackend: Backend {
             throw TackError("the checksum for \(tool) (\(platformKey)) is not a SHA-256: \(quoted(expected))")
         }
         if expected == nil && job.frozen {
-            throw TackError("tack.lock has no checksum of \(tool) for \(platformKey), and --frozen installs only what it can verify — run `tack lock` to add it; nothing was installed")
+            throw TackError(.noChecksum(tool: tool, of: platformKey, remedy: .lock))
         }
         var from = locked[platformKey] != nil ? "tack.lock says" : "the manifest's checksum is"
         var expectedSum = expected

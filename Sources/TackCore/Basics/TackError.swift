@@ -23,11 +23,19 @@ public struct TackError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Cause: Sendable, Equatable {
         /// What a project file chose does not run or apply until it is trusted.
         case trust(TrustRefusal)
+        /// What --frozen cannot check against tack.lock.
+        case frozen(FrozenRefusal)
         #if !hasFeature(Embedded)
         /// A download of `url` (redacted) failed, for `HTTPFailure.Reason`. (Not in the Embedded
         /// `tack`, which fetches nothing.)
         case fetch(url: String, HTTPFailure.Reason)
         #endif
+    }
+
+    /// A --frozen refusal, in its words (`FrozenRefusal.message`).
+    public init(_ refusal: FrozenRefusal) {
+        message = refusal.message
+        cause = .frozen(refusal)
     }
 
     /// A trust refusal, in its words (`TrustRefusal.message`).

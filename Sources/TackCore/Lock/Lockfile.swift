@@ -286,9 +286,9 @@ enum LockWriter {
 extension Lockfile {
     /// Why a frozen install (or run) on `platform` cannot use this lock as it is, for the
     /// platform alone: the lock lists platforms, and not this one. Nil when it covers it.
-    public func uncovered(_ platform: Platform = .current) -> String? {
+    public func uncovered(_ platform: Platform = .current) -> FrozenRefusal? {
         let here = platform.description
         guard !platforms.isEmpty, !platforms.contains(here) else { return nil }
-        return "tack.lock covers \(platforms.joined(separator: ", ")), not \(here), and --frozen installs only what it can verify — run `tack lock --platform \(here)` (on any machine) and commit tack.lock; nothing was installed"
+        return .lockUncovered(covered: platforms, platform: here)
     }
 }
