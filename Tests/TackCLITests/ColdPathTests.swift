@@ -274,6 +274,28 @@ import YAML
         #expect(try !Snapshot.resolved(settings: settings, executable: nil).0.racy)
     }
 
+    /// Another build's record decides which install is the locked build's: a variant rebuilt in
+    /// place as the locked build is seen (every record the resolution read is keyed, not only
+    /// the one it chose).
+    @Test func aVariantRebuiltAsTheLockedBuildIsSeen() throws {
+        let entry = "hello: { backend: \"url\", requested: \"1.0.0\", source: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
+        let other = entry.replacingOccurrences(of: "example.com", with: "example.org")
+        let fs = InMemoryFileSystem(files: [
+            "/work/app/tack.yml": "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }\n",
+            "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
+            "/t/installs/hello/1.0.0/.tack-install.lock": "version: 1\ntools:\n  \(other)\n",
+            "/t/installs/hello/.variants/1.0.0/y/.tack-install.lock": "version: 1\ntools:\n  \(other)\n",
+        ])
+        let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
+        let (before, _) = try Snapshot.resolved(settings: settings, executable: nil)
+        #expect(before.rows.first?.installed == false)
+        #expect(before.save(settings: settings))
+        #expect(Snapshot.load(settings: settings) != nil)
+        try fs.writeAtomically("/t/installs/hello/.variants/1.0.0/y/.tack-install.lock", Array("version: 1\ntools:\n  \(entry)\n".utf8), permissions: nil, flush: false)
+        #expect(Snapshot.load(settings: settings) == nil, "the variant's record changed")
+        #expect(try Snapshot.resolved(settings: settings, executable: nil).0.rows.first?.installDirectory == "/t/installs/hello/.variants/1.0.0/y")
+    }
+
     /// A version directory can be a link (made by hand): the tool's directory does not change
     /// when its target goes, so the version, looked at through the listing, is keyed itself.
     @Test func aLinkedVersionWhoseTargetGoesIsSeen() throws {
