@@ -143,11 +143,12 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     private var lookedAt: [Look] = []
 
     public func info(_ path: String) -> FileInfo? {
-        lock.locked {
-            lookedAt.append(Look(kind: .info, path: Paths.normalize(path)))
-            switch entries[Paths.normalize(path)] {
+        let p = Paths.normalize(path)
+        return lock.locked {
+            lookedAt.append(Look(kind: .info, path: p))
+            switch entries[p] {
             case .file(let bytes, let m):
-                return FileInfo(kind: .file, size: bytes.count, mtime: m, permissions: executables.contains(Paths.normalize(path)) ? 0o755 : 0o644)
+                return FileInfo(kind: .file, size: bytes.count, mtime: m, permissions: executables.contains(p) ? 0o755 : 0o644)
             case .directory(let m): return FileInfo(kind: .directory, size: 0, mtime: m)
             case nil: return nil
             }
@@ -160,9 +161,10 @@ public final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     private var readCount = 0
 
     public func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+        let p = Paths.normalize(path)
         let entry = lock.locked { () -> Entry? in
-            lookedAt.append(Look(kind: .read, path: Paths.normalize(path)))
-            return entries[Paths.normalize(path)]
+            lookedAt.append(Look(kind: .read, path: p))
+            return entries[p]
         }
         switch entry {
         case .file(let bytes, _):

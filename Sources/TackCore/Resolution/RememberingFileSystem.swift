@@ -3,7 +3,7 @@
 /// over one, so the snapshot it makes keys the manifests, locks and install records it read
 /// without opening and reading each of them a second time; what a read or a listing found
 /// missing, which it records as missing without another look; and the directories it listed,
-/// with their stat before the listing, and the names in them it asked about, whose keys the
+/// with their stat as opened, and the names in them it asked about, whose keys the
 /// snapshot must hold (a directory no listing read is not keyed for what it holds; a name in
 /// one may be a link, whose target the directory's key does not follow). Everything else
 /// passes through.
@@ -41,10 +41,19 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
         if ordered.insert(path).inserted { order.append(path) }
     }
 
+    /// Remembers `path` as missing when `error` says it is.
+    private func rememberMissing(_ path: String, _ error: FileSystemError) {
+        guard error.code == .notFound else { return }
+        lock.locked {
+            missing.insert(path)
+            note(path)
+        }
+    }
+
     /// The last read of `path` (as it was named when read), if any.
     public func remembered(_ path: String) -> Read? { lock.locked { reads[path] } }
 
-    /// Whether a listing of `path` found nothing there (no such file or directory).
+    /// Whether a listing or a read of `path` found nothing there (no such file or directory).
     public func wasMissing(_ path: String) -> Bool { lock.locked { missing.contains(path) } }
 
     /// Whether `path` was listed.
@@ -63,12 +72,7 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
             lock.locked { listed[path] = got.info }
             return got
         } catch {
-            if error.code == .notFound {
-                lock.locked {
-                    missing.insert(path)
-                    note(path)
-                }
-            }
+            rememberMissing(path, error)
             throw error
         }
     }
@@ -80,12 +84,7 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     public func readWithInfo(_ path: String, limit: Int) throws(FileSystemError) -> (bytes: [UInt8], info: FileInfo) {
         let got: (bytes: [UInt8], info: FileInfo)
         do { got = try base.readWithInfo(path, limit: limit) } catch {
-            if error.code == .notFound {
-                lock.locked {
-                    missing.insert(path)
-                    note(path)
-                }
-            }
+            rememberMissing(path, error)
             throw error
         }
         var fingerprint: String?

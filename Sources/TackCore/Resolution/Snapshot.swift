@@ -239,14 +239,14 @@ public struct Snapshot: Sendable, Equatable {
             // which are the bytes the answer came from. "Well before", as for a vouching
             // directory: a file system that keeps times to the second (or two) would leave a
             // change in the same second as the last with the times it had.
-            if let read = reads?.remembered(path), let hex = read.fingerprint, read.info.kind == .file,
-               read.info.ctime < resolution.walkStarted - settledDirectory {
+            let read = reads?.remembered(path)
+            if let read, let hex = read.fingerprint, read.info.kind == .file, read.info.ctime < resolution.walkStarted - settledDirectory {
                 return (read.info.statKey + "=" + hex, path)
             }
             let info = fs.info(path)
             // Changed since the resolution read or listed it: the answer may describe what was
             // there before, so no snapshot is saved (the next run resolves again).
-            if let read = reads?.remembered(path), read.info.statKey != info?.statKey { otherwiseRacy = true }
+            if let read, read.info.statKey != info?.statKey { otherwiseRacy = true }
             if let listed = reads?.listedAs(path), listed.statKey != info?.statKey { otherwiseRacy = true }
             if let seen = seenByResolution[path] {
                 switch (seen, info) {
