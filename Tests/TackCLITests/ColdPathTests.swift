@@ -67,10 +67,11 @@ import YAML
     /// an install of the locked entry, a variant of another build only, and none.
     @Test func upToDateFromRowsAgreesWithUpToDateReadAfresh() throws {
         let sum = String(repeating: "a", count: 64)
-        let entry = "hello: { backend: \"url\", requested: \"1.0.0\", sha256: { \(Platform.current.description): \"\(sum)\" }, source: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
+        let (plain, pin) = Self.urlPin("hello", "1.0.0")
+        let entry = plain.replacingOccurrences(of: "source:", with: "sha256: { \(Platform.current.description): \"\(sum)\" }, source:")
         let other = entry.replacingOccurrences(of: sum, with: String(repeating: "b", count: 64))
         let fs = InMemoryFileSystem(files: [
-            "/work/app/tack.yml": "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }\n",
+            "/work/app/tack.yml": pin,
             "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
         ])
         let settings = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
@@ -89,22 +90,37 @@ import YAML
         #expect(try answers() == (true, true), "the locked build")
     }
 
+    /// A url tool's tack.lock entry, and tack.yml as it pins the tool (`https://example.com`).
+    static func urlPin(_ tool: String, _ version: String) -> (entry: String, manifest: String) {
+        let source = "https://example.com/\(tool)-{version}"
+        return ("\(tool): { backend: \"url\", requested: \"\(version)\", source: \"\(source)\", version: \"\(version)\" }",
+                "tools:\n  \(tool): { url: \"\(source)\", version: \"\(version)\" }\n")
+    }
+
+    /// A resolution of `/work/app` on `fs`, run over a file system that remembers what it read,
+    /// with the rows it answers, and the settings without (`plain`) and with the remembering.
+    func rememberingResolution(_ fs: InMemoryFileSystem, environment extra: [String: String] = [:]) throws
+        -> (plain: Settings, settings: Settings, reads: RememberingFileSystem, resolution: Resolution, rows: [CurrentTool]) {
+        let plain = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"].merging(extra) { $1 }, cwd: "/work/app", fs: fs, backends: .standard)
+        let reads = RememberingFileSystem(fs)
+        var settings = plain
+        settings.fs = reads
+        let resolution = try Resolver(settings).resolve()
+        return (plain, settings, reads, resolution, resolution.current(settings: settings, locks: try resolution.readLocks(settings: settings)))
+    }
+
     /// The files a resolution read are keyed from that read (their stat when opened and their
     /// bytes' fingerprint), not read a second time, with the same keys; a file changed since
     /// the walk began is read again.
     @Test func theSnapshotKeysWhatTheResolutionReadWithoutReadingItAgain() throws {
-        let entry = "hello: { backend: \"url\", requested: \"1.0.0\", source: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
+        let (entry, pin) = Self.urlPin("hello", "1.0.0")
         let fs = InMemoryFileSystem(files: [
-            "/work/app/tack.yml": "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }\n",
+            "/work/app/tack.yml": pin,
             "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
             "/t/installs/hello/1.0.0/.tack-install.lock": "version: 1\ntools:\n  \(entry)\n",
         ])
-        let plain = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
-        let reads = RememberingFileSystem(fs)
-        var settings = plain
-        settings.fs = reads
-        var resolution = try Resolver(settings).resolve()
-        let rows = resolution.current(settings: settings, locks: try resolution.readLocks(settings: settings))
+        let (plain, settings, reads, first, rows) = try rememberingResolution(fs)
+        var resolution = first
         for file in ["/work/app/tack.yml", "/work/app/tack.lock", "/t/installs/hello/1.0.0/.tack-install.lock"] {
             #expect(reads.remembered(file)?.fingerprint != nil, "\(file) was read")
         }
@@ -175,9 +191,9 @@ import YAML
     /// variant of another build), a trusted `path:` pin, a version file's newest install, an
     /// override, the env of a trusted manifest and a global manifest.
     @Test func theSnapshotKeysEverythingTheResolutionLookedAt() throws {
-        let entry = "hello: { backend: \"url\", requested: \"1.0.0\", source: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
+        let (entry, pin) = Self.urlPin("hello", "1.0.0")
         let other = entry.replacingOccurrences(of: "example.com", with: "example.org")
-        let manifest = "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }\n  mytool: { path: ../tool }\nenv:\n  GREETING: hi\n"
+        let manifest = pin + "  mytool: { path: ../tool }\nenv:\n  GREETING: hi\n"
         let fs = InMemoryFileSystem(files: [
             "/work/app/tack.yml": manifest,
             "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
@@ -214,18 +230,13 @@ import YAML
     /// the same project) leaves a snapshot that goes stale, or none, never one that holds with
     /// the answer from before.
     @Test func whatChangesBetweenTheResolutionAndItsSnapshotIsNotMissed() throws {
-        let entry = "node: { backend: \"url\", requested: \"20.1.0\", source: \"https://example.com/node-{version}\", version: \"20.1.0\" }"
+        let (entry, pin) = Self.urlPin("node", "20.1.0")
         let fs = InMemoryFileSystem(files: [
-            "/work/app/tack.yml": "tools:\n  node: { url: \"https://example.com/node-{version}\", version: \"20.1.0\" }\n",
+            "/work/app/tack.yml": pin,
             "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
             "/t/installs/node/19.0.0/bin/node": "",
         ])
-        let plain = Settings(environment: ["HOME": "/h", "TACK_HOME": "/t"], cwd: "/work/app", fs: fs, backends: .standard)
-        let reads = RememberingFileSystem(fs)
-        var settings = plain
-        settings.fs = reads
-        let resolution = try Resolver(settings).resolve()
-        let rows = resolution.current(settings: settings, locks: try resolution.readLocks(settings: settings))
+        let (plain, settings, reads, resolution, rows) = try rememberingResolution(fs)
         #expect(rows.first?.installed == false)
         // The install lands now.
         fs.seed("/t/installs/node/20.1.0/.tack-install.lock", Array("version: 1\ntools:\n  \(entry)\n".utf8))
@@ -237,15 +248,10 @@ import YAML
 
         // An override means the newest install: a version that comes after the listing and
         // before the snapshot leaves no snapshot saved.
-        var overridden = settings
-        overridden.environment["TACK_NODE_VERSION"] = "19"
-        let listing = RememberingFileSystem(fs)
-        overridden.fs = listing
-        let newest = try Resolver(overridden).resolve()
-        let newestRows = newest.current(settings: overridden, locks: try newest.readLocks(settings: overridden))
-        #expect(newestRows.first?.version == "19.0.0" && listing.wasListed("/t/installs/node"))
+        let newest = try rememberingResolution(fs, environment: ["TACK_NODE_VERSION": "19"])
+        #expect(newest.rows.first?.version == "19.0.0" && newest.reads.wasListed("/t/installs/node"))
         fs.seed("/t/installs/node/19.1.0/bin/node", [])
-        #expect(Snapshot.make(settings: overridden, resolution: newest, rows: newestRows, executable: nil, reads: listing).racy)
+        #expect(Snapshot.make(settings: newest.settings, resolution: newest.resolution, rows: newest.rows, executable: nil, reads: newest.reads).racy)
     }
 
     /// On a file system that keeps times to the second (HFS+, ext3, FAT), a file changed in
@@ -278,10 +284,10 @@ import YAML
     /// place as the locked build is seen (every record the resolution read is keyed, not only
     /// the one it chose).
     @Test func aVariantRebuiltAsTheLockedBuildIsSeen() throws {
-        let entry = "hello: { backend: \"url\", requested: \"1.0.0\", source: \"https://example.com/hello-{version}\", version: \"1.0.0\" }"
+        let (entry, pin) = Self.urlPin("hello", "1.0.0")
         let other = entry.replacingOccurrences(of: "example.com", with: "example.org")
         let fs = InMemoryFileSystem(files: [
-            "/work/app/tack.yml": "tools:\n  hello: { url: \"https://example.com/hello-{version}\", version: \"1.0.0\" }\n",
+            "/work/app/tack.yml": pin,
             "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n",
             "/t/installs/hello/1.0.0/.tack-install.lock": "version: 1\ntools:\n  \(other)\n",
             "/t/installs/hello/.variants/1.0.0/y/.tack-install.lock": "version: 1\ntools:\n  \(other)\n",

@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func aSnapshotThatHoldsAnswersWhatAResolutionWould() throws {
-        var generator = SplitMix(seed: 0x7AC4_2026)
+        var generator = SplitMix64(seed: 0x7AC4_2026)
         var held = 0, stale = 0
         for series in 0..<100 {
             let day = try Day()
@@ -186,7 +186,7 @@ import Testing
     /// leaves no snapshot saved), and with both readers: the lean one, which every shim and
     /// prompt runs, must decide as `Snapshot.load` does.
     @Test func bothReadersAgreeOnARealDayOnDisk() throws {
-        var generator = SplitMix(seed: 0x7AC4_D15C)
+        var generator = SplitMix64(seed: 0x7AC4_D15C)
         var held = 0
         for series in 0..<30 {
             let sandbox = try Sandbox()
@@ -230,18 +230,5 @@ import Testing
             }
         }
         #expect(held > 40, "held \(held)")
-    }
-
-    /// A small, seeded generator: the same series every run.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -1,0 +1,1 @@
+../TackCoreTests/SplitMix64.swift
