@@ -334,6 +334,34 @@ import TackLean
         #expect(try path() == "export PATH='\(s.root)/tool:/usr/bin:/bin'")
     }
 
+    /// Which install is the locked build's is decided by every build's record: a variant
+    /// rebuilt in place as the locked build goes on PATH at the next prompt (before, only the
+    /// chosen record was keyed, and the prompt kept saying the tool was not installed).
+    @Test func aVariantRebuiltAsTheLockedBuildIsOnPath() throws {
+        let s = try Sandbox()
+        let tack = try Sandbox.binary()
+        let source = "https://example.com/hello-{version}", other = "https://example.org/hello-{version}"
+        try s.write("app/tack.yml", "tools:\n  hello: { url: \"\(source)\", version: \"1.0.0\" }\n")
+        try s.write("app/tack.lock", "version: 1\ntools:\n  hello: { backend: \"url\", requested: \"1.0.0\", source: \"\(source)\", version: \"1.0.0\" }\n")
+        // The version's own directory and a variant hold another build.
+        try s.fakeInstall("hello", "1.0.0", backend: "url", source: other)
+        let variant = "tack-home/installs/hello/.variants/1.0.0/y"
+        try s.mkdir(variant + "/bin")
+        func record(_ from: String) -> String {
+            "version: 1\ntools:\n  hello: { backend: \"url\", requested: \"1.0.0\", source: \"\(from)\", version: \"1.0.0\" }\n"
+        }
+        try s.write(variant + "/.tack-install.lock", record(other))
+        let onPath = s.root + "/" + variant + "/bin"
+        func path() throws -> String {
+            let r = try s.run(tack, ["hook-env", "bash"], in: "app", env: ["PATH": "/usr/bin:/bin"])
+            return r.stdout
+        }
+        // Twice, so one run has saved the snapshot (a run in the same clock tick as an edit saves none).
+        for _ in 0..<2 { #expect(try !path().contains(onPath)) }
+        try s.write(variant + "/.tack-install.lock", record(source))
+        #expect(try path().contains(onPath))
+    }
+
     /// The environment that steers resolution is compared as bytes by both readers: a name
     /// whose Characters differ from its bytes (a combining mark after `TACK_`) must not make the
     /// two disagree on which snapshot is this one (before, each `current` resolved and wrote
