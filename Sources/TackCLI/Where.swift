@@ -36,7 +36,7 @@ struct Where: ParsableCommand {
             version = best
         } else if let row = try pinnedRow(tool, settings: settings) {
             guard let text = row.version, let v = Version(word: text), row.installed else {
-                throw fail(TackError.notInstalled(row.label, setBy: row.origin.describe(home: settings.home)))
+                throw fail(TackError.notInstalled(row.tool, row.version ?? row.requested, setBy: row.origin.describe(home: settings.home)))
             }
             // The build that runs here: the version's own directory or a variant of it.
             if let dir = row.installDirectory {

@@ -44,7 +44,7 @@ public enum ShimCommand {
             if tool == nil { LeanRun.execFallback(Array(path.utf8) + [0], name: command, arguments: arguments) }
             LeanRun.exec(Array(path.utf8) + [0], name: command, arguments: arguments)
         case .notInstalled(let tool, let version, let setBy):
-            Output.error(TackError.notInstalled("\(tool) \(version)", setBy: setBy).message)
+            Output.error(TackError.notInstalled(tool, version, setBy: setBy).message)
             exit(127)
         case .notFound(let elsewhere):
             // A `path:` pin left out for want of trust may be what would have provided it.

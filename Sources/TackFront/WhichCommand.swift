@@ -17,7 +17,7 @@ public enum WhichCommand {
             Output.out(path + "\n")
             return 0
         case .notInstalled(let tool, let version, let setBy):
-            Output.error(TackError.notInstalled("\(tool) \(version)", setBy: setBy).message)
+            Output.error(TackError.notInstalled(tool, version, setBy: setBy).message)
             return 1
         case .notFound(let elsewhere):
             Output.error(CommandSearch.notFoundMessage(command, elsewhere: elsewhere))

@@ -79,7 +79,7 @@ public struct DoctorService {
             if let read { rows = resolution.current(settings: settings, locks: read) } else { rows = try resolution.current(settings: settings) }
             for t in rows where !t.installed {
                 guard let version = t.version, !mismatched.contains("\(t.tool)@\(version)") else { continue }
-                r.problem(TackError.notInstalled("\(t.tool) \(version)", setBy: t.origin.describe(home: settings.home)).message)
+                r.problem(TackError.notInstalled(t.tool, version, setBy: t.origin.describe(home: settings.home)).message)
             }
         } catch {
             r.problem("\(error.message)")

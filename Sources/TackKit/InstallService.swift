@@ -202,11 +202,9 @@ public struct InstallService: Sendable {
     /// The lock is checked against its file pins, those an override hides included.
     func frozenProblem(_ requests: [ToolRequest], _ lock: Lockfile, _ lockPath: String) -> TackError? {
         if let missing = lock.uncovered() { return TackError(missing) }
-        let diffs = LockPlanner.differences(requests + (workspace.hidden[lockPath] ?? []), lock, registry: workspace.registry, lockPath: lockPath, home: workspace.home)
+        let diffs = LockPlanner.differences(requests + (workspace.hidden[lockPath] ?? []), lock, registry: workspace.registry, home: workspace.home)
         guard !diffs.isEmpty else { return nil }
-        let where_ = Paths.abbreviate(lockPath, home: workspace.home)
-        return TackError("\(where_) does not match what is pinned, and --frozen (or TACK_FROZEN) forbids changing it — nothing was installed:\n"
-            + diffs.map { "  - \($0)" }.joined(separator: "\n") + "\nrun `tack lock` and commit tack.lock")
+        return TackError(.lockDiffers(lock: Paths.abbreviate(lockPath, home: workspace.home), differences: diffs))
     }
 
     /// The frozen rule, for every command that honours --frozen (install, exec): why each

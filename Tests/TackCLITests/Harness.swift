@@ -98,6 +98,15 @@ final class Sandbox {
         /// The errors the command said, with their cases (in-process runs only: a process of the
         /// built binaries shows only its output).
         var failures: [TackError] = []
+
+        /// The first "no version matches" the command said: the tool, the requirement, and
+        /// what the error adds about the versions there are.
+        var noVersion: (tool: String, requirement: String, hint: ResolutionFailure.Hint)? {
+            for f in failures {
+                if case .resolution(.noVersion(let tool, let requirement, _, _, let hint)) = f.cause { return (tool, requirement, hint) }
+            }
+            return nil
+        }
     }
 
     /// Runs `tack args` in `directory` (relative to the sandbox); `stdout`, when given,

@@ -180,8 +180,8 @@ import TackCore
         try s.write("app/.swift-version", "6.0.9\n")
         let r = try s.tack(["install"], in: "app", env: m.environment)
         #expect(r.status == 1)
-        #expect(r.stderr.contains("no version of swift matches 6.0.9"), "\(r.stderr)")
-        #expect(r.stderr.contains("the nearest are 6.0.2, 6.0.3, 6.1"), "\(r.stderr)")
+        let failure = try #require(r.noVersion, "\(r.stderr)")
+        #expect(failure.tool == "swift" && failure.requirement == "6.0.9" && failure.hint == .nearest(["6.0.2", "6.0.3", "6.1"], newest: nil), "\(r.stderr)")
     }
 
     @Test func aDistributionWithoutABuildSaysWhichExistAndPlatformChoosesOne() throws {

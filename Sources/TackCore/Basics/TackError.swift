@@ -25,6 +25,8 @@ public struct TackError: Error, Sendable, Equatable, CustomStringConvertible {
         case trust(TrustRefusal)
         /// What --frozen cannot check against tack.lock.
         case frozen(FrozenRefusal)
+        /// A pin that has no version tack can lock or run.
+        case resolution(ResolutionFailure)
         #if !hasFeature(Embedded)
         /// A download of `url` (redacted) failed, for `HTTPFailure.Reason`. (Not in the Embedded
         /// `tack`, which fetches nothing.)
@@ -83,8 +85,8 @@ extension TackError {
         }
     }
 
-    /// A pinned tool (`jq 1.7.1`) that is not installed, and the file or variable that pins it.
-    public static func notInstalled(_ what: String, setBy: String) -> TackError {
-        TackError("\(what) is not installed (set by \(setBy)) — run `tack install`")
+    /// A pinned tool (`jq`, `1.7.1`) that is not installed, and the file or variable that pins it.
+    public static func notInstalled(_ tool: String, _ version: String, setBy: String) -> TackError {
+        TackError(.notInstalled(tool: tool, version: version, setBy: setBy))
     }
 }

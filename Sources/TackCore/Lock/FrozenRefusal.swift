@@ -11,6 +11,8 @@ public enum FrozenRefusal: Sendable, Equatable {
     /// A tool's lock entry has no checksum of what would be installed; `of` says which (a
     /// platform, an asset, a file) where there are several.
     case noChecksum(tool: String, of: String?, remedy: Remedy)
+    /// The lock at `lock` (as shown) does not describe what is pinned, in each of `differences`.
+    case lockDiffers(lock: String, differences: [LockDifference])
 
     /// How the missing record is added.
     public enum Remedy: Sendable, Equatable {
@@ -32,6 +34,9 @@ public enum FrozenRefusal: Sendable, Equatable {
         case .noChecksum(let tool, let of, let remedy):
             let run = remedy == .lock ? "run `tack lock` to add it" : "run `tack install` without --frozen once to record it"
             return "tack.lock has no checksum of \(tool)\(of.map { " for \($0)" } ?? ""), and --frozen installs only what it can verify — \(run); nothing was installed"
+        case .lockDiffers(let lock, let differences):
+            return "\(lock) does not match what is pinned, and --frozen (or TACK_FROZEN) forbids changing it — nothing was installed:\n"
+                + differences.map { "  - \($0.message)" }.joined(separator: "\n") + "\nrun `tack lock` and commit tack.lock"
         }
     }
 }

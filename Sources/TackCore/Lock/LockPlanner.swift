@@ -49,11 +49,11 @@ public struct LockPlanner: Sendable {
         switch request.requirement {
         case .ref(let ref):
             if offline {
-                throw TackError("TACK_OFFLINE is set, and tack.lock has no commit for \(request.name) \(request.requirement) (set by \(request.origin.describe(home: nil))) — unset TACK_OFFLINE to resolve it")
+                throw TackError(.offline(tool: request.name, requirement: request.requirement.description, setBy: request.origin.describe(home: nil), needs: .commit))
             }
             return LockPlanner.entry(request, backend: backend, found: try await backend.resolve(ref: ref, of: request))
         case .path, .system:
-            throw TackError("\(request.name) is pinned to `\(request.requirement)`, which tack runs but does not install")
+            throw TackError(.notInstallable(tool: request.name, requirement: request.requirement.description))
         default: break
         }
         if offline || preferInstalled {
@@ -61,7 +61,7 @@ public struct LockPlanner: Sendable {
                 request.requirement.matches($0.version) && $0.isFrom(request, backend: backend.name, source: backend.source(of: request))
             }.max(by: { $0.version < $1.version })
             if best == nil && offline {
-                throw TackError("TACK_OFFLINE is set, and no installed version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) — unset TACK_OFFLINE to fetch it")
+                throw TackError(.offline(tool: request.name, requirement: request.requirement.description, setBy: request.origin.describe(home: nil), needs: .install))
             }
             if let best {
                 // An install's record holds what only the install needs.
@@ -78,7 +78,7 @@ public struct LockPlanner: Sendable {
         }
         guard let best = request.requirement.best(of: available) else {
             if let held = request.requirement.best(of: heldBack), let published = held.published, let age = releaseAge {
-                throw TackError("\(request.name) \(held.version) is the only version \(request.requirement) allows (set by \(request.origin.describe(home: nil))), and it was published \(ReleaseAge.describe(published, now: now)) ago; min_release_age is \(age.text) (set by \(age.origin)) — wait, or allow it with TACK_MIN_RELEASE_AGE=0")
+                throw TackError(.tooYoung(tool: request.name, version: held.version.text, requirement: request.requirement.description, setBy: request.origin.describe(home: nil), age: ReleaseAge.describe(published, now: now), minimum: age))
             }
             throw LockPlanner.noVersion(request, among: available, at: backend.source(of: request))
         }
@@ -109,7 +109,7 @@ public struct LockPlanner: Sendable {
                 published = dated(await backend.published(all, of: request)) { $0.version.text == v.text }.first { $0.version.text == v.text }?.published
             }
             if let published, age.holdsBack(published, now: now) {
-                throw TackError("\(request.name) \(v) was published \(ReleaseAge.describe(published, now: now)) ago, and min_release_age is \(age.text) (set by \(age.origin)) — pin an older version, wait, or allow it once with TACK_MIN_RELEASE_AGE=0 (set by \(request.origin.describe(home: nil)))")
+                throw TackError(.tooYoung(tool: request.name, version: v.text, requirement: nil, setBy: request.origin.describe(home: nil), age: ReleaseAge.describe(published, now: now), minimum: age))
             }
             return (available, [])
         }
@@ -122,14 +122,20 @@ public struct LockPlanner: Sendable {
     /// resolution says of a requirement nothing satisfies (a backend that finds out late, as
     /// pip resolving an exact pin, says the same).
     public static func noVersion(_ request: ToolRequest, among available: [AvailableVersion], at source: String) -> TackError {
+        TackError(.noVersion(
+            tool: request.name, requirement: request.requirement.description, setBy: request.origin.describe(home: nil), source: source,
+            hint: hint(request.requirement, among: available)))
+    }
+
+    /// What there is instead of a version `requirement` allows: the nearest versions and the
+    /// newest release, or that there are none, or (an `lts` pin) that the index names no lines.
+    static func hint(_ requirement: Requirement, among available: [AvailableVersion]) -> ResolutionFailure.Hint {
+        if case .lts = requirement, !available.contains(where: { $0.lts != nil }) { return .noLTSLines }
         let newest = available.map({ $0.version }).filter { !$0.isPrerelease }.max()
-        var hint = newest.map { "; the newest is \($0)" } ?? (available.isEmpty ? "; it has no versions at all" : "")
-        let nearest = LockPlanner.nearest(request.requirement, in: available.map({ $0.version }))
-        if nearest.count > 1 { hint = "; the nearest are \(nearest.map({ $0.text }).joined(separator: ", "))" + (nearest.last == newest ? "" : hint) }
-        if case .lts = request.requirement, !available.contains(where: { $0.lts != nil }) {
-            hint = "; its version index says nothing of LTS lines (a url tool's `versions.regex` names them with a `(?<lts>…)` group)"
-        }
-        return TackError("no version of \(request.name) matches \(request.requirement) (set by \(request.origin.describe(home: nil))) at \(source)\(hint) — nothing was locked")
+        let nearest = LockPlanner.nearest(requirement, in: available.map({ $0.version }))
+        if nearest.count > 1 { return .nearest(nearest.map(\.text), newest: nearest.last == newest ? nil : newest?.text) }
+        if let newest { return .newest(newest.text) }
+        return available.isEmpty ? .noVersions : .none
     }
 
     /// Up to three versions around the one `requirement` names, for an error that says what
@@ -200,29 +206,28 @@ public struct LockPlanner: Sendable {
         return (lock, changes, failures)
     }
 
-    /// Every way `lock` fails to describe `requests`, one line each, for `--frozen`.
-    public static func differences(_ requests: [ToolRequest], _ lock: Lockfile, registry: BackendRegistry, lockPath: String, home: String?, platform: Platform = .current) -> [String] {
-        var out: [String] = []
+    /// Every way `lock` fails to describe `requests`, for `--frozen`.
+    public static func differences(_ requests: [ToolRequest], _ lock: Lockfile, registry: BackendRegistry, home: String?, platform: Platform = .current) -> [LockDifference] {
+        var out: [LockDifference] = []
         let pinned = Dictionary(requests.filter({ $0.isLockable }).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        for name in pinned.keys.sorted() {
-            let r = pinned[name]!
-            let set = "(set by \(r.origin.describe(home: home)))"
+        for (name, r) in pinned.sorted(by: { $0.key < $1.key }) {
+            let setBy = r.origin.describe(home: home)
             guard let entry = lock.tools[name] else {
-                out.append("\(name) \(r.requirement) is pinned \(set) but not in tack.lock")
+                out.append(.unlocked(tool: name, requirement: r.requirement.description, setBy: setBy))
                 continue
             }
             let match = (try? registry.backend(for: r)).map { LockMatch(r, backend: $0) }
                 ?? LockMatch(r, backend: r.source.backend, source: r.source.identity ?? "")
             for d in match.disagreements(entry, platform: platform) {
-                out.append("\(name): \(d.message(setBy: set))")
+                out.append(.disagrees(tool: name, d, setBy: setBy))
             }
             // --frozen installs only what it can verify.
             if LockMatch.needsChecksum(entry, kind: r.source.kind, platform: platform) {
-                out.append("\(name): tack.lock has no checksum for \(platform) — run `tack lock` to add it")
+                out.append(.noChecksum(tool: name, platform: platform.description))
             }
         }
         for name in lock.tools.keys.sorted() where pinned[name] == nil {
-            out.append("\(name) is in tack.lock but no longer pinned")
+            out.append(.unpinned(tool: name))
         }
         return out
     }
