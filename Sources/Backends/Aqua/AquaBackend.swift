@@ -158,7 +158,7 @@ public struct AquaBackend: Backend {
            let digest = await release(repository, tag: tag)?.assets.first(where: { $0.name == download.asset })?.sha256 {
             return digest
         }
-        let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: nil, from: "", tool: tool, platform: platform.description, cache: cache, offline: false) { _ in }
+        let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: nil, tool: tool, platform: platform.description, cache: cache, offline: false) { _ in }
         try check(fetched.path, against: published, tool: tool, url: download.url)
         if let minisign = download.minisign { try await verifyDownload(fetched.path, sum: fetched.sum, url: download.url, signedWith: minisign, tool: tool, cache: cache) }
         return fetched.sum
@@ -346,7 +346,7 @@ public struct AquaBackend: Backend {
         guard let expected = sums[key]?.lowercased(), Checksum.isSHA256(expected) else {
             throw TackError("tack.lock's \(key) checksum of \(tool) is not a SHA-256 — nothing was installed; run `tack lock` again")
         }
-        let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: expected, from: learned.isEmpty ? "tack.lock says" : "the publisher says",
+        let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: expected, from: learned.isEmpty ? .lock : .publisher(says: "the publisher says"),
                                                  tool: tool, platform: key, cache: job.cache, offline: job.offline, report: job.report)
         if let minisign = download.minisign {
             job.report(.custom("verifying"))

@@ -56,7 +56,7 @@ struct AquaLockVerification {
             guard let p = Platform(key: key) else { continue }
             do throws(TackError) {
                 let download = try package.download(version: tag, platform: p, vars: request.options.aqua.vars)
-                let fetched = try await backend.downloader.fetch(backend.mirrors.apply(download.url), expected: nil, from: "", tool: tool, platform: key, cache: scratch, offline: false) { _ in }
+                let fetched = try await backend.downloader.fetch(backend.mirrors.apply(download.url), expected: nil, tool: tool, platform: key, cache: scratch, offline: false) { _ in }
                 defer { try? backend.fs.remove(fetched.path) }
                 guard fetched.sum == locked.lowercased() else {
                     problems.append("\(tool) (\(p)): tack.lock says \(locked), but \(Redact.url(download.url)) now serves \(fetched.sum)")

@@ -108,10 +108,10 @@ public struct GitBackend: Backend {
             let refs: [RemoteTag]
             do { refs = try await git.listTags(url) } catch { throw TackError("cannot list the tags of \(url): \(error.message)") }
             guard let now = refs.first(where: { $0.name == tag }) else {
-                throw TackError("\(url) has no tag \(tag) any more (tack.lock's tag for \(tool)) — nothing was installed")
+                throw TackError(.tagGone(tool: tool, tag: tag, repository: url))
             }
             guard now.commit.lowercased() == commit.lowercased() else {
-                throw TackError("tag \(tag) of \(url) points to \(now.commit), but tack.lock says \(commit) — nothing was installed; if the move is expected, run `tack update \(locked.name)`")
+                throw TackError(.tagMoved(tool: tool, tag: tag, repository: url, now: now.commit, locked: commit))
             }
             return
         }
@@ -120,7 +120,7 @@ public struct GitBackend: Backend {
             throw TackError("cannot fetch tag \(tag) of \(url): \(error.message)")
         }
         if fetched.lowercased() != commit.lowercased() {
-            throw TackError("tag \(tag) of \(url) now points to \(fetched), but tack.lock says \(commit) — nothing was installed; if the move is expected, run `tack update \(locked.name)`")
+            throw TackError(.tagMoved(tool: tool, tag: tag, repository: url, now: fetched, locked: commit))
         }
     }
 

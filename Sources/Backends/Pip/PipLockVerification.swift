@@ -82,7 +82,7 @@ struct PipLockVerification {
                 return .success((sum.hex, file.location))
             }
             do throws(TackError) {
-                let fetched = try await downloader.fetch(file.location, expected: nil, from: "", tool: tool, platform: "", cache: scratch + "/pip", offline: false) { _ in }
+                let fetched = try await downloader.fetch(file.location, expected: nil, tool: tool, platform: "", cache: scratch + "/pip", offline: false) { _ in }
                 return .success((fetched.sum, fetched.path))
             } catch {
                 return .failure(error)

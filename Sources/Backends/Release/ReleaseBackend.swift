@@ -107,7 +107,7 @@ public struct ReleaseBackend: Backend {
         guard let expected, Checksum.isSHA256(expected) else {
             throw TackError("tack.lock's \(key) checksum of \(tool) is not a SHA-256: \(quoted(sums[key] ?? "")) — nothing was installed; run `tack lock` again")
         }
-        let from = learned.isEmpty ? "tack.lock says" : "GitHub or the release's checksums say"
+        let from: ChecksumOrigin = learned.isEmpty ? .lock : .publisher(says: "GitHub or the release's checksums say")
         let fetched = try await downloader.fetch(mirrors.apply(url), expected: expected, from: from, tool: tool, platform: key, cache: job.cache,
                                                  offline: job.offline, report: job.report)
         let unpacker = DownloadUnpacker(fs: fs, platform: platform, limits: limits)
@@ -190,7 +190,7 @@ public struct ReleaseBackend: Backend {
             if own || checksums.entries.contains(where: { Paths.basename($0.listed) == name }), let sum = try checksums.sum(for: name) { return (name, sum) }
         }
         // Nothing published: the download's own SHA-256, locked (trust on first use).
-        let fetched = try await downloader.fetch(mirrors.apply(url), expected: nil, from: "", tool: tool, platform: platform.description, cache: cache,
+        let fetched = try await downloader.fetch(mirrors.apply(url), expected: nil, tool: tool, platform: platform.description, cache: cache,
                                                  offline: false) { _ in }
         // A compressed program is checked once decompressed, at install.
         if case .compressed = AssetName(name, project: "").format {} else { try DownloadFormat.checkFormat(fetched.path, url: url) }
@@ -215,7 +215,7 @@ public struct ReleaseBackend: Backend {
         let downloader = self.downloader, mirrors = self.mirrors, fs = self.fs
         let results = await Concurrently.map(downloads, jobs: jobs) { d -> Result<String, TackError> in
             do throws(TackError) {
-                let fetched = try await downloader.fetch(mirrors.apply(d.url), expected: nil, from: "", tool: tool, platform: d.platform, cache: scratch, offline: false) { _ in }
+                let fetched = try await downloader.fetch(mirrors.apply(d.url), expected: nil, tool: tool, platform: d.platform, cache: scratch, offline: false) { _ in }
                 try? fs.remove(fetched.path)
                 return .success(fetched.sum)
             } catch { return .failure(error) }

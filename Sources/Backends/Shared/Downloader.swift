@@ -14,9 +14,9 @@ struct Downloader: Sendable {
     /// The download of `url` in `cache/downloads` (keyed by URL and checksum,
     /// `DownloadCacheName`), fetched and checked against `expected` first when it is not there:
     /// a pinned checksum is always checked against the bytes of this URL, never answered by a
-    /// file another URL brought. `from` says where `expected` came from
-    /// (`tack.lock says`), `platform` which platform's file it is, for the mismatch message.
-    func fetch(_ url: String, expected: String?, from: String, tool: String, platform: String, cache: String, offline: Bool,
+    /// file another URL brought. `from` says where `expected` came from, `platform` which
+    /// platform's file it is, for the mismatch message.
+    func fetch(_ url: String, expected: String?, from: ChecksumOrigin = .lock, tool: String, platform: String, cache: String, offline: Bool,
                report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> (path: String, sum: String) {
         let downloads = cache + "/downloads"
         do { try fs.createDirectory(downloads) } catch { throw TackError("cannot create \(downloads): \(error)") }
@@ -43,13 +43,7 @@ struct Downloader: Sendable {
             throw failure
         }
         if let expected, !Checksum.same(sum, expected) {
-            let name = tool.split(separator: " ").first.map(String.init) ?? tool
-            let next = from == "tack.lock says"
-                ? "if the publisher replaced the file on purpose, check it, then run `tack update \(name)` to lock the new one"
-                : from.hasPrefix("the manifest's")
-                ? "fix the checksum in tack.yml if the publisher replaced the file on purpose"
-                : "the file served is not the one its publisher lists: it was damaged or replaced on the way; try again later, and tell the publisher if it persists"
-            throw TackError("checksum mismatch for \(tool) (\(platform)): \(from) \(expected), download is \(sum) — nothing was installed; \(next)")
+            throw TackError(.checksumMismatch(tool: tool, platform: platform, expected: expected, actual: sum, origin: from))
         }
         let file = downloads + "/" + DownloadCacheName.name(url: url, sum: sum)
         if rename(partial, file) != 0 && fs.info(file) == nil {

@@ -196,7 +196,7 @@ public struct SwiftBackend: Backend {
         let url = downloadURL + "/" + t.path
         // The SHA-256 first (a lock's checksum is checked before anything else is believed),
         // then the signature.
-        let file = try await downloader.fetch(url, expected: expected, from: "tack.lock says", tool: tool, platform: key, cache: job.cache, offline: job.offline, report: job.report)
+        let file = try await downloader.fetch(url, expected: expected, from: .lock, tool: tool, platform: key, cache: job.cache, offline: job.offline, report: job.report)
         job.report(.custom("verifying"))
         let signer: String
         if t.platform.isMacOS {
@@ -258,7 +258,7 @@ public struct SwiftBackend: Backend {
             let url = downloadURL + "/" + t.path
             let label = "\(tool) (\(t.platform))"
             do throws(TackError) {
-                let file = try await downloader.fetch(url, expected: nil, from: "", tool: label, platform: t.platform.description, cache: cache, offline: false) { _ in }
+                let file = try await downloader.fetch(url, expected: nil, tool: label, platform: t.platform.description, cache: cache, offline: false) { _ in }
                 defer { if !keep { try? fs.remove(file.path) } }
                 return .success((file.sum, try await signer(of: file.path, target: t, url: url, tool: label)))
             } catch {

@@ -29,14 +29,14 @@ extension SwiftBackend {
             let path = try record.checkedPath(sdk, v)
             var expected = record.sha256[name]?.lowercased()
             if let e = expected, !Checksum.isSHA256(e) { throw TackError("tack.lock's checksum for \(tool) is not a SHA-256: \(quoted(e))") }
-            var from = "tack.lock says"
+            var from = ChecksumOrigin.lock
             if expected == nil {
                 if job.frozen {
                     throw TackError(.noChecksum(tool: tool, of: nil, remedy: .installOnce))
                 }
                 if published == nil { published = try await publishedSDKs(v) }
                 expected = try Self.publishedSum(sdk, v, in: published ?? [:])
-                from = "swift.org's release list says"
+                from = .publisher(says: "swift.org's release list says")
             }
             // Installed already from that very archive (another project's pin): the lock
             // learns what the install recorded when it verified it.
@@ -162,7 +162,7 @@ extension SwiftBackend {
             let path = sdk.path(release: v)
             let expected = try Self.publishedSum(sdk, v, in: published)
             let url = downloadURL + "/" + path
-            let file = try await downloader.fetch(url, expected: expected, from: "swift.org's release list says", tool: tool, platform: "every platform", cache: cache, offline: false) { _ in }
+            let file = try await downloader.fetch(url, expected: expected, from: .publisher(says: "swift.org's release list says"), tool: tool, platform: "every platform", cache: cache, offline: false) { _ in }
             let signer = try await signatures.checkSignature(file.path, url: url, tool: tool)
             record.record(name, path: path, sha256: file.sum, signer: signer)
         }
@@ -185,7 +185,7 @@ extension SwiftBackend {
             do { path = try record.checkedPath(sdk, entry.version) } catch { problems.append(error.message); continue }
             let url = downloadURL + "/" + path
             do throws(TackError) {
-                let file = try await downloader.fetch(url, expected: nil, from: "", tool: tool, platform: "every platform", cache: scratch + "/swift-sdks", offline: false) { _ in }
+                let file = try await downloader.fetch(url, expected: nil, tool: tool, platform: "every platform", cache: scratch + "/swift-sdks", offline: false) { _ in }
                 defer { try? fs.remove(file.path) }
                 let signer = try await signatures.checkSignature(file.path, url: url, tool: tool)
                 checked += 1

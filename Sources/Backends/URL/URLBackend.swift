@@ -164,7 +164,7 @@ public struct URLBackend: Backend {
         var platform: Platform
         var url: String
         var expected: String?
-        var from = "the manifest's checksum is"
+        var from = ChecksumOrigin.manifest
         /// The publisher's signature to check, where tack.yml names a key.
         var signature: (key: SigningKey, url: String)?
     }
@@ -174,7 +174,7 @@ public struct URLBackend: Backend {
     /// lists no line for the download, is an error: the point of it is not to trust the
     /// first download.
     func publisherChecksum(_ request: ToolRequest, _ version: Version, fields: [String: LockValue], platform: Platform, url: String)
-        async throws(TackError) -> (sum: String, from: String)? {
+        async throws(TackError) -> (sum: String, from: ChecksumOrigin)? {
         guard let template = request.options.url.checksumsURL else { return nil }
         let file = mirrors.apply(platform.render(template, version: version.text, extra: Self.templateValues(fields)))
         let body: [UInt8]
@@ -185,7 +185,7 @@ public struct URLBackend: Backend {
         guard let sum = try PublisherChecksums(String(decoding: body, as: UTF8.self)).sum(for: name, path: URL(string: url)?.path) else {
             throw TackError("the checksums of \(request.name) \(version) at \(Redact.url(file)) list nothing for \(name) — nothing was installed")
         }
-        return (sum, "the publisher's checksums (\(Redact.url(file))) say")
+        return (sum, .publisher(says: "the publisher's checksums (\(Redact.url(file))) say"))
     }
 
     /// The download's file name: the URL's last path component, `%2B` and the like decoded.
@@ -295,7 +295,7 @@ public struct URLBackend: Backend {
         if expected == nil && job.frozen {
             throw TackError(.noChecksum(tool: tool, of: platformKey, remedy: .lock))
         }
-        var from = locked[platformKey] != nil ? "tack.lock says" : "the manifest's checksum is"
+        var from: ChecksumOrigin = locked[platformKey] != nil ? .lock : .manifest
         var expectedSum = expected
         // No checksum yet: the publisher's checksum file, where the entry names one, says it
         // (trust on first use only where the publisher publishes none).

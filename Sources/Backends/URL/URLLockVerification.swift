@@ -29,7 +29,7 @@ struct URLLockVerification {
             do throws(TackError) {
                 if let published = try await backend.publisherChecksum(request, entry.version, fields: entry.fields, platform: d.platform, url: d.url),
                    published.sum != locked {
-                    problems.append("\(tool) (\(d.platform)): tack.lock says \(locked), but \(published.from) \(published.sum)")
+                    problems.append("\(tool) (\(d.platform)): tack.lock says \(locked), but \(published.from.says) \(published.sum)")
                 }
             } catch {
                 problems.append("\(tool) (\(d.platform)): \(error.message)")

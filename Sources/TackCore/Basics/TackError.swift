@@ -27,6 +27,8 @@ public struct TackError: Error, Sendable, Equatable, CustomStringConvertible {
         case frozen(FrozenRefusal)
         /// A pin that has no version tack can lock or run.
         case resolution(ResolutionFailure)
+        /// An install stopped on what it fetched.
+        case install(InstallFailure)
         #if !hasFeature(Embedded)
         /// A download of `url` (redacted) failed, for `HTTPFailure.Reason`. (Not in the Embedded
         /// `tack`, which fetches nothing.)
