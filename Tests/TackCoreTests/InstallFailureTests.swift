@@ -17,6 +17,8 @@ import Testing
              "tag v1.0.0 of https://example.com/hello.git now points to 1111, but tack.lock says 2222 — nothing was installed; if the move is expected, run `tack update hello`"),
             (.tagGone(tool: "hello 1.0.0", tag: "v1.0.0", repository: "https://example.com/hello.git"),
              "https://example.com/hello.git has no tag v1.0.0 any more (tack.lock's tag for hello 1.0.0) — nothing was installed"),
+            (.registryChanged(tag: "v4.99.1", source: "https://example.com/registry.yaml", actual: a, locked: b),
+             "aqua's registry v4.99.1 (https://example.com/registry.yaml) is not the one tack.lock was made with (its SHA-256 is \(a), the lock's \(b)) — nothing was installed; run `tack update` to lock with this registry"),
         ]
         for (failure, words) in cases {
             #expect(failure.message == words)

@@ -28,6 +28,8 @@ import Testing
              "TACK_OFFLINE is set, and tack.lock has no commit for lib ref: main (set by /work/app/tack.yml:2) — unset TACK_OFFLINE to resolve it"),
             (.offline(tool: "hello", requirement: "1.0.0", setBy: at, needs: .install),
              "TACK_OFFLINE is set, and no installed version of hello matches 1.0.0 (set by /work/app/tack.yml:2) — unset TACK_OFFLINE to fetch it"),
+            (.noVersionIndex(tool: "hello", setBy: at),
+             "hello is a url tool without a `versions:` index, so tack cannot list its versions — pin an exact version like 1.2.3, or add `versions: { url: …, regex: … }` (set by /work/app/tack.yml:2)"),
             (.notInstallable(tool: "ruby", requirement: "system"),
              "ruby is pinned to `system`, which tack runs but does not install"),
             (.notInstalled(tool: "jq", version: "1.7.1", setBy: "~/app/tack.yml:2"),

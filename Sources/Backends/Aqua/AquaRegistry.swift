@@ -113,7 +113,7 @@ struct AquaRegistrySource: Sendable {
         }
         let sum = SHA256Digest.hex(bytes)
         if let sha256, sum != sha256 {
-            throw TackError("aqua's registry \(actualTag) (\(source)) is not the one tack.lock was made with (its SHA-256 is \(sum), the lock's \(sha256)) — nothing was installed; run `tack update` to lock with this registry")
+            throw TackError(.registryChanged(tag: actualTag, source: source, actual: sum, locked: sha256))
         }
         return try AquaRegistry(bytes, tag: actualTag, sha256: sum, source: source)
     }

@@ -113,7 +113,7 @@ public struct URLBackend: Backend {
             // With nothing to list, a plain version word (`3.0` in .tool-versions) is that
             // exact version, as asdf reads it.
             if case .prefix(let v) = request.requirement, !SwiftToolchain.isSeries(v) { return [AvailableVersion(version: v)] }
-            throw TackError("\(request.name) is a url tool without a `versions:` index, so tack cannot list its versions — pin an exact version like 1.2.3, or add `versions: { url: …, regex: … }` (set by \(request.origin.describe(home: nil)))")
+            throw TackError(.noVersionIndex(tool: request.name, setBy: request.origin.describe(home: nil)))
         }
         let body: [UInt8]
         let from = mirrors.apply(url)

@@ -9,6 +9,8 @@ public enum ResolutionFailure: Sendable, Equatable {
     case tooYoung(tool: String, version: String, requirement: String?, setBy: String, age: String, minimum: ReleaseAge)
     /// TACK_OFFLINE is set, and the pin needs what only the network answers.
     case offline(tool: String, requirement: String, setBy: String, needs: OfflineNeed)
+    /// A range pin of a url tool whose manifest entry gives no `versions:` index to list.
+    case noVersionIndex(tool: String, setBy: String)
     /// The pin names what tack runs but never installs (`path:`, `system`).
     case notInstallable(tool: String, requirement: String)
     /// A pinned version (`jq 1.7.1`) that is not installed.
@@ -62,6 +64,8 @@ public enum ResolutionFailure: Sendable, Equatable {
             case .install:
                 return "TACK_OFFLINE is set, and no installed version of \(tool) matches \(requirement) (set by \(setBy)) — unset TACK_OFFLINE to fetch it"
             }
+        case .noVersionIndex(let tool, let setBy):
+            return "\(tool) is a url tool without a `versions:` index, so tack cannot list its versions — pin an exact version like 1.2.3, or add `versions: { url: …, regex: … }` (set by \(setBy))"
         case .notInstallable(let tool, let requirement):
             return "\(tool) is pinned to `\(requirement)`, which tack runs but does not install"
         case .notInstalled(let tool, let version, let setBy):

@@ -8,6 +8,9 @@ public enum InstallFailure: Sendable, Equatable {
     case tagMoved(tool: String, tag: String, repository: String, now: String, locked: String)
     /// tack.lock's tag of a git tool is gone from its repository.
     case tagGone(tool: String, tag: String, repository: String)
+    /// The aqua registry read (`tag`, from `source`) hashes to `actual`, not the `locked` SHA-256
+    /// tack.lock was made with.
+    case registryChanged(tag: String, source: String, actual: String, locked: String)
 
     /// The failure in words, with what to do.
     public var message: String {
@@ -25,6 +28,8 @@ public enum InstallFailure: Sendable, Equatable {
             return "tag \(tag) of \(repository) now points to \(now), but tack.lock says \(locked) — nothing was installed; if the move is expected, run `tack update \(Self.name(tool))`"
         case .tagGone(let tool, let tag, let repository):
             return "\(repository) has no tag \(tag) any more (tack.lock's tag for \(tool)) — nothing was installed"
+        case .registryChanged(let tag, let source, let actual, let locked):
+            return "aqua's registry \(tag) (\(source)) is not the one tack.lock was made with (its SHA-256 is \(actual), the lock's \(locked)) — nothing was installed; run `tack update` to lock with this registry"
         }
     }
 
