@@ -7,9 +7,11 @@ import Testing
 @Suite(.ownThreads) struct ReleaseAgeTests {
     /// The min_release_age refusal a command said: the version, whether the pin named it, how
     /// old it is, and the minimum in force with where it was set.
-    static func tooYoung(_ r: Sandbox.Result) -> (version: String, exact: Bool, age: String, minimum: ReleaseAge)? {
+    static func tooYoung(_ r: Sandbox.Result) -> (tool: String, version: String, exact: Bool, setBy: String, age: String, minimum: ReleaseAge)? {
         for f in r.failures {
-            if case .resolution(.tooYoung(_, let version, let requirement, _, let age, let minimum)) = f.cause { return (version, requirement == nil, age, minimum) }
+            if case .resolution(.tooYoung(let tool, let version, let requirement, let setBy, let age, let minimum)) = f.cause {
+                return (tool, version, requirement == nil, setBy, age, minimum)
+            }
         }
         return nil
     }
@@ -74,7 +76,8 @@ import Testing
         let r = try s.tack(["install"], in: "app")
         #expect(r.status != 0)
         let refusal = try #require(Self.tooYoung(r), "\(r.stderr)")
-        #expect(refusal.version == "1.1.0" && refusal.exact && refusal.age == "1 day", "\(r.stderr)")
+        #expect(refusal.tool == "hello" && refusal.version == "1.1.0" && refusal.exact && refusal.age == "1 day", "\(r.stderr)")
+        #expect(refusal.setBy.hasPrefix(s.root + "/app/tack.yml:"), "\(r.stderr)")
         #expect(refusal.minimum == ReleaseAge(seconds: 3 * 86400, text: "3d", origin: s.root + "/app/tack.yml:1"))
         #expect(s.read("app/tack.lock") == nil)
         let allowed = try s.tack(["install"], in: "app", env: ["TACK_MIN_RELEASE_AGE": "0"])
@@ -109,7 +112,7 @@ import Testing
         let exact = try s.tack(["lock"], in: "app")
         #expect(exact.status != 0, "\(exact.stderr)")
         let refusal = try #require(Self.tooYoung(exact), "\(exact.stderr)")
-        #expect(refusal.version == "1.1.0" && refusal.exact && refusal.age == "12 hours" && refusal.minimum.text == "1d", "\(exact.stderr)")
+        #expect(refusal.tool == "greet" && refusal.version == "1.1.0" && refusal.exact && refusal.age == "12 hours" && refusal.minimum.text == "1d", "\(exact.stderr)")
         withExtendedLifetime(server) {}
     }
 

@@ -346,7 +346,7 @@ public struct AquaBackend: Backend {
         guard let expected = sums[key]?.lowercased(), Checksum.isSHA256(expected) else {
             throw TackError("tack.lock's \(key) checksum of \(tool) is not a SHA-256 — nothing was installed; run `tack lock` again")
         }
-        let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: expected, from: learned.isEmpty ? .lock : .publisher(says: "the publisher says"),
+        let fetched = try await downloader.fetch(mirrors.apply(download.url), expected: (expected, learned.isEmpty ? .lock : .publisher(says: "the publisher says")),
                                                  tool: tool, platform: key, cache: job.cache, offline: job.offline, report: job.report)
         if let minisign = download.minisign {
             job.report(.custom("verifying"))

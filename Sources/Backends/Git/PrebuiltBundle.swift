@@ -125,7 +125,7 @@ struct PrebuiltBundle {
         guard let url = chosen["url"], let sum = chosen["sha256"], Checksum.isSHA256(sum) else {
             throw TackError("tack.lock's prebuilt bundle of \(tool) has no URL and SHA-256 — run `tack lock` again")
         }
-        let file = try await downloader.fetch(mirrors.apply(url), expected: sum.lowercased(), from: .lock, tool: tool, platform: "every platform",
+        let file = try await downloader.fetch(mirrors.apply(url), expected: (sum.lowercased(), .lock), tool: tool, platform: "every platform",
                                               cache: scratch, offline: false) { _ in }
         try? fs.remove(file.path)
     }
@@ -148,7 +148,7 @@ struct PrebuiltBundle {
                 ?? Self.releasePrefix(job.request).map { "a bundle of the repository's releases (\($0)…)" } ?? "a bundle the manifest allows"
             throw TackError("tack.lock's prebuilt bundle of \(tool) is not \(allowed) with a SHA-256 — nothing was installed; run `tack lock` again")
         }
-        let file = try await downloader.fetch(mirrors.apply(url), expected: sum, from: .lock, tool: tool, platform: platform.description,
+        let file = try await downloader.fetch(mirrors.apply(url), expected: (sum, .lock), tool: tool, platform: platform.description,
                                               cache: job.cache, offline: job.offline, report: job.report)
         job.report(.extracting)
         let files = job.directory + "/files"

@@ -108,7 +108,7 @@ public struct ReleaseBackend: Backend {
             throw TackError("tack.lock's \(key) checksum of \(tool) is not a SHA-256: \(quoted(sums[key] ?? "")) — nothing was installed; run `tack lock` again")
         }
         let from: ChecksumOrigin = learned.isEmpty ? .lock : .publisher(says: "GitHub or the release's checksums say")
-        let fetched = try await downloader.fetch(mirrors.apply(url), expected: expected, from: from, tool: tool, platform: key, cache: job.cache,
+        let fetched = try await downloader.fetch(mirrors.apply(url), expected: (expected, from), tool: tool, platform: key, cache: job.cache,
                                                  offline: job.offline, report: job.report)
         let unpacker = DownloadUnpacker(fs: fs, platform: platform, limits: limits)
         let bins = job.request.options.bin.map { platform.render($0, version: job.locked.version.text, extra: ["tag": tag]) }

@@ -14,11 +14,12 @@ struct Downloader: Sendable {
     /// The download of `url` in `cache/downloads` (keyed by URL and checksum,
     /// `DownloadCacheName`), fetched and checked against `expected` first when it is not there:
     /// a pinned checksum is always checked against the bytes of this URL, never answered by a
-    /// file another URL brought. `from` says where `expected` came from, `platform` which
-    /// platform's file it is, for the mismatch message.
-    func fetch(_ url: String, expected: String?, from: ChecksumOrigin = .lock, tool: String, platform: String, cache: String, offline: Bool,
+    /// file another URL brought. `expected.from` says where the checksum came from, `platform`
+    /// which platform's file it is, for the mismatch message.
+    func fetch(_ url: String, expected checked: (sum: String, from: ChecksumOrigin)?, tool: String, platform: String, cache: String, offline: Bool,
                report: @escaping @Sendable (InstallPhase) -> Void) async throws(TackError) -> (path: String, sum: String) {
         let downloads = cache + "/downloads"
+        let expected = checked?.sum
         do { try fs.createDirectory(downloads) } catch { throw TackError("cannot create \(downloads): \(error)") }
         if let expected, Checksum.isSHA256(expected) {
             let cached = downloads + "/" + DownloadCacheName.name(url: url, sum: expected)
@@ -42,8 +43,8 @@ struct Downloader: Sendable {
             failure.cause = .fetch(url: Redact.url(url), error.reason)
             throw failure
         }
-        if let expected, !Checksum.same(sum, expected) {
-            throw TackError(.checksumMismatch(tool: tool, platform: platform, expected: expected, actual: sum, origin: from))
+        if let checked, !Checksum.same(sum, checked.sum) {
+            throw TackError(.checksumMismatch(tool: tool, platform: platform, expected: checked.sum, actual: sum, origin: checked.from))
         }
         let file = downloads + "/" + DownloadCacheName.name(url: url, sum: sum)
         if rename(partial, file) != 0 && fs.info(file) == nil {

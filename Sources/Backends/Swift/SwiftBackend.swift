@@ -196,7 +196,7 @@ public struct SwiftBackend: Backend {
         let url = downloadURL + "/" + t.path
         // The SHA-256 first (a lock's checksum is checked before anything else is believed),
         // then the signature.
-        let file = try await downloader.fetch(url, expected: expected, from: .lock, tool: tool, platform: key, cache: job.cache, offline: job.offline, report: job.report)
+        let file = try await downloader.fetch(url, expected: expected.map { ($0, .lock) }, tool: tool, platform: key, cache: job.cache, offline: job.offline, report: job.report)
         job.report(.custom("verifying"))
         let signer: String
         if t.platform.isMacOS {

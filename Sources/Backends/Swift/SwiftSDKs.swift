@@ -47,7 +47,7 @@ extension SwiftBackend {
                 continue
             }
             let url = downloadURL + "/" + path
-            let file = try await downloader.fetch(url, expected: expected, from: from, tool: tool, platform: "every platform", cache: job.cache, offline: job.offline, report: job.report)
+            let file = try await downloader.fetch(url, expected: expected.map { ($0, from) }, tool: tool, platform: "every platform", cache: job.cache, offline: job.offline, report: job.report)
             job.report(.custom("verifying"))
             let signer = try await signatures.checkSignature(file.path, url: url, tool: tool)
             if let lockedSigner = record.signedBy[name], lockedSigner.uppercased() != signer.uppercased() {
@@ -162,7 +162,7 @@ extension SwiftBackend {
             let path = sdk.path(release: v)
             let expected = try Self.publishedSum(sdk, v, in: published)
             let url = downloadURL + "/" + path
-            let file = try await downloader.fetch(url, expected: expected, from: .publisher(says: "swift.org's release list says"), tool: tool, platform: "every platform", cache: cache, offline: false) { _ in }
+            let file = try await downloader.fetch(url, expected: (expected, .publisher(says: "swift.org's release list says")), tool: tool, platform: "every platform", cache: cache, offline: false) { _ in }
             let signer = try await signatures.checkSignature(file.path, url: url, tool: tool)
             record.record(name, path: path, sha256: file.sum, signer: signer)
         }

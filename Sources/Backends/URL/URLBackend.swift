@@ -201,7 +201,7 @@ public struct URLBackend: Backend {
         let backend = self, downloader = self.downloader, signatures = self.signatures
         let results = await Concurrently.map(downloads, jobs: jobs) { d -> (PlatformDownload, Result<(sum: String, signer: String?), TackError>) in
             do throws(TackError) {
-                let file = try await downloader.fetch(d.url, expected: d.expected, from: d.from, tool: tool,
+                let file = try await downloader.fetch(d.url, expected: d.expected.map { ($0, d.from) }, tool: tool,
                                                       platform: d.platform.description, cache: cache, offline: false) { _ in }
                 try DownloadFormat.checkFormat(file.path, url: d.url)
                 var signer: String?
@@ -303,7 +303,7 @@ public struct URLBackend: Backend {
            let published = try await publisherChecksum(job.request, job.locked.version, fields: job.locked.fields, platform: platform, url: url) {
             (expectedSum, from) = (published.sum, published.from)
         }
-        let fetched = try await downloader.fetch(url, expected: expectedSum, from: from, tool: tool, platform: platform.description, cache: job.cache, offline: job.offline, report: job.report)
+        let fetched = try await downloader.fetch(url, expected: expectedSum.map { ($0, from) }, tool: tool, platform: platform.description, cache: job.cache, offline: job.offline, report: job.report)
         let file = fetched.path
         try DownloadFormat.checkFormat(file, url: url)
         // The publisher's signature, before anything is extracted.
