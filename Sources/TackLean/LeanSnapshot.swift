@@ -10,7 +10,7 @@ import CLean
 /// caller takes the full path, which is always correct.
 public struct LeanSnapshot {
     /// The first line of a snapshot (`Snapshot.formatVersion` in TackCore; a test keeps them equal).
-    public static let formatVersion: StaticString = "tack-snapshot 6"
+    public static let formatVersion: StaticString = "tack-snapshot 7"
 
     let base: UnsafeMutablePointer<UInt8>
     let count: Int
@@ -69,6 +69,9 @@ public struct LeanSnapshot {
         var lineCount = 0
         var start = 0
         var lineNumber = 0
+        // The last line (`end`) was read: a snapshot without it was cut short, and nothing may
+        // follow it.
+        var ended = false
         while start < count {
             var end = start
             var tabs = 0
@@ -89,6 +92,7 @@ public struct LeanSnapshot {
                 guard equals(line, formatVersion) else { return nil }
                 continue
             }
+            if ended { return nil }
             let field1 = line + strlen(line) + 1
             switch tag(line) {
             case .cwd:
@@ -115,14 +119,18 @@ public struct LeanSnapshot {
                 lineCount += 1
             case .row:
                 continue
+            case .end:
+                guard tabs == 0 else { return nil }
+                ended = true
             case .unknown:
                 return nil
             }
         }
+        guard ended else { return nil }
         return LeanSnapshot(base: base, count: count, lines: lines, lineCount: lineCount)
     }
 
-    public enum Tag { case cwd, env, probe, absent, bin, missing, setenv, untrusted, digest, row, uptodate, answer, unknown }
+    public enum Tag { case cwd, env, probe, absent, bin, missing, setenv, untrusted, digest, row, uptodate, answer, end, unknown }
 
     static func tag(_ p: UnsafeMutablePointer<UInt8>) -> Tag {
         if equals(p, "probe") { return .probe }
@@ -137,6 +145,7 @@ public struct LeanSnapshot {
         if equals(p, "digest") { return .digest }
         if equals(p, "answer") { return .answer }
         if equals(p, "uptodate") { return .uptodate }
+        if equals(p, "end") { return .end }
         return .unknown
     }
 

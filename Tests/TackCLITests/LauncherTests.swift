@@ -312,6 +312,49 @@ import TackLean
         #expect(try written().inode == before.inode)
     }
 
+    /// The snapshot is a cache tack never flushes, so a crash can leave its file cut short:
+    /// empty, or a prefix of its lines. Each cut is refused and the commands answer as a fresh
+    /// resolution does (before, a prefix cut after a line was answered from: no PATH at the
+    /// prompt, "no tools are pinned", "command not found", and so until the file changed,
+    /// since a cut that lost every probe held forever).
+    @Test func aSnapshotCutShortIsNotAnsweredFrom() throws {
+        let s = try Sandbox()
+        let tack = try Sandbox.binary()
+        try s.write("tool/mytool", "#!/bin/sh\necho hi\n")
+        chmod(s.root + "/tool/mytool", 0o755)
+        try s.writeTrusted("app/tack.yml", "tools:\n  mytool: { path: ../tool }\n")
+        let env = ["PATH": "/usr/bin:/bin"]
+        let snapshots = s.root + "/tack-home/state/snapshots"
+        /// Each command's status, output and errors, each run over `cut` as the snapshot.
+        func answers(_ cut: (name: String, text: String)? = nil) throws -> [String] {
+            var out: [String] = []
+            for args in [["hook-env", "bash"], ["current", "mytool"], ["which", "mytool"]] {
+                if let cut { try s.write("tack-home/state/snapshots/" + cut.name, cut.text) }
+                let r = try s.run(tack, args, in: "app", env: env)
+                let first = args[0] == "hook-env" ? r.stdout.split(separator: "\n").first { $0.hasPrefix("export PATH=") }.map(String.init) : r.stdout
+                out.append("\(r.status) \(first ?? r.stdout) \(r.stderr)")
+            }
+            return out
+        }
+        // Twice, so one run has saved the snapshot (a run in the same clock tick as an edit saves none).
+        _ = try answers()
+        let right = try answers()
+        #expect(right[0].hasPrefix("0 export PATH='\(s.root)/tool:/usr/bin:/bin'"), "\(right)")
+        #expect(right[2] == "0 \(s.root)/tool/mytool\n ", "\(right)")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: snapshots).first { name in
+            (try? String(contentsOfFile: snapshots + "/" + name, encoding: .utf8))?.contains("cwd\t\(s.root)/app\n") == true
+        })
+        let whole = try #require(s.read("tack-home/state/snapshots/" + name))
+        let lines = whole.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count > 6 && lines.last == "end", "\(whole)")
+        // Cut after each line but the last, and in the middle of the last answer.
+        var cuts = (0..<lines.count).map { lines.prefix($0).map { $0 + "\n" }.joined() }
+        cuts.append(lines.dropLast().map { $0 + "\n" }.joined().dropLast(3) + "")
+        for cut in cuts {
+            #expect(try answers((name, cut)) == right, "cut to \(cut.utf8.count) of \(whole.utf8.count) bytes")
+        }
+    }
+
     /// A `path:` pin puts its directory's `bin` on PATH when there is one, else the directory:
     /// a `bin` made after the snapshot changes what runs on the very next prompt (before, the
     /// snapshot did not key it, and PATH kept naming the directory the tool had left).

@@ -70,6 +70,29 @@ import Testing
         }
     }
 
+    /// A snapshot is never flushed to disk: after a crash its file may hold only a prefix of
+    /// what was written (or nothing). Every prefix short of the last line is refused by both
+    /// readers, and by the reader of a stale snapshot's absences, rather than answered from
+    /// (before, a prefix cut after a line held, with fewer probes or none at all).
+    @Test func eitherReaderRefusesASnapshotCutShort() throws {
+        let (text, _) = try golden()
+        let whole = Array(text.utf8)
+        #expect(text.hasSuffix("\nend\n"))
+        for count in 0...whole.count {
+            let prefix = Array(whole.prefix(count))
+            // The whole file, or all of it but the last newline, is whole.
+            let isWhole = count >= whole.count - 1
+            #expect((Snapshot.decode(prefix) != nil) == isWhole, "cut at \(count) of \(whole.count)")
+            #expect((LeanSnapshot(made: prefix) != nil) == isWhole, "cut at \(count) of \(whole.count)")
+            #expect(Snapshot.isWhole(prefix) == (count == whole.count), "cut at \(count) of \(whole.count)")
+        }
+        // Nothing after the last line, and no empty line, in either reader.
+        for other in [text + "bin\t/usr/bin\n", text + "end\n", text.replacingOccurrences(of: "\ndigest", with: "\n\ndigest")] {
+            #expect(Snapshot.decode(Array(other.utf8)) == nil, "\(other.suffix(40).debugDescription)")
+            #expect(LeanSnapshot(made: Array(other.utf8)) == nil, "\(other.suffix(40).debugDescription)")
+        }
+    }
+
     /// A value holding a line break cannot be stored, CRLF included (a Swift `Character`
     /// search for "\n" does not see the one inside "\r\n", and the line format would break).
     @Test func aValueWithALineBreakIsNotStored() throws {

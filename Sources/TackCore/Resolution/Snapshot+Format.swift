@@ -46,14 +46,18 @@ extension Snapshot {
             Snapshot.escape(a.output, into: &out)
             out.append(0x0A)
         }
+        // The last line: a snapshot cut short (a crash before the file, never flushed, reached
+        // the disk) has none, and is refused rather than answered from.
+        line(Snapshot.endLine)
         return storable ? out : nil
     }
 
     /// Parsed byte by byte: this runs on every shim call, and splitting a String by
     /// Characters (grapheme clusters) costs more than the whole resolution it replaces.
-    static func decode(_ bytes: [UInt8]) -> Snapshot? {
+    public static func decode(_ bytes: [UInt8]) -> Snapshot? {
         var s = Snapshot(cwd: "", environment: "", probes: [], rows: [], pathRoots: [:])
         var first = true
+        var ended = false
         var start = 0
         func fields(_ line: ArraySlice<UInt8>) -> [String] {
             line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -67,9 +71,12 @@ extension Snapshot {
                 first = false
                 continue
             }
-            if line.isEmpty { continue }
+            // Nothing after the last line, and no empty line (neither is written; the lean reader
+            // refuses both too).
+            guard !ended, !line.isEmpty else { return nil }
             let f = fields(line)
             switch f[0] {
+            case Snapshot.endLine where f.count == 1: ended = true
             case "cwd" where f.count == 2: s.cwd = f[1]
             case "env" where f.count == 2: s.environment = f[1]
             case "probe" where f.count == 3: s.probes.append((f[1], f[2]))
@@ -92,7 +99,16 @@ extension Snapshot {
             default: return nil
             }
         }
-        return first ? nil : s
+        return ended ? s : nil
+    }
+
+    /// The snapshot's last line; one without it was cut short.
+    static let endLine = "end"
+
+    /// Whether `bytes` end with the last line a whole snapshot has (a cheap check for readers
+    /// that read only its first records).
+    static func isWhole(_ bytes: [UInt8]) -> Bool {
+        bytes.count > endLine.utf8.count + 1 && bytes.suffix(endLine.utf8.count + 2).elementsEqual([0x0A] + Array(endLine.utf8) + [0x0A])
     }
 
     /// `%`, tab, newline and carriage return as `%XX`, so any output fits in one field.

@@ -18,7 +18,7 @@ import CLean
 /// A small file's key also carries its content's fingerprint (`KEY=HEX`): when only its times
 /// moved (a `touch`, a checkout, a save with no change) the bytes decide, so the snapshot holds.
 public struct Snapshot: Sendable, Equatable {
-    public static let formatVersion = "tack-snapshot 6"
+    public static let formatVersion = "tack-snapshot 7"
 
     public var cwd: String
     public var environment: String
@@ -309,7 +309,7 @@ public struct Snapshot: Sendable, Equatable {
     /// resolution after an edit looks again only in directories that changed. Only the records
     /// are read (they come before the rows and answers).
     public static func recordedAbsences(settings: Settings) -> [String: (key: String, names: [String])] {
-        guard let path = location(settings: settings), let bytes = try? settings.fs.read(path, limit: sizeLimit) else { return [:] }
+        guard let path = location(settings: settings), let bytes = try? settings.fs.read(path, limit: sizeLimit), isWhole(bytes) else { return [:] }
         return bytes.withUnsafeBufferPointer { b in
             var out: [String: (key: String, names: [String])] = [:]
             var start = 0
