@@ -36,11 +36,24 @@ public struct LeanSnapshot {
         while got < size {
             let n = read(fd, base + got, size - got)
             if n < 0 && lean_errno() == EINTR { continue }
-            guard n > 0 else { return nil }
+            guard n > 0 else {
+                base.deallocate()
+                return nil
+            }
             got += n
         }
         base[size] = 0
-        return parse(base: base, count: size, context: context)
+        guard let parsed = parse(base: base, count: size, context: context) else {
+            base.deallocate()
+            return nil
+        }
+        return parsed
+    }
+
+    /// Frees the bytes and the index (a process that reads one snapshot and exits need not).
+    public func deallocate() {
+        base.deallocate()
+        lines.deallocate()
     }
 
     init(base: UnsafeMutablePointer<UInt8>, count: Int, lines: UnsafeMutablePointer<Int>, lineCount: Int) {
@@ -57,7 +70,10 @@ public struct LeanSnapshot {
             if let source = b.baseAddress { base.initialize(from: source, count: b.count) }
         }
         base[bytes.count] = 0
-        guard let parsed = LeanSnapshot.parse(base: base, count: bytes.count, context: nil) else { return nil }
+        guard let parsed = LeanSnapshot.parse(base: base, count: bytes.count, context: nil) else {
+            base.deallocate()
+            return nil
+        }
         self = parsed
     }
 
@@ -66,6 +82,8 @@ public struct LeanSnapshot {
         var newlines = 0
         for i in 0..<count where base[i] == 0x0A { newlines += 1 }
         let lines = UnsafeMutablePointer<Int>.allocate(capacity: newlines + 1)
+        var indexed = false
+        defer { if !indexed { lines.deallocate() } }
         var lineCount = 0
         var start = 0
         var lineNumber = 0
@@ -127,6 +145,7 @@ public struct LeanSnapshot {
             }
         }
         guard ended else { return nil }
+        indexed = true
         return LeanSnapshot(base: base, count: count, lines: lines, lineCount: lineCount)
     }
 
@@ -261,8 +280,11 @@ public struct LeanSnapshot {
     /// bytes: a `touch`, a checkout or an editor's save that changes nothing keeps the snapshot.
     static func probeHolds(key: UnsafeMutablePointer<UInt8>, path: UnsafeMutablePointer<UInt8>) -> Bool {
         var st = stat()
+        // `-`: nothing at all, not even a link that leads nowhere (one look, links not
+        // followed); `~`: a link that leads nowhere (`Snapshot.probeHolds`).
+        if key[0] == UInt8(ascii: "-") && key[1] == 0 { return !linkOrFileExists(path) }
         let exists = path.withMemoryRebound(to: CChar.self, capacity: 1) { stat($0, &st) == 0 }
-        if key[0] == UInt8(ascii: "-") && key[1] == 0 { return !exists }
+        if key[0] == UInt8(ascii: "~") && key[1] == 0 { return !exists && linkOrFileExists(path) }
         guard exists else { return false }
         var fingerprint: UnsafeMutablePointer<UInt8>?
         var i = 0
@@ -309,14 +331,17 @@ public struct LeanSnapshot {
             if slash == 1 { path[dirLength] = UInt8(ascii: "/") }
             for i in 0..<nameLength { path[dirLength + slash + i] = name[i] }
             path[dirLength + slash + nameLength] = 0
-            var st = stat()
-            let exists = path.withUnsafeBufferPointer { b in
-                b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { stat($0, &st) == 0 }
-            }
+            let exists = path.withUnsafeMutableBufferPointer { b in b.baseAddress.map { linkOrFileExists($0) } ?? true }
             if exists { return false }
             name += nameLength + 1
         }
         return true
+    }
+
+    /// Whether anything is at `path`, a link that leads nowhere included (`lstat`).
+    static func linkOrFileExists(_ path: UnsafeMutablePointer<UInt8>) -> Bool {
+        var st = stat()
+        return path.withMemoryRebound(to: CChar.self, capacity: 1) { lstat($0, &st) == 0 }
     }
 
     /// Whether the file at `path` (now `size` bytes) has the size `key` records and the

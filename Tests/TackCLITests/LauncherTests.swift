@@ -105,7 +105,7 @@ import TackLean
         var ran = 0
         for name in names {
             let seed = Array(try Data(contentsOf: URL(fileURLWithPath: seeds + "/" + name)))
-            guard let selector = seed.first, [1, 2, 4].contains(Int(selector % 6)) else { continue }
+            guard let selector = seed.first, [1, 2, 4].contains(Int(selector % 8)) else { continue }
             for round in 0..<12 {
                 var payload = Array(seed.dropFirst())
                 // The first mutant is the seed itself; each later one, a few edits more.
@@ -121,7 +121,7 @@ import TackLean
                 }
                 let dir = "h\(ran)"
                 try s.mkdir(dir)
-                switch Int(selector % 6) {
+                switch Int(selector % 8) {
                 case 1:
                     try Data(payload).write(to: URL(fileURLWithPath: s.root + "/\(dir)/tack.yml"))
                 case 2:
@@ -353,6 +353,40 @@ import TackLean
         for cut in cuts {
             #expect(try answers((name, cut)) == right, "cut to \(cut.utf8.count) of \(whole.utf8.count) bytes")
         }
+    }
+
+    /// A link that leads nowhere where tack.yml would be is an error a fresh resolution says:
+    /// its coming is seen at once (before, the snapshot's "nothing here" was checked following
+    /// links, so the dangling link passed for nothing and the old pins were answered). A link
+    /// to nowhere where a version file would be reads as nothing, and keeps the snapshot.
+    @Test func aLinkToNowhereInPlaceOfTackYmlIsSeen() throws {
+        let s = try Sandbox()
+        let tack = try Sandbox.binary()
+        try s.write("tool/mytool", "#!/bin/sh\necho hi\n")
+        chmod(s.root + "/tool/mytool", 0o755)
+        try s.writeTrusted("app/tack.yml", "tools:\n  mytool: { path: ../tool }\n")
+        try s.mkdir("app/sub")
+        func current() throws -> Sandbox.Result { try s.run(tack, ["current", "mytool"], in: "app/sub", env: ["PATH": "/usr/bin:/bin"]) }
+        // Twice, so one run has saved the snapshot (a run in the same clock tick as an edit saves none).
+        _ = try current()
+        let before = try current()
+        #expect(before.status == 0 && before.stdout.hasPrefix("path:../tool (set by "), "\(before)")
+        // A dangling version file: nothing, as before, and the snapshot holds from then on.
+        try FileManager.default.createSymbolicLink(atPath: s.root + "/app/sub/.nvmrc", withDestinationPath: "nowhere/.nvmrc")
+        _ = try current()
+        let snapshots = s.root + "/tack-home/state/snapshots"
+        func inodes() throws -> [Int] {
+            try FileManager.default.contentsOfDirectory(atPath: snapshots).sorted().map {
+                (try FileManager.default.attributesOfItem(atPath: snapshots + "/" + $0)[.systemFileNumber] as? Int) ?? -1
+            }
+        }
+        let held = try inodes()
+        #expect(try current().stdout == before.stdout)
+        #expect(try inodes() == held, "the snapshot was made again for a link that still leads nowhere")
+        // tack.yml as a link to nowhere (a typo, a submodule not checked out): said.
+        try FileManager.default.createSymbolicLink(atPath: s.root + "/app/sub/tack.yml", withDestinationPath: "../shared/tack.yml")
+        let dangling = try current()
+        #expect(dangling.status != 0 && dangling.stderr.contains("\(s.root)/app/sub/tack.yml is a symbolic link that leads nowhere"), "\(dangling)")
     }
 
     /// A `path:` pin puts its directory's `bin` on PATH when there is one, else the directory:

@@ -7,6 +7,9 @@ struct ResolutionWalk {
     var pinned: [String: Resolution.Pin] = [:]
     var manifests: [Manifest] = []
     var probes: [(path: String, info: FileInfo?)] = []
+    /// The probes that found a link leading nowhere (the walk reads it as nothing, or as an error
+    /// for tack's own files).
+    var brokenLinks: [String] = []
     /// Each directory read, stat'ed before any name in it was looked for, with the names
     /// looked for there where nothing was (not even a link that leads nowhere); those names
     /// are not in `probes`.
@@ -158,6 +161,7 @@ struct ResolutionWalk {
             directories[directories.count - 1].missing.append(name)
         } else {
             probes.append((path, found.info))
+            if found == .brokenLink { brokenLinks.append(path) }
         }
     }
 }

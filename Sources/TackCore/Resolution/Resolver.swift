@@ -28,6 +28,8 @@ public struct Resolution: Sendable {
     /// names missing from a directory the walk read are in `directories`), so a snapshot of
     /// this resolution can tell when it has gone stale.
     public var probes: [(path: String, info: FileInfo?)]
+    /// Those of `probes` that found a link leading nowhere.
+    public var brokenLinks: [String] = []
     /// Each directory the walk looked in, as it was before the walk looked for names in it
     /// (nil: absent), with the names it looked for there and found nothing at (not even a
     /// link, whose target may appear elsewhere), and when the walk began (file system clock,
@@ -98,6 +100,7 @@ public struct Resolver: Sendable {
             pins: pinned.keys.sorted().compactMap { pinned[$0] }, projectRoot: root,
             manifests: walk.manifests, probes: walk.probes)
         resolution.ignored = walk.ignored
+        resolution.brokenLinks = walk.brokenLinks
         resolution.directories = walk.directories
         resolution.walkStarted = started
         return resolution

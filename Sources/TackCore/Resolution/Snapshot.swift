@@ -112,6 +112,10 @@ public struct Snapshot: Sendable, Equatable {
     /// Whether the probe still holds: the same stat key, or a fingerprinted file whose times
     /// moved while its bytes stayed the same.
     static func probeHolds(key: String, path: String, fs: any FileSystem) -> Bool {
+        // Nothing at all, not even a link that leads nowhere (which is an error where tack's
+        // own file should be): one look, links not followed.
+        if key == "-" { return fs.probe(path) == .missing }
+        if key == Snapshot.brokenLinkKey { return fs.probe(path) == .brokenLink }
         let current = statKey(path, fs: fs)
         guard let equals = key.firstIndex(of: "=") else { return current == key }
         if current == key[..<equals] { return true }
@@ -119,6 +123,10 @@ public struct Snapshot: Sendable, Equatable {
         guard let now = contentFingerprint(path, fs: fs), now.size == recordedSize else { return false }
         return now.hex == key[key.index(after: equals)...]
     }
+
+    /// The key of a link that leads nowhere, which the walk read as nothing (a version file) or
+    /// as an error (tack's own files): it holds while the link still leads nowhere.
+    static let brokenLinkKey = "~"
 
     /// Whether the names the walk found missing in `directory` are all still missing: the
     /// directory is as it was (`key`), or none of them is there now.
@@ -226,11 +234,12 @@ public struct Snapshot: Sendable, Equatable {
         var newest: Int64?
         var seenByResolution: [String: FileInfo?] = [:]
         for p in resolution.probes { seenByResolution[p.path] = p.info }
+        let brokenLinks = Set(resolution.brokenLinks)
         for path in walkMissing { seenByResolution[path] = .some(nil) }
         let probes: [(key: String, path: String)] = unique.map { path in
             // What the walk found missing is recorded so without another look: a file that
             // appears since fails the probe, so the snapshot can only be stale, never wrong.
-            if case .some(nil) = seenByResolution[path] { return ("-", path) }
+            if case .some(nil) = seenByResolution[path] { return (brokenLinks.contains(path) ? brokenLinkKey : "-", path) }
             // So is a directory the resolution listed and found missing (an install's variants).
             if seenByResolution[path] == nil, reads?.wasMissing(path) == true { return ("-", path) }
             // Read by the resolution, and changed last well before the walk began: keyed from
@@ -255,7 +264,8 @@ public struct Snapshot: Sendable, Equatable {
                 default: otherwiseRacy = true
                 }
             }
-            guard let info else { return ("-", path) }
+            // (Nothing there, or a link that leads nowhere, told apart with one look more.)
+            guard let info else { return (fs.probe(path) == .brokenLink ? brokenLinkKey : "-", path) }
             if info.ctime >= now {
                 racy = true
                 newest = max(newest ?? info.ctime, info.ctime)
