@@ -135,7 +135,7 @@ let package = Package(
             linkerSettings: embeddedStatic),
         .executableTarget(name: "tack-cli", dependencies: ["TackCLI"]),
         .executableTarget(
-            name: "tack-fuzz", dependencies: ["TackCore", "BackendKinds", "YAML"],
+            name: "tack-fuzz", dependencies: ["TackCore", "TackLean", "BackendKinds", "YAML"],
             path: "Fuzz", exclude: ["run", "seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "TackCoreTests", dependencies: ["TackCore", "BackendKinds", "YAML"], exclude: ["Fixtures"]),
         .testTarget(

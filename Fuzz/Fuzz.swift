@@ -1,7 +1,9 @@
-// libFuzzer entry point over tack's parsers. Build and run with `Fuzz/run SECONDS`.
+// libFuzzer entry point over tack's parsers, the snapshot's two readers among them (a snapshot
+// is read from the disk, which may hold anything). Build and run with `Fuzz/run SECONDS`.
 // Besides "no crash, no hang", it checks the round-trip properties the parsers promise.
 import BackendKinds
 import TackCore
+import TackLean
 import YAML
 
 #if FUZZING
@@ -35,7 +37,7 @@ func LLVMFuzzerRunDriver(
 
 enum FuzzTargets {
     static func run(selector: UInt8, bytes: [UInt8]) {
-        switch selector % 6 {
+        switch selector % 8 {
         case 0:
             _ = try? YAMLParser.parse(bytes)
             // What the reader without libyaml accepts, libyaml reads to the very same nodes.
@@ -64,10 +66,38 @@ enum FuzzTargets {
         case 4:
             let file = CompatibleFile.allCases[Int(bytes.first ?? 0) % CompatibleFile.allCases.count]
             _ = try? file.parse(Array(bytes.dropFirst()), path: "/f/\(file.rawValue)", backends: .standard)
-        default:
+        case 5:
             let parts = bytes.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             if parts.count >= 2, let r = try? Requirement.parse(parts[0]), let v = Version(parts[1]) {
                 _ = r.matches(v)
+            }
+        case 6:
+            // A snapshot read back is written again to the same bytes' meaning.
+            if let s = Snapshot.decode(bytes), let encoded = s.encode() {
+                precondition(Snapshot.decode(encoded) == s, "snapshot round trip changed the snapshot")
+            }
+        default:
+            // The lean reader, which every shim runs, over anything; where the full reader
+            // reads the bytes too, the two give the same answers.
+            guard let lean = LeanSnapshot(made: bytes) else {
+                precondition(Snapshot.decode(bytes) == nil, "the lean reader refused a snapshot the full reader reads")
+                return
+            }
+            defer { lean.deallocate() }
+            _ = lean.digest
+            _ = lean.isMissing("tool")
+            lean.forEach(.row) { _, _ in true }
+            guard let s = Snapshot.decode(bytes) else { return }
+            precondition(lean.isUpToDate == s.upToDate, "the readers disagree on uptodate")
+            precondition(lean.hasUntrusted == !s.run.untrusted.isEmpty, "the readers disagree on untrusted")
+            precondition(lean.hasMissing == !s.run.missing.isEmpty, "the readers disagree on missing")
+            // (Answers compared as bytes where the bytes are text: the full reader reads a
+            // string, the lean one a C string.)
+            guard !bytes.contains(0), String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes) else { return }
+            var seen: Set<String> = []
+            for a in s.answers where seen.insert(a.key).inserted {
+                // (As text: an escape may stand for a byte that is not, which each reads its way.)
+                precondition(lean.answer(Array(a.key.utf8)).map { String(decoding: $0, as: UTF8.self) } == a.output, "the readers disagree on the answer to \(a.key)")
             }
         }
     }
