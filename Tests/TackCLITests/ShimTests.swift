@@ -23,6 +23,31 @@ import Testing
         return .init(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
+    /// Another build of the pinned version (a fork's 1.0.0, from another source) is not the
+    /// pin's install: neither a shim, nor `tack which`, nor the slow path that explains a
+    /// missing tool runs or names it (before, the slow path's own search took the version's
+    /// directory, whoever built it, and ran the fork).
+    @Test func anotherBuildOfThePinnedVersionIsNotRun() throws {
+        let s = try Sandbox()
+        let original = "https://example.org/hello-{version}", fork = "https://example.org/fork/hello-{version}"
+        try s.fakeInstall("hello", "1.0.0", backend: "url", source: fork)
+        try s.write("tack-home/installs/hello/1.0.0/bin/hello", "#!/bin/sh\necho the fork\n")
+        chmod(s.root + "/tack-home/installs/hello/1.0.0/bin/hello", 0o755)
+        try s.writeTrusted("app/tack.yml", "tools:\n  hello: { url: \"\(original)\", version: \"1.0.0\" }\n")
+        try s.write("app/tack.lock", "version: 1\ntools:\n  hello: { backend: \"url\", requested: \"1.0.0\", source: \"\(original)\", version: \"1.0.0\" }\n")
+        let shims = s.root + "/tack-home/shims"
+        try s.mkdir("tack-home/shims")
+        try FileManager.default.createSymbolicLink(atPath: shims + "/hello", withDestinationPath: try Sandbox.binary())
+        let said = "tack: hello 1.0.0 is not installed (set by \(s.root)/app/tack.yml:2) — run `tack install`\n"
+        // Twice: the first run resolves, the second answers from the snapshot.
+        for _ in 0..<2 {
+            let shim = try run(s, "hello", in: "app", path: "\(shims):/usr/bin:/bin")
+            #expect(shim.status == 127 && shim.stdout.isEmpty && shim.stderr == said, "\(shim)")
+            let which = try s.tack(["which", "hello"], in: "app")
+            #expect(which.status != 0 && !which.stdout.contains("installs/hello"), "\(which)")
+        }
+    }
+
     @Test func shimsRunThePinnedVersionOrFallThroughWithoutLooping() throws {
         let s = try Sandbox()
         let repo = try GitFixture.tool(in: s, tags: ["1.0.0", "1.1.0", "1.2.0"])

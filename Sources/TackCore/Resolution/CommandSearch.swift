@@ -36,18 +36,24 @@ public enum CommandSearch {
         let fs = settings.fs
         let store = settings.store
         func executable(_ path: String) -> Bool { fs.isExecutable(path) }
+        // Each pin's directory as RunEnvironment puts it on PATH, the one rule a snapshot's shim
+        // follows too.
         for tool in rows {
             if tool.requested == "system" { continue }
             if let root = pathRoots[tool.tool] {
-                for candidate in [root + "/bin/" + command, root + "/" + command] where executable(candidate) {
-                    return .found(candidate, tool: tool.tool)
-                }
+                // Its `bin` when there is one, else the directory itself.
+                let bin = RunEnvironment.binDirectory(ofPathRoot: root)
+                let candidate = (fs.isDirectory(bin) ? bin : root) + "/" + command
+                if executable(candidate) { return .found(candidate, tool: tool.tool) }
                 continue
             }
-            guard let v = tool.version.flatMap({ Version(word: $0) }), let store else { continue }
-            let candidate = (tool.installDirectory ?? store.installDirectory(tool.tool, v)) + "/bin/" + command
-            if executable(candidate) { return .found(candidate, tool: tool.tool) }
-            if !tool.installed && tool.tool == command {
+            guard let v = tool.version.flatMap({ Version(word: $0) }) else { continue }
+            // Only the pin's own build: another build of the version (from another source, with
+            // other options) is not it, and never runs in its place.
+            if tool.installed, let directory = tool.installDirectory {
+                let candidate = directory + "/bin/" + command
+                if executable(candidate) { return .found(candidate, tool: tool.tool) }
+            } else if tool.tool == command {
                 return .notInstalled(tool: tool.tool, version: v.text, setBy: tool.origin.describe(home: settings.home))
             }
         }
