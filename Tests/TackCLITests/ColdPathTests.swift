@@ -254,6 +254,47 @@ import YAML
         #expect(Snapshot.make(settings: newest.settings, resolution: newest.resolution, rows: newest.rows, executable: nil, reads: newest.reads).racy)
     }
 
+    /// A resolution may read or list one path twice (the manifest for its pins and for trust; a
+    /// tool's directory for `current` and for `install`'s up-to-date answer): each path keeps
+    /// its first look, and a second that saw it otherwise leaves no snapshot saved, since the
+    /// answer may mix the two (before, the last look was kept, and a change between the two
+    /// was caught only in the clock's current tick; a reviewer's finding).
+    @Test func aPathSeenOtherwiseByASecondLookLeavesNoSnapshot() throws {
+        let fs = InMemoryFileSystem(files: ["/a/file": "one", "/d/x": ""])
+        func looks(_ change: (RememberingFileSystem) throws -> Void) throws -> RememberingFileSystem {
+            let reads = RememberingFileSystem(fs)
+            try change(reads)
+            return reads
+        }
+        // Looked at twice, unchanged: nothing to say.
+        #expect(try !looks { r in
+            _ = try r.read("/a/file", limit: 100); _ = try r.read("/a/file", limit: 100)
+            _ = try r.list("/d"); _ = try r.list("/d")
+            _ = try? r.read("/a/none", limit: 100); _ = try? r.read("/a/none", limit: 100)
+        }.sawChange)
+        // A file rewritten between two reads: the first read is the one remembered.
+        let file = try looks { r in
+            _ = try r.read("/a/file", limit: 100)
+            fs.seed("/a/file", Array("two".utf8))
+            _ = try r.read("/a/file", limit: 100)
+        }
+        #expect(file.sawChange && file.remembered("/a/file")?.fingerprint == { var h = FNV1a(); h.add(bytes: Array("one".utf8)); return h.hex }())
+        // A name come into a listed directory, and a missing file come into being.
+        #expect(try looks { r in _ = try r.list("/d"); fs.seed("/d/y", []); _ = try r.list("/d") }.sawChange)
+        #expect(try looks { r in _ = try? r.read("/a/new", limit: 100); fs.seed("/a/new", []); _ = try r.read("/a/new", limit: 100) }.sawChange)
+        #expect(try looks { r in _ = try r.read("/a/file", limit: 100); try fs.remove("/a/file"); _ = try? r.read("/a/file", limit: 100) }.sawChange)
+
+        // The snapshot of a resolution that saw a change so is not saved.
+        let (entry, pin) = Self.urlPin("hello", "1.0.0")
+        let project = InMemoryFileSystem(files: ["/work/app/tack.yml": pin, "/work/app/tack.lock": "version: 1\ntools:\n  \(entry)\n"])
+        let (_, settings, reads, resolution, rows) = try rememberingResolution(project)
+        #expect(!reads.sawChange)
+        project.seed("/work/app/tack.lock", Array("version: 1\ntools:\n  \(entry)\n# saved again\n".utf8))
+        _ = try reads.read("/work/app/tack.lock", limit: 1 << 20)
+        #expect(reads.sawChange)
+        #expect(Snapshot.make(settings: settings, resolution: resolution, rows: rows, executable: nil, reads: reads).racy)
+    }
+
     /// On a file system that keeps times to the second (HFS+, ext3, FAT), a file changed in
     /// the last two seconds could change again with the same times: no snapshot is saved
     /// until they have passed (before, only a change in the clock's current tick counted).

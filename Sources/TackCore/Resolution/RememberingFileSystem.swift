@@ -5,7 +5,9 @@
 /// missing, which it records as missing without another look; and the directories it listed,
 /// with their stat as opened, and the names in them it asked about, whose keys the
 /// snapshot must hold (a directory no listing read is not keyed for what it holds; a name in
-/// one may be a link, whose target the directory's key does not follow). Everything else
+/// one may be a link, whose target the directory's key does not follow). Each path keeps its
+/// first look; a later look that saw it otherwise (a resolution may read or list one path
+/// twice) is noted (`sawChange`), since the answer may then mix the two. Everything else
 /// passes through.
 public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     /// What one read saw.
@@ -27,6 +29,7 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     /// on every run (no Set's order).
     private var order: [String] = []
     private var ordered: Set<String> = []
+    private var changed = false
     private let lock = PThreadMutex()
 
     public init(_ base: any FileSystem) { self.base = base }
@@ -45,12 +48,17 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     private func rememberMissing(_ path: String, _ error: FileSystemError) {
         guard error.code == .notFound else { return }
         lock.locked {
+            if reads[path] != nil || listed[path] != nil { changed = true }
             missing.insert(path)
             note(path)
         }
     }
 
-    /// The last read of `path` (as it was named when read), if any.
+    /// Whether a path read, listed or found missing was seen otherwise by a later look in the
+    /// same resolution: what was read may mix the two, so no snapshot of it is kept.
+    public var sawChange: Bool { lock.locked { changed } }
+
+    /// The first read of `path` (as it was named when read), if any.
     public func remembered(_ path: String) -> Read? { lock.locked { reads[path] } }
 
     /// Whether a listing or a read of `path` found nothing there (no such file or directory).
@@ -69,7 +77,14 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
     public func listWithInfo(_ path: String) throws(FileSystemError) -> (names: [String], info: FileInfo) {
         do {
             let got = try base.listWithInfo(path)
-            lock.locked { listed[path] = got.info }
+            lock.locked {
+                if let first = listed[path] {
+                    if first.statKey != got.info.statKey { changed = true }
+                } else {
+                    if missing.contains(path) { changed = true }
+                    listed[path] = got.info
+                }
+            }
             return got
         } catch {
             rememberMissing(path, error)
@@ -95,7 +110,12 @@ public final class RememberingFileSystem: FileSystem, @unchecked Sendable {
         }
         let read = Read(info: got.info, fingerprint: fingerprint)
         lock.locked {
-            reads[path] = read
+            if let first = reads[path] {
+                if first.info.statKey != read.info.statKey || first.fingerprint != read.fingerprint { changed = true }
+            } else {
+                if missing.contains(path) { changed = true }
+                reads[path] = read
+            }
             note(path)
         }
         return got

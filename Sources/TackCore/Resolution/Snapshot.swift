@@ -230,7 +230,9 @@ public struct Snapshot: Sendable, Equatable {
         // would leave its times as recorded), or changed between being read and being
         // stat'ed here (the recorded key would describe content the resolution never saw).
         let now = fileSystemNanoseconds()
-        var racy = false, otherwiseRacy = false
+        // A path the resolution looked at twice and saw otherwise the second time: its answer
+        // may mix the two.
+        var racy = false, otherwiseRacy = reads?.sawChange == true
         var newest: Int64?
         var seenByResolution: [String: FileInfo?] = [:]
         for p in resolution.probes { seenByResolution[p.path] = p.info }
