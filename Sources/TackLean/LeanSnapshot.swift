@@ -90,6 +90,9 @@ public struct LeanSnapshot {
         // The last line (`end`) was read: a snapshot without it was cut short, and nothing may
         // follow it.
         var ended = false
+        // Checked against the context, when there is one: a snapshot without them is no
+        // snapshot of this directory and environment.
+        var sawCwd = false, sawEnv = false
         while start < count {
             var end = start
             var tabs = 0
@@ -97,6 +100,9 @@ public struct LeanSnapshot {
                 if base[end] == 0x09 {
                     base[end] = 0
                     tabs += 1
+                } else if base[end] == 0 {
+                    // Never written (fields end at a NUL here): not a snapshot.
+                    return nil
                 }
                 end += 1
             }
@@ -115,8 +121,10 @@ public struct LeanSnapshot {
             switch tag(line) {
             case .cwd:
                 if let context, tabs != 1 || !equals(field1, context.cwd) { return nil }
+                sawCwd = true
             case .env:
                 if let context, tabs != 1 || !equals(field1, context.environmentKey) { return nil }
+                sawEnv = true
             case .probe:
                 guard tabs == 2 else { return nil }
                 if context != nil, !probeHolds(key: field1, path: field1 + strlen(field1) + 1) { return nil }
@@ -144,7 +152,7 @@ public struct LeanSnapshot {
                 return nil
             }
         }
-        guard ended else { return nil }
+        guard ended, context == nil || (sawCwd && sawEnv) else { return nil }
         indexed = true
         return LeanSnapshot(base: base, count: count, lines: lines, lineCount: lineCount)
     }

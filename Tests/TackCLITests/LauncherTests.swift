@@ -348,12 +348,15 @@ import TackLean
         let lines = whole.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count > 6 && lines.last == "end", "\(whole)")
         // Empty; cut after the environment (no probe left: it held forever); cut just before
-        // the last line; and in the middle of the last answer. (SnapshotFormatTests cuts the
-        // golden file at every byte, in both readers.)
+        // the last line; and in the middle of `current mytool`'s answer, which `current` reads.
+        // (SnapshotFormatTests cuts the golden file at every byte, in both readers.)
         let kept = { (count: Int) in lines.prefix(count).map { $0 + "\n" }.joined() }
-        let cuts = ["", kept(3), kept(lines.count - 1), String(kept(lines.count - 1).dropLast(3))]
+        let answer = try #require(lines.firstIndex { $0.hasPrefix("answer\tcurrent mytool\t") }, "\(whole)")
+        let cuts = ["", kept(3), kept(lines.count - 1), kept(answer) + lines[answer].prefix(lines[answer].count - 4)]
         for cut in cuts {
             #expect(try answers((name, cut)) == right, "cut to \(cut.utf8.count) of \(whole.utf8.count) bytes")
+            // Refused, and made again whole.
+            #expect(s.read("tack-home/state/snapshots/" + name)?.hasSuffix("\nend\n") == true, "cut to \(cut.utf8.count) bytes")
         }
     }
 

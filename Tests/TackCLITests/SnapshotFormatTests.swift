@@ -86,8 +86,11 @@ import Testing
             #expect((LeanSnapshot(made: prefix) != nil) == isWhole, "cut at \(count) of \(whole.count)")
             #expect(Snapshot.isWhole(prefix) == (count == whole.count), "cut at \(count) of \(whole.count)")
         }
-        // Nothing after the last line, and no empty line, in either reader.
-        for other in [text + "bin\t/usr/bin\n", text + "end\n", text.replacingOccurrences(of: "\ndigest", with: "\n\ndigest")] {
+        // Nothing after the last line, no empty line, no NUL anywhere (never written; the lean
+        // reader's fields end at one), and no `end` with more on its line, in either reader.
+        for other in [text + "bin\t/usr/bin\n", text + "end\n", text.replacingOccurrences(of: "\ndigest", with: "\n\ndigest"),
+                      text.replacingOccurrences(of: "\nend\n", with: "\nend\u{0}junk\n"), text.replacingOccurrences(of: "\nend\n", with: "\nend\tx\n"),
+                      text.replacingOccurrences(of: "\nend\n", with: "\nend\r\n"), text.replacingOccurrences(of: "tack-snapshot 7\n", with: "tack-snapshot 7\u{0}x\n")] {
             #expect(Snapshot.decode(Array(other.utf8)) == nil, "\(other.suffix(40).debugDescription)")
             #expect(LeanSnapshot(made: Array(other.utf8)) == nil, "\(other.suffix(40).debugDescription)")
         }

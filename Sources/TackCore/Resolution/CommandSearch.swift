@@ -50,7 +50,7 @@ public enum CommandSearch {
             guard let v = tool.version.flatMap({ Version(word: $0) }) else { continue }
             // Only the pin's own build: another build of the version (from another source, with
             // other options) is not it, and never runs in its place.
-            if tool.installed, let directory = tool.installDirectory {
+            if tool.installed, let directory = tool.installDirectory ?? store?.installDirectory(tool.tool, v) {
                 let candidate = directory + "/bin/" + command
                 if executable(candidate) { return .found(candidate, tool: tool.tool) }
             } else if tool.tool == command {

@@ -55,6 +55,9 @@ extension Snapshot {
     /// Parsed byte by byte: this runs on every shim call, and splitting a String by
     /// Characters (grapheme clusters) costs more than the whole resolution it replaces.
     public static func decode(_ bytes: [UInt8]) -> Snapshot? {
+        // No NUL is ever written (the lean reader's fields end at one): a file holding one is
+        // not a snapshot.
+        guard !bytes.contains(0) else { return nil }
         var s = Snapshot(cwd: "", environment: "", probes: [], rows: [], pathRoots: [:])
         var first = true
         var ended = false

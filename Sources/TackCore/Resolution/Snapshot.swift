@@ -242,8 +242,10 @@ public struct Snapshot: Sendable, Equatable {
             // What the walk found missing is recorded so without another look: a file that
             // appears since fails the probe, so the snapshot can only be stale, never wrong.
             if case .some(nil) = seenByResolution[path] { return (brokenLinks.contains(path) ? brokenLinkKey : "-", path) }
-            // So is a directory the resolution listed and found missing (an install's variants).
-            if seenByResolution[path] == nil, reads?.wasMissing(path) == true { return ("-", path) }
+            // So is a directory the resolution listed and found missing (an install's variants),
+            // with one look to tell a link that leads nowhere (which a read or a listing finds
+            // missing too) from nothing at all.
+            if seenByResolution[path] == nil, reads?.wasMissing(path) == true { return (fs.probe(path) == .brokenLink ? brokenLinkKey : "-", path) }
             // Read by the resolution, and changed last well before the walk began: keyed from
             // that read, without another look. A change since would have moved its times past
             // that (the same clock), so the key is not the file's now and the bytes decide,
