@@ -100,11 +100,17 @@ import Testing
     /// search for "\n" does not see the one inside "\r\n", and the line format would break).
     @Test func aValueWithALineBreakIsNotStored() throws {
         let (_, snapshot) = try golden()
-        for value in ["/work/a\r\nb", "/work/a\nb", "/work/a\tb"] {
+        for value in ["/work/a\r\nb", "/work/a\nb", "/work/a\tb", "/work/a\u{0}b"] {
             var s = snapshot
             s.cwd = value
             #expect(s.encode() == nil, "\(value.debugDescription)")
         }
         #expect(snapshot.encode() != nil)
+        // An answer may hold anything, a NUL too: escaped, and read back as it was by both.
+        var withNUL = snapshot
+        withNUL.answers.append(("current odd", "a\u{0}b%\t\n"))
+        let bytes = try #require(withNUL.encode())
+        #expect(!bytes.contains(0) && Snapshot.decode(bytes) == withNUL)
+        #expect(LeanSnapshot(made: bytes)?.answer(Array("current odd".utf8)) == Array("a\u{0}b%\t\n".utf8))
     }
 }

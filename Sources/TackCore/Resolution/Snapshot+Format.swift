@@ -1,8 +1,8 @@
 /// The snapshot's format: one record a line, fields separated by tabs (docs/formats.md), read
 /// by both readers (this one and `LeanSnapshot`).
 extension Snapshot {
-    /// The snapshot's bytes, made field by field; nil when a value holds a tab or a newline,
-    /// which the format cannot store (such a directory just resolves every time).
+    /// The snapshot's bytes, made field by field; nil when a value holds a tab, a newline or a
+    /// NUL, which the format cannot store (such a directory just resolves every time).
     public func encode() -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(4096 + rows.count * 1024)
@@ -10,7 +10,7 @@ extension Snapshot {
         func put(_ field: String) {
             var field = field
             field.withUTF8 { bytes in
-                if bytes.contains(where: { $0 == 0x09 || $0 == 0x0A }) { storable = false }
+                if bytes.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0 }) { storable = false }
                 out.append(contentsOf: bytes)
             }
         }
@@ -114,7 +114,7 @@ extension Snapshot {
         bytes.count > endLine.utf8.count + 1 && bytes.suffix(endLine.utf8.count + 2).elementsEqual([0x0A] + Array(endLine.utf8) + [0x0A])
     }
 
-    /// `%`, tab, newline and carriage return as `%XX`, so any output fits in one field.
+    /// `%`, tab, newline, carriage return and NUL as `%XX`, so any output fits in one field.
     static func escape(_ s: String) -> String {
         var out: [UInt8] = []
         escape(s, into: &out)
@@ -126,7 +126,7 @@ extension Snapshot {
         s.withUTF8 { bytes in
             // Runs that need no escape are copied whole (an answer is mostly such a run).
             var run = 0
-            for (i, b) in bytes.enumerated() where b == UInt8(ascii: "%") || b == 0x09 || b == 0x0A || b == 0x0D {
+            for (i, b) in bytes.enumerated() where b == UInt8(ascii: "%") || b == 0x09 || b == 0x0A || b == 0x0D || b == 0 {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
                 out.append(UInt8(ascii: "%"))
                 out.append(hexDigit(b >> 4))
