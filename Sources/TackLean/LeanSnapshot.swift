@@ -96,13 +96,18 @@ public struct LeanSnapshot {
         while start < count {
             var end = start
             var tabs = 0
-            while end < count && base[end] != 0x0A {
-                if base[end] == 0x09 {
-                    base[end] = 0
-                    tabs += 1
-                } else if base[end] == 0 {
-                    // Never written (fields end at a NUL here): not a snapshot.
-                    return nil
+            while end < count {
+                // One comparison for the common byte; newline, tab and NUL are below it.
+                let byte = base[end]
+                if byte <= 0x0A {
+                    if byte == 0x0A { break }
+                    if byte == 0x09 {
+                        base[end] = 0
+                        tabs += 1
+                    } else if byte == 0 {
+                        // Never written (fields end at a NUL here): not a snapshot.
+                        return nil
+                    }
                 }
                 end += 1
             }
