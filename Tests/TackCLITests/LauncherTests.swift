@@ -318,11 +318,8 @@ import TackLean
     /// prompt, "no tools are pinned", "command not found", and so until the file changed,
     /// since a cut that lost every probe held forever).
     @Test func aSnapshotCutShortIsNotAnsweredFrom() throws {
-        let s = try Sandbox()
+        let s = try pathPinnedTool()
         let tack = try Sandbox.binary()
-        try s.write("tool/mytool", "#!/bin/sh\necho hi\n")
-        chmod(s.root + "/tool/mytool", 0o755)
-        try s.writeTrusted("app/tack.yml", "tools:\n  mytool: { path: ../tool }\n")
         let env = ["PATH": "/usr/bin:/bin"]
         let snapshots = s.root + "/tack-home/state/snapshots"
         /// Each command's status, output and errors, each run over `cut` as the snapshot.
@@ -365,11 +362,8 @@ import TackLean
     /// links, so the dangling link passed for nothing and the old pins were answered). A link
     /// to nowhere where a version file would be reads as nothing, and keeps the snapshot.
     @Test func aLinkToNowhereInPlaceOfTackYmlIsSeen() throws {
-        let s = try Sandbox()
+        let s = try pathPinnedTool()
         let tack = try Sandbox.binary()
-        try s.write("tool/mytool", "#!/bin/sh\necho hi\n")
-        chmod(s.root + "/tool/mytool", 0o755)
-        try s.writeTrusted("app/tack.yml", "tools:\n  mytool: { path: ../tool }\n")
         try s.mkdir("app/sub")
         func current() throws -> Sandbox.Result { try s.run(tack, ["current", "mytool"], in: "app/sub", env: ["PATH": "/usr/bin:/bin"]) }
         // Twice, so one run has saved the snapshot (a run in the same clock tick as an edit saves none).
@@ -379,12 +373,7 @@ import TackLean
         // A dangling version file: nothing, as before, and the snapshot holds from then on.
         try FileManager.default.createSymbolicLink(atPath: s.root + "/app/sub/.nvmrc", withDestinationPath: "nowhere/.nvmrc")
         _ = try current()
-        let snapshots = s.root + "/tack-home/state/snapshots"
-        func inodes() throws -> [Int] {
-            try FileManager.default.contentsOfDirectory(atPath: snapshots).sorted().map {
-                (try FileManager.default.attributesOfItem(atPath: snapshots + "/" + $0)[.systemFileNumber] as? Int) ?? -1
-            }
-        }
+        func inodes() throws -> [Int] { try snapshotInodes(s) }
         let held = try inodes()
         #expect(try current().stdout == before.stdout)
         #expect(try inodes() == held, "the snapshot was made again for a link that still leads nowhere")
@@ -398,10 +387,8 @@ import TackLean
     /// a `bin` made after the snapshot changes what runs on the very next prompt (before, the
     /// snapshot did not key it, and PATH kept naming the directory the tool had left).
     @Test func aBinComingIntoAPathPinsDirectoryIsWhatRuns() throws {
-        let s = try Sandbox()
+        let s = try pathPinnedTool()
         let tack = try Sandbox.binary()
-        try s.write("tool/mytool", "#!/bin/sh\necho hi\n")
-        try s.writeTrusted("app/tack.yml", "tools:\n  mytool: { path: ../tool }\n")
         func path() throws -> String {
             let r = try s.run(tack, ["hook-env", "bash"], in: "app", env: ["PATH": "/usr/bin:/bin"])
             #expect(r.status == 0, "\(r)")
@@ -451,12 +438,7 @@ import TackLean
     @Test func oddEnvironmentNamesKeepTheSnapshot() throws {
         let s = try installedJQ()
         let env = ["TACK_\u{301}X_VERSION": "1"]
-        let snapshots = s.root + "/tack-home/state/snapshots"
-        func inodes() throws -> [Int] {
-            try FileManager.default.contentsOfDirectory(atPath: snapshots).sorted().map {
-                (try FileManager.default.attributesOfItem(atPath: snapshots + "/" + $0)[.systemFileNumber] as? Int) ?? -1
-            }
-        }
+        func inodes() throws -> [Int] { try snapshotInodes(s) }
         for _ in 0..<2 {
             let r = try s.tack(["current", "jq"], in: "app", env: env)
             #expect(r.status == 0 && r.stdout.hasPrefix("1.7.1 (set by "), "\(r)")
@@ -530,5 +512,23 @@ import TackLean
         try s.write("app/tack.lock", "version: 1\ntools:\n  jq: { backend: \"url\", requested: \"1.7.1\", source: \"\(source)\", version: \"1.7.1\" }\n")
         try s.fakeInstall("jq", "1.7.1", backend: "url", source: source)
         return s
+    }
+
+    /// A sandbox whose `app` pins `mytool` to `path: ../tool`, trusted, where an executable
+    /// `mytool` is.
+    func pathPinnedTool() throws -> Sandbox {
+        let s = try Sandbox()
+        try s.write("tool/mytool", "#!/bin/sh\necho hi\n")
+        chmod(s.root + "/tool/mytool", 0o755)
+        try s.writeTrusted("app/tack.yml", "tools:\n  mytool: { path: ../tool }\n")
+        return s
+    }
+
+    /// The inode of each snapshot file, by name: one made again has another.
+    func snapshotInodes(_ s: Sandbox) throws -> [Int] {
+        let snapshots = s.root + "/tack-home/state/snapshots"
+        return try FileManager.default.contentsOfDirectory(atPath: snapshots).sorted().map {
+            (try FileManager.default.attributesOfItem(atPath: snapshots + "/" + $0)[.systemFileNumber] as? Int) ?? -1
+        }
     }
 }
