@@ -128,6 +128,9 @@ public struct Snapshot: Sendable, Equatable {
     /// as an error (tack's own files): it holds while the link still leads nowhere.
     static let brokenLinkKey = "~"
 
+    /// The key of what a look found where nothing is: `~` for a link that leads nowhere, else `-`.
+    static func absentKey(_ found: FileProbe) -> String { found == .brokenLink ? brokenLinkKey : "-" }
+
     /// Whether the names the walk found missing in `directory` are all still missing: the
     /// directory is as it was (`key`), or none of them is there now.
     static func absenceHolds(key: String, directory: String, names: [String], fs: any FileSystem) -> Bool {
@@ -245,7 +248,7 @@ public struct Snapshot: Sendable, Equatable {
             // So is a directory the resolution listed and found missing (an install's variants),
             // with one look to tell a link that leads nowhere (which a read or a listing finds
             // missing too) from nothing at all.
-            if seenByResolution[path] == nil, reads?.wasMissing(path) == true { return (fs.probe(path) == .brokenLink ? brokenLinkKey : "-", path) }
+            if seenByResolution[path] == nil, reads?.wasMissing(path) == true { return (absentKey(fs.probe(path)), path) }
             // Read by the resolution, and changed last well before the walk began: keyed from
             // that read, without another look. A change since would have moved its times past
             // that (the same clock), so the key is not the file's now and the bytes decide,
@@ -256,7 +259,9 @@ public struct Snapshot: Sendable, Equatable {
             if let read, let hex = read.fingerprint, read.info.kind == .file, read.info.ctime < resolution.walkStarted - settledDirectory {
                 return (read.info.statKey + "=" + hex, path)
             }
-            let info = fs.info(path)
+            // One look: what is there (links followed), or nothing, or a link that leads nowhere.
+            let found = fs.probe(path)
+            let info = found.info
             // Changed since the resolution read or listed it: the answer may describe what was
             // there before, so no snapshot is saved (the next run resolves again).
             if let read, read.info.statKey != info?.statKey { otherwiseRacy = true }
@@ -268,8 +273,7 @@ public struct Snapshot: Sendable, Equatable {
                 default: otherwiseRacy = true
                 }
             }
-            // (Nothing there, or a link that leads nowhere, told apart with one look more.)
-            guard let info else { return (fs.probe(path) == .brokenLink ? brokenLinkKey : "-", path) }
+            guard let info else { return (absentKey(found), path) }
             if info.ctime >= now {
                 racy = true
                 newest = max(newest ?? info.ctime, info.ctime)
