@@ -51,7 +51,11 @@ import TackCore
         async let rb = Tack.main(arguments: ["where", "yq"], scope: sb)
         let (x, y) = await (ra, rb)
         #expect(x == y)
-        #expect(sa.standardError.contains("jq") && !sa.standardError.contains("yq"), "\(sa.standardError)")
-        #expect(sb.standardError.contains("yq") && !sb.standardError.contains("jq"), "\(sb.standardError)")
+        // (By tool and version: a sandbox's random path may hold "jq" or "yq" itself.)
+        #expect(sa.standardError.contains("jq 1.7.1") && !sa.standardError.contains("yq 4.44.1"), "\(sa.standardError)")
+        #expect(sb.standardError.contains("yq 4.44.1") && !sb.standardError.contains("jq 1.7.1"), "\(sb.standardError)")
+        // Each names its own sandbox's manifest, not the other's.
+        #expect(sa.standardError.contains(a.root + "/app/tack.yml") && !sa.standardError.contains(b.root), "\(sa.standardError)")
+        #expect(sb.standardError.contains(b.root + "/app/tack.yml") && !sb.standardError.contains(a.root), "\(sb.standardError)")
     }
 }
