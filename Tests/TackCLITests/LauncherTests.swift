@@ -403,6 +403,27 @@ import TackLean
         #expect(try path() == "export PATH='\(s.root)/tool:/usr/bin:/bin'")
     }
 
+    /// A `path:` pin whose directory has a `bin` puts that `bin` on PATH, and only it: a
+    /// command at the directory's root is not the pin's, whether a snapshot answers or the
+    /// front end resolves (before, the front end's own search also took the root, so `which`
+    /// named ../tool/mytool while a shim ran the copy further down PATH; a reviewer's finding).
+    @Test func aPathPinsRootBesideItsBinIsNotWhatRuns() throws {
+        let s = try pathPinnedTool()
+        let tack = try Sandbox.binary()
+        try s.write("tool/bin/other", "#!/bin/sh\necho other\n")
+        chmod(s.root + "/tool/bin/other", 0o755)
+        try s.write("elsewhere/mytool", "#!/bin/sh\necho elsewhere\n")
+        chmod(s.root + "/elsewhere/mytool", 0o755)
+        let env = ["PATH": s.root + "/elsewhere:/usr/bin:/bin"]
+        // Twice: the first run resolves, the second answers from the snapshot.
+        for _ in 0..<2 {
+            let which = try s.run(tack, ["which", "mytool"], in: "app", env: env)
+            #expect(which.status == 0 && which.stdout == s.root + "/elsewhere/mytool\n", "\(which)")
+            let exec = try s.run(tack, ["exec", "--", "mytool"], in: "app", env: env)
+            #expect(exec.stdout == "elsewhere\n", "\(exec)")
+        }
+    }
+
     /// Which install is the locked build's is decided by every build's record: a variant
     /// rebuilt in place as the locked build goes on PATH at the next prompt (before, only the
     /// chosen record was keyed, and the prompt kept saying the tool was not installed).
